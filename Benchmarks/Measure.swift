@@ -1,0 +1,26 @@
+import Foundation
+
+/// Timing helpers: monotonic clock, best-of-N runs (the least disturbed run).
+enum Measure {
+    /// Seconds taken by the fastest of `runs` executions of `body`.
+    static func best(runs: Int, _ body: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            best = min(best, elapsed)
+        }
+        return best
+    }
+
+    static func format(_ value: Double, decimals: Int = 2) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}
+
+/// Keeps the optimiser from deleting work whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,40 @@
+/// A subcommand of `rules`: its help text and what it does.
+struct Command {
+    var name: String
+    /// One line for `rules --help`.
+    var abstract: String
+    /// Extra paragraphs for `rules help <command>`.
+    var discussion: String = ""
+    /// `rules check [PATH…] [--format …]`
+    var usage: String
+    /// Positional arguments: (name, help).
+    var arguments: [(String, String)] = []
+    var options: [OptionSpec]
+    var run: (ParsedArguments, CommandIO) -> ExitCode
+
+    /// Help as swift-argument-parser prints it: OVERVIEW, USAGE, ARGUMENTS, OPTIONS.
+    var help: String {
+        var out = "OVERVIEW: \(abstract)\n"
+        if !discussion.isEmpty { out += "\n\(discussion)\n" }
+        out += "\nUSAGE: \(usage)\n"
+        if !arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for (name, text) in arguments { out += Command.row(name, text) }
+        }
+        out += "\nOPTIONS:\n"
+        for option in options {
+            var left = option.name
+            if let valueName = option.valueName { left += " <\(valueName)>" }
+            var text = option.help
+            if !option.allowed.isEmpty { text += " (values: \(option.allowed.joined(separator: ", ")))" }
+            out += Command.row(left, text)
+        }
+        out += Command.row("-h, --help", "Show help information.")
+        return out
+    }
+
+    static func row(_ left: String, _ text: String) -> String {
+        let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + String(repeating: " ", count: 26)
+        return "  " + padded + text + "\n"
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a command exits: 0 clean, 1 findings (or failed expectations), 2 usage, I/O or
+/// internal error — the linters' convention.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 2
+}
+
+/// Everything a command may touch outside itself, so tests run commands in-process with
+/// captured output and an explicit working directory (tests never change the process's).
+public struct CommandIO {
+    /// Writes to standard output.
+    public var out: (String) -> Void
+    /// Writes to standard error.
+    public var err: (String) -> Void
+    /// Whether standard output is a terminal (colour is used only then).
+    public var stdoutIsTerminal: Bool
+    public var environment: [String: String]
+    /// Directory that relative paths are resolved against.
+    public var currentDirectory: String
+
+    public init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdoutIsTerminal: Bool,
+        environment: [String: String], currentDirectory: String
+    ) {
+        self.out = out
+        self.err = err
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+    }
+
+    /// The process's real streams, environment and working directory.
+    public static func standard() -> CommandIO {
+        CommandIO(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            stdoutIsTerminal: isatty(1) == 1,
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty.
+    public var useColor: Bool {
+        stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// `path` made absolute against `currentDirectory`.
+    public func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "." { return currentDirectory }
+        return (currentDirectory as NSString).appendingPathComponent(path)
+    }
+}

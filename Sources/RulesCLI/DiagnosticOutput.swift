@@ -1,0 +1,38 @@
+import RulesDiagnostics
+import RulesYAML
+
+/// The output formats every diagnosing command offers.
+enum DiagnosticFormat: String, CaseIterable {
+    case text, json, sarif, github
+
+    static var option: OptionSpec {
+        OptionSpec(
+            name: "--format", valueName: "FORMAT", allowed: allCases.map(\.rawValue),
+            help: "Output format (default: text).")
+    }
+}
+
+enum DiagnosticOutput {
+    /// Every code `rules` can report, for SARIF's rule catalogue and `--explain`.
+    static var catalogue: [CodeDescription] { YAMLDiagnostics.descriptions }
+
+    /// Renders `diagnostics` in `format`; `sources` supplies snippets for text output.
+    static func render(
+        _ diagnostics: [Diagnostic], format: DiagnosticFormat, sources: [String: SourceFile], color: Bool
+    ) -> String {
+        switch format {
+        case .text:
+            return TextRenderer(color: color).render(diagnostics, sources: sources)
+        case .json:
+            return JSONDiagnosticsRenderer.render(diagnostics)
+        case .sarif:
+            return SARIFRenderer(
+                toolName: "rules", toolVersion: RulesCLI.version,
+                informationURI: "https://github.com/operator-rules/operator-rules",
+                catalogue: catalogue
+            ).render(diagnostics)
+        case .github:
+            return GitHubRenderer.render(diagnostics)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// Every limit on input, in one place (SPEC §11). Each protects the app or CI from a file,
+/// expression or tool call crafted to exhaust time or memory; crossing one is a diagnostic,
+/// never a trap.
+public enum InputLimits {
+    /// Largest rule, template or scenario file read, in bytes (4 MiB).
+    public static let maxFileBytes = 4 * 1024 * 1024
+    /// Deepest nesting of mappings and sequences in a YAML or JSON document.
+    public static let maxNestingDepth = 64
+    /// Most nodes that anchors and aliases may add to one document by expansion
+    /// (a "billion laughs" file stops here).
+    public static let maxAliasExpansion = 10_000
+    /// Longest expression source, in Unicode scalars.
+    public static let maxExpressionLength = 4_096
+    /// Deepest nesting of an expression tree.
+    public static let maxExpressionDepth = 64
+    /// Evaluation steps allowed for one evaluation of one expression.
+    public static let evaluationBudget = 10_000
+    /// Largest tool-call JSON text, in bytes (64 KiB).
+    public static let maxToolCallBytes = 64 * 1024
+    /// Deepest nesting of a tool-call JSON text.
+    public static let maxToolCallDepth = 32
+    /// Most diagnostics one report lists; the rest are counted in a final note.
+    public static let maxDiagnostics = 100
+    /// Largest ruleset bundle accepted by `Ruleset.load(bundle:)`, in bytes (16 MiB).
+    public static let maxBundleBytes = 16 * 1024 * 1024
+}

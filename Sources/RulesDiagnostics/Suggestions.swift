@@ -1,0 +1,36 @@
+/// "Did you mean" support: the nearest candidate by edit distance.
+public enum Suggestions {
+    /// Levenshtein distance over Unicode scalars.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.unicodeScalars)
+        let y = Array(b.unicodeScalars)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...x.count {
+            current[0] = i
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[y.count]
+    }
+
+    /// The candidate closest to `word`, if it is close enough to be a plausible typo:
+    /// at most a third of the word's length (at least 1, at most 3 edits). Ties go to the
+    /// candidate that comes first in `candidates`, so the answer is deterministic.
+    public static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let allowed = Swift.max(1, Swift.min(3, word.unicodeScalars.count / 3))
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != word {
+            let distance = editDistance(word.lowercased(), candidate.lowercased())
+            if distance <= allowed, distance < (best?.distance ?? Int.max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.name
+    }
+}

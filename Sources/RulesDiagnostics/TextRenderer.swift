@@ -1,0 +1,85 @@
+/// Renders diagnostics the way actionlint and rustc taught users to read them:
+/// ```
+/// rules/routes.yaml:12:27: error: unknown fact 'completion_rat' [type.unknown_fact]
+///    12 |     when: now >= 21:00 && completion_rat < 0.6
+///       |                           ^~~~~~~~~~~~~~
+///    help: did you mean 'completion_rate'?
+/// ```
+/// The caret line is padded by display width, so it stays under the span on lines with
+/// Hangul. Colour (ANSI) only when the caller asks for it.
+public struct TextRenderer: Sendable {
+    public var color: Bool
+
+    public init(color: Bool) { self.color = color }
+
+    /// Every diagnostic followed by a summary line (`2 errors, 1 warning`) when any exist.
+    /// `sources` maps a file path to its text; a file without text renders without snippet.
+    public func render(_ diagnostics: [Diagnostic], sources: [String: SourceFile]) -> String {
+        var out = ""
+        for diagnostic in diagnostics {
+            out += render(diagnostic, source: sources[diagnostic.file])
+        }
+        let summary = TextRenderer.summary(of: diagnostics)
+        if !summary.isEmpty { out += summary + "\n" }
+        return out
+    }
+
+    /// `2 errors, 1 warning` (empty when there are neither).
+    public static func summary(of diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.count { $0.severity == .error }
+        let warnings = diagnostics.count { $0.severity == .warning }
+        var parts: [String] = []
+        if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { parts.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// One diagnostic: the header line, the source line with a caret, and the hint.
+    public func render(_ d: Diagnostic, source: SourceFile?) -> String {
+        let severityStyle: String
+        switch d.severity {
+        case .error: severityStyle = "1;31"
+        case .warning: severityStyle = "1;33"
+        case .note: severityStyle = "1;36"
+        }
+        var out = paint("\(d.file):\(d.location.line):\(d.location.column):", "1") + " "
+        out += paint("\(d.severity.rawValue):", severityStyle) + " "
+        out += d.message + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
+        let gutterWidth = Swift.max(5, String(d.location.line).count + 3)
+        if let line = source?.line(d.location.line) {
+            let number = String(d.location.line)
+            let pad = String(repeating: " ", count: gutterWidth - number.count)
+            out += paint(pad + number + " |", "2") + " " + String(line) + "\n"
+            out += paint(String(repeating: " ", count: gutterWidth) + " |", "2") + " "
+            out += paint(caretLine(for: d, line: line), severityStyle) + "\n"
+        }
+        if let hint = d.hint {
+            out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + hint + "\n"
+        }
+        return out
+    }
+
+    /// Spaces (or the line's own tabs) up to the column, then `^~~~` over the span.
+    func caretLine(for d: Diagnostic, line: Substring) -> String {
+        let scalars = Array(line.unicodeScalars)
+        let startIndex = Swift.min(Swift.max(d.location.column - 1, 0), scalars.count)
+        var padding = ""
+        for scalar in scalars[..<startIndex] {
+            padding += scalar == "\t" ? "\t" : String(repeating: " ", count: DisplayWidth.of(scalar))
+        }
+        var endIndex = startIndex + 1
+        if let end = d.end {
+            endIndex = end.line == d.location.line ? end.column - 1 : scalars.count
+        }
+        endIndex = Swift.min(Swift.max(endIndex, startIndex + 1), Swift.max(scalars.count, startIndex + 1))
+        var width = 0
+        for offset in startIndex..<endIndex {
+            width += offset < scalars.count ? Swift.max(DisplayWidth.of(scalars[offset]), 1) : 1
+        }
+        return padding + "^" + String(repeating: "~", count: Swift.max(width - 1, 0))
+    }
+
+    private func paint(_ text: String, _ style: String) -> String {
+        color ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
+    }
+}

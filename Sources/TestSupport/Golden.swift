@@ -1,0 +1,67 @@
+import Foundation
+
+/// Golden-file comparison: `actual` must equal the file's content. With the environment
+/// variable `UPDATE_GOLDEN=1` the file is (re)written instead, for reviewing in the diff.
+public enum Golden {
+    /// Returns nil when they match, else a message with the first differing line.
+    public static func compare(_ actual: String, toFile path: String) -> String? {
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            let directory = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try? actual.write(toFile: path, atomically: true, encoding: .utf8)
+            return nil
+        }
+        guard let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
+            return "golden file missing: \(path) (run with UPDATE_GOLDEN=1 to create it)"
+        }
+        guard expected != actual else { return nil }
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(a.count, e.count) {
+            let left = index < e.count ? String(e[index]) : "<end>"
+            let right = index < a.count ? String(a[index]) : "<end>"
+            if left != right {
+                return "\(path): line \(index + 1) differs\n  expected: \(left)\n  actual:   \(right)\n--- actual output ---\n\(actual)"
+            }
+        }
+        return "\(path): outputs differ"
+    }
+}
+
+/// Paths of the repository and of a test target's fixtures, found from the test file.
+public enum Fixtures {
+    /// The repository root, found from a `#filePath` inside `Tests/<Target>/`.
+    public static func repositoryRoot(from filePath: String = #filePath) -> String {
+        var url = URL(fileURLWithPath: filePath)
+        while url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
+        }
+        return FileManager.default.currentDirectoryPath
+    }
+
+    /// `Tests/<Target>/Fixtures` for the test file at `filePath`.
+    public static func directory(from filePath: String = #filePath) -> String {
+        let testDirectory = (filePath as NSString).deletingLastPathComponent
+        return (testDirectory as NSString).appendingPathComponent("Fixtures")
+    }
+
+    /// A fresh temporary directory for one test.
+    public static func temporaryDirectory() -> String {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("rules-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Writes `files` (relative path → text) below `directory`, creating folders.
+    public static func write(_ files: [String: String], to directory: String) {
+        for (relative, text) in files {
+            let path = (directory as NSString).appendingPathComponent(relative)
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+    }
+}

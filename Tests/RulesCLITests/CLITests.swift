@@ -1,0 +1,117 @@
+import RulesCLI
+import TestSupport
+import Testing
+
+@Suite struct CLITests {
+    /// A ruleset directory with one broken file and one clean file.
+    func brokenRuleset() -> String {
+        let directory = Fixtures.temporaryDirectory()
+        Fixtures.write(
+            [
+                "rules/routes.yaml": "route:\n  - use: recovery\n    when: now >= 21:00: x\n",
+                "routines/water.yaml": "id: water\nname: 물\nid: again\n",
+                "templates/ok.yaml": "templates: []\n",
+                "rules/.hidden.yaml": "{{{{",
+                "notes.txt": "{{{{",
+            ], to: directory)
+        return directory
+    }
+
+    @Test func helpListsSubcommandsAndExitsZero() {
+        for arguments in [[], ["--help"], ["-h"], ["help"]] {
+            let run = CapturedRun(arguments, in: "/")
+            #expect(run.exitCode == .success)
+            #expect(run.stdout.contains("OVERVIEW:"))
+            #expect(run.stdout.contains("USAGE: rules <subcommand>"))
+            #expect(run.stdout.contains("SUBCOMMANDS:"))
+            #expect(run.stdout.contains("  check "))
+        }
+    }
+
+    @Test func commandHelpHasOptions() {
+        for arguments in [["help", "check"], ["check", "--help"]] {
+            let run = CapturedRun(arguments, in: "/")
+            #expect(run.exitCode == .success)
+            #expect(run.stdout.contains("USAGE: rules check"))
+            #expect(run.stdout.contains("--format <FORMAT>"))
+            #expect(run.stdout.contains("--strict"))
+        }
+    }
+
+    @Test func versionPrintsVersion() {
+        let run = CapturedRun(["--version"], in: "/")
+        #expect(run.exitCode == .success)
+        #expect(run.stdout == "rules \(RulesCLI.version)\n")
+    }
+
+    @Test func unknownOptionSuggestsNearestAndExitsTwo() {
+        let run = CapturedRun(["check", "--formt", "json"], in: "/")
+        #expect(run.exitCode == .usage)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("Error: unknown option '--formt'; did you mean '--format'?\n"))
+        #expect(run.stderr.contains("Usage: rules check"))
+        #expect(run.stderr.contains("See 'rules check --help' for more information."))
+    }
+
+    @Test func unknownSubcommandSuggestsNearest() {
+        let run = CapturedRun(["chek"], in: "/")
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("did you mean 'check'?"))
+    }
+
+    @Test func badFormatValueIsUsageError() {
+        let run = CapturedRun(["check", "--format", "xml"], in: "/")
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("expected one of text, json, sarif, github"))
+    }
+
+    @Test func missingPathIsIOErrorExitTwo() {
+        let run = CapturedRun(["check", "no/such/dir"], in: Fixtures.temporaryDirectory())
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("no such file or directory: no/such/dir"))
+    }
+
+    @Test func brokenFileGivesPositionCaretAndExitOne() {
+        let run = CapturedRun(["check", "."], in: brokenRuleset())
+        #expect(run.exitCode == .failure)
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/check/broken.txt") == nil)
+    }
+
+    @Test(arguments: ["json", "sarif", "github"])
+    func eachFormatMatchesGolden(format: String) {
+        let run = CapturedRun(["check", "--format", format], in: brokenRuleset())
+        #expect(run.exitCode == .failure)
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/check/broken.\(format)") == nil)
+    }
+
+    @Test func cleanDirectoryExitsZero() {
+        let directory = Fixtures.temporaryDirectory()
+        Fixtures.write(["rules/policy.yaml": "policy:\n  max_per_day: 3\n"], to: directory)
+        let run = CapturedRun(["check"], in: directory)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout == "1 file checked, no problems\n")
+    }
+
+    @Test func singleFileArgumentIsChecked() {
+        let run = CapturedRun(["check", "routines/water.yaml"], in: brokenRuleset())
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.hasPrefix("routines/water.yaml:3:1: error: duplicate key 'id'"))
+    }
+
+    @Test func colourOnlyOnTerminalAndNeverWithNoColor() {
+        let directory = brokenRuleset()
+        let terminal = CapturedRun(["check"], in: directory, terminal: true)
+        #expect(terminal.stdout.contains("\u{1B}["))
+        let noColor = CapturedRun(["check"], in: directory, terminal: true, environment: ["NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+        let piped = CapturedRun(["check"], in: directory, terminal: false)
+        #expect(!piped.stdout.contains("\u{1B}["))
+        #expect(noColor.stdout == piped.stdout)
+    }
+
+    @Test func emptyDirectoryIsUsageError() {
+        let run = CapturedRun(["check"], in: Fixtures.temporaryDirectory())
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("no .yaml or .yml files"))
+    }
+}

@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "OperatorRules",
     products: [
-        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument"]),
+        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
         .executable(name: "rules", targets: ["rules"]),
     ],
     targets: [
@@ -19,18 +19,22 @@ let package = Package(
         .target(name: "RulesDiagnostics"),
         .target(name: "RulesDocument", dependencies: ["RulesDiagnostics"]),
         .target(name: "RulesYAML", dependencies: ["RulesDocument", "RulesDiagnostics", "CLibYAML"]),
-        .target(name: "RulesCLI", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML"]),
+        .target(name: "RulesExpression", dependencies: ["RulesDiagnostics"]),
+        .target(name: "RulesCLI", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression"]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["RulesYAML", "RulesDocument", "CLibYAML"],
+            dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "CLibYAML"],
             path: "Benchmarks"
         ),
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
-        .testTarget(name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"]),
-        .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "TestSupport"]),
-        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"]),
+        .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
+        .testTarget(
+            name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
+        .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
+        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

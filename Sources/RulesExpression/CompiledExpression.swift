@@ -1,0 +1,78 @@
+import RulesDiagnostics
+
+/// An expression that has been parsed, checked against a schema and compiled: what the
+/// ruleset stores for every `when:`, `at:` and template placeholder.
+public struct CompiledExpression: Sendable {
+    /// The text as written in the rule file.
+    public let source: String
+    public let typed: TypedNode
+    private let program: Evaluable
+
+    /// The checked type of the result.
+    public var type: ExpressionType { typed.type }
+
+    /// Facts read, each once, in first-read order.
+    public var factsRead: [String] { typed.factsRead }
+
+    /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
+    /// errors; warnings come back alongside a compiled expression. Diagnostics are placed
+    /// on the expression's own text (see `Diagnostic.placed(in:locate:)`).
+    public static func compile(
+        _ source: String, schema: FactSchema, expecting expectation: Checker.Expectation
+    ) -> (expression: CompiledExpression?, diagnostics: [Diagnostic]) {
+        let (tree, parseDiagnostics) = Parser.parse(source)
+        if parseDiagnostics.contains(where: { $0.severity == .error }) { return (nil, parseDiagnostics) }
+        if ExpressionDepth.of(tree) > InputLimits.maxExpressionDepth {
+            return (nil, parseDiagnostics + [ExpressionDiagnostics.tooDeep(tree.range)])
+        }
+        var checker = Checker(schema: schema, text: source)
+        let typed = checker.check(tree, expecting: expectation)
+        let diagnostics = parseDiagnostics + checker.diagnostics
+        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        return (CompiledExpression(source: source, typed: typed, program: Compiler.compile(typed)), diagnostics)
+    }
+
+    /// Evaluates against `context`; the step counter continues from its current value.
+    public func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        try program.evaluate(&context)
+    }
+
+    /// Evaluates a condition with a fresh step budget.
+    public func isTrue(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
+        context.steps = 0
+        return try program.bool(&context)
+    }
+
+    /// Evaluates with a fresh step budget.
+    public func value(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        context.steps = 0
+        return try program.evaluate(&context)
+    }
+}
+
+/// Depth of a tree, measured without recursion (a hostile `a+a+…` chain is deep).
+enum ExpressionDepth {
+    static func of(_ tree: SyntaxNode) -> Int {
+        var deepest = 0
+        var stack: [(SyntaxNode, Int)] = [(tree, 1)]
+        while let (node, depth) = stack.popLast() {
+            deepest = Swift.max(deepest, depth)
+            if deepest > InputLimits.maxExpressionDepth { return deepest }
+            switch node.kind {
+            case .list(let items): items.forEach { stack.append(($0, depth + 1)) }
+            case .member(let base, _, _): stack.append((base, depth))  // a.b.c is one fact
+            case .call(_, _, let arguments): arguments.forEach { stack.append(($0, depth + 1)) }
+            case .unary(_, let operand): stack.append((operand, depth + 1))
+            case .binary(_, let lhs, let rhs):
+                stack.append((lhs, depth + 1))
+                stack.append((rhs, depth + 1))
+            case .conditional(let c, let a, let b):
+                stack.append((c, depth + 1))
+                stack.append((a, depth + 1))
+                stack.append((b, depth + 1))
+            default: break
+            }
+        }
+        return deepest
+    }
+}

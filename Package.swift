@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "OperatorRules",
     products: [
-        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
+        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset"]),
         .executable(name: "rules", targets: ["rules"]),
     ],
     targets: [
@@ -20,7 +20,12 @@ let package = Package(
         .target(name: "RulesDocument", dependencies: ["RulesDiagnostics"]),
         .target(name: "RulesYAML", dependencies: ["RulesDocument", "RulesDiagnostics", "CLibYAML"]),
         .target(name: "RulesExpression", dependencies: ["RulesDiagnostics"]),
-        .target(name: "RulesCLI", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression"]),
+        .target(name: "Ruleset", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
+        // Directory loading through libyaml: for the CLI and tests, never linked by the app.
+        .target(name: "RulesetFiles", dependencies: ["Ruleset", "RulesYAML", "RulesDocument", "RulesDiagnostics"]),
+        .target(
+            name: "RulesCLI",
+            dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
         .executableTarget(
@@ -34,6 +39,9 @@ let package = Package(
             name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
         .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
+        .testTarget(
+            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

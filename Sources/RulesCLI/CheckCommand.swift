@@ -1,5 +1,8 @@
+import Foundation
 import RulesDiagnostics
 import RulesDocument
+import Ruleset
+import RulesetFiles
 import RulesYAML
 
 /// `rules check [PATH…]`: loads and lints rule files and scenarios.
@@ -9,56 +12,105 @@ enum CheckCommand {
             name: "check",
             abstract: "Load and lint a ruleset and its scenarios.",
             discussion: """
-                With a directory (default: the current one), reads every .yaml/.yml file under its
-                routines/, rules/, templates/ and scenarios/; with files, reads those. Exits 0 when
-                nothing fails, 1 when something does, 2 on usage or I/O errors.
+                With a directory (default: the current one), loads the ruleset under its routines/,
+                rules/ and templates/ and reads its scenarios/. With a file, loads the ruleset the file
+                belongs to and reports that file's problems. Exits 0 when nothing fails, 1 when
+                something does, 2 on usage or I/O errors.
                 """,
-            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict]",
+            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE]",
             arguments: [("PATH", "Ruleset directories or single files (default: .).")],
             options: [
                 DiagnosticFormat.option,
                 OptionSpec(name: "--strict", help: "Treat warnings as failures."),
+                OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
             ],
             run: run)
     }
 
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        if let code = arguments.value("--explain") { return ExplainCode.run(code, io) }
         let format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
         let strict = arguments.has("--strict")
         let paths = arguments.positional.isEmpty ? ["."] : arguments.positional
-        let files: [RuleFiles.Found]
-        do {
-            files = try RuleFiles.collect(paths, folders: RuleFiles.rulesetFolders + ["scenarios"], io: io)
-        } catch {
-            switch error {
-            case .missing(let path):
-                io.err("Error: no such file or directory: \(path)\n")
-            }
-            return .usage
-        }
-        if files.isEmpty {
-            io.err("Error: no .yaml or .yml files under routines/, rules/, templates/ or scenarios/ of \(paths.joined(separator: ", "))\n")
-            return .usage
-        }
         var collector = DiagnosticCollector()
         var sources: [String: SourceFile] = [:]
-        for file in files {
-            guard let bytes = RuleFiles.read(file.path) else {
-                collector.append(
-                    Diagnostic(
-                        code: "io.unreadable", severity: .error, file: file.display, location: .fileStart,
-                        message: "cannot read the file", hint: "check that it exists and is readable"))
-                continue
+        var fileCount = 0
+        for path in paths {
+            let absolute = io.resolve(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+                io.err("Error: no such file or directory: \(path)\n")
+                return .usage
             }
-            sources[file.display] = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
-            collector.append(contentsOf: YAMLReader.parse(bytes, file: file.display).diagnostics)
+            let prefix = path == "." || path == "./" ? "" : path
+            if isDirectory.boolValue {
+                let files = RulesetDirectory.files(in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios"], prefix: prefix)
+                if files.isEmpty {
+                    io.err("Error: no .yaml or .yml files under routines/, rules/, templates/ or scenarios/ of \(path)\n")
+                    return .usage
+                }
+                fileCount += files.count
+                let load = Ruleset.load(directory: absolute, displayPrefix: prefix)
+                collector.append(contentsOf: load.diagnostics)
+                sources.merge(load.sources) { a, _ in a }
+                let scenarios = files.filter { $0.folder == "scenarios" }
+                let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios)
+                collector.append(contentsOf: scenarioDiagnostics)
+                sources.merge(scenarioSources) { a, _ in a }
+            } else {
+                fileCount += 1
+                checkFile(path, absolute: absolute, into: &collector, sources: &sources)
+            }
         }
         let report = collector.report(strict: strict)
         var output = DiagnosticOutput.render(report, format: format, sources: sources, color: io.useColor)
         if format == .text, report.isEmpty {
-            output = "\(files.count) file\(files.count == 1 ? "" : "s") checked, no problems\n"
+            output = "\(fileCount) file\(fileCount == 1 ? "" : "s") checked, no problems\n"
         }
         io.out(output)
         return collector.hasFailures(strict: strict) ? .failure : .success
+    }
+
+    /// A single file: load the ruleset it belongs to (the directory above its routines/,
+    /// rules/ or templates/ folder) and keep that file's diagnostics; a file outside any
+    /// ruleset is only read as YAML.
+    static func checkFile(_ path: String, absolute: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile]) {
+        var components = (path as NSString).pathComponents
+        var absoluteRoot = (absolute as NSString).deletingLastPathComponent
+        components.removeLast()
+        var inside: [String] = [(path as NSString).lastPathComponent]
+        while let last = components.last {
+            if RulesetDirectory.rulesetFolders.contains(last) {
+                absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
+                components.removeLast()
+                let prefix = NSString.path(withComponents: components.isEmpty ? [] : components)
+                let display = prefix.isEmpty || prefix == "." ? ([last] + inside).joined(separator: "/") : prefix + "/" + ([last] + inside).joined(separator: "/")
+                let load = Ruleset.load(directory: absoluteRoot, displayPrefix: prefix == "." ? "" : prefix)
+                collector.append(contentsOf: load.diagnostics.filter { $0.file == display })
+                sources.merge(load.sources) { a, _ in a }
+                return
+            }
+            inside.insert(last, at: 0)
+            components.removeLast()
+            absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
+        }
+        let (_, diagnostics, fileSources) = RulesetDirectory.read([RulesetDirectory.File(path: absolute, display: path, folder: "")])
+        collector.append(contentsOf: diagnostics)
+        sources.merge(fileSources) { a, _ in a }
+    }
+}
+
+/// `rules check --explain CODE`.
+enum ExplainCode {
+    static func run(_ code: String, _ io: CommandIO) -> ExitCode {
+        guard let description = DiagnosticOutput.catalogue.first(where: { $0.code.rawValue == code }) else {
+            let near = Suggestions.nearest(to: code, among: DiagnosticOutput.catalogue.map(\.code.rawValue))
+            io.err("Error: unknown code '\(code)'\(near.map { "; did you mean '\($0)'?" } ?? "")\n")
+            return .usage
+        }
+        var out = "\(description.code.rawValue) (\(description.severity.rawValue)): \(description.summary)\n\n\(description.rationale)\n"
+        out += DiagnosticOutput.examples(for: description.code)
+        io.out(out)
+        return .success
     }
 }

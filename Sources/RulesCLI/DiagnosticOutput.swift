@@ -1,4 +1,6 @@
 import RulesDiagnostics
+import RulesExpression
+import Ruleset
 import RulesYAML
 
 /// The output formats every diagnosing command offers.
@@ -14,7 +16,25 @@ enum DiagnosticFormat: String, CaseIterable {
 
 enum DiagnosticOutput {
     /// Every code `rules` can report, for SARIF's rule catalogue and `--explain`.
-    static var catalogue: [CodeDescription] { YAMLDiagnostics.descriptions }
+    static var catalogue: [CodeDescription] {
+        YAMLDiagnostics.descriptions + ExpressionDiagnostics.descriptions + RulesetDiagnostics.descriptions
+            + LintCatalogue.checks.map(\.description)
+    }
+
+    /// The examples of a lint check, as `--explain` prints them.
+    static func examples(for code: DiagnosticCode) -> String {
+        guard let check = LintCatalogue.checks.first(where: { $0.description.code == code }) else { return "" }
+        var out = ""
+        for (title, examples) in [("Triggers", check.triggering), ("Does not trigger", check.nonTriggering)] {
+            for example in examples {
+                out += "\n\(title):\n"
+                for (file, text) in example.files.sorted(by: { $0.key < $1.key }) {
+                    out += "  # \(file)\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+                }
+            }
+        }
+        return out
+    }
 
     /// Renders `diagnostics` in `format`; `sources` supplies snippets for text output.
     static func render(

@@ -1,0 +1,238 @@
+import RulesDiagnostics
+import RulesDocument
+import RulesExpression
+
+/// Reads model values out of nodes for one file, collecting diagnostics. Scalars are read
+/// by the type the key expects, quoted or not, never by YAML 1.1 implicit typing.
+/// Both front ends (YAML files, JSON bundles) decode through this one reader.
+struct NodeReader {
+    let file: String
+    /// The file's text, for exact positions inside expressions (nil: positions fall back
+    /// to the start of the scalar).
+    let source: SourceFile?
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String, source: SourceFile?) {
+        self.file = file
+        self.source = source
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// The keys of a mapping, checked against `allowed` (unknown keys reported with
+    /// did-you-mean) and `required`. Nil when the node is not a mapping.
+    mutating func fields(
+        _ node: YAMLNode, _ context: String, allowed: [String], required: [String] = []
+    ) -> Fields? {
+        guard let pairs = node.pairs else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "a mapping for \(context)"))
+            return nil
+        }
+        var fields = Fields(node: node)
+        for pair in pairs {
+            guard let key = pair.key.scalar else {
+                report(RulesetDiagnostics.wrongType(file, pair.key, expected: "a key"))
+                continue
+            }
+            guard allowed.contains(key) else {
+                report(RulesetDiagnostics.unknownKey(file, pair.key, in: context, allowed: allowed))
+                continue
+            }
+            fields.values[key] = pair.value
+            fields.keys[key] = pair.key
+        }
+        for key in required where fields.values[key] == nil {
+            report(RulesetDiagnostics.missingKey(file, node, key: key, in: context))
+        }
+        return fields
+    }
+
+    /// A scalar's text, refusing collections, nothing, tags and anchors.
+    mutating func scalar(_ node: YAMLNode, key: String, expected: String) -> String? {
+        if node.tag != nil, node.scalar != nil {
+            report(RulesetDiagnostics.taggedValue(file, node, key: key))
+            return nil
+        }
+        if node.anchor != nil || node.isAlias {
+            report(RulesetDiagnostics.anchoredValue(file, node, key: key))
+            return nil
+        }
+        guard let text = node.scalar, !node.isNull || node.scalarStyle?.isQuoted == true else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: expected))
+            return nil
+        }
+        return text
+    }
+
+    mutating func string(_ node: YAMLNode, key: String) -> String? {
+        guard let text = scalar(node, key: key, expected: "text") else { return nil }
+        if text.isEmpty {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "non-empty text"))
+            return nil
+        }
+        return text
+    }
+
+    /// An id: `[a-z][a-z0-9_]*`.
+    mutating func identifier(_ node: YAMLNode, key: String) -> String? {
+        guard let text = scalar(node, key: key, expected: "an id") else { return nil }
+        guard NodeReader.isIdentifier(text) else {
+            report(RulesetDiagnostics.invalidID(file, node, text))
+            return nil
+        }
+        return text
+    }
+
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first >= "a", first <= "z" else { return false }
+        return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+    }
+
+    mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+        guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
+        guard let value = Int(text.replacingOccurrences(of: "_", with: "")) else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "a whole number"))
+            return nil
+        }
+        return checkRange(Double(value), node, key: key, minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
+            .map { _ in value }
+    }
+
+    /// A number; `60%` reads as 0.6.
+    mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
+        guard let text = scalar(node, key: key, expected: "a number") else { return nil }
+        var value: Double?
+        if text.hasSuffix("%") {
+            value = Double(text.dropLast()).map { $0 / 100 }
+        } else {
+            value = Double(text.replacingOccurrences(of: "_", with: ""))
+        }
+        guard let value, value.isFinite, !text.lowercased().contains("n"), !text.lowercased().contains("x") else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "a number"))
+            return nil
+        }
+        return checkRange(value, node, key: key, minimum: minimum, maximum: maximum)
+    }
+
+    private mutating func checkRange(_ value: Double, _ node: YAMLNode, key: String, minimum: Double?, maximum: Double?) -> Double? {
+        if let minimum, value < minimum {
+            report(RulesetDiagnostics.outOfRange(file, node, "'\(key)' must be at least \(Value.formatNumber(minimum)), found \(node.scalar ?? "")"))
+            return nil
+        }
+        if let maximum, value > maximum {
+            report(RulesetDiagnostics.outOfRange(file, node, "'\(key)' must be at most \(Value.formatNumber(maximum)), found \(node.scalar ?? "")"))
+            return nil
+        }
+        return value
+    }
+
+    /// `true` or `false` only (`yes`/`no`/`on` are YAML 1.1 traps).
+    mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
+        guard let text = scalar(node, key: key, expected: "true or false") else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default:
+            report(RulesetDiagnostics.wrongType(file, node, expected: "true or false", hint: "write true or false"))
+            return nil
+        }
+    }
+
+    /// A time of day `HH:MM`, 00:00–24:00, as seconds since midnight.
+    mutating func time(_ node: YAMLNode, key: String) -> Int? {
+        guard let text = scalar(node, key: key, expected: "a time like 20:30") else { return nil }
+        return NodeReader.readTime(text) ?? {
+            if NodeReader.looksLikeTime(text) {
+                report(RulesetDiagnostics.outOfRange(file, node, "'\(text)' is not a time of day",
+                                                     hint: "times run from 00:00 to 23:59, or 24:00 for the end of the day"))
+            } else {
+                report(RulesetDiagnostics.wrongType(file, node, expected: "a time like 20:30"))
+            }
+            return nil
+        }()
+    }
+
+    static func readTime(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), hours >= 0, minutes >= 0,
+            minutes < 60, hours < 24 || (hours == 24 && minutes == 0)
+        else { return nil }
+        return hours * 3600 + minutes * 60
+    }
+
+    static func looksLikeTime(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// A duration `90m`, `1h30m`, `45s`, in seconds.
+    mutating func duration(_ node: YAMLNode, key: String) -> Int? {
+        guard let text = scalar(node, key: key, expected: "a duration like 90m") else { return nil }
+        let (tokens, problems) = Lexer.tokenize(text)
+        guard problems.isEmpty, tokens.count == 2, case .duration(let seconds) = tokens[0].kind else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "a duration like 90m or 1h30m",
+                                                hint: Int(text) != nil ? "add a unit: \(text)m" : nil))
+            return nil
+        }
+        return seconds
+    }
+
+    /// One of an enum's raw values, with did-you-mean.
+    mutating func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, key: String, what: String) -> E?
+    where E.RawValue == String {
+        guard let text = scalar(node, key: key, expected: what) else { return nil }
+        guard let value = E(rawValue: text) else {
+            report(RulesetDiagnostics.unknownValue(file, node, what: what, allowed: E.allCases.map(\.rawValue)))
+            return nil
+        }
+        return value
+    }
+
+    /// One of `allowed`, with did-you-mean.
+    mutating func choice(_ node: YAMLNode, key: String, what: String, allowed: [String]) -> String? {
+        guard let text = scalar(node, key: key, expected: what) else { return nil }
+        guard allowed.contains(text) else {
+            report(RulesetDiagnostics.unknownValue(file, node, what: what, allowed: allowed))
+            return nil
+        }
+        return text
+    }
+
+    /// The items of a list (a single scalar is not a list).
+    mutating func list(_ node: YAMLNode, key: String) -> [YAMLNode]? {
+        guard let items = node.items else {
+            report(RulesetDiagnostics.wrongType(file, node, expected: "a list for '\(key)'", hint: "write a list: [a, b]"))
+            return nil
+        }
+        return items
+    }
+
+    /// Parses, checks and compiles an expression, reporting every problem at its exact
+    /// place inside the scalar.
+    mutating func expression(
+        _ node: YAMLNode, key: String, schema: FactSchema, expecting: Checker.Expectation
+    ) -> CompiledExpression? {
+        guard let text = scalar(node, key: key, expected: "an expression") else { return nil }
+        let (compiled, problems) = CompiledExpression.compile(text, schema: schema, expecting: expecting)
+        if !problems.isEmpty {
+            let positions = source.map { ScalarPositions(node: node, source: $0) }
+            for problem in problems {
+                report(problem.placed(in: file) { offset in positions?.location(at: offset) ?? node.start })
+            }
+        }
+        return compiled
+    }
+
+    func origin(_ node: YAMLNode) -> Origin { Origin(file: file, location: node.start) }
+}
+
+/// The values of a mapping by key, with the key nodes for positions.
+struct Fields {
+    let node: YAMLNode
+    var values: [String: YAMLNode] = [:]
+    var keys: [String: YAMLNode] = [:]
+
+    subscript(key: String) -> YAMLNode? { values[key] }
+}

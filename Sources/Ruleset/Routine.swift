@@ -1,0 +1,71 @@
+import RulesExpression
+
+/// What a routine measures (seed 3.2).
+public enum RoutineCategory: String, Sendable, CaseIterable, Codable {
+    case steps, sleep, water, study, reading, practice, skincare, supplement, room, exercise
+}
+
+/// Where a routine's values come from.
+public enum RoutineSource: String, Sendable, CaseIterable, Codable {
+    case healthkit, manual, timer, checklist
+}
+
+/// The unit of a routine's value and goal.
+public enum RoutineUnit: String, Sendable, CaseIterable, Codable {
+    case steps, minutes, ml, count, check
+}
+
+/// One routine (`routines/*.yaml`, SPEC §4): a repeatable habit the app records and judges.
+public struct Routine: Sendable, Hashable {
+    /// Unique id, `[a-z][a-z0-9_]*`.
+    public var id: String
+    /// Display name in Korean (`물`).
+    public var name: String
+    public var category: RoutineCategory
+    public var source: RoutineSource
+    public var unit: RoutineUnit
+    /// The regular day's goal, in `unit` (a checklist's goal is its number of items).
+    public var goal: Double
+    /// Quick-log amounts offered on home and the widget, in `unit`.
+    public var quickLog: [Double]
+    /// Whether it counts in `total` / `completion_rate`.
+    public var core: Bool
+    /// Whether a new user has it on (the onboarding selection, seed 9.2).
+    public var defaultEnabled: Bool
+    /// Whether its values must never reach the lock screen or the widget. Sleep and
+    /// supplements are sensitive whatever the file says.
+    public var sensitive: Bool
+    /// Checklist items (`양치`, `세수`, …), empty for other routines.
+    public var items: [String]
+    /// The light route's own goal, when the routine gives one (`routes.light.goal`).
+    public var lightGoal: Double?
+    public var origin: Origin
+    /// Where `goal:` is written, when it is.
+    public var goalOrigin: Origin?
+
+    public init(
+        id: String, name: String, category: RoutineCategory, source: RoutineSource, unit: RoutineUnit,
+        goal: Double, quickLog: [Double] = [], core: Bool = true, defaultEnabled: Bool = true,
+        sensitive: Bool = false, items: [String] = [], lightGoal: Double? = nil, origin: Origin = .unknown
+    ) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.source = source
+        self.unit = unit
+        self.goal = goal
+        self.quickLog = quickLog
+        self.core = core
+        self.defaultEnabled = defaultEnabled
+        self.sensitive = sensitive || category == .sleep || category == .supplement
+        self.items = items
+        self.lightGoal = lightGoal
+        self.origin = origin
+    }
+
+    /// Whether the light route scales this routine's goal (SPEC §5.3): steps, minutes, ml
+    /// and count units, except sleep; checklists and checks keep their goals.
+    public var scalesOnLightRoute: Bool {
+        category != .sleep && items.isEmpty && unit != .check
+    }
+}

@@ -1,0 +1,104 @@
+import RulesDiagnostics
+import RulesDocument
+import RulesExpression
+
+/// A checked ruleset: every section of the product's behaviour, with every expression
+/// compiled against the fact schema this ruleset defines. Plain `Sendable` values: a new
+/// load never changes a ruleset someone holds.
+public struct Ruleset: Sendable {
+    public var routines: [Routine] = []
+    public var settings: [SettingDeclaration] = []
+    /// Risk table, first match wins; empty means risk is always `low`.
+    public var risk: [RiskEntry] = []
+    /// Route table, first match wins; empty means the route is always `regular`.
+    public var route: [RouteEntry] = []
+    /// Routes that, once entered, stay for the rest of the day.
+    public var sticky: [RouteKind] = []
+    public var light: LightRoute?
+    public var recovery: RecoveryRoute?
+    public var judgement: Judgement?
+    public var policy = NotificationPolicy()
+    public var notifications: [NotificationRule] = []
+    public var tools: [Tool] = []
+    public var surfaces: [Surface] = []
+    public var forbiddenPhrases: [String] = []
+    /// Where the forbidden phrases were declared (one origin per phrase).
+    public var forbiddenPhraseOrigins: [Origin] = []
+    public var templates: [Template] = []
+    /// The fact schema of this ruleset (built-in facts, routines, settings, notification types).
+    public var schema = FactSchema()
+    /// Where each singleton section was declared (for diagnostics and bundles).
+    public var sectionOrigins: [String: Origin] = [:]
+    /// Where `policy.category_cooldown` is written, if it is.
+    public var cooldownOrigin: Origin?
+
+    public init() {}
+
+    public func routine(_ id: String) -> Routine? { routines.first { $0.id == id } }
+    public func template(_ id: String) -> Template? { templates.first { $0.id == id } }
+    public func surface(_ name: String) -> Surface? { surfaces.first { $0.name == name } }
+    public func notification(_ id: String) -> NotificationRule? { notifications.first { $0.id == id } }
+    public func tool(_ name: String) -> Tool? { tools.first { $0.name == name } }
+
+    /// The tones the user may choose (`settings.tone`'s values), empty without a tone setting.
+    public var tones: [String] {
+        if case .enumeration(let type)? = settings.declaration("tone")?.type.unwrapped { return type.cases }
+        return []
+    }
+
+    /// `settings.day_starts_at`'s default, 04:00 when the ruleset does not declare it.
+    public var dayStartsAt: Int {
+        if case .time(let seconds)? = settings.declaration("day_starts_at")?.defaultValue { return seconds }
+        return 4 * 3600
+    }
+
+    /// The schema for `when:` of a judgement routine entry (with `progress`, `value`, `goal`).
+    public var judgementSchema: FactSchema { schema.withRoutineJudgementBindings() }
+
+    /// The schema for a per-routine notification (with `routine.*`).
+    public var perRoutineSchema: FactSchema { schema.withRoutineBinding() }
+}
+
+/// What a load gives back: the ruleset when there were no errors, and every diagnostic
+/// (warnings may come with a ruleset).
+public struct RulesetLoad: Sendable {
+    public var ruleset: Ruleset?
+    public var diagnostics: [Diagnostic]
+    /// The text of every file read, for rendering snippets under diagnostics.
+    public var sources: [String: SourceFile]
+
+    public init(ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile]) {
+        self.ruleset = ruleset
+        self.diagnostics = diagnostics
+        self.sources = sources
+    }
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// This load's ruleset if it loaded cleanly, else `current`: a failed reload never
+    /// replaces the last good ruleset.
+    public func ruleset(orKeeping current: Ruleset) -> Ruleset { hasErrors ? current : (ruleset ?? current) }
+}
+
+/// One parsed document of a ruleset, from any front end.
+public struct RuleDocument: Sendable {
+    public enum Kind: Sendable {
+        /// Under `routines/`: a routine, or a list of routines.
+        case routines
+        /// Under `rules/` or `templates/`: a mapping of sections.
+        case sections
+    }
+
+    public var file: String
+    public var kind: Kind
+    public var node: YAMLNode
+    /// The file's text, when known, for exact positions inside expressions.
+    public var source: SourceFile?
+
+    public init(file: String, kind: Kind, node: YAMLNode, source: SourceFile?) {
+        self.file = file
+        self.kind = kind
+        self.node = node
+        self.source = source
+    }
+}

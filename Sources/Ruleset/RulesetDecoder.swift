@@ -1,0 +1,127 @@
+import RulesDiagnostics
+import RulesDocument
+import RulesExpression
+
+/// Decodes parsed documents into a `Ruleset`. Knows no YAML: the YAML loader and the
+/// bundle loader both hand it nodes. Two passes: routines, settings and ids first (they
+/// make the fact schema), then everything with expressions, then cross-references.
+struct RulesetDecoder {
+    static let singletonSections = ["risk", "route", "sticky", "light", "recovery", "judgement", "policy", "surfaces", "settings"]
+    static let listSections = ["notifications", "templates", "tools", "forbidden_phrases"]
+    static var sectionKeys: [String] { singletonSections + listSections + ["version"] }
+
+    var ruleset = Ruleset()
+    var diagnostics: [Diagnostic] = []
+    /// Singleton sections: the document reader (for positions) and the value node.
+    var singletons: [String: (reader: NodeReader, node: YAMLNode)] = [:]
+    /// List sections in file order.
+    var lists: [String: [(reader: NodeReader, node: YAMLNode)]] = [:]
+    /// The fields of each decoded notification, for reference checks after templates.
+    var notificationNodes: [String: Fields] = [:]
+
+    /// The ruleset as far as it could be decoded (entries with errors left out) and every
+    /// diagnostic; callers must not use the ruleset when a diagnostic is an error.
+    static func decode(_ documents: [RuleDocument]) -> (ruleset: Ruleset, diagnostics: [Diagnostic]) {
+        var decoder = RulesetDecoder()
+        for document in documents { decoder.collect(document) }
+        decoder.decodeSettings()
+        decoder.buildSchema()
+        decoder.decodeSections()
+        decoder.checkReferences()
+        return (decoder.ruleset, decoder.diagnostics)
+    }
+
+    mutating func merge(_ reader: NodeReader) { diagnostics.append(contentsOf: reader.diagnostics) }
+
+    // MARK: pass 1
+
+    private mutating func collect(_ document: RuleDocument) {
+        var reader = NodeReader(file: document.file, source: document.source)
+        let node = document.node
+        if node.isNull { return }  // an empty document (a file of comments)
+        switch document.kind {
+        case .routines:
+            if let items = node.items {
+                for item in items { decodeRoutine(item, &reader) }
+            } else if node.pairs != nil {
+                if node["routines"] != nil, node["id"] == nil {
+                    if let fields = reader.fields(node, "a routines document", allowed: ["routines", "version"]) {
+                        checkVersion(fields, &reader)
+                        for item in fields["routines"].flatMap({ reader.list($0, key: "routines") }) ?? [] {
+                            decodeRoutine(item, &reader)
+                        }
+                    }
+                } else {
+                    decodeRoutine(node, &reader)
+                }
+            } else {
+                reader.report(RulesetDiagnostics.notADocument(reader.file, node, expected: "a routine or a list of routines"))
+            }
+        case .sections:
+            guard let fields = reader.fields(node, "a rule document", allowed: RulesetDecoder.sectionKeys) else { break }
+            checkVersion(fields, &reader)
+            for pair in node.pairs ?? [] {
+                guard let key = pair.key.scalar, fields[key] != nil, key != "version" else { continue }
+                if RulesetDecoder.singletonSections.contains(key) {
+                    if let first = singletons[key] {
+                        reader.report(RulesetDiagnostics.duplicateSection(
+                            reader.file, pair.key, first: first.reader.origin(first.node)))
+                    } else {
+                        singletons[key] = (NodeReader(file: reader.file, source: reader.source), pair.value)
+                        ruleset.sectionOrigins[key] = reader.origin(pair.key)
+                    }
+                } else {
+                    lists[key, default: []].append((NodeReader(file: reader.file, source: reader.source), pair.value))
+                }
+            }
+        }
+        merge(reader)
+    }
+
+    private func checkVersion(_ fields: Fields, _ reader: inout NodeReader) {
+        guard let node = fields["version"] else { return }
+        if node.scalar != "1" { reader.report(RulesetDiagnostics.unsupportedVersion(reader.file, node)) }
+    }
+
+    // MARK: schema
+
+    private mutating func buildSchema() {
+        let settingTypes = ruleset.settings.map { ($0.key, $0.type) }
+        var schema = FactSchema.standard(routineIDs: ruleset.routines.map(\.id), settings: settingTypes)
+        // Notification ids are needed for `notifications.<id>.ignored_streak`.
+        var ids: [String] = []
+        for (_, node) in lists["notifications"] ?? [] {
+            for item in node.items ?? [] {
+                if let id = item["id"]?.scalar, NodeReader.isIdentifier(id), !ids.contains(id) { ids.append(id) }
+            }
+        }
+        schema.addNotificationTypes(ids)
+        ruleset.schema = schema
+    }
+
+    // MARK: pass 2
+
+    private mutating func decodeSections() {
+        if let (reader, node) = singletons["risk"] { decodeRisk(node, reader) }
+        if let (reader, node) = singletons["route"] { decodeRoute(node, reader) }
+        if let (reader, node) = singletons["sticky"] { decodeSticky(node, reader) }
+        if let (reader, node) = singletons["light"] { decodeLight(node, reader) }
+        if let (reader, node) = singletons["recovery"] { decodeRecovery(node, reader) }
+        if let (reader, node) = singletons["judgement"] { decodeJudgement(node, reader) }
+        if let (reader, node) = singletons["policy"] { decodePolicy(node, reader) }
+        if let (reader, node) = singletons["surfaces"] { decodeSurfaces(node, reader) }
+        for (reader, node) in lists["forbidden_phrases"] ?? [] { decodeForbiddenPhrases(node, reader) }
+        for (reader, node) in lists["tools"] ?? [] { decodeTools(node, reader) }
+        for (reader, node) in lists["templates"] ?? [] { decodeTemplates(node, reader) }
+        for (reader, node) in lists["notifications"] ?? [] { decodeNotifications(node, reader) }
+    }
+
+    /// Reports a duplicate id among `existing` and returns whether `id` is new.
+    mutating func isNewID(_ id: String, kind: String, node: YAMLNode, existing: [(String, Origin)], _ reader: inout NodeReader) -> Bool {
+        if let first = existing.first(where: { $0.0 == id }) {
+            reader.report(RulesetDiagnostics.duplicateID(reader.file, node, kind: kind, id: id, first: first.1))
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,98 @@
+import RulesExpression
+
+/// Whether a surface may show sensitive facts.
+public enum SurfaceSensitivity: String, Sendable, CaseIterable, Codable {
+    case forbidden, allowed
+}
+
+/// Where text appears (`surfaces:`): lock screen, widget, home, chat.
+public struct Surface: Sendable, Hashable {
+    public var name: String
+    public var sensitivity: SurfaceSensitivity
+    /// Longest text, in characters (graphemes).
+    public var maxLength: Int?
+    public var maxSentences: Int?
+    /// What is shown instead of a text that would reveal a sensitive fact.
+    public var fallback: String?
+    public var origin: Origin
+}
+
+/// A Korean particle pair after a placeholder (SPEC §6): the form depends on whether the
+/// rendered value ends in a consonant (받침).
+public enum Particle: String, Sendable, CaseIterable, Codable {
+    case eulReul = "을(를)"
+    case iGa = "이(가)"
+    case eunNeun = "은(는)"
+    case gwaWa = "과(와)"
+    case euroRo = "(으)로"
+    case iya = "(이)야"
+
+    /// The form after a final consonant, and after a vowel.
+    public var forms: (consonant: String, vowel: String) {
+        switch self {
+        case .eulReul: ("을", "를")
+        case .iGa: ("이", "가")
+        case .eunNeun: ("은", "는")
+        case .gwaWa: ("과", "와")
+        case .euroRo: ("으로", "로")
+        case .iya: ("이야", "야")
+        }
+    }
+}
+
+/// How a placeholder's value is written.
+public enum TemplateFilter: String, Sendable, CaseIterable, Codable {
+    /// `3,240`
+    case thousands
+    /// `5h 30m` from minutes or a duration
+    case hm
+    /// `3.2k`
+    case k
+    /// `50%` from a rate 0…1
+    case percent
+    /// Korean list joining: `물 300ml, 양치, 300보`
+    case list
+}
+
+/// A piece of template text: literal text or a placeholder.
+public enum TemplateSegment: Sendable {
+    case text(String)
+    case placeholder(Placeholder)
+}
+
+/// `{expr|filter}` followed perhaps by a particle.
+public struct Placeholder: Sendable {
+    public var expression: CompiledExpression
+    public var filter: TemplateFilter?
+    public var particle: Particle?
+    /// Where the placeholder's `{` is.
+    public var origin: Origin
+}
+
+/// One message template (`templates:`, SPEC §6).
+public struct Template: Sendable {
+    public var id: String
+    public var surface: String
+    /// The event a character line answers (`home`, `route_changed`, …), nil for
+    /// notification texts.
+    public var event: String?
+    public var when: CompiledExpression?
+    /// The tone this line is written in; nil fits every tone.
+    public var tone: String?
+    /// The text as written.
+    public var source: String
+    public var segments: [TemplateSegment]
+    public var origin: Origin
+    /// Where the `text:` and `when:` values start.
+    public var textOrigin: Origin
+    public var whenOrigin: Origin?
+
+    /// Every fact any placeholder or the condition reads.
+    public var factsRead: [String] {
+        var names: [String] = when?.factsRead ?? []
+        for case .placeholder(let placeholder) in segments {
+            for name in placeholder.expression.factsRead where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}

@@ -83,7 +83,7 @@ enum CheckCommand {
             if RulesetDirectory.rulesetFolders.contains(last) {
                 absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
                 components.removeLast()
-                let prefix = NSString.path(withComponents: components.isEmpty ? [] : components)
+                let prefix = components.first == "/" ? "/" + components.dropFirst().joined(separator: "/") : components.joined(separator: "/")
                 let display = prefix.isEmpty || prefix == "." ? ([last] + inside).joined(separator: "/") : prefix + "/" + ([last] + inside).joined(separator: "/")
                 let load = Ruleset.load(directory: absoluteRoot, displayPrefix: prefix == "." ? "" : prefix)
                 collector.append(contentsOf: load.diagnostics.filter { $0.file == display })

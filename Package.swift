@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
         .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
         .testTarget(
-            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "TestSupport"],
+            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesCLI", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],

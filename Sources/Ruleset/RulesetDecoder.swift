@@ -63,9 +63,9 @@ struct RulesetDecoder {
             for pair in node.pairs ?? [] {
                 guard let key = pair.key.scalar, fields[key] != nil, key != "version" else { continue }
                 if RulesetDecoder.singletonSections.contains(key) {
-                    if let first = singletons[key] {
+                    if singletons[key] != nil {
                         reader.report(RulesetDiagnostics.duplicateSection(
-                            reader.file, pair.key, first: first.reader.origin(first.node)))
+                            reader.file, pair.key, first: ruleset.sectionOrigins[key] ?? .unknown))
                     } else {
                         singletons[key] = (NodeReader(file: reader.file, source: reader.source), pair.value)
                         ruleset.sectionOrigins[key] = reader.origin(pair.key)

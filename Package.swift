@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "CLibYAML"],
+            dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "CLibYAML"],
             path: "Benchmarks"
         ),
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),

@@ -1,5 +1,7 @@
+import Foundation
+
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression]
+//   swift run -c release Benchmarks [yaml] [expression] [check]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
 let selected = Set(CommandLine.arguments.dropFirst())
@@ -7,3 +9,17 @@ func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name)
 
 if wants("yaml") { YAMLBenchmark.run() }
 if wants("expression") { ExpressionBenchmark.run() }
+if wants("check") { CheckBenchmark.run(repository: repositoryRoot()) }
+
+/// The repository root: the current directory when it holds Package.swift (as with
+/// `swift run`), else the directory above the built binary's `.build`.
+func repositoryRoot() -> String {
+    let current = FileManager.default.currentDirectoryPath
+    if FileManager.default.fileExists(atPath: current + "/Package.swift") { return current }
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    while url.pathComponents.count > 1 {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.path + "/Package.swift") { return url.path }
+    }
+    return current
+}

@@ -32,13 +32,38 @@ public struct Ruleset: Sendable {
     /// Where `policy.category_cooldown` is written, if it is.
     public var cooldownOrigin: Origin?
 
+    /// Positions of entries by id, rebuilt by `reindex()`; lookups verify them and fall
+    /// back to a scan, so an edited ruleset still answers correctly.
+    private var index = Index()
+
+    private struct Index: Sendable {
+        var routines: [String: Int] = [:]
+        var templates: [String: Int] = [:]
+        var notifications: [String: Int] = [:]
+        var tools: [String: Int] = [:]
+    }
+
     public init() {}
 
-    public func routine(_ id: String) -> Routine? { routines.first { $0.id == id } }
-    public func template(_ id: String) -> Template? { templates.first { $0.id == id } }
+    /// Rebuilds the id lookup tables (after the entries changed).
+    public mutating func reindex() {
+        index = Index()
+        for (i, routine) in routines.enumerated() where index.routines[routine.id] == nil { index.routines[routine.id] = i }
+        for (i, template) in templates.enumerated() where index.templates[template.id] == nil { index.templates[template.id] = i }
+        for (i, rule) in notifications.enumerated() where index.notifications[rule.id] == nil { index.notifications[rule.id] = i }
+        for (i, tool) in tools.enumerated() where index.tools[tool.name] == nil { index.tools[tool.name] = i }
+    }
+
+    private static func find<T>(_ key: String, _ items: [T], _ index: [String: Int], _ id: (T) -> String) -> T? {
+        if let i = index[key], i < items.count, id(items[i]) == key { return items[i] }
+        return items.first { id($0) == key }
+    }
+
+    public func routine(_ id: String) -> Routine? { Ruleset.find(id, routines, index.routines, \.id) }
+    public func template(_ id: String) -> Template? { Ruleset.find(id, templates, index.templates, \.id) }
     public func surface(_ name: String) -> Surface? { surfaces.first { $0.name == name } }
-    public func notification(_ id: String) -> NotificationRule? { notifications.first { $0.id == id } }
-    public func tool(_ name: String) -> Tool? { tools.first { $0.name == name } }
+    public func notification(_ id: String) -> NotificationRule? { Ruleset.find(id, notifications, index.notifications, \.id) }
+    public func tool(_ name: String) -> Tool? { Ruleset.find(name, tools, index.tools, \.name) }
 
     /// The tones the user may choose (`settings.tone`'s values), empty without a tone setting.
     public var tones: [String] {

@@ -20,7 +20,8 @@ extension RulesetDecoder {
             if let forEach = fields["for_each"] {
                 perRoutine = reader.choice(forEach, key: "for_each", what: "for_each", allowed: ["routine"]) != nil
             }
-            let schema = perRoutine ? ruleset.perRoutineSchema : ruleset.schema
+            if perRoutine, perRoutineSchema == nil { perRoutineSchema = ruleset.perRoutineSchema }
+            let schema = perRoutine ? (perRoutineSchema ?? ruleset.schema) : ruleset.schema
             let category = fields["category"].flatMap { reader.identifier($0, key: "category") }
             let at = fields["at"].flatMap { reader.expression($0, key: "at", schema: schema, expecting: .value(.optional(.time))) }
             let when = fields["when"].flatMap { reader.expression($0, key: "when", schema: schema, expecting: .condition) }
@@ -42,7 +43,7 @@ extension RulesetDecoder {
                 }
             }
             guard let category, let at, let template,
-                isNewID(id, kind: "notification", node: idNode, existing: ruleset.notifications.map { ($0.id, $0.origin) }, &reader)
+                isNewID(id, kind: "notification", node: idNode, &reader)
             else { continue }
             let rule = NotificationRule(
                 id: id, category: category, at: at, when: when, template: template, title: title, deepLink: deepLink,
@@ -83,7 +84,7 @@ extension RulesetDecoder {
             guard let textNode = fields["text"], let text = reader.scalar(textNode, key: "text", expected: "text") else { continue }
             let segments = TemplateText.parse(text, node: textNode, schema: ruleset.schema, &reader)
             guard let surface, let segments, let textNode = fields["text"],
-                isNewID(id, kind: "template", node: idNode, existing: ruleset.templates.map { ($0.id, $0.origin) }, &reader)
+                isNewID(id, kind: "template", node: idNode, &reader)
             else { continue }
             ruleset.templates.append(Template(
                 id: id, surface: surface, event: event, when: when, tone: tone, source: text, segments: segments,
@@ -93,13 +94,13 @@ extension RulesetDecoder {
 
     /// References that need every section decoded first: notification templates and titles.
     mutating func checkReferences() {
-        let templateIDs = ruleset.templates.map(\.id)
+        let templateIDs = Set(ruleset.templates.map(\.id))
         for rule in ruleset.notifications {
             guard let fields = notificationNodes[rule.id] else { continue }
             var reader = NodeReader(file: rule.origin.file, source: nil)
             for (key, id) in [("template", rule.template), ("title", rule.title)] {
                 guard let id, let node = fields[key], !templateIDs.contains(id) else { continue }
-                reader.report(RulesetDiagnostics.unknownReference(reader.file, node, kind: "template", name: id, known: templateIDs))
+                reader.report(RulesetDiagnostics.unknownReference(reader.file, node, kind: "template", name: id, known: ruleset.templates.map(\.id)))
             }
             merge(reader)
         }

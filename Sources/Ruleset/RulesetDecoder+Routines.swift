@@ -59,7 +59,7 @@ extension RulesetDecoder {
         let sensitive = fields["sensitive"].flatMap { reader.bool($0, key: "sensitive") } ?? false
         _ = fields["description"].flatMap { reader.string($0, key: "description") }
         guard let name, let category, let source, let unit, let goal else { return }
-        guard isNewID(id, kind: "routine", node: idNode, existing: ruleset.routines.map { ($0.id, $0.origin) }, &reader) else { return }
+        guard isNewID(id, kind: "routine", node: idNode, &reader) else { return }
         var routine = Routine(
             id: id, name: name, category: category, source: source, unit: unit, goal: goal, quickLog: quickLog,
             core: core, defaultEnabled: defaultEnabled, sensitive: sensitive, items: items, lightGoal: lightGoal,

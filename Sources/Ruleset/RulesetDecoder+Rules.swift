@@ -189,7 +189,7 @@ extension RulesetDecoder {
                     reader.report(RulesetDiagnostics.wrongType(reader.file, params, expected: "a mapping of parameters"))
                 }
             }
-            guard isNewID(name, kind: "tool", node: nameNode, existing: ruleset.tools.map { ($0.name, $0.origin) }, &reader) else { continue }
+            guard isNewID(name, kind: "tool", node: nameNode, &reader) else { continue }
             ruleset.tools.append(Tool(name: name, description: description, parameters: parameters, origin: reader.origin(nameNode)))
         }
     }

@@ -18,6 +18,10 @@ struct RulesetDecoder {
     var lists: [String: [(reader: NodeReader, node: YAMLNode)]] = [:]
     /// The fields of each decoded notification, for reference checks after templates.
     var notificationNodes: [String: Fields] = [:]
+    /// Ids seen so far, by kind (routine, template, …), with where each was defined.
+    var seenIDs: [String: [String: Origin]] = [:]
+    /// The schema with `routine.*` bindings, built once when first needed.
+    var perRoutineSchema: FactSchema?
 
     /// The ruleset as far as it could be decoded (entries with errors left out) and every
     /// diagnostic; callers must not use the ruleset when a diagnostic is an error.
@@ -28,6 +32,7 @@ struct RulesetDecoder {
         decoder.buildSchema()
         decoder.decodeSections()
         decoder.checkReferences()
+        decoder.ruleset.reindex()
         return (decoder.ruleset, decoder.diagnostics)
     }
 
@@ -92,7 +97,7 @@ struct RulesetDecoder {
         var ids: [String] = []
         for (_, node) in lists["notifications"] ?? [] {
             for item in node.items ?? [] {
-                if let id = item["id"]?.scalar, NodeReader.isIdentifier(id), !ids.contains(id) { ids.append(id) }
+                if let id = item["id"]?.scalar, NodeReader.isIdentifier(id) { ids.append(id) }
             }
         }
         schema.addNotificationTypes(ids)
@@ -116,12 +121,13 @@ struct RulesetDecoder {
         for (reader, node) in lists["notifications"] ?? [] { decodeNotifications(node, reader) }
     }
 
-    /// Reports a duplicate id among `existing` and returns whether `id` is new.
-    mutating func isNewID(_ id: String, kind: String, node: YAMLNode, existing: [(String, Origin)], _ reader: inout NodeReader) -> Bool {
-        if let first = existing.first(where: { $0.0 == id }) {
-            reader.report(RulesetDiagnostics.duplicateID(reader.file, node, kind: kind, id: id, first: first.1))
+    /// Reports a duplicate id of `kind` and returns whether `id` is new (and records it).
+    mutating func isNewID(_ id: String, kind: String, node: YAMLNode, _ reader: inout NodeReader) -> Bool {
+        if let first = seenIDs[kind]?[id] {
+            reader.report(RulesetDiagnostics.duplicateID(reader.file, node, kind: kind, id: id, first: first))
             return false
         }
+        seenIDs[kind, default: [:]][id] = reader.origin(node)
         return true
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import RulesCLI
+import TestSupport
+import Testing
+
+@Suite struct SchemaCommandTests {
+    @Test func writesEverySchemaAsJSON() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let run = CapturedRun(["schema", "--out", "schemas"], in: directory)
+        #expect(run.exitCode == .success)
+        for name in ["routine.schema.json", "rules.schema.json"] {
+            let data = try #require(FileManager.default.contents(atPath: directory + "/schemas/" + name))
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(object?["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        }
+    }
+
+    @Test func committedSchemasAreUpToDate() throws {
+        let root = Fixtures.repositoryRoot()
+        let directory = Fixtures.temporaryDirectory()
+        _ = CapturedRun(["schema", "--out", directory], in: root)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let fresh = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            let committed = try? String(contentsOfFile: root + "/schemas/" + name, encoding: .utf8)
+            #expect(fresh == committed, "schemas/\(name) is stale: run 'swift run rules schema --out schemas'")
+        }
+    }
+
+    @Test func printsOneKindWithoutOut() {
+        let run = CapturedRun(["schema", "--kind", "routine"], in: "/")
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.contains("\"$id\": \"routine.schema.json\""))
+    }
+
+    @Test func explainPrintsALintCheckWithExamples() {
+        let run = CapturedRun(["check", "--explain", "lint.sensitive_leak"], in: "/")
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.hasPrefix("lint.sensitive_leak (error): "))
+        #expect(run.stdout.contains("Triggers:"))
+        #expect(run.stdout.contains("Does not trigger:"))
+        let unknown = CapturedRun(["check", "--explain", "lint.sensitive_leek"], in: "/")
+        #expect(unknown.exitCode == .usage)
+        #expect(unknown.stderr.contains("did you mean 'lint.sensitive_leak'?"))
+    }
+}

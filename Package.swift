@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "OperatorRules",
     products: [
-        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset"]),
+        .library(name: "OperatorRules", targets: ["RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "RulesEngine"]),
         .executable(name: "rules", targets: ["rules"]),
     ],
     targets: [
@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "RulesYAML", dependencies: ["RulesDocument", "RulesDiagnostics", "CLibYAML"]),
         .target(name: "RulesExpression", dependencies: ["RulesDiagnostics"]),
         .target(name: "Ruleset", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
+        .target(name: "RulesEngine", dependencies: ["Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
         // Directory loading through libyaml: for the CLI and tests, never linked by the app.
         .target(name: "RulesetFiles", dependencies: ["Ruleset", "RulesYAML", "RulesDocument", "RulesDiagnostics"]),
         .target(

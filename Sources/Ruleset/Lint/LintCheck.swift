@@ -47,22 +47,8 @@ struct LintReporter: Sendable {
 struct LintContext {
     let ruleset: Ruleset
 
-    /// Why `fact` is sensitive (a path a designer can follow), or nil when it is not.
-    func sensitivity(of fact: String) -> String? {
-        if fact.hasPrefix("sleep.") { return "'\(fact)' is sleep data" }
-        let parts = fact.split(separator: ".").map(String.init)
-        if parts.count >= 3, parts[0] == "routines", let routine = ruleset.routine(parts[1]), routine.sensitive {
-            return "'\(fact)' belongs to routine '\(routine.id)', which is sensitive"
-        }
-        if fact == "recovery.items_text" {
-            for item in ruleset.recovery?.items ?? [] {
-                if let routine = ruleset.routine(item.routine), routine.sensitive {
-                    return "'recovery.items_text' lists recovery item '\(item.routine)' (\(item.origin.file):\(item.origin.location.line)), a sensitive routine"
-                }
-            }
-        }
-        return nil
-    }
+    /// Why `fact` is sensitive, or nil (see `Ruleset.sensitivity(of:)`).
+    func sensitivity(of fact: String) -> String? { ruleset.sensitivity(of: fact) }
 
     /// Whether a `when:` always holds (`nil`: it depends on facts).
     func truth(_ expression: CompiledExpression) -> Bool? {

@@ -23,21 +23,6 @@ extension LintCatalogue {
         }.joined()
     }
 
-    /// Sentences in a text: runs ending in `.`, `!`, `?` or `…` (a trailing run counts).
-    static func sentenceCount(_ text: String) -> Int {
-        var count = 0
-        var inSentence = false
-        for character in text {
-            if ".!?…".contains(character) {
-                if inSentence { count += 1 }
-                inSentence = false
-            } else if !character.isWhitespace {
-                inSentence = true
-            }
-        }
-        return count + (inSentence ? 1 : 0)
-    }
-
     static let textTooLong = LintCheck(
         "lint.text_too_long", .warning,
         summary: "a template or fallback longer than its surface allows",
@@ -70,7 +55,7 @@ extension LintCatalogue {
                     template.textOrigin, "template '\(template.id)' is at least \(length) characters; surface '\(surface.name)' allows \(maxLength)",
                     hint: "shorten the text"))
             }
-            let sentences = sentenceCount(literalText(template))
+            let sentences = Ruleset.sentenceCount(literalText(template))
             if let maxSentences = surface.maxSentences, sentences > maxSentences {
                 findings.append(report.finding(
                     template.textOrigin, "template '\(template.id)' has \(sentences) sentences; surface '\(surface.name)' allows \(maxSentences)",

@@ -1,0 +1,96 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// One routine as judged at a moment.
+struct RoutineReading: Sendable {
+    var routine: Routine
+    var enabled: Bool
+    var value: Double
+    var goal: Double
+    var progress: Double
+    var status: RoutineStatus
+}
+
+/// The day as the app sees it at one moment: routine values against the goals of the
+/// route in force, statuses, completion and the facts expressions read.
+struct DayReading {
+    var routines: [RoutineReading]
+    var completed: Int
+    var total: Int
+    var rate: Double { total == 0 ? 0 : Double(completed) / Double(total) }
+    var facts: FactValues
+}
+
+extension OperatorEngine {
+    /// The goal of `routine` on `route` (SPEC §5.3): light scales steps, minutes, ml and
+    /// count goals (not sleep, checklists or checks) and rounds half up, unless the
+    /// routine names its own light goal; `set_goal` overrides win.
+    func goal(of routine: Routine, on route: RouteKind, in day: DayState) -> Double {
+        if let override = day.goalOverrides[routine.id] { return override }
+        guard route == .light else { return routine.goal }
+        if let light = routine.lightGoal { return light }
+        guard routine.scalesOnLightRoute, let scale = ruleset.light?.scale else { return routine.goal }
+        return (routine.goal * scale + 0.5).rounded(.down)
+    }
+
+    /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
+    /// items, or the sum of its logs.
+    func value(of routine: Routine, in day: DayState) -> Double {
+        if routine.source == .healthkit, let health = day.health {
+            if routine.unit == .steps, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
+            if routine.category == .sleep, health.sleepPermission == .granted, let minutes = health.sleepMinutes {
+                return Double(minutes)
+            }
+        }
+        if !routine.items.isEmpty { return Double(day.ticked(routine.id).intersection(routine.items).count) }
+        return day.logged(routine.id)
+    }
+
+    /// Reads the day at `now` (seconds since midnight) with the goals of `route`.
+    func read(_ day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String = "home") -> DayReading {
+        var readings: [RoutineReading] = []
+        for routine in ruleset.routines {
+            let value = value(of: routine, in: day)
+            let goal = goal(of: routine, on: route, in: day)
+            let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
+            let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
+            readings.append(RoutineReading(
+                routine: routine, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
+                progress: progress, status: provisional))
+        }
+        var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
+        countCompletion(&reading)
+        fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
+        // Statuses by the judgement table, then facts again with the judged statuses.
+        for index in reading.routines.indices {
+            reading.routines[index].status = judgeRoutine(reading.routines[index], facts: reading.facts, closing: false, skipped: day.skipped)
+        }
+        countCompletion(&reading)
+        fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
+        return reading
+    }
+
+    private func countCompletion(_ reading: inout DayReading) {
+        let core = reading.routines.filter { $0.enabled && $0.routine.core }
+        reading.total = core.count
+        reading.completed = core.count { $0.status == .completed }
+    }
+
+    /// A routine's status by the first matching `judgement.routine` entry; no match is
+    /// `in_progress` with some progress, `not_started` without, and `failed` (or
+    /// `skipped`) when the day closes.
+    func judgeRoutine(_ reading: RoutineReading, facts: FactValues, closing: Bool, skipped: Bool) -> RoutineStatus {
+        if closing, skipped { return .skipped }
+        var bound = facts
+        bound.put(layout.progress, .number(reading.progress))
+        bound.put(layout.value, .number(reading.value))
+        bound.put(layout.goal, .number(reading.goal))
+        var context = EvaluationContext(facts: bound, dayStart: profile.dayStart(ruleset))
+        for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
+            return entry.status
+        }
+        if closing { return .failed }
+        return reading.value > 0 ? .inProgress : .notStarted
+    }
+}

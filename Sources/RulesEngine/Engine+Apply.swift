@@ -1,0 +1,206 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+
+extension OperatorEngine {
+    /// Applies an event's effect, then runs the app's decisions if it is an app run.
+    mutating func apply(_ event: EngineEvent, at time: Date) {
+        switch event {
+        case .appOpened(let health):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "open", synced: true)))
+            sync(health, at: time)
+            decide(at: time)
+        case .log(let routine, let value, let unit, let source):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "log", synced: false)))
+            guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != nil else { return }
+            decide(at: time)
+        case .editLog(let id, let value):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "edit_log", synced: false)))
+            guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
+                return problem(at: time, "event.unknown_log", "no log '\(id)' today")
+            }
+            guard value.isFinite, value >= 0 else { return problem(at: time, "event.invalid_value", "a log value must be a number of zero or more") }
+            day?.logs[index].value = value
+            day?.logs[index].updatedAt = time
+            if let log = day?.logs[index] { records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: false))) }
+            decide(at: time)
+        case .deleteLog(let id):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "delete_log", synced: false)))
+            guard let index = day?.logs.firstIndex(where: { $0.id == id }), let log = day?.logs.remove(at: index) else {
+                return problem(at: time, "event.unknown_log", "no log '\(id)' today")
+            }
+            records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: true)))
+            decide(at: time)
+        case .check(let routine, let item), .uncheck(let routine, let item):
+            let checked: Bool
+            if case .check = event { checked = true } else { checked = false }
+            records.append(EngineRecord(at: time, kind: .appRun(cause: checked ? "check" : "uncheck", synced: false)))
+            guard tick(routine: routine, item: item, checked: checked, at: time) else { return }
+            decide(at: time)
+        case .widget(let intent):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "widget:\(intent.rawValue)", synced: false)))
+            widget(intent, at: time)
+            decide(at: time)
+        case .action(let action):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "action:\(action.rawValue)", synced: false)))
+            request(action, at: time)
+            decide(at: time)
+        case .toolCall(let text):
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "tool_call", synced: false)))
+            let health = runTool(text, at: time)
+            if let health { sync(health, at: time) }
+            decide(at: time)
+        case .notificationResponse(let id, let response, let health):
+            respond(id: id, response: response, health: health, at: time)
+        case .settings(let values):
+            changeSettings(values, at: time)
+            decide(at: time)
+        }
+    }
+
+    /// A HealthKit sync: the app now knows `health` (nil: the sync failed; the last values stay).
+    mutating func sync(_ health: HealthReading?, at time: Date) {
+        records.append(EngineRecord(at: time, kind: .sync(health)))
+        guard let health else { return }
+        day?.health = health
+        day?.syncedAt = clock.local(time).seconds
+        lastPermissions = (health.stepsPermission, health.sleepPermission)
+    }
+
+    /// Adds a habit log; nil (with a problem record) when the routine or unit is wrong.
+    @discardableResult
+    mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> HabitLog? {
+        guard let routine = ruleset.routine(id) else {
+            problem(at: time, "event.unknown_routine", "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
+            return nil
+        }
+        guard value.isFinite, value >= 0, value <= 1_000_000 else {
+            problem(at: time, "event.invalid_value", "log value \(value) for '\(id)' is not a number from 0 to 1,000,000")
+            return nil
+        }
+        if let unit, unit != routine.unit {
+            problem(at: time, "event.unit_mismatch", "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
+            return nil
+        }
+        guard var current = day else { return nil }
+        let log = HabitLog(
+            id: "log_\(LocalClock.compactDate(current.day))_\(String(format: "%03d", current.nextLogNumber))", day: current.day,
+            routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
+        current.nextLogNumber += 1
+        current.logs.append(log)
+        day = current
+        records.append(EngineRecord(at: time, kind: .log(log)))
+        return log
+    }
+
+    /// Ticks or unticks a checklist item; false (with a problem record) when it does not exist.
+    mutating func tick(routine id: String, item: String, checked: Bool, at time: Date) -> Bool {
+        guard let routine = ruleset.routine(id) else {
+            problem(at: time, "event.unknown_routine", "no routine '\(id)'")
+            return false
+        }
+        guard routine.items.contains(item) else {
+            problem(at: time, "event.unknown_item", "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
+            return false
+        }
+        if checked {
+            guard day?.ticks.contains(where: { $0.routine == id && $0.item == item }) == false else { return true }
+            day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
+        } else {
+            day?.ticks.removeAll { $0.routine == id && $0.item == item }
+        }
+        records.append(EngineRecord(at: time, kind: .check(routine: id, item: item, checked: checked)))
+        return true
+    }
+
+    /// The quick-log widget's intents (seed 7.6); widget actions do not sync HealthKit.
+    mutating func widget(_ intent: WidgetIntent, at time: Date) {
+        switch intent {
+        case .logWater250:
+            if let water = ruleset.routines.first(where: { $0.category == .water }) {
+                addLog(routine: water.id, value: 250, unit: nil, source: .widget, at: time)
+            }
+        case .completeSupplement:
+            complete(category: .supplement, source: .widget, at: time)
+        case .completeSkincare:
+            complete(category: .skincare, source: .widget, at: time)
+        case .startRecovery:
+            request(.startRecovery, at: time)
+        }
+    }
+
+    /// Marks the first routine of `category` done: every checklist item ticked, or its
+    /// remaining amount logged.
+    mutating func complete(category: RoutineCategory, source: LogSource, at time: Date) {
+        guard let routine = ruleset.routines.first(where: { $0.category == category }), let current = day else { return }
+        if !routine.items.isEmpty {
+            for item in routine.items where !current.ticked(routine.id).contains(item) {
+                _ = tick(routine: routine.id, item: item, checked: true, at: time)
+            }
+        } else {
+            let missing = routine.goal - value(of: routine, in: current)
+            if missing > 0 { addLog(routine: routine.id, value: missing, unit: nil, source: source, at: time) }
+        }
+    }
+
+    /// A user route request: beats the table, recorded as `user_request`, sticky for the day.
+    mutating func request(_ action: RouteAction, at time: Date) {
+        guard var current = day else { return }
+        switch action {
+        case .skipToday:
+            current.skipped = true
+        case .reduceRoute, .startRecovery:
+            let route: RouteKind = action == .reduceRoute ? .light : .recovery
+            current.route.requestedByUser = true
+            if current.route.route != route || !current.routeDecided {
+                let from = current.routeDecided ? current.route.route : nil
+                current.route.route = route
+                current.route.reason = "user_request"
+                current.route.startedAt = time
+                current.route.items = route == .recovery ? startRecoveryItems(current, at: time) : []
+                current.quest = route == .recovery ? startQuest(current) : nil
+                current.routeDecided = true
+                day = current
+                records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: "user_request")))
+                routeChangedThisRun = true
+                explanations["route"] = Explanation(
+                    decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
+                    note: "the user asked for it (\(action.rawValue)); a user request beats the table and sticks for the day")
+                return
+            }
+        }
+        day = current
+    }
+
+    /// New setting values (unknown keys and wrong types are problems, not traps).
+    mutating func changeSettings(_ values: [String: Value], at time: Date) {
+        var changed: [String] = []
+        for key in values.keys.sorted() {
+            guard let declaration = ruleset.settings.declaration(key), let value = values[key] else {
+                problem(at: time, "event.unknown_setting", "no setting '\(key)'")
+                continue
+            }
+            guard OperatorEngine.fits(value, declaration.type) else {
+                problem(at: time, "event.invalid_setting", "setting '\(key)' takes \(declaration.type), not \(value)")
+                continue
+            }
+            profile.settings[key] = value
+            changed.append(key)
+        }
+        if !changed.isEmpty { records.append(EngineRecord(at: time, kind: .settingsChanged(changed))) }
+    }
+
+    static func fits(_ value: Value, _ type: ExpressionType) -> Bool {
+        switch (value, type) {
+        case (.unknown, .optional): return true
+        case (_, .optional(let wrapped)): return fits(value, wrapped)
+        case (.bool, .bool), (.int, .int), (.int, .number), (.number, .number), (.string, .string), (.time, .time),
+            (.duration, .duration), (.date, .date), (.string, .routineID), (.map, .map):
+            return true
+        case (.string(let text), .enumeration(let enumType)): return enumType.cases.contains(text)
+        case (.list(let items), .list(let element)): return items.allSatisfy { fits($0, element) }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+extension OperatorEngine {
+    var renderer: TemplateRenderer { TemplateRenderer(ruleset: ruleset, dayStart: profile.dayStart(ruleset)) }
+
+    /// Renders the home line (for the run's event, else `home`) and the widget line, and
+    /// saves the snapshot the widget shows until the next run.
+    mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
+        guard var current = day else { return }
+        let tone = profile.tone
+        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: current.day, facts: reading.facts)
+        if homeLine == nil, event != "home" {
+            var facts = reading.facts
+            facts.put(layout.event, .string("home"))
+            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: current.day, facts: facts)
+        }
+        var widgetFacts = reading.facts
+        widgetFacts.put(layout.event, .string("home"))
+        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts)
+        for line in [homeLine, widgetLine].compactMap({ $0 }) {
+            records.append(EngineRecord(at: time, kind: .templateRendered(line.text)))
+            explanations["template \(line.text.surface)"] = templateExplanation(line, event: event, at: time, facts: reading.facts)
+        }
+        let steps = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
+        let water = reading.routines.first { $0.routine.category == .water }
+        let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }
+        var sleepMinutes: Int?
+        if case .int(let minutes)? = sleepSlot { sleepMinutes = minutes }
+        let stepsToday: Int
+        if case .int(let value)? = layout.stepsToday.map({ reading.facts[$0] }) { stepsToday = value } else { stepsToday = 0 }
+        let snapshot = DailySnapshot(
+            date: current.day, stepsToday: stepsToday, stepsGoal: Int(steps?.goal ?? 0), sleepMinutes: sleepMinutes,
+            waterML: Int(water?.value ?? 0), waterGoalML: Int(water?.goal ?? 0), completedRoutines: reading.completed,
+            totalRoutines: reading.total, completionRate: reading.rate, route: current.route.route, risk: current.risk ?? .low,
+            characterLine: homeLine?.text.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widgetLine?.text,
+            stepsPermission: current.health?.stepsPermission ?? lastPermissions.steps)
+        current.lastSnapshot = snapshot
+        day = current
+        records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
+    }
+
+    private func templateExplanation(
+        _ line: (template: Template?, text: RenderedText), event: String, at time: Date, facts: FactValues
+    ) -> Explanation {
+        var entries: [Explanation.Entry] = []
+        var read: [String] = []
+        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        for template in ruleset.templates where template.surface == line.text.surface && template.event == event {
+            var result: Explanation.Result = .matched
+            if let when = template.when {
+                for name in when.factsRead where !read.contains(name) { read.append(name) }
+                result = (try? when.isTrue(&context)) == true ? .matched : .notMatched
+            }
+            if let tone = template.tone, tone != profile.tone { result = .failed("tone '\(tone)' is not the user's") }
+            entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))
+        }
+        return Explanation(
+            decision: "template \(line.text.surface)", outcome: line.template?.id ?? "none", at: time, entries: entries,
+            facts: values(of: read, in: facts),
+            note: "event '\(event)'; among matches the one at (day \(day?.day ?? 0)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")")
+    }
+
+    /// A line written by a chat model, checked by the guards (length, sentences, forbidden
+    /// phrases); a line that fails is replaced by the template line for `home`.
+    public func chatLine(_ modelText: String, surface: String = "chat") -> RenderedText {
+        if TextGuard(ruleset: ruleset).violation(modelText, surface: surface) == nil {
+            return RenderedText(templateID: nil, surface: surface, text: modelText, redacted: false)
+        }
+        guard let current = day else { return RenderedText(templateID: nil, surface: surface, text: "", redacted: true) }
+        let now = current.lastRun.map { clock.local($0).seconds } ?? 0
+        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
+        let line = renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
+            ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
+        return line.map { RenderedText(templateID: $0.text.templateID, surface: surface, text: $0.text.text, redacted: true) }
+            ?? RenderedText(templateID: nil, surface: surface, text: "", redacted: true)
+    }
+}

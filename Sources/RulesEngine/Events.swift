@@ -1,0 +1,91 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// What the app reads from HealthKit at a sync (seed 5.5). `denied` and "no data" are
+/// real states: steps are 0 and sleep unknown, and the app falls back to manual input.
+public struct HealthReading: Sendable, Hashable {
+    public enum Permission: String, Sendable, Hashable, CaseIterable {
+        case granted, denied
+        case notDetermined = "not_determined"
+    }
+
+    public var stepsPermission: Permission
+    public var sleepPermission: Permission
+    /// Steps so far today (nil: no data).
+    public var stepsToday: Int?
+    public var stepsYesterday: Int?
+    public var stepsAverage7: Int?
+    /// Last night's sleep in minutes (nil: no data).
+    public var sleepMinutes: Int?
+    /// Sleep window, seconds since local midnight.
+    public var sleepStart: Int?
+    public var sleepEnd: Int?
+
+    public init(
+        stepsPermission: Permission = .notDetermined, sleepPermission: Permission = .notDetermined,
+        stepsToday: Int? = nil, stepsYesterday: Int? = nil, stepsAverage7: Int? = nil,
+        sleepMinutes: Int? = nil, sleepStart: Int? = nil, sleepEnd: Int? = nil
+    ) {
+        self.stepsPermission = stepsPermission
+        self.sleepPermission = sleepPermission
+        self.stepsToday = stepsToday
+        self.stepsYesterday = stepsYesterday
+        self.stepsAverage7 = stepsAverage7
+        self.sleepMinutes = sleepMinutes
+        self.sleepStart = sleepStart
+        self.sleepEnd = sleepEnd
+    }
+}
+
+/// Where a habit log came from (seed 8.2).
+public enum LogSource: String, Sendable, Hashable, CaseIterable {
+    case healthkit, manual, widget
+    case slmTool = "slm_tool"
+    case timer
+    case notificationAction = "notification_action"
+}
+
+/// The user's route requests (seed 9.5).
+public enum RouteAction: String, Sendable, Hashable, CaseIterable {
+    case reduceRoute = "reduce_route"
+    case startRecovery = "start_recovery"
+    case skipToday = "skip_today"
+}
+
+/// The quick-log widget's intents (seed 7.6).
+public enum WidgetIntent: String, Sendable, Hashable, CaseIterable {
+    case logWater250 = "log_water_250"
+    case completeSupplement = "complete_supplement"
+    case completeSkincare = "complete_skincare"
+    case startRecovery = "start_recovery"
+}
+
+/// How the user answered a delivered notification.
+public enum NotificationResponse: Sendable, Hashable {
+    case opened
+    case ignored
+    case action(NotificationAction)
+}
+
+/// Something that happens to the app. Every case but `notificationIgnored` and
+/// `notificationDelivered`… is an app run (SPEC §5.1): risk, route, snapshot and plan are
+/// recomputed at its time. Runs that sync HealthKit carry the reading the app got.
+public enum EngineEvent: Sendable {
+    /// `app: open` / `app: refresh`: syncs HealthKit (`health`, nil if the sync failed).
+    case appOpened(health: HealthReading?)
+    case log(routine: String, value: Double, unit: RoutineUnit?, source: LogSource)
+    /// Changes the value of an earlier log.
+    case editLog(id: String, value: Double)
+    case deleteLog(id: String)
+    case check(routine: String, item: String)
+    case uncheck(routine: String, item: String)
+    case widget(WidgetIntent)
+    case action(RouteAction)
+    /// A proposed tool call from the on-device model, as JSON text.
+    case toolCall(String)
+    /// The user's answer to a delivered notification; `opened` syncs HealthKit.
+    case notificationResponse(id: String, response: NotificationResponse, health: HealthReading?)
+    /// New setting values from now on.
+    case settings([String: Value])
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// Why a decision came out as it did (SPEC §7 `explain`): the entries tried in order, the
+/// one that decided, and the values of the facts they read.
+public struct Explanation: Sendable {
+    public enum Result: Sendable, Hashable {
+        case matched
+        case notMatched
+        /// The condition could not be evaluated (counts as not matched).
+        case failed(String)
+    }
+
+    public struct Entry: Sendable {
+        /// What the entry would decide (`recovery`, `high`, a gate name, a template id).
+        public var label: String
+        /// The condition as written, nil for gates without one.
+        public var condition: String?
+        public var origin: Origin?
+        public var result: Result
+    }
+
+    /// `risk`, `route`, `notification <id>`, `template <surface>`, `tool`.
+    public var decision: String
+    public var outcome: String
+    public var at: Date
+    public var entries: [Entry]
+    /// Facts read by the entries tried, with their values.
+    public var facts: [(name: String, value: Value)]
+    /// Why no table was consulted (a sticky route, a user request), if so.
+    public var note: String?
+}
+
+extension OperatorEngine {
+    /// First match of a decision table, with the explanation of how it was found.
+    func firstMatch(
+        _ entries: [(label: String, when: CompiledExpression, origin: Origin)], facts: FactValues, decision: String,
+        at time: Date, fallback: String
+    ) -> (index: Int?, explanation: Explanation) {
+        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        var tried: [Explanation.Entry] = []
+        var read: [String] = []
+        var decided: Int?
+        for (index, entry) in entries.enumerated() {
+            for name in entry.when.factsRead where !read.contains(name) { read.append(name) }
+            do {
+                let matched = try entry.when.isTrue(&context)
+                tried.append(Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: matched ? .matched : .notMatched))
+                if matched {
+                    decided = index
+                    break
+                }
+            } catch {
+                tried.append(Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: .failed(error.description)))
+            }
+        }
+        let outcome = decided.map { entries[$0].label } ?? fallback
+        return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, facts: values(of: read, in: facts)))
+    }
+
+    /// The values of named facts (unknown names are left out).
+    func values(of names: [String], in facts: FactValues) -> [(name: String, value: Value)] {
+        names.compactMap { name in fullSchema.fact(named: name).map { (name, facts[$0.slot]) } }
+    }
+}

@@ -1,0 +1,60 @@
+import RulesExpression
+import Ruleset
+
+/// Slots of every fact the engine fills, looked up once per ruleset so that building the
+/// facts of an app run does no string hashing.
+struct FactLayout: Sendable {
+    let count: Int
+    let now, today, weekday: Int?
+    let stepsToday, stepsYesterday, stepsAverage7, stepsGoal: Int?
+    let sleepMinutes, sleepStart, sleepEnd: Int?
+    let healthSteps, healthSleep, healthSyncedAt: Int?
+    let waterML, waterGoal: Int?
+    let completed, total, completionRate, route, risk: Int?
+    let recoveryCompleted, recoveryItemsText: Int?
+    let questStart, questTarget, questClear, questCurrent, questRemaining, questProgress: Int?
+    let sentToday, streakDays, event: Int?
+    /// Per routine (in ruleset order): name, value, goal, progress, status, enabled, core.
+    let routines: [[Int?]]
+    /// Per setting (in ruleset order).
+    let settings: [Int?]
+    /// Per notification type (in ruleset order): `notifications.<id>.ignored_streak`.
+    let ignoredStreaks: [Int?]
+    /// Bindings of a judgement entry and of a per-routine notification.
+    let progress, value, goal: Int?
+    let routineBinding: [Int?]
+    let routineID, routineReminder: Int?
+
+    init(ruleset: Ruleset) {
+        let schema = ruleset.schema.withRoutineJudgementBindings().withRoutineBinding()
+        func slot(_ name: String) -> Int? { schema.fact(named: name)?.slot }
+        count = schema.slotCount
+        now = slot("now"); today = slot("today"); weekday = slot("weekday")
+        stepsToday = slot("steps.today"); stepsYesterday = slot("steps.yesterday")
+        stepsAverage7 = slot("steps.avg7"); stepsGoal = slot("steps.goal")
+        sleepMinutes = slot("sleep.minutes"); sleepStart = slot("sleep.start"); sleepEnd = slot("sleep.end")
+        healthSteps = slot("health.steps"); healthSleep = slot("health.sleep"); healthSyncedAt = slot("health.synced_at")
+        waterML = slot("water.ml"); waterGoal = slot("water.goal")
+        completed = slot("completed"); total = slot("total"); completionRate = slot("completion_rate")
+        route = slot("route"); risk = slot("risk")
+        recoveryCompleted = slot("recovery.completed"); recoveryItemsText = slot("recovery.items_text")
+        questStart = slot("quest.steps.start"); questTarget = slot("quest.steps.target")
+        questClear = slot("quest.steps.clear"); questCurrent = slot("quest.steps.current")
+        questRemaining = slot("quest.steps.remaining"); questProgress = slot("quest.steps.progress")
+        sentToday = slot("notifications.sent_today"); streakDays = slot("streak.days"); event = slot("event")
+        let fields = FactSchema.routineFields.map(\.0)
+        routines = ruleset.routines.map { routine in fields.map { slot("routines.\(routine.id).\($0)") } }
+        settings = ruleset.settings.map { slot("settings.\($0.key)") }
+        ignoredStreaks = ruleset.notifications.map { slot("notifications.\($0.id).ignored_streak") }
+        progress = slot("progress"); value = slot("value"); goal = slot("goal")
+        routineBinding = fields.map { slot("routine.\($0)") }
+        routineID = slot("routine.id"); routineReminder = slot("routine.reminder")
+    }
+}
+
+extension FactValues {
+    /// Sets a slot when the layout has it.
+    mutating func put(_ slot: Int?, _ value: Value) {
+        if let slot { self[slot] = value }
+    }
+}

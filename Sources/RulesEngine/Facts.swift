@@ -1,0 +1,114 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+extension OperatorEngine {
+    /// Fills every fact of SPEC §3 from the day, the profile and the reading.
+    func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
+        var facts = FactValues(count: layout.count)
+        let health = day.health
+        facts.put(layout.now, .time(now))
+        facts.put(layout.today, .date(day.day))
+        facts.put(layout.weekday, .string(DateFormat.weekday(day.day)))
+        let stepsGranted = health?.stepsPermission == .granted
+        let stepsRoutine = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
+        facts.put(layout.stepsToday, .int(stepsGranted ? health?.stepsToday ?? 0 : Int(stepsRoutine?.value ?? 0)))
+        facts.put(layout.stepsYesterday, .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
+        facts.put(layout.stepsAverage7, .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
+        facts.put(layout.stepsGoal, .int(Int(stepsRoutine?.goal ?? 0)))
+        let sleepGranted = health?.sleepPermission == .granted
+        let sleepRoutine = reading.routines.first { $0.routine.category == .sleep }
+        var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
+        if sleepMinutes == nil, let logged = sleepRoutine, logged.value > 0 { sleepMinutes = Int(logged.value) }
+        facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
+        facts.put(layout.sleepStart, (sleepGranted ? health?.sleepStart : nil).map(Value.time) ?? .unknown)
+        facts.put(layout.sleepEnd, (sleepGranted ? health?.sleepEnd : nil).map(Value.time) ?? .unknown)
+        facts.put(layout.healthSteps, .string((health?.stepsPermission ?? profilePermission(.steps)).rawValue))
+        facts.put(layout.healthSleep, .string((health?.sleepPermission ?? profilePermission(.sleep)).rawValue))
+        facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
+        let water = reading.routines.first { $0.routine.category == .water }
+        facts.put(layout.waterML, .int(Int(water?.value ?? 0)))
+        facts.put(layout.waterGoal, .int(Int(water?.goal ?? 0)))
+        facts.put(layout.completed, .int(reading.completed))
+        facts.put(layout.total, .int(reading.total))
+        facts.put(layout.completionRate, .number(reading.rate))
+        facts.put(layout.route, .string(route.rawValue))
+        facts.put(layout.risk, .string(risk.rawValue))
+        facts.put(layout.recoveryCompleted, .bool(recoveryCompleted(day)))
+        facts.put(layout.recoveryItemsText, .string(recoveryItemsText(day)))
+        if let quest = day.quest {
+            facts.put(layout.questStart, .int(quest.startSteps))
+            facts.put(layout.questTarget, .int(quest.targetDelta))
+            facts.put(layout.questClear, .int(quest.clearSteps))
+            facts.put(layout.questCurrent, .int(quest.currentSteps))
+            facts.put(layout.questRemaining, .int(quest.remainingSteps))
+            facts.put(layout.questProgress, .number(quest.progress))
+        }
+        facts.put(layout.sentToday, .int(day.deliveries.count))
+        facts.put(layout.streakDays, .int(profile.streakDays))
+        facts.put(layout.event, .string(event))
+        for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
+            let slots = layout.routines[index]
+            let values: [Value] = [
+                .string(routine.routine.name), .number(routine.value), .number(routine.goal), .number(routine.progress),
+                .string(routine.status.rawValue), .bool(routine.enabled), .bool(routine.routine.core),
+            ]
+            for (slot, value) in zip(slots, values) { facts.put(slot, value) }
+        }
+        for (index, declaration) in ruleset.settings.enumerated() where index < layout.settings.count {
+            facts.put(layout.settings[index], profile.settings[declaration.key] ?? declaration.defaultValue)
+        }
+        for (index, rule) in ruleset.notifications.enumerated() where index < layout.ignoredStreaks.count {
+            facts.put(layout.ignoredStreaks[index], .int(profile.ignoredStreaks[rule.id] ?? 0))
+        }
+        reading.facts = facts
+    }
+
+    enum HealthKind { case steps, sleep }
+
+    /// Permission as last known (before any sync today: from the last sync of any day).
+    func profilePermission(_ kind: HealthKind) -> HealthReading.Permission {
+        switch kind {
+        case .steps: lastPermissions.steps
+        case .sleep: lastPermissions.sleep
+        }
+    }
+
+    /// Whether every recovery item is done (false without items).
+    func recoveryCompleted(_ day: DayState) -> Bool {
+        !day.route.items.isEmpty && day.route.items.allSatisfy { $0.status == .completed }
+    }
+
+    /// The recovery items in Korean: `물 300ml, 양치, 300보`.
+    func recoveryItemsText(_ day: DayState) -> String {
+        let items = day.route.items.isEmpty && day.route.route != .recovery ? plannedRecoveryItems() : day.route.items
+        return items.map { item in
+            let routine = ruleset.routine(item.routine)
+            switch item.requirement {
+            case .target(let amount):
+                return "\(routine?.name ?? item.routine) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
+            case .item(let name):
+                return name
+            case .delta(let steps):
+                return "\(steps)보"
+            }
+        }.joined(separator: ", ")
+    }
+
+    /// The recovery items the ruleset declares (before the route starts).
+    func plannedRecoveryItems() -> [RouteItemState] {
+        (ruleset.recovery?.items ?? []).prefix(ruleset.recovery?.maxItems ?? 3).enumerated().map { index, item in
+            RouteItemState(id: "route_item_\(index + 1)", routine: item.routine, requirement: item.requirement, baseline: 0, status: .notStarted)
+        }
+    }
+
+    static func unitSuffix(_ unit: RoutineUnit?) -> String {
+        switch unit {
+        case .ml?: "ml"
+        case .minutes?: "분"
+        case .steps?: "보"
+        case .count?: "개"
+        case .check?, nil: ""
+        }
+    }
+}

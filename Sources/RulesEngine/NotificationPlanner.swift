@@ -1,0 +1,302 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// One candidate of a plan: a notification type (and routine) on a logical day.
+struct Candidate {
+    var rule: NotificationRule
+    var routine: String?
+    var day: Int
+    /// Fire time, seconds since midnight, and its instant.
+    var seconds: Int
+    var fireAt: Date
+    var facts: FactValues
+    var id: String
+}
+
+extension OperatorEngine {
+    /// Recomputes the plan from what the app knows now (SPEC §5.6): the rest of today plus
+    /// tomorrow's candidates against a fresh day, the gates in order, at most `max_pending`
+    /// soonest first; emits `schedule` / `cancel` records against the previous plan.
+    mutating func plan(at time: Date) {
+        guard let current = day else { return }
+        var candidates: [Candidate] = []
+        candidates += self.candidates(for: current, at: time)
+        var tomorrow = DayState(day: current.day + 1)
+        tomorrow.health = nil
+        candidates += self.candidates(for: tomorrow, at: time)
+        candidates.sort { a, b in
+            if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
+            if a.rule.priority != b.rule.priority { return a.rule.priority > b.rule.priority }
+            return a.id < b.id
+        }
+        var accepted: [ScheduledNotification] = []
+        var refusals: [SuppressedNotification] = []
+        for candidate in candidates {
+            var gates: [Explanation.Entry] = []
+            let decision = gate(candidate, accepted: accepted, skipped: current.skipped && candidate.day == current.day, explain: &gates)
+            explanations["notification \(candidate.rule.id)"] = Explanation(
+                decision: "notification \(candidate.rule.id)", outcome: decision.reason ?? "scheduled", at: time, entries: gates,
+                facts: values(of: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts),
+                note: "candidate \(candidate.id) at \(clock.iso8601(candidate.fireAt))")
+            if let reason = decision.reason {
+                refusals.append(SuppressedNotification(
+                    id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))
+            } else if let scheduled = decision.scheduled {
+                accepted.append(scheduled)
+            }
+        }
+        accepted.sort { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        if accepted.count > ruleset.policy.maxPending {
+            for extra in accepted[ruleset.policy.maxPending...] {
+                refusals.append(SuppressedNotification(
+                    id: extra.id, type: extra.type, routine: extra.routine, fireAt: extra.scheduledAt, day: extra.day, reason: "max_pending"))
+            }
+            accepted.removeSubrange(ruleset.policy.maxPending...)
+        }
+        let previous = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
+        let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        let acceptedIDs = Set(accepted.map(\.id))
+        for old in pending where !acceptedIDs.contains(old.id) {
+            records.append(EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id] ?? "replanned")))
+        }
+        for new in accepted where previous[new.id] != new {
+            records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
+        }
+        pending = accepted
+        refused = refusals
+    }
+
+    /// The candidates of `day` that fire after `time` and were not delivered already.
+    func candidates(for day: DayState, at time: Date) -> [Candidate] {
+        let dayStart = profile.dayStart(ruleset)
+        let isToday = day.day == self.day?.day
+        let route = isToday ? day.route.route : .regular
+        let risk = isToday ? (day.risk ?? .low) : .low
+        let base = read(day, route: route, risk: risk, now: clock.local(time).seconds)
+        var result: [Candidate] = []
+        for rule in ruleset.notifications {
+            var bindings: [(routine: String?, facts: FactValues)] = []
+            if rule.perRoutine {
+                for reading in base.routines where reading.enabled {
+                    guard let reminder = profile.reminder(for: reading.routine.id) else { continue }
+                    var facts = base.facts
+                    bind(&facts, reading, reminder: reminder)
+                    bindings.append((reading.routine.id, facts))
+                }
+            } else {
+                bindings.append((nil, base.facts))
+            }
+            for (routine, facts) in bindings {
+                var context = EvaluationContext(facts: facts, dayStart: dayStart)
+                guard case .time(let seconds)? = try? rule.at.value(&context) else { continue }
+                let fireAt = clock.instant(logicalDay: day.day, seconds: seconds, dayStart: dayStart)
+                guard fireAt > time else { continue }
+                let id = [rule.id, routine, LocalClock.compactDate(day.day)].compactMap { $0 }.joined(separator: ".")
+                if isToday, delivered[id] != nil { continue }
+                result.append(Candidate(rule: rule, routine: routine, day: day.day, seconds: seconds % 86_400, fireAt: fireAt, facts: facts, id: id))
+            }
+        }
+        return result
+    }
+
+    /// Binds `routine.*` for a per-routine notification.
+    func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
+        let values: [Value] = [
+            .string(reading.routine.name), .number(reading.value), .number(reading.goal), .number(reading.progress),
+            .string(reading.status.rawValue), .bool(reading.enabled), .bool(reading.routine.core),
+        ]
+        for (slot, value) in zip(layout.routineBinding, values) { facts.put(slot, value) }
+        facts.put(layout.routineID, .string(reading.routine.id))
+        facts.put(layout.routineReminder, .time(reminder))
+    }
+
+    /// The facts of a candidate at its fire time: `now` moved there and risk re-derived.
+    func factsAtFire(_ candidate: Candidate, fireSeconds: Int) -> FactValues {
+        var facts = candidate.facts
+        facts.put(layout.now, .time(fireSeconds))
+        let (index, _) = firstMatch(
+            ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: candidate.fireAt,
+            fallback: RiskLevel.low.rawValue)
+        facts.put(layout.risk, .string((index.map { ruleset.risk[$0].level } ?? .low).rawValue))
+        return facts
+    }
+
+    /// The gates in order; nil reason means scheduled.
+    private func gate(
+        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout [Explanation.Entry]
+    ) -> (reason: String?, scheduled: ScheduledNotification?) {
+        let rule = candidate.rule
+        let policy = ruleset.policy
+        func refuse(_ reason: String, _ detail: String? = nil) -> (String?, ScheduledNotification?) {
+            explain.append(Explanation.Entry(label: reason, condition: detail, origin: nil, result: .notMatched))
+            return (reason, nil)
+        }
+        func pass(_ gate: String) { explain.append(Explanation.Entry(label: gate, condition: nil, origin: nil, result: .matched)) }
+        if skipped { return refuse("skipped", "the user skipped today") }
+        if profile.flag(rule.id) == false { return refuse("disabled", "setting '\(rule.id)' is false") }
+        pass("disabled")
+        var fireSeconds = candidate.seconds
+        var fireAt = candidate.fireAt
+        var facts = factsAtFire(candidate, fireSeconds: fireSeconds)
+        if let when = rule.when {
+            var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+            guard (try? when.isTrue(&context)) == true else { return refuse("condition_false", when.source) }
+            explain.append(Explanation.Entry(label: "condition_false", condition: when.source, origin: rule.whenOrigin, result: .matched))
+        } else {
+            pass("condition_false")
+        }
+        if rule.perRoutine, policy.cancelWhenCompleted, let routine = candidate.routine, let slot = layout.routines[safe: ruleset.routines.firstIndex { $0.id == routine }]?[safe: 4],
+            case .string(let status)? = slot.map({ facts[$0] }), status == RoutineStatus.completed.rawValue
+        {
+            return refuse("completed", "routine '\(routine)' is done")
+        }
+        pass("completed")
+        var deferredBy = 0
+        if policy.isQuiet(fireSeconds) {
+            switch rule.inQuietHours {
+            case .drop: return refuse("quiet_hours", "\(TimeFormat.clock(fireSeconds)) is inside quiet hours")
+            case .allow: pass("quiet_hours")
+            case .defer:
+                guard let quiet = policy.quietHours else { break }
+                let end = quiet.end
+                deferredBy = ((end - fireSeconds) % 86_400 + 86_400) % 86_400
+                fireSeconds = end
+                fireAt = fireAt.addingTimeInterval(TimeInterval(deferredBy))
+                facts = factsAtFire(candidate, fireSeconds: fireSeconds)
+                explain.append(Explanation.Entry(label: "quiet_hours", condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
+            }
+        } else {
+            pass("quiet_hours")
+        }
+        let sameDayDelivered = candidate.day == day?.day ? (day?.deliveries.count ?? 0) : 0
+        let sameDayScheduled = accepted.count { $0.day == candidate.day }
+        if sameDayDelivered + sameDayScheduled >= policy.maxPerDay {
+            return refuse("daily_cap", "\(sameDayDelivered + sameDayScheduled) of \(policy.maxPerDay) already delivered or scheduled")
+        }
+        pass("daily_cap")
+        let cooldown = TimeInterval(policy.categoryCooldown)
+        let recent = (day?.deliveries ?? []).filter { $0.category == rule.category }.map(\.at)
+            + accepted.filter { $0.category == rule.category }.map(\.scheduledAt)
+        if let close = recent.first(where: { abs(fireAt.timeIntervalSince($0)) < cooldown }) {
+            return refuse("category_cooldown", "category '\(rule.category)' delivered or scheduled at \(clock.iso8601(close))")
+        }
+        pass("category_cooldown")
+        var level = rule.interruptionLevel
+        var relevance = 1.0
+        if (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored {
+            switch policy.weakenEffect {
+            case .off: return refuse("weakened", "ignored \(policy.weakenAfterIgnored) times in a row: off")
+            case .everyOtherDay:
+                let since = profile.weakenedSince[rule.id] ?? candidate.day
+                if (candidate.day - since) % 2 == 1 { return refuse("weakened", "ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
+            case .passive:
+                level = .passive
+                relevance = 0.2
+            }
+        }
+        pass("weakened")
+        if deferredBy > 0, let expires = rule.expiresAfter, deferredBy > expires {
+            return refuse("stale", "deferred \(TimeFormat.duration(deferredBy)), over expires_after \(TimeFormat.duration(expires))")
+        }
+        pass("stale")
+        let body = notificationText(rule.template, facts: facts)
+        let title = rule.title.map { notificationText($0, facts: facts) }
+        let (routeIndex, _) = firstMatch(
+            ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: fireAt, fallback: "regular")
+        let reason = candidate.day == day?.day && day?.route.route == .recovery ? (day?.route.reason ?? "default")
+            : routeIndex.map { ruleset.route[$0].reason } ?? "default"
+        return (nil, ScheduledNotification(
+            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: candidate.day, status: "scheduled",
+            deepLink: rule.deepLink, templateID: rule.template, sensitive: body.redacted || (title?.redacted ?? false),
+            createdReason: reason, interruptionLevel: level, relevance: relevance, threadID: "thread.\(rule.category)",
+            category: rule.category, actions: rule.actions, title: title?.text, text: body.text, redacted: body.redacted || (title?.redacted ?? false)))
+    }
+
+    /// A notification's text on its template's surface (the fallback when refused or unknown).
+    func notificationText(_ templateID: String, facts: FactValues) -> (text: String, redacted: Bool) {
+        guard let template = ruleset.template(templateID) else { return ("", true) }
+        let fallback = ruleset.surface(template.surface)?.fallback ?? ""
+        switch renderer.render(template, facts: facts) {
+        case .rendered(let text): return (text, false)
+        case .refused: return (fallback, true)
+        case .unknown, .failed: return (fallback, false)
+        }
+    }
+
+    // MARK: the device
+
+    /// iOS delivers the soonest pending request. With `truth`, a condition that no longer
+    /// holds for the real data is flagged `stale_condition` (it is delivered all the same).
+    mutating func deliverNext(truth: ((Date) -> HealthReading?)?) {
+        guard !pending.isEmpty else { return }
+        let next = pending.removeFirst()
+        var stale = false
+        if let truth, let rule = ruleset.notification(next.type), let when = rule.when, var current = day {
+            if let real = truth(next.scheduledAt) { current.health = real }
+            let seconds = clock.local(next.scheduledAt).seconds
+            var facts = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds).facts
+            if let routine = next.routine, let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
+                .routines.first(where: { $0.routine.id == routine }), let reminder = profile.reminder(for: routine) {
+                bind(&facts, reading, reminder: reminder)
+            }
+            let candidate = Candidate(rule: rule, routine: next.routine, day: next.day, seconds: seconds, fireAt: next.scheduledAt, facts: facts, id: next.id)
+            var context = EvaluationContext(facts: factsAtFire(candidate, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
+            stale = (try? when.isTrue(&context)) != true
+        }
+        if next.day == day?.day {
+            day?.deliveries.append((next.type, next.category, next.scheduledAt))
+            delivered[next.id] = next
+        }
+        records.append(EngineRecord(at: next.scheduledAt, kind: .notificationDelivered(next, staleCondition: stale)))
+    }
+
+    /// The user's answer to a delivered notification.
+    mutating func respond(id: String, response: NotificationResponse, health: HealthReading?, at time: Date) {
+        guard let notification = delivered[id] ?? delivered.values.first(where: { $0.type == id }) else {
+            return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
+        }
+        let label: String
+        switch response {
+        case .opened: label = "opened"
+        case .ignored: label = "ignored"
+        case .action(let action): label = action.rawValue
+        }
+        records.append(EngineRecord(at: time, kind: .notificationResponse(id: notification.id, type: notification.type, response: label)))
+        switch response {
+        case .ignored:
+            let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
+            profile.ignoredStreaks[notification.type] = streak
+            if streak == ruleset.policy.weakenAfterIgnored, let today = day?.day { profile.weakenedSince[notification.type] = today }
+        case .opened, .action(.openApp):
+            profile.ignoredStreaks[notification.type] = 0
+            profile.weakenedSince[notification.type] = nil
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
+            sync(health, at: time)
+            decide(at: time)
+        case .action(let action):
+            profile.ignoredStreaks[notification.type] = 0
+            profile.weakenedSince[notification.type] = nil
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification_action:\(action.rawValue)", synced: false)))
+            switch action {
+            case .startRecovery: request(.startRecovery, at: time)
+            case .skipToday: request(.skipToday, at: time)
+            case .logWater250:
+                if let water = ruleset.routines.first(where: { $0.category == .water }) {
+                    addLog(routine: water.id, value: 250, unit: nil, source: .notificationAction, at: time)
+                }
+            case .completeSupplement: complete(category: .supplement, source: .notificationAction, at: time)
+            case .completeSkincare: complete(category: .skincare, source: .notificationAction, at: time)
+            case .openApp: break
+            }
+            decide(at: time)
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int?) -> Element? {
+        guard let index, index >= 0, index < count else { return nil }
+        return self[index]
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+
+/// The operator for one user: feed it the day's events in time order and read back what
+/// the user sees, what is scheduled and what is said. Deterministic (same ruleset, same
+/// events → same records) and never traps: impossible events become `problem` records.
+///
+/// Decisions happen at app runs (SPEC §5.1). Between runs only the device acts: call
+/// `advance(to:truth:)` to let it deliver what the last run scheduled (the simulator does;
+/// `handle` does it too, without the truth needed to flag stale conditions).
+public struct OperatorEngine: Sendable {
+    public internal(set) var ruleset: Ruleset
+    var layout: FactLayout
+    /// The ruleset's schema with every binding, for naming fact values in explanations.
+    var fullSchema: FactSchema
+    public let clock: LocalClock
+    public internal(set) var profile: OperatorProfile
+    var day: DayState?
+    var lastPermissions: (steps: HealthReading.Permission, sleep: HealthReading.Permission) = (.notDetermined, .notDetermined)
+    /// Requests pending with iOS after the last app run, soonest first.
+    public internal(set) var pending: [ScheduledNotification] = []
+    /// Candidates the last plan refused, reported when their fire time passes.
+    var refused: [SuppressedNotification] = []
+    /// Requests delivered on the current day, by id (responses must name one).
+    var delivered: [String: ScheduledNotification] = [:]
+    /// The latest explanation of each decision (`risk`, `route`, `notification <type>`, …).
+    public internal(set) var explanations: [String: Explanation] = [:]
+    public internal(set) var closedDays: [DayClose] = []
+    var records: [EngineRecord] = []
+    /// Set when the current app run changed the route (for the `route_changed` line).
+    var routeChangedThisRun = false
+
+    public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
+        self.ruleset = ruleset
+        self.layout = FactLayout(ruleset: ruleset)
+        self.fullSchema = ruleset.schema.withRoutineJudgementBindings().withRoutineBinding()
+        self.clock = clock
+        self.profile = profile ?? OperatorProfile(ruleset: ruleset)
+    }
+
+    // MARK: read-outs
+
+    /// The snapshot saved at the last app run (what the widget shows).
+    public var snapshot: DailySnapshot? { day?.lastSnapshot }
+    /// The route of the current day.
+    public var routeState: RouteState? { day?.route }
+    /// The current logical day.
+    public var currentDay: Int? { day?.day }
+    /// Habit logs of the current day.
+    public var habitLogs: [HabitLog] { day?.logs ?? [] }
+
+    /// Routine statuses at the last app run (or now, if none).
+    public func statuses() -> [String: RoutineStatus] {
+        guard let day else { return [:] }
+        let reading = read(day, route: day.route.route, risk: day.risk ?? .low, now: day.lastRun.map { clock.local($0).seconds } ?? 0)
+        return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.routine.id, $0.status) })
+    }
+
+    /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay;
+    /// settings the new ruleset does not declare are dropped, new ones take their defaults.
+    public mutating func replaceRuleset(_ new: Ruleset) {
+        ruleset = new
+        layout = FactLayout(ruleset: new)
+        fullSchema = new.schema.withRoutineJudgementBindings().withRoutineBinding()
+        var settings: [String: Value] = [:]
+        for declaration in new.settings { settings[declaration.key] = profile.settings[declaration.key] ?? declaration.defaultValue }
+        profile.settings = settings
+    }
+
+    // MARK: time
+
+    /// Lets the device act until `time`: deliveries and suppressions whose fire time has
+    /// come, and day closes at `day_starts_at`. `truth` gives the real health data at a
+    /// moment, to flag deliveries whose condition no longer holds (`stale_condition`).
+    public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil) -> [EngineRecord] {
+        records = []
+        moveTime(to: time, truth: truth)
+        return records
+    }
+
+    mutating func moveTime(to time: Date, truth: ((Date) -> HealthReading?)?) {
+        while true {
+            // At the same instant a day closes first (a delivery at 04:00 belongs to the
+            // new day), then refusals are reported, then deliveries made.
+            var next: (at: Date, kind: Int)?
+            func consider(_ at: Date?, _ kind: Int) {
+                guard let at, at <= time else { return }
+                if let current = next, (current.at, current.kind) <= (at, kind) { return }
+                next = (at, kind)
+            }
+            consider(day.map { clock.instant(day: $0.day + 1, seconds: profile.dayStart(ruleset)) }, 0)
+            consider(refused.map(\.fireAt).min(), 1)
+            consider(pending.first?.scheduledAt, 2)
+            guard let next else { return }
+            switch next.kind {
+            case 0: closeDay(at: next.at)
+            case 1: reportSuppressions(upTo: next.at)
+            default: deliverNext(truth: truth)
+            }
+        }
+    }
+
+    private mutating func reportSuppressions(upTo time: Date) {
+        let due = refused.filter { $0.fireAt <= time }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }
+        refused.removeAll { $0.fireAt <= time }
+        for item in due { records.append(EngineRecord(at: item.fireAt, kind: .notificationSuppressed(item))) }
+    }
+
+    /// Starts the day of `time` if no day is open (first event ever, or after a close).
+    mutating func openDay(for time: Date) {
+        let logical = clock.logical(time, dayStart: profile.dayStart(ruleset)).day
+        if day == nil || (day?.day ?? logical) < logical {
+            day = DayState(day: logical)
+            delivered = [:]
+        }
+    }
+
+    // MARK: events
+
+    /// Applies one event at `time`. Events must come in time order; an earlier one is
+    /// refused with a `problem` record and changes nothing.
+    public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
+        records = []
+        if let last = day?.lastRun, time < last {
+            problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
+            return records
+        }
+        moveTime(to: time, truth: nil)
+        openDay(for: time)
+        apply(event, at: time)
+        return records
+    }
+
+    mutating func problem(at time: Date, _ code: String, _ message: String) {
+        records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// What the app keeps across days: settings, enabled routines, streak, XP and the
+/// notification history that weakening depends on.
+public struct OperatorProfile: Sendable, Hashable {
+    /// Current setting values, by key (declared defaults unless the user changed them).
+    public var settings: [String: Value]
+    /// Routines the user has on.
+    public var enabledRoutines: Set<String>
+    public var streakDays = 0
+    public var xp = 0
+    /// Consecutive explicit ignores per notification type.
+    public var ignoredStreaks: [String: Int] = [:]
+    /// Logical day on which a type became weakened (for `every_other_day`).
+    public var weakenedSince: [String: Int] = [:]
+
+    /// The declared defaults of `ruleset`, with its `default_enabled` routines on.
+    public init(ruleset: Ruleset) {
+        var values: [String: Value] = [:]
+        for declaration in ruleset.settings { values[declaration.key] = declaration.defaultValue }
+        settings = values
+        enabledRoutines = Set(ruleset.routines.filter(\.defaultEnabled).map(\.id))
+    }
+
+    /// `day_starts_at` in seconds since midnight (04:00 when not declared).
+    func dayStart(_ ruleset: Ruleset) -> Int {
+        if case .time(let seconds)? = settings["day_starts_at"] { return seconds % 86_400 }
+        return ruleset.dayStartsAt % 86_400
+    }
+
+    /// The user's tone, if the ruleset declares tones.
+    var tone: String? {
+        if case .string(let tone)? = settings["tone"] { return tone }
+        return nil
+    }
+
+    /// A bool setting (nil when absent or not a bool).
+    func flag(_ key: String) -> Bool? {
+        if case .bool(let value)? = settings[key] { return value }
+        return nil
+    }
+
+    /// The user's reminder time for `routine` (`settings.reminders`), seconds since midnight.
+    func reminder(for routine: String) -> Int? {
+        if case .map(let entries)? = settings["reminders"], case .time(let seconds)? = entries[routine] { return seconds }
+        return nil
+    }
+}

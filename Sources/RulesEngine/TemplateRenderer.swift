@@ -1,0 +1,139 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// Renders templates (SPEC §6): placeholders with filters, Korean particles, static and
+/// run-time redaction, and the reproducible choice among matching lines.
+struct TemplateRenderer {
+    let ruleset: Ruleset
+    let dayStart: Int
+
+    enum Outcome {
+        case rendered(String)
+        /// A placeholder's value is unknown: the template is skipped for this moment.
+        case unknown
+        /// A sensitive value would reach a surface that forbids it.
+        case refused
+        case failed
+    }
+
+    /// Renders `template` with `facts`.
+    func render(_ template: Template, facts: FactValues) -> Outcome {
+        let forbidden = ruleset.surface(template.surface)?.sensitivity == .forbidden
+        var text = ""
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        for segment in template.segments {
+            switch segment {
+            case .text(let literal):
+                text += literal
+            case .placeholder(let placeholder):
+                if forbidden, placeholder.expression.factsRead.contains(where: { ruleset.sensitivity(of: $0) != nil }) {
+                    return .refused
+                }
+                guard let value = try? placeholder.expression.value(&context) else { return .failed }
+                if value.isUnknown { return .unknown }
+                let written = TemplateRenderer.format(value, placeholder.filter)
+                text += written
+                if let particle = placeholder.particle { text += KoreanParticles.form(particle, after: written) }
+            }
+        }
+        return .rendered(text)
+    }
+
+    /// Writes a value for text: ints plainly, numbers with up to two decimals, times
+    /// `21:30`, durations `1h 30m`, lists joined with `, ` (Korean list joining).
+    static func format(_ value: Value, _ filter: TemplateFilter?) -> String {
+        switch filter {
+        case .thousands?:
+            return thousands(value.numeric ?? 0)
+        case .hm?:
+            let minutes: Int
+            if case .duration(let seconds) = value { minutes = seconds / 60 } else { minutes = Int(value.numeric ?? 0) }
+            return "\(minutes / 60)h \(minutes % 60)m"
+        case .k?:
+            let number = value.numeric ?? 0
+            if abs(number) < 1000 { return plain(number) }
+            let tenths = (number / 100).rounded() / 10
+            return plain(tenths) + "k"
+        case .percent?:
+            return plain(((value.numeric ?? 0) * 100).rounded()) + "%"
+        case .list?, nil:
+            switch value {
+            case .int(let v): return String(v)
+            case .number(let v): return plain((v * 100).rounded() / 100)
+            case .string(let v): return v
+            case .time(let seconds): return TimeFormat.clock(seconds)
+            case .duration(let seconds):
+                let minutes = seconds / 60
+                return minutes >= 60 ? "\(minutes / 60)h \(minutes % 60)m" : "\(minutes)m"
+            case .date(let days): return DateFormat.string(days)
+            case .bool(let v): return v ? "true" : "false"
+            case .list(let items): return items.map { format($0, nil) }.joined(separator: ", ")
+            case .map, .unknown: return ""
+            }
+        }
+    }
+
+    static func plain(_ value: Double) -> String { Value.formatNumber(value) }
+
+    /// `3,240`.
+    static func thousands(_ value: Double) -> String {
+        let rounded = Int(value.rounded())
+        let digits = String(abs(rounded))
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(character)
+        }
+        return (rounded < 0 ? "-" : "") + out
+    }
+
+    /// The line for `event` on `surface`: templates of that event whose `when` holds, those
+    /// in the user's tone preferred over toneless ones, then the one at
+    /// (day number) mod (count) in file order. Templates whose value is unknown are skipped;
+    /// a refused one yields the surface's fallback, marked redacted.
+    func line(surface: String, event: String, tone: String?, day: Int, facts: FactValues) -> (template: Template?, text: RenderedText)? {
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        let matching = ruleset.templates.filter { template in
+            guard template.surface == surface, template.event == event else { return false }
+            guard let when = template.when else { return true }
+            return (try? when.isTrue(&context)) == true
+        }
+        let toned = matching.filter { $0.tone != nil && $0.tone == tone }
+        var candidates = toned.isEmpty ? matching.filter { $0.tone == nil } : toned
+        while !candidates.isEmpty {
+            let index = ((day % candidates.count) + candidates.count) % candidates.count
+            let template = candidates[index]
+            switch render(template, facts: facts) {
+            case .rendered(let text):
+                return (template, RenderedText(templateID: template.id, surface: surface, text: text, redacted: false))
+            case .refused:
+                let fallback = ruleset.surface(surface)?.fallback ?? ""
+                return (template, RenderedText(templateID: template.id, surface: surface, text: fallback, redacted: true))
+            case .unknown, .failed:
+                candidates.remove(at: index)
+            }
+        }
+        return nil
+    }
+}
+
+/// Guards for any text, including lines a chat model writes (SPEC §6): length, sentences
+/// and forbidden phrases. A line that fails is replaced by a template line.
+public struct TextGuard: Sendable {
+    public let ruleset: Ruleset
+
+    public init(ruleset: Ruleset) { self.ruleset = ruleset }
+
+    /// Why `text` may not appear on `surface`, or nil when it may.
+    public func violation(_ text: String, surface: String) -> String? {
+        if let phrase = ruleset.forbiddenPhrases.first(where: { text.contains($0) }) {
+            return "forbidden_phrase:\(phrase)"
+        }
+        guard let limits = ruleset.surface(surface) else { return nil }
+        if let maxLength = limits.maxLength, text.count > maxLength { return "too_long" }
+        if let maxSentences = limits.maxSentences, Ruleset.sentenceCount(text) > maxSentences { return "too_many_sentences" }
+        return nil
+    }
+
+}

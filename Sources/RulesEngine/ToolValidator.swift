@@ -1,0 +1,144 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesExpression
+import Ruleset
+
+/// A validated tool call: the tool and its arguments by name.
+public struct ToolCall: Sendable, Hashable {
+    public var tool: String
+    public var arguments: [String: Value]
+}
+
+/// Validates a model's proposed call against `tools:` (SPEC §5.8). The model proposes,
+/// the engine decides: hostile or malformed JSON is rejected with a reason code, never a
+/// trap, and nothing changes unless the verdict is `accepted`.
+public struct ToolValidator: Sendable {
+    public let ruleset: Ruleset
+
+    public init(ruleset: Ruleset) { self.ruleset = ruleset }
+
+    public func validate(_ text: String) -> (verdict: ToolVerdict, call: ToolCall?) {
+        let parsed = JSONReader.parse(Array(text.utf8), file: "tool_call")
+        if let problem = parsed.diagnostics.first {
+            let reason = problem.code == "json.too_deep" ? "too_deep" : "malformed_json"
+            return (ToolVerdict(tool: nil, outcome: .rejected, reason: reason, argument: nil), nil)
+        }
+        guard let root = parsed.documents.first, let pairs = root.pairs else {
+            return reject(nil, "malformed_json", nil)
+        }
+        for pair in pairs where pair.key.scalar != "name" && pair.key.scalar != "arguments" {
+            return reject(nil, "malformed_json", pair.key.scalar)
+        }
+        guard let nameNode = root["name"], nameNode.scalarStyle == .doubleQuoted, let name = nameNode.scalar else {
+            return reject(nil, "malformed_json", "name")
+        }
+        guard let tool = ruleset.tool(name) else { return reject(name, "unknown_tool", nil) }
+        var arguments: [String: Value] = [:]
+        if let argumentsNode = root["arguments"] {
+            guard let argumentPairs = argumentsNode.pairs else { return reject(name, "malformed_json", "arguments") }
+            for pair in argumentPairs {
+                guard let key = pair.key.scalar, let parameter = tool.parameters.first(where: { $0.name == key }) else {
+                    return reject(name, "unknown_argument", pair.key.scalar)
+                }
+                switch value(pair.value, for: parameter) {
+                case .success(let value): arguments[key] = value
+                case .failure(let reason): return reject(name, reason.rawValue, key)
+                }
+            }
+        }
+        if let missing = tool.parameters.first(where: { $0.required && arguments[$0.name] == nil }) {
+            return (ToolVerdict(tool: name, outcome: .clarify, reason: "ask for \(missing.name)", argument: missing.name), nil)
+        }
+        if let problem = unitMismatch(tool, arguments) { return reject(name, "unit_mismatch", problem) }
+        return (ToolVerdict(tool: name, outcome: .accepted, reason: nil, argument: nil), ToolCall(tool: name, arguments: arguments))
+    }
+
+    private func reject(_ tool: String?, _ reason: String, _ argument: String?) -> (verdict: ToolVerdict, call: ToolCall?) {
+        (ToolVerdict(tool: tool, outcome: .rejected, reason: reason, argument: argument), nil)
+    }
+
+    enum Rejection: String, Error {
+        case wrongType = "wrong_type"
+        case outOfRange = "out_of_range"
+    }
+
+    /// An argument read by its declared type; JSON strings are never read as numbers.
+    private func value(_ node: YAMLNode, for parameter: ToolParameter) -> Result<Value, Rejection> {
+        guard let text = node.scalar, node.tag == nil else { return .failure(.wrongType) }
+        let isString = node.scalarStyle == .doubleQuoted
+        switch parameter.type {
+        case .number, .int:
+            guard !isString, text != "true", text != "false", text != "null" else { return .failure(.wrongType) }
+            guard let number = Double(text), number.isFinite else { return .failure(.outOfRange) }
+            if parameter.type == .int {
+                guard number == number.rounded(), abs(number) <= 9_007_199_254_740_992 else {
+                    return .failure(number == number.rounded() ? .outOfRange : .wrongType)
+                }
+            }
+            if let minimum = parameter.minimum, number < minimum { return .failure(.outOfRange) }
+            if let maximum = parameter.maximum, number > maximum { return .failure(.outOfRange) }
+            return .success(parameter.type == .int ? .int(Int(number)) : .number(number))
+        case .bool:
+            guard !isString, text == "true" || text == "false" else { return .failure(.wrongType) }
+            return .success(.bool(text == "true"))
+        case .string:
+            guard isString else { return .failure(.wrongType) }
+            if let maxLength = parameter.maxLength, text.count > maxLength { return .failure(.outOfRange) }
+            return .success(.string(text))
+        case .enum:
+            guard isString else { return .failure(.wrongType) }
+            return parameter.values.contains(text) ? .success(.string(text)) : .failure(.outOfRange)
+        case .routineID:
+            guard isString else { return .failure(.wrongType) }
+            return ruleset.routine(text) != nil ? .success(.string(text)) : .failure(.outOfRange)
+        }
+    }
+
+    /// A `unit` argument that does not match the named routine's unit.
+    private func unitMismatch(_ tool: Tool, _ arguments: [String: Value]) -> String? {
+        guard case .string(let unit)? = arguments["unit"], case .string(let id)? = arguments["routine"],
+            let routine = ruleset.routine(id), routine.unit.rawValue != unit
+        else { return nil }
+        return "unit"
+    }
+}
+
+extension OperatorEngine {
+    /// A tool call is an app run; only an accepted call changes anything. Returns a health
+    /// reading to sync when the call asks for a sync and the host supplied one.
+    mutating func runTool(_ text: String, at time: Date) -> HealthReading? {
+        let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
+        var log: HabitLog?
+        if let call {
+            switch call.tool {
+            case "log_habit_event":
+                if case .string(let routine)? = call.arguments["routine"], let amount = call.arguments["value"]?.numeric {
+                    log = addLog(routine: routine, value: amount, unit: nil, source: .slmTool, at: time)
+                }
+            case "set_goal":
+                if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {
+                    day?.goalOverrides[routine] = goal
+                }
+            case "generate_recovery_route":
+                request(.startRecovery, at: time)
+            case "adjust_quest_plan":
+                if case .int(let delta)? = call.arguments["delta_steps"], var quest = day?.quest {
+                    quest.targetDelta = delta
+                    day?.quest = quest
+                    if let index = day?.route.items.firstIndex(where: { if case .delta = $0.requirement { true } else { false } }) {
+                        day?.route.items[index].requirement = .delta(delta)
+                    }
+                }
+            default:
+                break  // sync_health_data is the host's to perform; the rest change nothing
+            }
+        }
+        records.append(EngineRecord(at: time, kind: .toolVerdict(verdict, log: log)))
+        explanations["tool"] = Explanation(
+            decision: "tool", outcome: verdict.outcome.rawValue, at: time,
+            entries: [Explanation.Entry(label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument, origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)],
+            facts: [], note: nil)
+        return nil
+    }
+}

@@ -22,11 +22,15 @@ let package = Package(
         .target(name: "RulesExpression", dependencies: ["RulesDiagnostics"]),
         .target(name: "Ruleset", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
         .target(name: "RulesEngine", dependencies: ["Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        .target(name: "RulesSimulator", dependencies: ["RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
         // Directory loading through libyaml: for the CLI and tests, never linked by the app.
         .target(name: "RulesetFiles", dependencies: ["Ruleset", "RulesYAML", "RulesDocument", "RulesDiagnostics"]),
         .target(
             name: "RulesCLI",
-            dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles"]),
+            dependencies: [
+                "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine",
+                "RulesSimulator",
+            ]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
         .executableTarget(

@@ -4,7 +4,9 @@ import RulesDiagnostics
 public enum RulesCLI {
     public static let version = "0.1.0"
 
-    static var commands: [Command] { [CheckCommand.command, SchemaCommand.command] }
+    static var commands: [Command] {
+        [CheckCommand.command, SimulateCommand.command, TestCommand.command, ExplainCommand.command, SchemaCommand.command]
+    }
 
     /// Runs `rules` with `arguments` (without the program name) and returns the exit code.
     public static func run(arguments: [String], io: CommandIO) -> ExitCode {

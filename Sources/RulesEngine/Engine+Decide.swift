@@ -9,7 +9,9 @@ extension OperatorEngine {
         guard var current = day else { return }
         let now = clock.local(time).seconds
         let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
-        let completedBefore = Set(before.routines.filter { $0.status == .completed }.map(\.routine.id))
+        // Routines done at the previous run: a routine done now and not then was completed
+        // by this run's event.
+        let completedBefore = current.completedRoutines
 
         // Risk, with the goals of the route in force.
         let (riskIndex, riskExplanation) = firstMatch(

@@ -58,6 +58,12 @@ public struct OperatorEngine: Sendable {
         return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.routine.id, $0.status) })
     }
 
+    /// The facts of the current day as of the last app run (its `now`), nil before any.
+    public func currentFacts() -> FactValues? {
+        guard let day, let last = day.lastRun else { return nil }
+        return read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(last).seconds).facts
+    }
+
     /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay;
     /// settings the new ruleset does not declare are dropped, new ones take their defaults.
     public mutating func replaceRuleset(_ new: Ruleset) {

@@ -48,3 +48,10 @@ public struct OperatorProfile: Sendable, Hashable {
         return nil
     }
 }
+
+extension OperatorEngine {
+    /// Takes setting values as the user's own (a scenario's `settings:`), without a record.
+    public mutating func adopt(settings values: [String: Value]) {
+        for (key, value) in values where ruleset.settings.declaration(key) != nil { profile.settings[key] = value }
+    }
+}

@@ -5,23 +5,23 @@ import RulesExpression
 /// Reads model values out of nodes for one file, collecting diagnostics. Scalars are read
 /// by the type the key expects, quoted or not, never by YAML 1.1 implicit typing.
 /// Both front ends (YAML files, JSON bundles) decode through this one reader.
-struct NodeReader {
-    let file: String
+public struct NodeReader {
+    public let file: String
     /// The file's text, for exact positions inside expressions (nil: positions fall back
     /// to the start of the scalar).
-    let source: SourceFile?
-    var diagnostics: [Diagnostic] = []
+    public let source: SourceFile?
+    public var diagnostics: [Diagnostic] = []
 
-    init(file: String, source: SourceFile?) {
+    public init(file: String, source: SourceFile?) {
         self.file = file
         self.source = source
     }
 
-    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    public mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
     /// The keys of a mapping, checked against `allowed` (unknown keys reported with
     /// did-you-mean) and `required`. Nil when the node is not a mapping.
-    mutating func fields(
+    public mutating func fields(
         _ node: YAMLNode, _ context: String, allowed: [String], required: [String] = []
     ) -> Fields? {
         guard let pairs = node.pairs else {
@@ -48,7 +48,7 @@ struct NodeReader {
     }
 
     /// A scalar's text, refusing collections, nothing, tags and anchors.
-    mutating func scalar(_ node: YAMLNode, key: String, expected: String) -> String? {
+    public mutating func scalar(_ node: YAMLNode, key: String, expected: String) -> String? {
         if node.tag != nil, node.scalar != nil {
             report(RulesetDiagnostics.taggedValue(file, node, key: key))
             return nil
@@ -64,7 +64,7 @@ struct NodeReader {
         return text
     }
 
-    mutating func string(_ node: YAMLNode, key: String) -> String? {
+    public mutating func string(_ node: YAMLNode, key: String) -> String? {
         guard let text = scalar(node, key: key, expected: "text") else { return nil }
         if text.isEmpty {
             report(RulesetDiagnostics.wrongType(file, node, expected: "non-empty text"))
@@ -74,7 +74,7 @@ struct NodeReader {
     }
 
     /// An id: `[a-z][a-z0-9_]*`.
-    mutating func identifier(_ node: YAMLNode, key: String) -> String? {
+    public mutating func identifier(_ node: YAMLNode, key: String) -> String? {
         guard let text = scalar(node, key: key, expected: "an id") else { return nil }
         guard NodeReader.isIdentifier(text) else {
             report(RulesetDiagnostics.invalidID(file, node, text))
@@ -83,12 +83,12 @@ struct NodeReader {
         return text
     }
 
-    static func isIdentifier(_ text: String) -> Bool {
+    public static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first >= "a", first <= "z" else { return false }
         return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
     }
 
-    mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+    public mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
         guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
         guard let value = Int(text.replacingOccurrences(of: "_", with: "")) else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a whole number"))
@@ -99,7 +99,7 @@ struct NodeReader {
     }
 
     /// A number; `60%` reads as 0.6.
-    mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
+    public mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
         guard let text = scalar(node, key: key, expected: "a number") else { return nil }
         var value: Double?
         if text.hasSuffix("%") {
@@ -127,7 +127,7 @@ struct NodeReader {
     }
 
     /// `true` or `false` only (`yes`/`no`/`on` are YAML 1.1 traps).
-    mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
+    public mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
         guard let text = scalar(node, key: key, expected: "true or false") else { return nil }
         switch text {
         case "true": return true
@@ -139,7 +139,7 @@ struct NodeReader {
     }
 
     /// A time of day `HH:MM`, 00:00–24:00, as seconds since midnight.
-    mutating func time(_ node: YAMLNode, key: String) -> Int? {
+    public mutating func time(_ node: YAMLNode, key: String) -> Int? {
         guard let text = scalar(node, key: key, expected: "a time like 20:30") else { return nil }
         return NodeReader.readTime(text) ?? {
             if NodeReader.looksLikeTime(text) {
@@ -152,7 +152,7 @@ struct NodeReader {
         }()
     }
 
-    static func readTime(_ text: String) -> Int? {
+    public static func readTime(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
             parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
@@ -162,13 +162,13 @@ struct NodeReader {
         return hours * 3600 + minutes * 60
     }
 
-    static func looksLikeTime(_ text: String) -> Bool {
+    public static func looksLikeTime(_ text: String) -> Bool {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
     /// A duration `90m`, `1h30m`, `45s`, in seconds.
-    mutating func duration(_ node: YAMLNode, key: String) -> Int? {
+    public mutating func duration(_ node: YAMLNode, key: String) -> Int? {
         guard let text = scalar(node, key: key, expected: "a duration like 90m") else { return nil }
         let (tokens, problems) = Lexer.tokenize(text)
         guard problems.isEmpty, tokens.count == 2, case .duration(let seconds) = tokens[0].kind else {
@@ -180,7 +180,7 @@ struct NodeReader {
     }
 
     /// One of an enum's raw values, with did-you-mean.
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, key: String, what: String) -> E?
+    public mutating func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, key: String, what: String) -> E?
     where E.RawValue == String {
         guard let text = scalar(node, key: key, expected: what) else { return nil }
         guard let value = E(rawValue: text) else {
@@ -191,7 +191,7 @@ struct NodeReader {
     }
 
     /// One of `allowed`, with did-you-mean.
-    mutating func choice(_ node: YAMLNode, key: String, what: String, allowed: [String]) -> String? {
+    public mutating func choice(_ node: YAMLNode, key: String, what: String, allowed: [String]) -> String? {
         guard let text = scalar(node, key: key, expected: what) else { return nil }
         guard allowed.contains(text) else {
             report(RulesetDiagnostics.unknownValue(file, node, what: what, allowed: allowed))
@@ -201,7 +201,7 @@ struct NodeReader {
     }
 
     /// The items of a list (a single scalar is not a list).
-    mutating func list(_ node: YAMLNode, key: String) -> [YAMLNode]? {
+    public mutating func list(_ node: YAMLNode, key: String) -> [YAMLNode]? {
         guard let items = node.items else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a list for '\(key)'", hint: "write a list: [a, b]"))
             return nil
@@ -211,7 +211,7 @@ struct NodeReader {
 
     /// Parses, checks and compiles an expression, reporting every problem at its exact
     /// place inside the scalar.
-    mutating func expression(
+    public mutating func expression(
         _ node: YAMLNode, key: String, schema: FactSchema, expecting: Checker.Expectation
     ) -> CompiledExpression? {
         guard let text = scalar(node, key: key, expected: "an expression") else { return nil }
@@ -225,14 +225,14 @@ struct NodeReader {
         return compiled
     }
 
-    func origin(_ node: YAMLNode) -> Origin { Origin(file: file, location: node.start) }
+    public func origin(_ node: YAMLNode) -> Origin { Origin(file: file, location: node.start) }
 }
 
 /// The values of a mapping by key, with the key nodes for positions.
-struct Fields {
-    let node: YAMLNode
-    var values: [String: YAMLNode] = [:]
-    var keys: [String: YAMLNode] = [:]
+public struct Fields {
+    public let node: YAMLNode
+    public var values: [String: YAMLNode] = [:]
+    public var keys: [String: YAMLNode] = [:]
 
-    subscript(key: String) -> YAMLNode? { values[key] }
+    public subscript(key: String) -> YAMLNode? { values[key] }
 }

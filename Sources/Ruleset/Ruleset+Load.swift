@@ -1,3 +1,5 @@
+import RulesDocument
+import RulesExpression
 import RulesDiagnostics
 
 extension Ruleset {
@@ -7,5 +9,15 @@ extension Ruleset {
         let (decoded, diagnostics) = RulesetDecoder.decode(documents)
         let all = DiagnosticCollector(diagnostics + Lint.run(decoded))
         return (all.hasFailures(strict: false) ? nil : decoded, all.report())
+    }
+}
+
+extension Ruleset {
+    /// Reads a value of `type` written in YAML, as setting defaults are read (used by
+    /// scenarios for setting overrides). Problems go to `reader`.
+    public func value(of node: YAMLNode, type: ExpressionType, key: String, reader: inout NodeReader) -> Value? {
+        var decoder = RulesetDecoder()
+        decoder.ruleset = self
+        return decoder.readValue(node, type: type, key: key, &reader)
     }
 }

@@ -24,69 +24,69 @@ public enum RulesetDiagnostics {
         CodeDescription(code: DiagnosticCode(code), severity: .error, summary: summary, rationale: rationale)
     }
 
-    static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    public static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .error, file: file, range: node.range, message: message, hint: hint)
     }
 
-    static func unknownKey(_ file: String, _ key: YAMLNode, in context: String, allowed: [String]) -> Diagnostic {
+    public static func unknownKey(_ file: String, _ key: YAMLNode, in context: String, allowed: [String]) -> Diagnostic {
         let name = key.scalar ?? "?"
         let hint = Suggestions.nearest(to: name, among: allowed).map { "did you mean '\($0)'?" }
             ?? "\(context) takes: \(allowed.joined(separator: ", "))"
         return error("ruleset.unknown_key", file, key, "unknown key '\(name)' in \(context)", hint: hint)
     }
 
-    static func missingKey(_ file: String, _ node: YAMLNode, key: String, in context: String, hint: String? = nil) -> Diagnostic {
+    public static func missingKey(_ file: String, _ node: YAMLNode, key: String, in context: String, hint: String? = nil) -> Diagnostic {
         var anchor = node
         anchor.range = SourceRange(at: node.start)
         return error("ruleset.missing_key", file, anchor, "\(context) needs '\(key)'", hint: hint)
     }
 
-    static func wrongType(_ file: String, _ node: YAMLNode, expected: String, hint: String? = nil) -> Diagnostic {
+    public static func wrongType(_ file: String, _ node: YAMLNode, expected: String, hint: String? = nil) -> Diagnostic {
         let found: String
         if let text = node.scalar { found = node.isNull ? "nothing" : "'\(text)'" } else { found = node.kindDescription }
         return error("ruleset.wrong_type", file, node, "expected \(expected), found \(found)", hint: hint)
     }
 
-    static func outOfRange(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    public static func outOfRange(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         error("ruleset.out_of_range", file, node, message, hint: hint)
     }
 
-    static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String]) -> Diagnostic {
+    public static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String]) -> Diagnostic {
         let value = node.scalar ?? "?"
         var hint = "\(what) is one of: \(allowed.joined(separator: ", "))"
         if let near = Suggestions.nearest(to: value, among: allowed) { hint = "did you mean '\(near)'? " + hint }
         return error("ruleset.unknown_value", file, node, "'\(value)' is not a valid \(what)", hint: hint)
     }
 
-    static func invalidID(_ file: String, _ node: YAMLNode, _ id: String) -> Diagnostic {
+    public static func invalidID(_ file: String, _ node: YAMLNode, _ id: String) -> Diagnostic {
         let suggestion = id.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
         return error("ruleset.invalid_id", file, node, "'\(id)' is not a valid id",
                      hint: "ids are lower-case letters, digits and '_', starting with a letter, e.g. '\(suggestion)'")
     }
 
-    static func duplicateID(_ file: String, _ node: YAMLNode, kind: String, id: String, first: Origin) -> Diagnostic {
+    public static func duplicateID(_ file: String, _ node: YAMLNode, kind: String, id: String, first: Origin) -> Diagnostic {
         error("ruleset.duplicate_id", file, node, "\(kind) '\(id)' is defined twice (first at \(first.file):\(first.location.line))",
               hint: "give one of them another id")
     }
 
-    static func duplicateSection(_ file: String, _ key: YAMLNode, first: Origin) -> Diagnostic {
+    public static func duplicateSection(_ file: String, _ key: YAMLNode, first: Origin) -> Diagnostic {
         error("ruleset.duplicate_section", file, key,
               "section '\(key.scalar ?? "")' is already defined at \(first.file):\(first.location.line)",
               hint: "merge the two definitions into one")
     }
 
-    static func unknownReference(_ file: String, _ node: YAMLNode, kind: String, name: String, known: [String]) -> Diagnostic {
+    public static func unknownReference(_ file: String, _ node: YAMLNode, kind: String, name: String, known: [String]) -> Diagnostic {
         var hint = known.isEmpty ? "no \(kind) is defined" : "known: \(known.joined(separator: ", "))"
         if let near = Suggestions.nearest(to: name, among: known) { hint = "did you mean '\(near)'?" }
         return error("ruleset.unknown_reference", file, node, "no \(kind) named '\(name)'", hint: hint)
     }
 
-    static func unsupportedVersion(_ file: String, _ node: YAMLNode) -> Diagnostic {
+    public static func unsupportedVersion(_ file: String, _ node: YAMLNode) -> Diagnostic {
         error("ruleset.unsupported_version", file, node, "version '\(node.scalar ?? "?")' is not supported",
               hint: "this engine reads 'version: 1'")
     }
 
-    static func taggedValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
+    public static func taggedValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
         let tag = node.tag ?? "!"
         let text = node.scalar ?? ""
         let written = text.isEmpty ? tag : "\(tag) \(text)"
@@ -94,7 +94,7 @@ public enum RulesetDiagnostics {
                      hint: "quote the value: \(key): \"\(written)\"")
     }
 
-    static func anchoredValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
+    public static func anchoredValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
         let message = node.isAlias
             ? "an alias ('*') stands where a plain value was meant"
             : "'&\(node.anchor ?? "")' is read by YAML as an anchor, not as part of the value"
@@ -102,11 +102,11 @@ public enum RulesetDiagnostics {
                      hint: "quote the value, or write it out: \(key): \"…\"")
     }
 
-    static func invalidTemplate(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    public static func invalidTemplate(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         error("ruleset.invalid_template", file, node, message, hint: hint)
     }
 
-    static func notADocument(_ file: String, _ node: YAMLNode, expected: String) -> Diagnostic {
+    public static func notADocument(_ file: String, _ node: YAMLNode, expected: String) -> Diagnostic {
         error("ruleset.not_a_document", file, node, "expected \(expected), found \(node.kindDescription)")
     }
 }

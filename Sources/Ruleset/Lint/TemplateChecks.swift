@@ -207,15 +207,15 @@ extension LintCatalogue {
 
     static let missingLine = LintCheck(
         "lint.missing_line", .warning,
-        summary: "a home or widget surface without a line that always fits",
-        rationale: "At every app run the engine renders a `home` line for home and the widget. Without a template of event `home` that has no `when` and no `tone`, some moments have no line at all (the widget then shows its fallback).",
+        summary: "a home or widget surface without any `home` line",
+        rationale: "At every app run the engine renders a `home` line for home and the widget (and falls back to it for other events). A surface with no template of event `home` has no line at all. The check does not prove that the conditions of several lines cover every moment; give one line the complement of the others.",
         triggering: [LintExample(["templates/t.yaml": """
             surfaces:
               1️⃣home: { sensitive: allowed }
             templates:
               - id: home_recovery
                 surface: home
-                event: home
+                event: route_changed
                 when: route == "recovery"
                 text: 복구 루트 진행 중.
             """])],
@@ -231,12 +231,10 @@ extension LintCatalogue {
     ) { context, report in
         context.ruleset.surfaces.compactMap { surface -> Diagnostic? in
             guard surface.name == "home" || surface.name == "widget" else { return nil }
-            let covered = context.ruleset.templates.contains {
-                $0.surface == surface.name && $0.event == "home" && $0.when == nil && $0.tone == nil
-            }
+            let covered = context.ruleset.templates.contains { $0.surface == surface.name && $0.event == "home" }
             return covered ? nil : report.finding(
-                surface.origin, "surface '\(surface.name)' has no 'home' line without a condition; some moments will have no line",
-                hint: "add a template with 'event: home' and no 'when' or 'tone' for this surface")
+                surface.origin, "surface '\(surface.name)' has no 'home' line; some app runs will have no line",
+                hint: "add a template with 'event: home' for this surface")
         }
     }
 }

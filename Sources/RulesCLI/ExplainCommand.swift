@@ -1,0 +1,101 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesExpression
+import Ruleset
+import RulesSimulator
+
+/// `rules explain SCENARIO --at HH:MM [--decision …]`: why a decision came out as it did.
+enum ExplainCommand {
+    static var command: Command {
+        Command(
+            name: "explain",
+            abstract: "Explain a decision of a simulated day at a moment.",
+            discussion: """
+                Simulates SCENARIO up to --at and prints, for the decision (route by default; risk;
+                notification ID; template home|widget|ID; tool; day), the deciding entry, the entries
+                before it that did not match, and the values of the facts they read.
+                """,
+            usage: "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--ruleset DIR]",
+            arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],
+            options: [
+                SimulationSupport.rulesetOption,
+                OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
+                OptionSpec(name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"], help: "What to explain (default: route)."),
+            ],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        guard let path = arguments.positional.first else {
+            return RulesCLI.usageError("explain takes a scenario file", usage: command.usage, helpName: "explain", io: io)
+        }
+        guard let at = arguments.value("--at") else {
+            return RulesCLI.usageError("explain needs --at HH:MM", usage: command.usage, helpName: "explain", io: io)
+        }
+        let decision = arguments.value("--decision") ?? "route"
+        let id = arguments.positional.dropFirst().first
+        if (decision == "notification" || decision == "template"), id == nil {
+            return RulesCLI.usageError("--decision \(decision) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
+        }
+        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        guard let files = SimulationSupport.scenarioFiles([path], io),
+            let loaded = SimulationSupport.scenarios(files, ruleset: ruleset).first
+        else { return .usage }
+        guard let scenario = loaded.scenario else {
+            io.out(TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:]))
+            return .failure
+        }
+        guard let stop = SimulationSupport.stopPoint(at, scenario: scenario) else {
+            return RulesCLI.usageError("'\(at)' is not a time of the scenario", usage: command.usage, helpName: "explain", io: io)
+        }
+        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
+        let time = scenario.clock.instant(logicalDay: scenario.days[stop.day].date, seconds: stop.seconds, dayStart: ruleset.dayStartsAt)
+        let state = result.state(at: time)
+        let explanations = state?.explanations ?? result.engine.explanations
+        var key: String
+        switch decision {
+        case "notification": key = "notification \(id ?? "")"
+        case "template":
+            let surface = ruleset.template(id ?? "")?.surface ?? id ?? ""
+            key = "template \(surface)"
+        default: key = decision
+        }
+        if decision == "notification", ruleset.notification(id ?? "") == nil {
+            io.err("Error: no notification type '\(id ?? "")'\(Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")\n")
+            return .usage
+        }
+        guard let explanation = explanations[key] else {
+            io.out("no \(decision) decision was made by \(at)\(decision == "notification" ? " (no app run planned it)" : "")\n")
+            return .failure
+        }
+        io.out(render(explanation, clock: scenario.clock))
+        return .success
+    }
+
+    /// The explanation as text: the outcome, each entry tried, the facts read.
+    static func render(_ explanation: Explanation, clock: LocalClock) -> String {
+        var out = "\(explanation.decision) at \(clock.iso8601(explanation.at)) → \(explanation.outcome)\n"
+        if let note = explanation.note { out += "  \(note)\n" }
+        for (index, entry) in explanation.entries.enumerated() {
+            let mark: String
+            var detail = ""
+            switch entry.result {
+            case .matched: mark = "✓"
+            case .notMatched: mark = "✗"
+            case .failed(let why):
+                mark = "!"
+                detail = " (\(why))"
+            }
+            let place = entry.origin.map { "  \($0.file):\($0.location.line):\($0.location.column)" } ?? ""
+            let condition = entry.condition.map { "  when: \($0)" } ?? ""
+            let decided = entry.result == .matched && index == explanation.entries.count - 1 ? "  ← decided" : ""
+            out += "  \(mark) \(index + 1). \(entry.label)\(condition)\(detail)\(place)\(decided)\n"
+        }
+        if !explanation.facts.isEmpty {
+            out += "  facts:\n"
+            for (name, value) in explanation.facts { out += "    \(name) = \(value)\n" }
+        }
+        return out
+    }
+}

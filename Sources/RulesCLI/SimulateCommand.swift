@@ -1,0 +1,88 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import Ruleset
+import RulesSimulator
+
+/// `rules simulate SCENARIO`: the day as a timeline (text, JSON lines or an HTML page).
+enum SimulateCommand {
+    static var command: Command {
+        Command(
+            name: "simulate",
+            abstract: "Simulate a scenario day by day and show what the operator does.",
+            discussion: """
+                Prints the timeline: app runs and syncs, logs, risk and route changes with reasons,
+                notifications scheduled, cancelled, delivered or suppressed (with the gate), rendered
+                texts per surface, tool verdicts, snapshots and the day's result. --format json writes
+                one object per line; --format html one self-contained page. --at stops there and
+                prints the snapshot the app saved last.
+                """,
+            usage: "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM]",
+            arguments: [("SCENARIO", "A scenario file (scenarios/*.yaml).")],
+            options: [
+                SimulationSupport.rulesetOption,
+                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
+                OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
+                OptionSpec(name: "--at", valueName: "HH:MM", help: "Stop at this time (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
+            ],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        guard arguments.positional.count == 1, let path = arguments.positional.first else {
+            return RulesCLI.usageError("simulate takes one scenario file", usage: command.usage, helpName: "simulate", io: io)
+        }
+        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        guard let files = SimulationSupport.scenarioFiles([path], io) else { return .usage }
+        let loaded = SimulationSupport.scenarios(files, ruleset: ruleset)
+        guard let first = loaded.first else {
+            io.err("Error: \(path) holds no scenario\n")
+            return .usage
+        }
+        guard let scenario = first.scenario else {
+            io.out(TextRenderer(color: io.useColor).render(first.diagnostics, sources: first.source.map { [first.file: $0] } ?? [:]))
+            return .failure
+        }
+        var stop: (day: Int, seconds: Int)?
+        if let at = arguments.value("--at") {
+            guard let point = SimulationSupport.stopPoint(at, scenario: scenario) else {
+                return RulesCLI.usageError("'\(at)' is not a time (HH:MM) or a day and time of the scenario (YYYY-MM-DDTHH:MM)", usage: command.usage, helpName: "simulate", io: io)
+            }
+            stop = point
+        }
+        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
+        var output: String
+        switch arguments.value("--format") ?? "text" {
+        case "json": output = Trace.jsonLines(result, ruleset: ruleset)
+        case "html": output = HTMLReport.render(result, ruleset: ruleset)
+        default:
+            output = Trace.text(result, ruleset: ruleset)
+            if stop != nil, let snapshot = result.engine.snapshot {
+                output += "\nsnapshot at \(arguments.value("--at") ?? ""):\n" + snapshot.json(clock: scenario.clock).prettyRendered() + "\n"
+            }
+        }
+        if stop != nil, arguments.value("--format") == "json", let snapshot = result.engine.snapshot {
+            output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, scenario))).rendered() + "\n"
+        }
+        for problem in result.problems {
+            io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
+        }
+        if let out = arguments.value("--out") {
+            do {
+                try Data(output.utf8).write(to: URL(fileURLWithPath: io.resolve(out)))
+            } catch {
+                io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
+                return .usage
+            }
+            io.out("wrote \(out)\n")
+        } else {
+            io.out(output)
+        }
+        return .success
+    }
+
+    static func snapshotFields(_ snapshot: DailySnapshot, _ scenario: Scenario) -> [(String, JSONValue)] {
+        if case .object(let fields) = snapshot.json(clock: scenario.clock) { return fields }
+        return []
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import RulesExpression
+import Ruleset
+import RulesetFiles
+import RulesSimulator
+import RulesYAML
+
+/// Loading what the simulation commands need: the ruleset (`--ruleset DIR`, default the
+/// current directory) and scenario files.
+enum SimulationSupport {
+    static var rulesetOption: OptionSpec {
+        OptionSpec(name: "--ruleset", valueName: "DIR", help: "Ruleset directory (default: the current directory).")
+    }
+
+    /// The ruleset, or nil after printing its diagnostics.
+    static func ruleset(_ arguments: ParsedArguments, _ io: CommandIO) -> (Ruleset, [String: SourceFile])? {
+        let path = arguments.value("--ruleset") ?? "."
+        let directory = io.resolve(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            io.err("Error: no ruleset directory at \(path)\n")
+            return nil
+        }
+        let load = Ruleset.load(directory: directory, displayPrefix: path == "." ? "" : path)
+        guard let ruleset = load.ruleset else {
+            io.err("Error: the ruleset at \(path) has errors\n")
+            io.err(TextRenderer(color: false).render(load.diagnostics, sources: load.sources))
+            return nil
+        }
+        return (ruleset, load.sources)
+    }
+
+    struct LoadedScenario {
+        var file: String
+        var scenario: Scenario?
+        var diagnostics: [Diagnostic]
+        var source: SourceFile?
+    }
+
+    /// Scenario files under `paths` (directories are searched for .yaml/.yml files).
+    static func scenarioFiles(_ paths: [String], _ io: CommandIO) -> [RulesetDirectory.File]? {
+        var files: [RulesetDirectory.File] = []
+        for path in paths {
+            let absolute = io.resolve(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+                io.err("Error: no such file or directory: \(path)\n")
+                return nil
+            }
+            if isDirectory.boolValue {
+                for relative in RulesetDirectory.yamlFiles(under: absolute) {
+                    let display = path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
+                    files.append(RulesetDirectory.File(path: (absolute as NSString).appendingPathComponent(relative), display: display, folder: "scenarios"))
+                }
+            } else {
+                files.append(RulesetDirectory.File(path: absolute, display: path, folder: "scenarios"))
+            }
+        }
+        return files
+    }
+
+    /// Reads and loads each file's scenarios (one per document).
+    static func scenarios(_ files: [RulesetDirectory.File], ruleset: Ruleset) -> [LoadedScenario] {
+        var loaded: [LoadedScenario] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: [Diagnostic(
+                    code: "io.unreadable", severity: .error, file: file.display, location: .fileStart, message: "cannot read the file")], source: nil))
+                continue
+            }
+            let bytes = [UInt8](data)
+            let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
+            let parsed = YAMLReader.parse(bytes, file: file.display)
+            guard parsed.isClean else {
+                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: parsed.diagnostics, source: source))
+                continue
+            }
+            for document in parsed.documents where !document.isNull {
+                let (scenario, diagnostics) = ScenarioLoader.load(document, file: file.display, source: source, ruleset: ruleset)
+                loaded.append(LoadedScenario(file: file.display, scenario: scenario, diagnostics: diagnostics, source: source))
+            }
+        }
+        return loaded
+    }
+
+    /// `HH:MM` (first day) or `YYYY-MM-DDTHH:MM` → (day index, seconds).
+    static func stopPoint(_ text: String, scenario: Scenario) -> (day: Int, seconds: Int)? {
+        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
+        if parts.count == 2 {
+            guard let date = DateFormat.days(parts[0]), let index = scenario.days.firstIndex(where: { $0.date == date }),
+                let seconds = NodeReader.readTime(parts[1])
+            else { return nil }
+            return (index, seconds)
+        }
+        guard let seconds = NodeReader.readTime(text), !scenario.days.isEmpty else { return nil }
+        return (0, seconds)
+    }
+}
+

@@ -1,0 +1,140 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// The outcome of one expectation.
+public struct ExpectationResult: Sendable {
+    public var expectation: Expectation
+    public var day: Int
+    public var passed: Bool
+    public var expected: String
+    public var actual: String
+    /// The explanation of the decision, for a failure.
+    public var explanation: Explanation?
+}
+
+/// Checks a scenario's `expect:` entries against a simulation (SPEC §8).
+public enum ExpectationChecker {
+    public static func check(_ result: SimulationResult, ruleset: Ruleset) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
+        let clock = result.scenario.clock
+        for day in result.scenario.days {
+            let dayStart = ruleset.dayStartsAt
+            let dayRecords = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date && !Trace.isDayClose($0) }
+            for expectation in day.expectations {
+                let time = expectation.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: dayStart) }
+                var outcome = evaluate(expectation, day: day, time: time, records: dayRecords, result: result, ruleset: ruleset)
+                outcome.day = day.date
+                results.append(outcome)
+            }
+        }
+        return results
+    }
+
+    static func fireMinuteMatches(_ date: Date, _ time: Date?) -> Bool {
+        guard let time else { return true }
+        return Int(date.timeIntervalSince1970) / 60 == Int(time.timeIntervalSince1970) / 60
+    }
+
+    static func evaluate(
+        _ expectation: Expectation, day: ScenarioDay, time: Date?, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset
+    ) -> ExpectationResult {
+        let clock = result.scenario.clock
+        func outcome(_ passed: Bool, _ expected: String, _ actual: String, _ explanation: Explanation? = nil) -> ExpectationResult {
+            ExpectationResult(expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation)
+        }
+        let state = time.flatMap { result.state(at: $0) }
+        switch expectation.kind {
+        case .delivered(let type):
+            let deliveries = records.compactMap { record -> Date? in
+                if case .notificationDelivered(let n, _) = record.kind, n.type == type { return record.at }
+                return nil
+            }
+            let passed = deliveries.contains { fireMinuteMatches($0, time) }
+            let actual = deliveries.isEmpty ? fateOf(type, records: records, clock: clock) : "delivered at " + deliveries.map { TimeFormat.clock(clock.local($0).seconds) }.joined(separator: ", ")
+            return outcome(passed, "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")", actual, lastExplanation("notification \(type)", result, before: time))
+        case .suppressed(let type, let reason):
+            let suppressions = records.compactMap { record -> SuppressedNotification? in
+                if case .notificationSuppressed(let s) = record.kind, s.type == type { return s }
+                return nil
+            }
+            let passed = suppressions.contains { fireMinuteMatches($0.fireAt, time) && (reason == nil || $0.reason == reason) }
+            return outcome(passed, "suppressed \(type)\(reason.map { " (\($0))" } ?? "")", fateOf(type, records: records, clock: clock), lastExplanation("notification \(type)", result, before: time))
+        case .route(let route):
+            let actual = state?.route?.rawValue ?? "no app run yet"
+            return outcome(state?.route == route, route.rawValue, actual, state?.explanations["route"])
+        case .risk(let risk):
+            let actual = state?.risk?.rawValue ?? "no app run yet"
+            return outcome(state?.risk == risk, risk.rawValue, actual, state?.explanations["risk"])
+        case .snapshot(let checks):
+            guard let snapshot = state?.snapshot, case .object(let fields) = snapshot.json(clock: clock) else {
+                return outcome(false, "a snapshot", "no snapshot saved yet")
+            }
+            var mismatches: [String] = []
+            for (key, expected) in checks {
+                let actual = fields.first { $0.0 == key }?.1 ?? .null
+                if !matches(expected, actual) { mismatches.append("\(key): expected \(describe(expected)), got \(actual.rendered())") }
+            }
+            let explanation = checks.contains { $0.key == "active_route_type" } ? state?.explanations["route"] : nil
+            return outcome(mismatches.isEmpty, checks.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ", "),
+                           mismatches.isEmpty ? "as expected" : mismatches.joined(separator: "; "), explanation)
+        case .day(let expected):
+            let close = result.closedDays.first { $0.day == day.date }
+            return outcome(close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close", result.engine.explanations["day"])
+        case .notificationsDelivered(let count):
+            let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
+            return outcome(actual == count, String(count), String(actual))
+        case .streak(let streak):
+            let close = result.closedDays.first { $0.day == day.date }
+            return outcome(close?.streak == streak, String(streak), close.map { String($0.streak) } ?? "the day did not close")
+        case .xp(let xp):
+            let close = result.closedDays.first { $0.day == day.date }
+            return outcome(close?.xp == xp, String(xp), close.map { String($0.xp) } ?? "the day did not close")
+        case .that(let condition):
+            guard let facts = state?.facts else { return outcome(false, "\(condition.source) holds", "no app run before that time") }
+            var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
+            let holds: Bool?
+            do { holds = try condition.isTrue(&context) } catch { holds = nil }
+            let read = condition.factsRead.compactMap { name in ruleset.schema.fact(named: name).map { "\(name) = \(facts[$0.slot])" } }
+            return outcome(holds == true, "\(condition.source) holds", (holds == nil ? "could not evaluate" : "it does not") + " (\(read.joined(separator: ", ")))")
+        }
+    }
+
+    /// What happened to a type that day, for reports.
+    static func fateOf(_ type: String, records: [EngineRecord], clock: LocalClock) -> String {
+        var fates: [String] = []
+        for record in records {
+            switch record.kind {
+            case .notificationDelivered(let n, _) where n.type == type:
+                fates.append("delivered at \(TimeFormat.clock(clock.local(record.at).seconds))")
+            case .notificationSuppressed(let s) where s.type == type:
+                fates.append("suppressed at \(TimeFormat.clock(clock.local(s.fireAt).seconds)) (\(s.reason))")
+            default: break
+            }
+        }
+        return fates.isEmpty ? "no candidate that day" : fates.joined(separator: ", ")
+    }
+
+    static func lastExplanation(_ key: String, _ result: SimulationResult, before time: Date?) -> Explanation? {
+        let states = time.map { limit in result.states.filter { $0.at <= limit } } ?? result.states
+        return states.last { $0.explanations[key] != nil }?.explanations[key]
+    }
+
+    static func matches(_ expected: Value, _ actual: JSONValue) -> Bool {
+        switch (expected, actual) {
+        case (.number(let e), .int(let a)): return abs(e - Double(a)) <= 1e-9
+        case (.number(let e), .number(let a)): return abs(e - a) <= 1e-9
+        case (.string(let e), .string(let a)): return e == a
+        case (.unknown, .null): return true
+        default: return false
+        }
+    }
+
+    static func describe(_ value: Value) -> String {
+        if case .string(let text) = value { return "\"\(text)\"" }
+        return value.description
+    }
+}
+

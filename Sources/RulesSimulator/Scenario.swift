@@ -1,0 +1,132 @@
+import Foundation
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// The real health data of a day (what HealthKit holds), from which each sync reads.
+public struct TrueHealth: Sendable, Hashable {
+    public var stepsPermission: HealthReading.Permission = .notDetermined
+    public var sleepPermission: HealthReading.Permission = .notDetermined
+    /// The night before, seconds since midnight (start may be before midnight).
+    public var sleepStart: Int?
+    public var sleepEnd: Int?
+    /// Cumulative steps at wall times (logical-day order), interpolated linearly.
+    public var steps: [(seconds: Int, steps: Int)] = []
+    public var average7: Int?
+    public var yesterday: Int?
+
+    public static func == (a: TrueHealth, b: TrueHealth) -> Bool {
+        a.stepsPermission == b.stepsPermission && a.sleepPermission == b.sleepPermission && a.sleepStart == b.sleepStart
+            && a.sleepEnd == b.sleepEnd && a.steps.map(\.seconds) == b.steps.map(\.seconds)
+            && a.steps.map(\.steps) == b.steps.map(\.steps) && a.average7 == b.average7 && a.yesterday == b.yesterday
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(steps.count) }
+
+    /// Last night's sleep in minutes.
+    public var sleepMinutes: Int? {
+        guard let start = sleepStart, let end = sleepEnd else { return nil }
+        return ((end - start) % 86_400 + 86_400) % 86_400 / 60
+    }
+
+    /// Steps at logical position `position` (seconds after the day's start): linear between
+    /// samples, rounded down; 0 before the first, the last value after the last.
+    public func steps(at position: Int, dayStart: Int) -> Int {
+        let samples = steps.map { (logical(of: $0.seconds, dayStart: dayStart), $0.steps) }
+        guard let first = samples.first else { return 0 }
+        if position < first.0 { return 0 }
+        for (a, b) in zip(samples, samples.dropFirst()) where position >= a.0 && position <= b.0 {
+            if b.0 == a.0 { return b.1 }
+            let fraction = Double(position - a.0) / Double(b.0 - a.0)
+            return Int((Double(a.1) + Double(b.1 - a.1) * fraction).rounded(.down))
+        }
+        return samples.last?.1 ?? 0
+    }
+
+    /// The final count of the day (yesterday's figure for the next day).
+    public var finalSteps: Int { steps.last?.steps ?? 0 }
+
+    /// What the app reads at a sync at logical position `position`.
+    public func reading(at position: Int, dayStart: Int) -> HealthReading {
+        let granted = stepsPermission == .granted
+        let sleepGranted = sleepPermission == .granted
+        return HealthReading(
+            stepsPermission: stepsPermission, sleepPermission: sleepPermission,
+            stepsToday: granted ? steps(at: position, dayStart: dayStart) : nil,
+            stepsYesterday: granted ? yesterday : nil, stepsAverage7: granted ? average7 : nil,
+            sleepMinutes: sleepGranted ? sleepMinutes : nil, sleepStart: sleepGranted ? sleepStart : nil,
+            sleepEnd: sleepGranted ? sleepEnd : nil)
+    }
+}
+
+/// Seconds after the logical day's start for a wall time (the early hours come last).
+func logical(of seconds: Int, dayStart: Int) -> Int {
+    seconds < dayStart ? seconds + 86_400 - dayStart : seconds - dayStart
+}
+
+/// One event of a scenario day.
+public struct ScenarioEvent: Sendable {
+    public enum Kind: Sendable {
+        case app(refresh: Bool)
+        case log(routine: String, value: Double, unit: RoutineUnit?, source: LogSource)
+        case editLog(id: String, value: Double)
+        case deleteLog(id: String)
+        case check(routine: String, item: String)
+        case uncheck(routine: String, item: String)
+        case action(RouteAction)
+        case toolCall(String)
+        case notification(id: String, response: NotificationResponse)
+        case settings([String: Value])
+        case widget(WidgetIntent)
+    }
+
+    /// Wall time, seconds since midnight.
+    public var seconds: Int
+    public var kind: Kind
+    public var origin: Origin
+}
+
+/// An expectation of `rules test` (SPEC §8).
+public struct Expectation: Sendable {
+    public enum Kind: Sendable {
+        case delivered(String)
+        case suppressed(String, reason: String?)
+        case route(RouteKind)
+        case risk(RiskLevel)
+        case snapshot([(key: String, value: Value)])
+        case day(DayResult)
+        case notificationsDelivered(Int)
+        case streak(Int)
+        case xp(Int)
+        /// A condition that must hold at `at` (checked against the ruleset's schema).
+        case that(CompiledExpression)
+    }
+
+    public var kind: Kind
+    /// Wall time, seconds since midnight; nil means "any time that day" / "the day".
+    public var seconds: Int?
+    public var origin: Origin
+    /// The expectation as written, for reports.
+    public var text: String
+}
+
+/// One simulated day.
+public struct ScenarioDay: Sendable {
+    public var date: Int
+    public var health: TrueHealth
+    public var settings: [String: Value]
+    public var events: [ScenarioEvent]
+    public var expectations: [Expectation]
+    public var origin: Origin
+}
+
+/// A scenario file (SPEC §8): one day or several, with expectations.
+public struct Scenario: Sendable {
+    public var name: String
+    public var file: String
+    public var clock: LocalClock
+    public var timeZoneName: String
+    /// Enabled routines; nil means every `default_enabled` routine.
+    public var routines: [String]?
+    public var days: [ScenarioDay]
+}

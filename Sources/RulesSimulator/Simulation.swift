@@ -1,0 +1,123 @@
+import Foundation
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// What the app knew after the events of one minute: for expectations and explanations.
+public struct AppState: Sendable {
+    public var at: Date
+    public var day: Int
+    public var route: RouteKind?
+    public var risk: RiskLevel?
+    public var snapshot: DailySnapshot?
+    public var explanations: [String: Explanation]
+    /// The facts of the last app run (for `that:` expectations and `explain`).
+    public var facts: FactValues?
+}
+
+/// The outcome of simulating a scenario: every record in time order, the app's state
+/// after each event, and the closed days.
+public struct SimulationResult: Sendable {
+    public var scenario: Scenario
+    public var records: [EngineRecord]
+    public var states: [AppState]
+    public var closedDays: [DayClose]
+    /// Problems met while simulating (responses to undelivered notifications, …).
+    public var problems: [(origin: Origin, message: String)]
+    /// The engine at the end (or at `--at`), for read-outs.
+    public var engine: OperatorEngine
+
+    /// The state the app had at `time` (the last state saved at or before it).
+    public func state(at time: Date) -> AppState? {
+        states.last { $0.at <= time }
+    }
+}
+
+/// Replays a scenario against a ruleset, modelling the device honestly: the app sees steps
+/// only when it syncs (app runs and opened notifications, not widget actions), iOS
+/// delivers what the last app run scheduled, and the widget shows the last saved snapshot.
+public enum Simulation {
+    /// Runs `scenario`; with `stop` (a day index and wall time) stops there.
+    public static func run(_ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil) -> SimulationResult {
+        var profile = OperatorProfile(ruleset: ruleset)
+        if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
+        var engine = OperatorEngine(ruleset: ruleset, clock: scenario.clock, profile: profile)
+        var records: [EngineRecord] = []
+        var states: [AppState] = []
+        var problems: [(Origin, String)] = []
+        let clock = scenario.clock
+        for (dayIndex, day) in scenario.days.enumerated() {
+            if !day.settings.isEmpty {
+                // Settings of the scenario or day hold from the day's start.
+                let start = clock.instant(day: day.date, seconds: dayStart(engine, ruleset))
+                records += engine.advance(to: start, truth: truth(day, engine: engine, ruleset: ruleset))
+                engine.adopt(settings: day.settings)
+            }
+            let start = dayStart(engine, ruleset)
+            let health = day.health
+            let truthFunction = truth(day, engine: engine, ruleset: ruleset)
+            for event in day.events {
+                let time = clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start)
+                if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
+                records += engine.advance(to: time, truth: truthFunction)
+                let position = logical(of: event.seconds, dayStart: start)
+                let reading = health.reading(at: position, dayStart: start)
+                let output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
+                for record in output {
+                    if case .problem(let code, let message) = record.kind {
+                        problems.append((event.origin, code == "event.not_delivered" ? "scenario.not_delivered: \(message)" : message))
+                    }
+                }
+                records += output
+                // `sync_health_data` accepted: the host syncs.
+                if case .toolCall = event.kind, output.contains(where: { if case .toolVerdict(let verdict, _) = $0.kind { verdict.tool == "sync_health_data" && verdict.outcome == .accepted } else { false } }) {
+                    records += engine.handle(.appOpened(health: reading), at: time)
+                }
+                states.append(AppState(
+                    at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
+                    explanations: engine.explanations, facts: engine.currentFacts()))
+            }
+            if let stop, dayIndex == stop.day {
+                let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
+                records += engine.advance(to: end, truth: truthFunction)
+                return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
+            }
+            // Let the device act until the day closes.
+            let close = clock.instant(day: day.date + 1, seconds: start)
+            records += engine.advance(to: close, truth: truthFunction)
+        }
+        return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
+    }
+
+    static func dayStart(_ engine: OperatorEngine, _ ruleset: Ruleset) -> Int {
+        if case .time(let seconds)? = engine.profile.settings["day_starts_at"] { return seconds % 86_400 }
+        return ruleset.dayStartsAt
+    }
+
+    /// The real health data at an instant of `day`.
+    static func truth(_ day: ScenarioDay, engine: OperatorEngine, ruleset: Ruleset) -> (Date) -> HealthReading? {
+        let clock = engine.clock
+        let start = dayStart(engine, ruleset)
+        let health = day.health
+        return { instant in
+            let (_, seconds) = clock.local(instant)
+            return health.reading(at: logical(of: seconds, dayStart: start), dayStart: start)
+        }
+    }
+
+    static func engineEvent(_ kind: ScenarioEvent.Kind, reading: HealthReading) -> EngineEvent {
+        switch kind {
+        case .app: .appOpened(health: reading)
+        case .log(let routine, let value, let unit, let source): .log(routine: routine, value: value, unit: unit, source: source)
+        case .editLog(let id, let value): .editLog(id: id, value: value)
+        case .deleteLog(let id): .deleteLog(id: id)
+        case .check(let routine, let item): .check(routine: routine, item: item)
+        case .uncheck(let routine, let item): .uncheck(routine: routine, item: item)
+        case .action(let action): .action(action)
+        case .toolCall(let text): .toolCall(text)
+        case .notification(let id, let response): .notificationResponse(id: id, response: response, health: reading)
+        case .settings(let values): .settings(values)
+        case .widget(let intent): .widget(intent)
+        }
+    }
+}

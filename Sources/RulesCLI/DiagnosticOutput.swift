@@ -1,4 +1,6 @@
 import RulesDiagnostics
+import RulesDocument
+import RulesSimulator
 import RulesExpression
 import Ruleset
 import RulesYAML
@@ -17,8 +19,8 @@ enum DiagnosticFormat: String, CaseIterable {
 enum DiagnosticOutput {
     /// Every code `rules` can report, for SARIF's rule catalogue and `--explain`.
     static var catalogue: [CodeDescription] {
-        YAMLDiagnostics.descriptions + ExpressionDiagnostics.descriptions + RulesetDiagnostics.descriptions
-            + LintCatalogue.checks.map(\.description)
+        YAMLDiagnostics.descriptions + JSONReader.descriptions + ExpressionDiagnostics.descriptions
+            + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions
     }
 
     /// The examples of a lint check, as `--explain` prints them.

@@ -26,7 +26,7 @@ struct FactLayout: Sendable {
     let routineID, routineReminder: Int?
 
     init(ruleset: Ruleset) {
-        let schema = ruleset.schema.withRoutineJudgementBindings().withRoutineBinding()
+        let schema = ruleset.perRoutineSchema
         func slot(_ name: String) -> Int? { schema.fact(named: name)?.slot }
         count = schema.slotCount
         now = slot("now"); today = slot("today"); weekday = slot("weekday")

@@ -35,7 +35,7 @@ public struct OperatorEngine: Sendable {
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
         self.ruleset = ruleset
         self.layout = FactLayout(ruleset: ruleset)
-        self.fullSchema = ruleset.schema.withRoutineJudgementBindings().withRoutineBinding()
+        self.fullSchema = ruleset.perRoutineSchema
         self.clock = clock
         self.profile = profile ?? OperatorProfile(ruleset: ruleset)
     }
@@ -69,7 +69,7 @@ public struct OperatorEngine: Sendable {
     public mutating func replaceRuleset(_ new: Ruleset) {
         ruleset = new
         layout = FactLayout(ruleset: new)
-        fullSchema = new.schema.withRoutineJudgementBindings().withRoutineBinding()
+        fullSchema = new.perRoutineSchema
         var settings: [String: Value] = [:]
         for declaration in new.settings { settings[declaration.key] = profile.settings[declaration.key] ?? declaration.defaultValue }
         profile.settings = settings

@@ -47,14 +47,16 @@ public enum ExpectationChecker {
         }
         let state = time.flatMap { result.state(at: $0) }
         switch expectation.kind {
-        case .delivered(let type):
-            let deliveries = records.compactMap { record -> Date? in
-                if case .notificationDelivered(let n, _) = record.kind, n.type == type { return record.at }
+        case .delivered(let type, let level):
+            let deliveries = records.compactMap { record -> (Date, InterruptionLevel)? in
+                if case .notificationDelivered(let n, _) = record.kind, n.type == type { return (record.at, n.interruptionLevel) }
                 return nil
             }
-            let passed = deliveries.contains { fireMinuteMatches($0, time) }
-            let actual = deliveries.isEmpty ? fateOf(type, records: records, clock: clock) : "delivered at " + deliveries.map { TimeFormat.clock(clock.local($0).seconds) }.joined(separator: ", ")
-            return outcome(passed, "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")", actual, lastExplanation("notification \(type)", result, before: time))
+            let passed = deliveries.contains { fireMinuteMatches($0.0, time) && (level == nil || $0.1 == level) }
+            let actual = deliveries.isEmpty ? fateOf(type, records: records, clock: clock)
+                : "delivered at " + deliveries.map { "\(TimeFormat.clock(clock.local($0.0).seconds)) [\($0.1.rawValue)]" }.joined(separator: ", ")
+            let expected = "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")\(level.map { " [\($0.rawValue)]" } ?? "")"
+            return outcome(passed, expected, actual, lastExplanation("notification \(type)", result, before: time))
         case .suppressed(let type, let reason):
             let suppressions = records.compactMap { record -> SuppressedNotification? in
                 if case .notificationSuppressed(let s) = record.kind, s.type == type { return s }
@@ -86,6 +88,14 @@ public enum ExpectationChecker {
         case .notificationsDelivered(let count):
             let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
             return outcome(actual == count, String(count), String(actual))
+        case .verdict(let expected, let reason):
+            let verdicts = records.compactMap { record -> ToolVerdict? in
+                if case .toolVerdict(let verdict, _) = record.kind, fireMinuteMatches(record.at, time) { return verdict }
+                return nil
+            }
+            let passed = verdicts.contains { $0.outcome == expected && (reason == nil || $0.reason == reason) }
+            let actual = verdicts.isEmpty ? "no tool call" : verdicts.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
+            return outcome(passed, "\(expected.rawValue)\(reason.map { " (\($0))" } ?? "")", actual, lastExplanation("tool", result, before: time))
         case .streak(let streak):
             let close = result.closedDays.first { $0.day == day.date }
             return outcome(close?.streak == streak, String(streak), close.map { String($0.streak) } ?? "the day did not close")

@@ -89,13 +89,16 @@ public struct ScenarioEvent: Sendable {
 /// An expectation of `rules test` (SPEC §8).
 public struct Expectation: Sendable {
     public enum Kind: Sendable {
-        case delivered(String)
+        /// Delivered, optionally with this interruption level.
+        case delivered(String, level: InterruptionLevel?)
         case suppressed(String, reason: String?)
         case route(RouteKind)
         case risk(RiskLevel)
         case snapshot([(key: String, value: Value)])
         case day(DayResult)
         case notificationsDelivered(Int)
+        /// A tool call's verdict at that minute (and reason, when given).
+        case verdict(ToolVerdict.Outcome, reason: String?)
         case streak(Int)
         case xp(Int)
         /// A condition that must hold at `at` (checked against the ruleset's schema).

@@ -14,7 +14,7 @@ public struct ScenarioLoader {
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
     static let eventKinds = ["app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget"]
-    static let expectationKinds = ["delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that"]
+    static let expectationKinds = ["delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that", "verdict"]
     static let snapshotKeys = [
         "date", "steps_today", "steps_goal", "sleep_minutes", "water_ml", "water_goal_ml", "completed_routines",
         "total_routines", "today_completion_rate", "active_route_type", "risk_level", "character_line",
@@ -261,7 +261,7 @@ public struct ScenarioLoader {
     }
 
     private mutating func expectation(_ node: YAMLNode) -> Expectation? {
-        let allowed = ["at", "reason"] + Self.expectationKinds + Self.snapshotKeys
+        let allowed = ["at", "reason", "level"] + Self.expectationKinds + Self.snapshotKeys
         guard let fields = reader.fields(node, "an expectation", allowed: allowed),
             let kindName = kind(fields, node, among: Self.expectationKinds, what: "this expectation"), let value = fields[kindName]
         else { return nil }
@@ -269,13 +269,14 @@ public struct ScenarioLoader {
         let origin = reader.origin(node)
         let text = Self.describe(node)
         func make(_ kind: Expectation.Kind?) -> Expectation? { kind.map { Expectation(kind: $0, seconds: seconds, origin: origin, text: text) } }
-        let extra = Set(fields.values.keys).subtracting(["at", kindName] + (kindName == "suppressed" ? ["reason"] : []) + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
+        let extra = Set(fields.values.keys).subtracting(["at", kindName] + (kindName == "suppressed" || kindName == "verdict" ? ["reason"] : []) + (kindName == "delivered" ? ["level"] : []) + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
         for key in extra.sorted() {
             if let keyNode = fields.keys[key] { reader.report(RulesetDiagnostics.unknownKey(reader.file, keyNode, in: "a '\(kindName)' expectation", allowed: ["at", kindName])) }
         }
         switch kindName {
         case "delivered":
-            return notificationID(value, key: "delivered").flatMap { make(.delivered($0)) }
+            let level: InterruptionLevel? = fields["level"].flatMap { reader.choice($0, key: "level", what: "interruption level") }
+            return notificationID(value, key: "delivered").flatMap { make(.delivered($0, level: level)) }
         case "suppressed":
             let reasons = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale", "max_pending", "skipped"]
             let reason = fields["reason"].flatMap { reader.choice($0, key: "reason", what: "suppression reason", allowed: reasons) }
@@ -292,6 +293,10 @@ public struct ScenarioLoader {
             return reader.int(value, key: "streak", minimum: 0).flatMap { make(.streak($0)) }
         case "xp":
             return reader.int(value, key: "xp", minimum: 0).flatMap { make(.xp($0)) }
+        case "verdict":
+            guard let outcome = reader.choice(value, key: "verdict", what: "verdict", allowed: ["accepted", "clarify", "rejected"]).flatMap(ToolVerdict.Outcome.init(rawValue:)) else { return nil }
+            let reason = fields["reason"].flatMap { reader.string($0, key: "reason") }
+            return make(.verdict(outcome, reason: reason))
         case "that":
             return reader.expression(value, key: "that", schema: ruleset.schema, expecting: .condition).flatMap { make(.that($0)) }
         default:

@@ -80,8 +80,9 @@ public struct Ruleset: Sendable {
     /// The schema for `when:` of a judgement routine entry (with `progress`, `value`, `goal`).
     public var judgementSchema: FactSchema { schema.withRoutineJudgementBindings() }
 
-    /// The schema for a per-routine notification (with `routine.*`).
-    public var perRoutineSchema: FactSchema { schema.withRoutineBinding() }
+    /// The schema for a per-routine notification (with `routine.*`). It extends the
+    /// judgement schema so every binding has one slot across all expressions of a ruleset.
+    public var perRoutineSchema: FactSchema { schema.withRoutineJudgementBindings().withRoutineBinding() }
 }
 
 /// What a load gives back: the ruleset when there were no errors, and every diagnostic

@@ -53,10 +53,18 @@ enum CheckCommand {
                 let load = Ruleset.load(directory: absolute, displayPrefix: prefix)
                 collector.append(contentsOf: load.diagnostics)
                 sources.merge(load.sources) { a, _ in a }
+                // Scenarios are checked against the ruleset when it loaded, else read as YAML.
                 let scenarios = files.filter { $0.folder == "scenarios" }
-                let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios)
-                collector.append(contentsOf: scenarioDiagnostics)
-                sources.merge(scenarioSources) { a, _ in a }
+                if let ruleset = load.ruleset {
+                    for loaded in SimulationSupport.scenarios(scenarios, ruleset: ruleset) {
+                        collector.append(contentsOf: loaded.diagnostics)
+                        if let source = loaded.source { sources[loaded.file] = source }
+                    }
+                } else {
+                    let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios)
+                    collector.append(contentsOf: scenarioDiagnostics)
+                    sources.merge(scenarioSources) { a, _ in a }
+                }
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)

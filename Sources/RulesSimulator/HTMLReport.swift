@@ -19,7 +19,7 @@ public enum HTMLReport {
             <!DOCTYPE html>
             <html lang="ko">
             <head>
-            <meta charset="utf-8">
+            <meta charset="utf-8"/>
             <title>\(escape(result.scenario.name))</title>
             <style>
             body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 24px; color: #1d1d1f; background: #fafafa; }
@@ -96,9 +96,23 @@ public enum HTMLReport {
         for (p, steps) in known {
             svg += "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
         }
+        // The steps goal in force over the day (it changes with the route).
         if goal > 0 {
-            svg += "<line class=\"goal\" x1=\"\(fmt(left))\" y1=\"\(fmt(y(goal)))\" x2=\"\(fmt(left + plotWidth))\" y2=\"\(fmt(y(goal)))\"><title>steps goal \(Int(goal))</title></line>\n"
+            var points: [String] = []
+            var current = Double(snapshots.first?.1.stepsGoal ?? 0)
+            var startX = x(snapshots.first?.0 ?? 0)
+            for (p, s) in snapshots {
+                let next = Double(s.stepsGoal)
+                if next != current {
+                    points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(p))),\(fmt(y(current)))")
+                    startX = x(p)
+                    current = next
+                }
+            }
+            points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
+            svg += "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
             svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">\(Int(goal))</text>\n"
+            svg += "<text class=\"label\" x=\"\(fmt(left + plotWidth + 4))\" y=\"\(fmt(top + 4))\">100%</text>\n"
         }
         // Completion over time (0–100 % on the plot's height), as a step line.
         if !snapshots.isEmpty {
@@ -118,7 +132,7 @@ public enum HTMLReport {
         }
         svg += "</svg>\n"
         var html = "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
-        html += "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● suppressed</span><span>bands: regular / light / recovery</span></div>\n"
+        html += "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● suppressed</span><span>bands: regular / light / recovery</span></div>\n"
         html += svg
         if let last = snapshots.last?.1, case .object(let fields) = last.json(clock: clock) {
             html += "<table><tr><th colspan=\"2\">snapshot at \(escape(clock.iso8601(last.lastUpdatedAt)))</th></tr>\n"

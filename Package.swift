@@ -47,6 +47,9 @@ let package = Package(
         .testTarget(
             name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesCLI", "TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RulesEngineTests",
+            dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"]),
         .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,70 @@
+import Foundation
+import RulesDocument
+import RulesEngine
+import Ruleset
+import Testing
+
+@Suite struct ToolValidatorTests {
+    let validator = ToolValidator(ruleset: Shipped.ruleset)
+
+    @Test(arguments: [
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":300,"unit":"ml"}}"#, "accepted", nil as String?),
+        (#"{"name":"no_action","arguments":{}}"#, "accepted", nil),
+        (#"{"name":"no_action"}"#, "accepted", nil),
+        (#"{"name":"log_habit_event","arguments":{"value":15}}"#, "clarify", "ask for routine"),
+        (#"{"name":"launch_missiles","arguments":{}}"#, "rejected", "unknown_tool"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":300,"mood":"sad"}}"#, "rejected", "unknown_argument"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":"300"}}"#, "rejected", "wrong_type"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":true}}"#, "rejected", "wrong_type"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":-1}}"#, "rejected", "out_of_range"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":1e400}}"#, "rejected", "out_of_range"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"watr","value":1}}"#, "rejected", "out_of_range"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"study","value":15,"unit":"ml"}}"#, "rejected", "unit_mismatch"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"study","value":15,"unit":"litres"}}"#, "rejected", "out_of_range"),
+        (#"{"name":"start_timer","arguments":{"routine":"study","minutes":2.5}}"#, "rejected", "wrong_type"),
+        (#"{"name":"start_timer","arguments":{"routine":"study","minutes":99999999999999999999}}"#, "rejected", "out_of_range"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","routine":"study","value":1}}"#, "rejected", "malformed_json"),
+        (#"{"name":"log_habit_event","arguments":{"routine":"water","value":1}"#, "rejected", "malformed_json"),
+        (#"{"name":"log_habit_event","arguments":[1,2]}"#, "rejected", "malformed_json"),
+        (#"{"name":3}"#, "rejected", "malformed_json"),
+        (#"{"name":"no_action","extra":1}"#, "rejected", "malformed_json"),
+        ("", "rejected", "malformed_json"),
+        ("[]", "rejected", "malformed_json"),
+        (#"{"name":"ask_clarifying_question","arguments":{"question":"몇 분 공부했어?"}}"#, "accepted", nil),
+    ])
+    func verdicts(json: String, outcome: String, reason: String?) {
+        let (verdict, _) = validator.validate(json)
+        #expect(verdict.outcome.rawValue == outcome, "\(json)")
+        #expect(verdict.reason == reason, "\(json)")
+    }
+
+    @Test func hostileNestingAndSizeAreRejectedNotTrapped() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(validator.validate(#"{"name":"no_action","arguments":"# + deep + "}").verdict.reason == "too_deep")
+        let huge = #"{"name":"no_action","arguments":{"x":""# + String(repeating: "a", count: 70_000) + #""}}"#
+        #expect(validator.validate(huge).verdict.reason == "malformed_json")
+        let bad = String(decoding: [0x7B, 0xFF, 0x7D], as: UTF8.self)
+        #expect(validator.validate(bad).verdict.outcome == .rejected)
+    }
+}
+
+@Suite struct JSONReaderTests {
+    @Test func readsValuesWithPositions() throws {
+        let parsed = JSONReader.parse("{\n  \"a\": [1, 2.5, -3e2, true, null],\n  \"b\": \"물\\n\\u00e9\\ud83d\\ude00\"\n}", file: "x.json")
+        #expect(parsed.isClean)
+        let root = try #require(parsed.documents.first)
+        #expect(root["a"]?.items?.map(\.scalar) == ["1", "2.5", "-3e2", "true", "null"])
+        #expect(root["b"]?.scalar == "물\né😀")
+        #expect(root["b"]?.start.line == 3)
+        #expect(root["b"]?.start.column == 8)
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,\"a\":2}", "json.duplicate_key"), ("[1,]", "json.syntax"), ("{'a':1}", "json.syntax"),
+        ("01", "json.syntax"), ("\"\\x\"", "json.syntax"), ("\"\u{01}\"", "json.syntax"), ("[1] 2", "json.syntax"),
+        ("\"\\ud800\"", "json.syntax"), ("tru", "json.syntax"), ("", "json.syntax"),
+    ])
+    func refusesBadJSON(text: String, code: String) {
+        #expect(JSONReader.parse(text, file: "x.json").diagnostics.first?.code.rawValue == code)
+    }
+}

@@ -50,6 +50,9 @@ let package = Package(
         .testTarget(
             name: "RulesEngineTests",
             dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"]),
+        .testTarget(
+            name: "RulesSimulatorTests", dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -35,10 +35,15 @@ extension OperatorEngine {
         for candidate in candidates {
             var gates: [Explanation.Entry] = []
             let decision = gate(candidate, accepted: accepted, skipped: current.skipped && candidate.day == current.day, explain: &gates)
-            explanations["notification \(candidate.rule.id)"] = Explanation(
+            let explanation = Explanation(
                 decision: "notification \(candidate.rule.id)", outcome: decision.reason ?? "scheduled", at: time, entries: gates,
                 facts: values(of: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts),
                 note: "candidate \(candidate.id) at \(clock.iso8601(candidate.fireAt))")
+            // By request id always; by type for today's candidates (what `explain` asks about).
+            explanations["notification \(candidate.id)"] = explanation
+            if candidate.day == current.day, explanations["notification \(candidate.rule.id)"]?.at != time || candidate.routine == nil {
+                explanations["notification \(candidate.rule.id)"] = explanation
+            }
             if let reason = decision.reason {
                 refusals.append(SuppressedNotification(
                     id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))

@@ -124,7 +124,7 @@ public enum ExpectationChecker {
             default: break
             }
         }
-        return fates.isEmpty ? "no candidate that day" : fates.joined(separator: ", ")
+        return fates.isEmpty ? "no candidate that day (no app run before its fire time planned it, or its time was unknown)" : fates.joined(separator: ", ")
     }
 
     static func lastExplanation(_ key: String, _ result: SimulationResult, before time: Date?) -> Explanation? {

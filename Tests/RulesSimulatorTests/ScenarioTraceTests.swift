@@ -1,0 +1,129 @@
+import Foundation
+import RulesCLI
+import RulesDiagnostics
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The shipped scenarios through the CLI: golden traces, byte-identical runs, a page that
+/// parses, failures that explain themselves, bad scenarios with positions.
+@Suite struct ScenarioTraceTests {
+    static let root = Fixtures.repositoryRoot()
+    static let scenarios = ["collapsed_day", "good_day", "healthkit_denied", "night_owl", "ignored_week", "daily_cap", "tool_calls", "water_only_day"]
+
+    @Test(arguments: scenarios)
+    func textTraceMatchesGolden(name: String) {
+        let run = CapturedRun(["simulate", "scenarios/\(name).yaml"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/traces/\(name).txt") == nil)
+    }
+
+    @Test(arguments: scenarios)
+    func jsonTraceMatchesGoldenAndIsByteIdenticalAcrossRuns(name: String) throws {
+        let first = CapturedRun(["simulate", "--format", "json", "scenarios/\(name).yaml"], in: Self.root)
+        let second = CapturedRun(["simulate", "--format", "json", "scenarios/\(name).yaml"], in: Self.root)
+        #expect(first.stdout == second.stdout)
+        for line in first.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["at"] is String && object?["kind"] is String)
+        }
+        #expect(Golden.compare(first.stdout, toFile: Fixtures.directory() + "/traces/\(name).jsonl") == nil)
+    }
+
+    @Test func shippedScenariosPass() {
+        let run = CapturedRun(["test", "scenarios"], in: Self.root)
+        #expect(run.exitCode == .success, "\(run.stdout)")
+        #expect(run.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
+
+    @Test func htmlReportIsWellFormedAndSelfContained() throws {
+        let run = CapturedRun(["simulate", "--format", "html", "scenarios/collapsed_day.yaml"], in: Self.root)
+        #expect(run.exitCode == .success)
+        let html = run.stdout
+        #expect(!html.contains("http://") || html.components(separatedBy: "http://").count == 2)  // only the SVG namespace
+        #expect(!html.contains("https://"))
+        #expect(html.contains("무너진 날"))
+        #expect(html.contains("<polyline class=\"steps\""))
+        #expect(html.contains("class=\"band-recovery\""))
+        #expect(html.contains("<title>evening_underachievement delivered"))
+        #expect(html.contains("recovery_route suppressed: condition_false"))
+        let parser = XMLParser(data: Data(html.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    }
+
+    @Test func atStopsThereAndPrintsTheSnapshot() {
+        let run = CapturedRun(["simulate", "scenarios/collapsed_day.yaml", "--at", "21:10"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.contains("\"character_line\": \"전부 하려다 망하지 말고, 세 개만 살리자.\""))
+        #expect(!run.stdout.contains("21:20  "))
+        let bad = CapturedRun(["simulate", "scenarios/collapsed_day.yaml", "--at", "25:00"], in: Self.root)
+        #expect(bad.exitCode == .usage)
+    }
+
+    /// A temporary directory holding a copy of the shipped ruleset (so paths stay relative).
+    func workspace() -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try? FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        return directory
+    }
+
+    @Test func failedExpectationsShowExpectedActualAndWhy() {
+        let directory = workspace()
+        Fixtures.write(["scenarios/wrong.yaml": """
+            name: 틀린 기대
+            date: 2026-06-29
+            timezone: Asia/Seoul
+            routines: [water, study]
+            events:
+              - { at: "21:05", app: open }
+            expect:
+              - { at: "21:05", route: light }
+              - { at: "20:30", delivered: evening_underachievement }
+              - { snapshot_at: "21:05", completed_routines: 1 }
+              - { day: success }
+            """], to: directory)
+        let run = CapturedRun(["test", "scenarios"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.hasSuffix("0 passed, 4 failed\n"))
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/failures/wrong.txt") == nil)
+    }
+
+    @Test func badScenariosGiveDiagnosticsWithPositions() {
+        let directory = workspace()
+        Fixtures.write(["scenarios/bad.yaml": """
+            name: 나쁜 시나리오
+            date: 2026-06-29
+            timezone: Asia/Seol
+            routines: [watr]
+            events:
+              - { at: "09:00", app: open }
+              - { at: "08:00", log: { routine: water, value: 300 } }
+              - { at: "25:00", app: open }
+              - { at: "10:00", notification: evening, response: opened }
+            expect:
+              - { at: "21:00", route: recvery }
+            """], to: directory)
+        let run = CapturedRun(["test", "scenarios"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/failures/bad.txt") == nil)
+        let check = CapturedRun(["check", "--ruleset-less-path-is-not-an-option"], in: directory)
+        #expect(check.exitCode == .usage)
+    }
+
+    @Test func explainShowsTheDecidingEntryAndTheFacts() {
+        let run = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/explain/route.txt") == nil)
+        let notification = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--decision", "notification", "recovery_route"], in: Self.root)
+        #expect(notification.stdout.contains("condition_false"))
+        #expect(notification.stdout.contains("risk = \"medium\""))
+        let template = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--decision", "template", "home"], in: Self.root)
+        #expect(template.stdout.contains("home_recovery_calm"))
+    }
+}

@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "CLibYAML"],
+            dependencies: [
+                "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "CLibYAML",
+            ],
             path: "Benchmarks"
         ),
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),

@@ -51,8 +51,8 @@ enum ExplainCommand {
         }
         let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
         let time = scenario.clock.instant(logicalDay: scenario.days[stop.day].date, seconds: stop.seconds, dayStart: ruleset.dayStartsAt)
-        let state = result.state(at: time)
-        let explanations = state?.explanations ?? result.engine.explanations
+        _ = time
+        let explanations = result.engine.explanations
         var key: String
         switch decision {
         case "notification": key = "notification \(id ?? "")"

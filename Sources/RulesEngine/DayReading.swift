@@ -62,12 +62,23 @@ extension OperatorEngine {
         var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
         countCompletion(&reading)
         fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
-        // Statuses by the judgement table, then facts again with the judged statuses.
+        // Statuses by the judgement table (one scratch copy of the facts for the bindings),
+        // then facts again with the judged statuses.
+        // The facts move into the context (no copy) for the bindings, and back.
+        var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
+        reading.facts = FactValues(count: 0)
         for index in reading.routines.indices {
-            reading.routines[index].status = judgeRoutine(reading.routines[index], facts: reading.facts, closing: false, skipped: day.skipped)
+            reading.routines[index].status = judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped)
         }
+        reading.facts = context.facts
         countCompletion(&reading)
-        fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
+        // Only the judged facts changed: statuses and the counts made from them.
+        reading.facts.put(layout.completed, .int(reading.completed))
+        reading.facts.put(layout.total, .int(reading.total))
+        reading.facts.put(layout.completionRate, .number(reading.rate))
+        for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
+            reading.facts.put(layout.routines[index][4], .string(routine.status.rawValue))
+        }
         return reading
     }
 
@@ -80,13 +91,12 @@ extension OperatorEngine {
     /// A routine's status by the first matching `judgement.routine` entry; no match is
     /// `in_progress` with some progress, `not_started` without, and `failed` (or
     /// `skipped`) when the day closes.
-    func judgeRoutine(_ reading: RoutineReading, facts: FactValues, closing: Bool, skipped: Bool) -> RoutineStatus {
+    /// `context` carries the day's facts; the entry's bindings are written into it in place.
+    func judgeRoutine(_ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool) -> RoutineStatus {
         if closing, skipped { return .skipped }
-        var bound = facts
-        bound.put(layout.progress, .number(reading.progress))
-        bound.put(layout.value, .number(reading.value))
-        bound.put(layout.goal, .number(reading.goal))
-        var context = EvaluationContext(facts: bound, dayStart: profile.dayStart(ruleset))
+        context.facts.put(layout.progress, .number(reading.progress))
+        context.facts.put(layout.value, .number(reading.value))
+        context.facts.put(layout.goal, .number(reading.goal))
         for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
             return entry.status
         }

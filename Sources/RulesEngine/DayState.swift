@@ -55,6 +55,8 @@ struct DayState: Sendable {
     var deliveries: [(type: String, category: String, at: Date)] = []
     var lastRun: Date?
     var lastSnapshot: DailySnapshot?
+    /// The facts of the last app run.
+    var lastFacts: FactValues?
     var completedRoutines: Set<String> = []
     var recoveryWasCompleted = false
     var nextLogNumber = 1

@@ -17,25 +17,26 @@ extension OperatorEngine {
         let (riskIndex, riskExplanation) = firstMatch(
             ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: before.facts, decision: "risk", at: time, fallback: RiskLevel.low.rawValue)
         let risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
-        explanations["risk"] = riskExplanation
+        decisionExplanations["risk"] = riskExplanation
         if risk != current.risk {
             records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
             current.risk = risk
         }
 
         // Route: user requests and sticky routes stay; otherwise the table decides.
-        var facts = read(current, route: current.route.route, risk: risk, now: now).facts
+        var facts = before.facts
+        facts.put(layout.risk, .string(risk.rawValue))
         if current.route.requestedByUser {
-            explanations["route"]?.at = time
+            decisionExplanations["route"]?.at = time
         } else if current.routeDecided, ruleset.sticky.contains(current.route.route) {
-            explanations["route"] = Explanation(
+            decisionExplanations["route"] = Explanation(
                 decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
                 note: "'\(current.route.route.rawValue)' is sticky: once entered it stays for the rest of the day")
         } else {
             let (routeIndex, routeExplanation) = firstMatch(
                 ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
                 fallback: RouteKind.regular.rawValue)
-            explanations["route"] = routeExplanation
+            decisionExplanations["route"] = routeExplanation
             let route = routeIndex.map { ruleset.route[$0].route } ?? .regular
             let reason = routeIndex.map { ruleset.route[$0].reason } ?? "default"
             if !current.routeDecided || route != current.route.route {
@@ -51,13 +52,20 @@ extension OperatorEngine {
             }
         }
         current.route.reason = current.route.reason.isEmpty ? "default" : current.route.reason
+        let routeBefore = day?.route
+        let questBefore = day?.quest
         updateRouteItems(&current, at: time)
-        facts = read(current, route: current.route.route, risk: risk, now: now).facts
-        _ = facts
 
-        // The run's event for the character line.
-        let after = read(current, route: current.route.route, risk: risk, now: now)
-        let completedAfter = Set(after.routines.filter { $0.status == .completed }.map(\.routine.id))
+        // The reading with the route in force: unless the route or its items changed, the
+        // first reading stands with the new risk.
+        var reading: DayReading
+        if current.route == routeBefore, current.quest == questBefore {
+            reading = before
+            reading.facts.put(layout.risk, .string(risk.rawValue))
+        } else {
+            reading = read(current, route: current.route.route, risk: risk, now: now)
+        }
+        let completedAfter = Set(reading.routines.filter { $0.status == .completed }.map(\.routine.id))
         let recoveryDone = recoveryCompleted(current)
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {
@@ -73,9 +81,10 @@ extension OperatorEngine {
         routeChangedThisRun = false
         day = current
 
-        let reading = read(current, route: current.route.route, risk: risk, now: now, event: event)
+        reading.facts.put(layout.event, .string(event))
+        day?.lastFacts = reading.facts
         saveSnapshot(reading, event: event, at: time)
-        plan(at: time)
+        plan(at: time, today: reading)
     }
 
     /// Recovery items at the route's start (SPEC §5.3): items of routines not enabled,
@@ -154,8 +163,9 @@ extension OperatorEngine {
         var statuses: [String: RoutineStatus] = [:]
         var completed = 0
         var partial = 0
+        var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
         for routine in reading.routines where routine.enabled {
-            let status = judgeRoutine(routine, facts: reading.facts, closing: true, skipped: current.skipped)
+            let status = judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
             statuses[routine.routine.id] = status
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
@@ -167,7 +177,7 @@ extension OperatorEngine {
             let (index, explanation) = firstMatch(
                 (ruleset.judgement?.day ?? []).map { ($0.result.rawValue, $0.when, $0.origin) }, facts: reading.facts,
                 decision: "day", at: time, fallback: DayResult.failed.rawValue)
-            explanations["day"] = explanation
+            decisionExplanations["day"] = explanation
             result = index.map { ruleset.judgement?.day[$0].result ?? .failed } ?? .failed
         }
         let xp = ruleset.judgement?.xp ?? ExperiencePoints()

@@ -2,6 +2,16 @@ import Foundation
 import RulesExpression
 import Ruleset
 
+/// A line rendered at an app run, kept to explain its choice on demand.
+struct LineDecision: Sendable {
+    var template: Template?
+    var text: RenderedText
+    var event: String
+    var at: Date
+    var facts: FactValues
+    var day: Int
+}
+
 extension OperatorEngine {
     var renderer: TemplateRenderer { TemplateRenderer(ruleset: ruleset, dayStart: profile.dayStart(ruleset)) }
 
@@ -19,9 +29,11 @@ extension OperatorEngine {
         var widgetFacts = reading.facts
         widgetFacts.put(layout.event, .string("home"))
         let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts)
-        for line in [homeLine, widgetLine].compactMap({ $0 }) {
+        lastLines = []
+        for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
+            guard let line else { continue }
             records.append(EngineRecord(at: time, kind: .templateRendered(line.text)))
-            explanations["template \(line.text.surface)"] = templateExplanation(line, event: event, at: time, facts: reading.facts)
+            lastLines.append(LineDecision(template: line.template, text: line.text, event: lineEvent, at: time, facts: reading.facts, day: current.day))
         }
         let steps = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
         let water = reading.routines.first { $0.routine.category == .water }
@@ -41,9 +53,10 @@ extension OperatorEngine {
         records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
     }
 
-    private func templateExplanation(
-        _ line: (template: Template?, text: RenderedText), event: String, at time: Date, facts: FactValues
-    ) -> Explanation {
+    func templateExplanation(_ line: LineDecision) -> Explanation {
+        let event = line.event
+        let time = line.at
+        let facts = line.facts
         var entries: [Explanation.Entry] = []
         var read: [String] = []
         var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
@@ -59,7 +72,7 @@ extension OperatorEngine {
         return Explanation(
             decision: "template \(line.text.surface)", outcome: line.template?.id ?? "none", at: time, entries: entries,
             facts: values(of: read, in: facts),
-            note: "event '\(event)'; among matches the one at (day \(day?.day ?? 0)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")")
+            note: "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")")
     }
 
     /// A line written by a chat model, checked by the guards (length, sentences, forbidden

@@ -26,10 +26,37 @@ public struct Explanation: Sendable {
     public var outcome: String
     public var at: Date
     public var entries: [Entry]
-    /// Facts read by the entries tried, with their values.
-    public var facts: [(name: String, value: Value)]
     /// Why no table was consulted (a sticky route, a user request), if so.
     public var note: String?
+    /// Names of the facts read, resolved against `values` only when asked (explanations are
+    /// made at every app run and read rarely).
+    var factNames: [String] = []
+    var factValues: FactValues?
+    var schema: FactSchema?
+
+    public init(decision: String, outcome: String, at: Date, entries: [Entry], facts: [(name: String, value: Value)], note: String? = nil) {
+        self.decision = decision
+        self.outcome = outcome
+        self.at = at
+        self.entries = entries
+        self.note = note
+        self.explicitFacts = facts
+    }
+
+    init(decision: String, outcome: String, at: Date, entries: [Entry], reading names: [String], in values: FactValues, schema: FactSchema, note: String? = nil) {
+        self.init(decision: decision, outcome: outcome, at: at, entries: entries, facts: [], note: note)
+        factNames = names
+        factValues = values
+        self.schema = schema
+    }
+
+    private var explicitFacts: [(name: String, value: Value)]
+
+    /// Facts read by the entries tried, with their values.
+    public var facts: [(name: String, value: Value)] {
+        guard let factValues, let schema else { return explicitFacts }
+        return factNames.compactMap { name in schema.fact(named: name).map { (name, factValues[$0.slot]) } }
+    }
 }
 
 extension OperatorEngine {
@@ -56,7 +83,13 @@ extension OperatorEngine {
             }
         }
         let outcome = decided.map { entries[$0].label } ?? fallback
-        return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, facts: values(of: read, in: facts)))
+        return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, reading: read, in: facts, schema: fullSchema))
+    }
+
+    /// The index of the first entry whose condition holds (no explanation: the hot path).
+    func firstMatchIndex(_ conditions: [CompiledExpression], facts: FactValues) -> Int? {
+        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        return conditions.firstIndex { (try? $0.isTrue(&context)) == true }
     }
 
     /// The values of named facts (unknown names are left out).

@@ -68,7 +68,8 @@ public struct LocalClock: Sendable, Hashable {
 
     /// `20260629` for request ids.
     public static func compactDate(_ day: Int) -> String {
-        DateFormat.string(day).replacingOccurrences(of: "-", with: "")
+        let (year, month, date) = DateFormat.civil(fromDays: day)
+        return String(year) + (month < 10 ? "0" : "") + String(month) + (date < 10 ? "0" : "") + String(date)
     }
 
     private func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }

@@ -2,8 +2,17 @@ import Foundation
 import RulesExpression
 import Ruleset
 
+/// A candidate and what the gates decided, kept from the last plan to explain it on demand.
+struct PlannedCandidate: Sendable {
+    var candidate: Candidate
+    var reason: String?
+    var gates: [Explanation.Entry]
+    var at: Date
+    var today: Bool
+}
+
 /// One candidate of a plan: a notification type (and routine) on a logical day.
-struct Candidate {
+struct Candidate: Sendable {
     var rule: NotificationRule
     var routine: String?
     var day: Int
@@ -18,32 +27,38 @@ extension OperatorEngine {
     /// Recomputes the plan from what the app knows now (SPEC §5.6): the rest of today plus
     /// tomorrow's candidates against a fresh day, the gates in order, at most `max_pending`
     /// soonest first; emits `schedule` / `cancel` records against the previous plan.
-    mutating func plan(at time: Date) {
+    mutating func plan(at time: Date, today reading: DayReading) {
         guard let current = day else { return }
+        // Explanations of earlier plans' candidates are replaced by this plan's.
+        plannedCandidates = []
         var candidates: [Candidate] = []
-        candidates += self.candidates(for: current, at: time)
-        var tomorrow = DayState(day: current.day + 1)
-        tomorrow.health = nil
-        candidates += self.candidates(for: tomorrow, at: time)
-        candidates.sort { a, b in
+        candidates += self.candidates(for: current, reading: reading, at: time)
+        // Tomorrow's candidates depend only on the profile (settings, streaks), so they are
+        // computed once per profile and day rather than at every run.
+        if let cached = tomorrowCandidates, cached.day == current.day + 1, cached.profile == profile {
+            candidates += cached.candidates.filter { $0.fireAt > time }
+        } else {
+            let tomorrow = DayState(day: current.day + 1)
+            let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
+            let made = self.candidates(for: tomorrow, reading: fresh, at: time)
+            tomorrowCandidates = (current.day + 1, profile, made)
+            candidates += made
+        }
+        // Time order, then higher priority, then id (sorting indices: candidates are large).
+        let order = candidates.indices.sorted { i, j in
+            let a = candidates[i]
+            let b = candidates[j]
             if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
             if a.rule.priority != b.rule.priority { return a.rule.priority > b.rule.priority }
             return a.id < b.id
         }
         var accepted: [ScheduledNotification] = []
         var refusals: [SuppressedNotification] = []
-        for candidate in candidates {
+        for index in order {
+            let candidate = candidates[index]
             var gates: [Explanation.Entry] = []
             let decision = gate(candidate, accepted: accepted, skipped: current.skipped && candidate.day == current.day, explain: &gates)
-            let explanation = Explanation(
-                decision: "notification \(candidate.rule.id)", outcome: decision.reason ?? "scheduled", at: time, entries: gates,
-                facts: values(of: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts),
-                note: "candidate \(candidate.id) at \(clock.iso8601(candidate.fireAt))")
-            // By request id always; by type for today's candidates (what `explain` asks about).
-            explanations["notification \(candidate.id)"] = explanation
-            if candidate.day == current.day, explanations["notification \(candidate.rule.id)"]?.at != time || candidate.routine == nil {
-                explanations["notification \(candidate.rule.id)"] = explanation
-            }
+            plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: candidate.day == current.day))
             if let reason = decision.reason {
                 refusals.append(SuppressedNotification(
                     id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))
@@ -73,12 +88,9 @@ extension OperatorEngine {
     }
 
     /// The candidates of `day` that fire after `time` and were not delivered already.
-    func candidates(for day: DayState, at time: Date) -> [Candidate] {
+    func candidates(for day: DayState, reading base: DayReading, at time: Date) -> [Candidate] {
         let dayStart = profile.dayStart(ruleset)
         let isToday = day.day == self.day?.day
-        let route = isToday ? day.route.route : .regular
-        let risk = isToday ? (day.risk ?? .low) : .low
-        let base = read(day, route: route, risk: risk, now: clock.local(time).seconds)
         var result: [Candidate] = []
         for rule in ruleset.notifications {
             var bindings: [(routine: String?, facts: FactValues)] = []
@@ -116,14 +128,14 @@ extension OperatorEngine {
         facts.put(layout.routineReminder, .time(reminder))
     }
 
+    var riskConditions: [CompiledExpression] { ruleset.risk.map(\.when) }
+
     /// The facts of a candidate at its fire time: `now` moved there and risk re-derived.
     func factsAtFire(_ candidate: Candidate, fireSeconds: Int) -> FactValues {
         var facts = candidate.facts
-        facts.put(layout.now, .time(fireSeconds))
-        let (index, _) = firstMatch(
-            ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: candidate.fireAt,
-            fallback: RiskLevel.low.rawValue)
-        facts.put(layout.risk, .string((index.map { ruleset.risk[$0].level } ?? .low).rawValue))
+        if let now = layout.now { facts.patch(now, .time(fireSeconds)) }
+        let index = firstMatchIndex(riskConditions, facts: facts)
+        if let risk = layout.risk { facts.patch(risk, .string((index.map { ruleset.risk[$0].level } ?? .low).rawValue)) }
         return facts
     }
 
@@ -207,8 +219,7 @@ extension OperatorEngine {
         pass("stale")
         let body = notificationText(rule.template, facts: facts)
         let title = rule.title.map { notificationText($0, facts: facts) }
-        let (routeIndex, _) = firstMatch(
-            ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: fireAt, fallback: "regular")
+        let routeIndex = firstMatchIndex(ruleset.route.map(\.when), facts: facts)
         let reason = candidate.day == day?.day && day?.route.route == .recovery ? (day?.route.reason ?? "default")
             : routeIndex.map { ruleset.route[$0].reason } ?? "default"
         return (nil, ScheduledNotification(

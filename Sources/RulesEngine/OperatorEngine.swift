@@ -25,10 +25,40 @@ public struct OperatorEngine: Sendable {
     var refused: [SuppressedNotification] = []
     /// Requests delivered on the current day, by id (responses must name one).
     var delivered: [String: ScheduledNotification] = [:]
-    /// The latest explanation of each decision (`risk`, `route`, `notification <type>`, …).
-    public internal(set) var explanations: [String: Explanation] = [:]
+    /// The latest explanation of each decision (`risk`, `route`, `template <surface>`, …).
+    public internal(set) var decisionExplanations: [String: Explanation] = [:]
+    /// The candidates of the last plan with their gates, explained on demand.
+    var plannedCandidates: [PlannedCandidate] = []
+    /// The lines of the last app run, explained on demand.
+    var lastLines: [LineDecision] = []
+
+    /// The explanation of each candidate of the last plan (`notification <type>` for today's,
+    /// `notification <request id>` for every one).
+    public var planExplanations: [String: Explanation] {
+        var result: [String: Explanation] = [:]
+        for planned in plannedCandidates {
+            let candidate = planned.candidate
+            let explanation = Explanation(
+                decision: "notification \(candidate.rule.id)", outcome: planned.reason ?? "scheduled", at: planned.at, entries: planned.gates,
+                reading: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts, schema: fullSchema,
+                note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
+            result["notification \(candidate.id)"] = explanation
+            if planned.today, result["notification \(candidate.rule.id)"] == nil || candidate.routine == nil {
+                result["notification \(candidate.rule.id)"] = explanation
+            }
+        }
+        for line in lastLines { result["template \(line.text.surface)"] = templateExplanation(line) }
+        return result
+    }
+
+    /// Every latest explanation, by decision.
+    public var explanations: [String: Explanation] {
+        decisionExplanations.merging(planExplanations) { a, _ in a }
+    }
     public internal(set) var closedDays: [DayClose] = []
     var records: [EngineRecord] = []
+    /// Tomorrow's plan candidates, made for this profile (see `plan`).
+    var tomorrowCandidates: (day: Int, profile: OperatorProfile, candidates: [Candidate])?
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -59,10 +89,7 @@ public struct OperatorEngine: Sendable {
     }
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.
-    public func currentFacts() -> FactValues? {
-        guard let day, let last = day.lastRun else { return nil }
-        return read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(last).seconds).facts
-    }
+    public func currentFacts() -> FactValues? { day?.lastFacts }
 
     /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay;
     /// settings the new ruleset does not declare are dropped, new ones take their defaults.

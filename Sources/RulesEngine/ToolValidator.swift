@@ -135,7 +135,7 @@ extension OperatorEngine {
             }
         }
         records.append(EngineRecord(at: time, kind: .toolVerdict(verdict, log: log)))
-        explanations["tool"] = Explanation(
+        decisionExplanations["tool"] = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [Explanation.Entry(label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument, origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)],
             facts: [], note: nil)

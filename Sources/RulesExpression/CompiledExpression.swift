@@ -11,8 +11,8 @@ public struct CompiledExpression: Sendable {
     /// The checked type of the result.
     public var type: ExpressionType { typed.type }
 
-    /// Facts read, each once, in first-read order.
-    public var factsRead: [String] { typed.factsRead }
+    /// Facts read, each once, in first-read order (computed once, at compile time).
+    public let factsRead: [String]
 
     /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
     /// errors; warnings come back alongside a compiled expression. Diagnostics are placed
@@ -29,7 +29,7 @@ public struct CompiledExpression: Sendable {
         let typed = checker.check(tree, expecting: expectation)
         let diagnostics = parseDiagnostics + checker.diagnostics
         if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
-        return (CompiledExpression(source: source, typed: typed, program: Compiler.compile(typed)), diagnostics)
+        return (CompiledExpression(source: source, typed: typed, program: Compiler.compile(typed), factsRead: typed.factsRead), diagnostics)
     }
 
     /// Evaluates against `context`; the step counter continues from its current value.

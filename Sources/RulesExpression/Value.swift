@@ -113,9 +113,13 @@ public enum DateFormat {
 }
 
 /// The values of every fact for one evaluation, by slot (`FactSchema.Fact.slot`).
-/// Slots the engine does not fill are `unknown`.
+/// Slots the engine does not fill are `unknown`. Up to two slots can be patched without
+/// copying the shared array (the planner moves `now` and `risk` to a candidate's fire time
+/// for every candidate).
 public struct FactValues: Sendable {
     public var values: [Value]
+    private var firstPatch: (slot: Int, value: Value)?
+    private var secondPatch: (slot: Int, value: Value)?
 
     public init(schema: FactSchema) {
         values = Array(repeating: .unknown, count: schema.slotCount)
@@ -126,8 +130,28 @@ public struct FactValues: Sendable {
     }
 
     public subscript(slot: Int) -> Value {
-        get { slot < values.count ? values[slot] : .unknown }
-        set { if slot < values.count { values[slot] = newValue } }
+        get {
+            if let patch = firstPatch, patch.slot == slot { return patch.value }
+            if let patch = secondPatch, patch.slot == slot { return patch.value }
+            return slot >= 0 && slot < values.count ? values[slot] : .unknown
+        }
+        set {
+            if firstPatch?.slot == slot { firstPatch = nil }
+            if secondPatch?.slot == slot { secondPatch = nil }
+            if slot >= 0, slot < values.count { values[slot] = newValue }
+        }
+    }
+
+    /// Overrides one slot without touching the (possibly shared) array; a third patch is
+    /// written into the array.
+    public mutating func patch(_ slot: Int, _ value: Value) {
+        if firstPatch == nil || firstPatch?.slot == slot {
+            firstPatch = (slot, value)
+        } else if secondPatch == nil || secondPatch?.slot == slot {
+            secondPatch = (slot, value)
+        } else {
+            self[slot] = value
+        }
     }
 
     /// Sets a fact by name; names the schema does not know are ignored.

@@ -10,9 +10,13 @@ public struct AppState: Sendable {
     public var route: RouteKind?
     public var risk: RiskLevel?
     public var snapshot: DailySnapshot?
-    public var explanations: [String: Explanation]
-    /// The facts of the last app run (for `that:` expectations and `explain`).
-    public var facts: FactValues?
+    /// The engine as it was, kept only where an expectation looks (keeping every one
+    /// would force copies of the engine's arrays at every event).
+    public var engine: OperatorEngine?
+    /// Every explanation saved at that moment, by decision.
+    public var explanations: [String: Explanation] { engine?.explanations ?? [:] }
+    /// The facts of the last app run (for `that:` expectations).
+    public var facts: FactValues? { engine?.currentFacts() }
 }
 
 /// The outcome of simulating a scenario: every record in time order, the app's state
@@ -56,7 +60,9 @@ public enum Simulation {
             let start = dayStart(engine, ruleset)
             let health = day.health
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
-            for event in day.events {
+            // Positions where an expectation reads the app's state.
+            let looks = day.expectations.compactMap { $0.seconds.map { logical(of: $0, dayStart: start) } }
+            for (eventIndex, event) in day.events.enumerated() {
                 let time = clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start)
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
                 records += engine.advance(to: time, truth: truthFunction)
@@ -73,9 +79,11 @@ public enum Simulation {
                 if case .toolCall = event.kind, output.contains(where: { if case .toolVerdict(let verdict, _) = $0.kind { verdict.tool == "sync_health_data" && verdict.outcome == .accepted } else { false } }) {
                     records += engine.handle(.appOpened(health: reading), at: time)
                 }
+                let nextPosition = eventIndex + 1 < day.events.count ? logical(of: day.events[eventIndex + 1].seconds, dayStart: start) : 86_400
+                let looked = looks.contains { $0 >= position && $0 < nextPosition }
                 states.append(AppState(
                     at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
-                    explanations: engine.explanations, facts: engine.currentFacts()))
+                    engine: looked ? engine : nil))
             }
             if let stop, dayIndex == stop.day {
                 let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)

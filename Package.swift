@@ -40,6 +40,8 @@ let package = Package(
             ],
             path: "Benchmarks"
         ),
+        // What an iOS app links: Ruleset and RulesEngine only (checked in .ci/run).
+        .executableTarget(name: "EmbeddingExample", dependencies: ["Ruleset", "RulesEngine"], path: "Examples/EmbeddingExample"),
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
         .testTarget(
@@ -53,7 +55,8 @@ let package = Package(
             name: "RulesEngineTests",
             dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"]),
         .testTarget(
-            name: "RulesSimulatorTests", dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics"],
+            name: "RulesSimulatorTests",
+            dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
             exclude: ["Fixtures"]),
         .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
     ],

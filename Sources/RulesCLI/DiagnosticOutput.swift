@@ -20,7 +20,7 @@ enum DiagnosticOutput {
     /// Every code `rules` can report, for SARIF's rule catalogue and `--explain`.
     static var catalogue: [CodeDescription] {
         YAMLDiagnostics.descriptions + JSONReader.descriptions + ExpressionDiagnostics.descriptions
-            + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions
+            + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions + RulesetBundle.descriptions
     }
 
     /// The examples of a lint check, as `--explain` prints them.

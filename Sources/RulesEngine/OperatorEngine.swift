@@ -107,6 +107,7 @@ public struct OperatorEngine: Sendable {
     /// Lets the device act until `time`: deliveries and suppressions whose fire time has
     /// come, and day closes at `day_starts_at`. `truth` gives the real health data at a
     /// moment, to flag deliveries whose condition no longer holds (`stale_condition`).
+    @discardableResult
     public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil) -> [EngineRecord] {
         records = []
         moveTime(to: time, truth: truth)
@@ -154,6 +155,7 @@ public struct OperatorEngine: Sendable {
 
     /// Applies one event at `time`. Events must come in time order; an earlier one is
     /// refused with a `problem` record and changes nothing.
+    @discardableResult
     public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         records = []
         if let last = day?.lastRun, time < last {

@@ -16,12 +16,13 @@ enum ExplainCommand {
                 notification ID; template home|widget|ID; tool; day), the deciding entry, the entries
                 before it that did not match, and the values of the facts they read.
                 """,
-            usage: "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--ruleset DIR]",
+            usage: "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--why-not route=KIND|risk=LEVEL|notification=ID] [--ruleset DIR]",
             arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
                 OptionSpec(name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"], help: "What to explain (default: route)."),
+                OptionSpec(name: "--why-not", valueName: "OUTCOME", help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route)."),
             ],
             run: run)
     }
@@ -50,6 +51,10 @@ enum ExplainCommand {
             return RulesCLI.usageError("'\(at)' is not a time of the scenario", usage: command.usage, helpName: "explain", io: io)
         }
         let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
+        if let question = arguments.value("--why-not") {
+            io.out(WhyNot.answer(question, engine: result.engine, ruleset: ruleset) + "\n")
+            return .success
+        }
         let time = scenario.clock.instant(logicalDay: scenario.days[stop.day].date, seconds: stop.seconds, dayStart: ruleset.dayStartsAt)
         _ = time
         let explanations = result.engine.explanations

@@ -16,14 +16,29 @@ enum TestCommand {
                 entries. A failure shows the expected and actual values and the explanation of the
                 decision. Ends with the line 'N passed, N failed'; exits 1 on any failure.
                 """,
-            usage: "rules test [PATH…] [--ruleset DIR]",
+            usage: "rules test [PATH…] [--ruleset DIR] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
             arguments: [("PATH", "Scenario files or directories (default: scenarios).")],
-            options: [SimulationSupport.rulesetOption],
+            options: [
+                SimulationSupport.rulesetOption,
+                OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
+                OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent."),
+                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text)."),
+                OptionSpec(name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop."),
+            ],
             run: run)
     }
 
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        if let out = arguments.value("--generate-boundaries") { return BoundaryCommand.generate(ruleset: ruleset, out: out, io: io) }
+        var minimum: Double?
+        if let text = arguments.value("--min-coverage") {
+            guard let value = Double(text), value >= 0, value <= 100 else {
+                return RulesCLI.usageError("--min-coverage takes a percentage from 0 to 100", usage: command.usage, helpName: "test", io: io)
+            }
+            minimum = value
+        }
+        let coverage = arguments.has("--coverage") || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
         let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         guard let files = SimulationSupport.scenarioFiles(paths, io) else { return .usage }
         var passed = 0
@@ -35,7 +50,7 @@ enum TestCommand {
                 failed += 1
                 continue
             }
-            let result = Simulation.run(scenario, ruleset: ruleset)
+            let result = Simulation.run(scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } })
             var scenarioFailures = 0
             for problem in result.problems {
                 out += "FAIL \(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column) \(problem.message)\n"
@@ -58,8 +73,20 @@ enum TestCommand {
             failed += scenarioFailures
             out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(loaded.file) — \(scenario.name)\n"
         }
+        var belowMinimum = false
+        if let coverage {
+            if arguments.value("--format") == "json" {
+                out += coverage.json().prettyRendered() + "\n"
+            } else {
+                out += coverage.text()
+            }
+            if let minimum, coverage.percent < minimum {
+                out += "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
+                belowMinimum = true
+            }
+        }
         out += "\(passed) passed, \(failed) failed\n"
         io.out(out)
-        return failed == 0 ? .success : .failure
+        return failed == 0 && !belowMinimum ? .success : .failure
     }
 }

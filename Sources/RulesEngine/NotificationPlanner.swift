@@ -316,3 +316,13 @@ extension Array {
         return self[index]
     }
 }
+
+extension OperatorEngine {
+    /// Today's candidate of a notification type at the last plan: the refusing gate (nil when
+    /// scheduled) and the facts at its fire time, for "why not" answers.
+    public func plannedCandidate(type: String) -> (reason: String?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
+        guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.rule.id == type }) else { return nil }
+        let candidate = planned.candidate
+        return (planned.reason, factsAtFire(candidate, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)
+    }
+}

@@ -151,7 +151,7 @@ public enum HTMLReport {
 
     static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

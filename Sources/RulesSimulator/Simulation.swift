@@ -42,7 +42,12 @@ public struct SimulationResult: Sendable {
 /// delivers what the last app run scheduled, and the widget shows the last saved snapshot.
 public enum Simulation {
     /// Runs `scenario`; with `stop` (a day index and wall time) stops there.
-    public static func run(_ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil) -> SimulationResult {
+    /// `observe` is called after every event and every day close with the engine and the
+    /// records of that step (coverage uses it).
+    public static func run(
+        _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil,
+        observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil
+    ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
         if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
         var engine = OperatorEngine(ruleset: ruleset, clock: scenario.clock, profile: profile)
@@ -65,7 +70,9 @@ public enum Simulation {
             for (eventIndex, event) in day.events.enumerated() {
                 let time = clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start)
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
-                records += engine.advance(to: time, truth: truthFunction)
+                let delivered = engine.advance(to: time, truth: truthFunction)
+                records += delivered
+                observe?(engine, delivered)
                 let position = logical(of: event.seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
                 let output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
@@ -75,6 +82,7 @@ public enum Simulation {
                     }
                 }
                 records += output
+                observe?(engine, output)
                 // `sync_health_data` accepted: the host syncs.
                 if case .toolCall = event.kind, output.contains(where: { if case .toolVerdict(let verdict, _) = $0.kind { verdict.tool == "sync_health_data" && verdict.outcome == .accepted } else { false } }) {
                     records += engine.handle(.appOpened(health: reading), at: time)
@@ -92,7 +100,9 @@ public enum Simulation {
             }
             // Let the device act until the day closes.
             let close = clock.instant(day: day.date + 1, seconds: start)
-            records += engine.advance(to: close, truth: truthFunction)
+            let closing = engine.advance(to: close, truth: truthFunction)
+            records += closing
+            observe?(engine, closing)
         }
         return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
     }

@@ -1,0 +1,112 @@
+/// A comparison of a fact with a constant inside a condition (`(sleep.minutes ?? 420) < 360`,
+/// `now >= 21:00`): what boundary coverage, "why not" answers and generated boundary
+/// scenarios work from.
+public struct Threshold: Sendable, Hashable {
+    /// The fact compared, e.g. `sleep.minutes`.
+    public var fact: String
+    /// The comparison with the fact on the left (`<` in `360 > x` becomes `x < 360`).
+    public var op: BinaryOperator
+    public var constant: Value
+    /// The default of `fact ?? default`, when the fact is optional.
+    public var fallback: Value?
+    /// Where in the expression text the comparison is.
+    public var range: TextRange
+
+    /// The comparison as written, given the expression's source.
+    public func text(in source: String) -> String {
+        let scalars = Array(source.unicodeScalars)
+        let start = Swift.max(0, Swift.min(range.start, scalars.count))
+        let end = Swift.max(start, Swift.min(range.end, scalars.count))
+        return String(String.UnicodeScalarView(scalars[start..<end]))
+    }
+
+    /// Whether `value` satisfies the comparison (nil when the kinds do not compare).
+    public func holds(for value: Value, dayStart: Int = 4 * 3600) -> Bool? {
+        var context = EvaluationContext(facts: FactValues(count: 0), dayStart: dayStart)
+        switch (value, constant) {
+        case (.time(let a), .time(let b)): return Threshold.compare(op, context.logical(a), context.logical(b))
+        default:
+            guard let a = value.numeric, let b = constant.numeric else { return nil }
+            _ = context.steps
+            context.steps = 0
+            return Threshold.compare(op, a, b)
+        }
+    }
+
+    static func compare<T: Comparable>(_ op: BinaryOperator, _ a: T, _ b: T) -> Bool {
+        switch op {
+        case .less: a < b
+        case .lessEqual: a <= b
+        case .greater: a > b
+        case .greaterEqual: a >= b
+        case .equal: a == b
+        default: a != b
+        }
+    }
+
+    /// Every threshold in a checked tree, in reading order.
+    public static func extract(from node: TypedNode) -> [Threshold] {
+        var found: [Threshold] = []
+        var stack = [node]
+        while let current = stack.popLast() {
+            if case .binary(let op, let lhs, let rhs) = current.kind, [.less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual].contains(op) {
+                if let (fact, fallback) = factSide(lhs), case .constant(let value) = rhs.kind, isOrdered(value) {
+                    found.append(Threshold(fact: fact, op: op, constant: value, fallback: fallback, range: current.range))
+                } else if let (fact, fallback) = factSide(rhs), case .constant(let value) = lhs.kind, isOrdered(value) {
+                    found.append(Threshold(fact: fact, op: flipped(op), constant: value, fallback: fallback, range: current.range))
+                }
+            }
+            stack.append(contentsOf: current.children.reversed())
+        }
+        return found
+    }
+
+    static func isOrdered(_ value: Value) -> Bool {
+        switch value {
+        case .int, .number, .time, .duration: true
+        default: false
+        }
+    }
+
+    static func factSide(_ node: TypedNode) -> (String, Value?)? {
+        switch node.kind {
+        case .fact(_, let name): return (name, nil)
+        case .binary(.coalesce, let lhs, let rhs):
+            if case .fact(_, let name) = lhs.kind, case .constant(let value) = rhs.kind { return (name, value) }
+            return nil
+        default: return nil
+        }
+    }
+
+    static func flipped(_ op: BinaryOperator) -> BinaryOperator {
+        switch op {
+        case .less: .greater
+        case .lessEqual: .greaterEqual
+        case .greater: .less
+        case .greaterEqual: .lessEqual
+        default: op
+        }
+    }
+
+    /// The nearest values on either side of the boundary: (one that holds, one that does
+    /// not), a step of 1 for ints and minutes of time, 0.01 for numbers.
+    public var sides: (holding: Value, failing: Value)? {
+        func pair(_ below: Value, _ at: Value, _ above: Value) -> (Value, Value) {
+            switch op {
+            case .less: (below, at)
+            case .lessEqual: (at, above)
+            case .greater: (above, at)
+            case .greaterEqual: (at, below)
+            case .equal: (at, above)
+            default: (above, at)
+            }
+        }
+        switch constant {
+        case .int(let c): return pair(.int(c - 1), .int(c), .int(c + 1))
+        case .number(let c): return pair(.number(c - 0.01), .number(c), .number(c + 0.01))
+        case .time(let c): return pair(.time((c - 60 + 86_400) % 86_400), .time(c), .time((c + 60) % 86_400))
+        case .duration(let c): return pair(.duration(c - 60), .duration(c), .duration(c + 60))
+        default: return nil
+        }
+    }
+}

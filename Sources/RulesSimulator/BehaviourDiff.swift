@@ -1,0 +1,191 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// What one simulated day did, reduced to behaviour a designer cares about.
+struct DayBehaviour {
+    var deliveries: [String: [Int]] = [:]       // type → fire times (seconds after the day's start)
+    var suppressions: [String: [String]] = [:]  // type → reasons
+    var routeStarts: [RouteKind: Int] = [:]     // first time each route was entered
+    var riskStarts: [RiskLevel: Int] = [:]
+    var result: DayResult?
+    var streak: Int?
+    var texts: [String: Set<String>] = [:]      // surface → texts shown
+}
+
+/// The behavioural difference between two rulesets on the same scenarios (`rules diff`).
+public struct BehaviourDiff: Sendable {
+    public struct Change: Sendable, Hashable {
+        public var scenario: String
+        public var day: Int
+        /// `notification`, `route`, `risk`, `day`, `streak`, `text`.
+        public var kind: String
+        public var message: String
+        /// Minutes a route or risk moved (negative: earlier), for the summary.
+        public var minutes: Int?
+        /// Notifications gained (+) or lost (−).
+        public var delta: Int
+        public var subject: String
+    }
+
+    public var changes: [Change]
+    public var days: Int
+
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// Simulates every scenario against both rulesets and compares what happened.
+    public static func compare(_ scenarios: [(old: Scenario, new: Scenario)], old: Ruleset, new: Ruleset) -> BehaviourDiff {
+        var changes: [Change] = []
+        var days = 0
+        for (oldScenario, newScenario) in scenarios {
+            let a = behaviour(Simulation.run(oldScenario, ruleset: old), ruleset: old)
+            let b = behaviour(Simulation.run(newScenario, ruleset: new), ruleset: new)
+            days += newScenario.days.count
+            for day in newScenario.days.map(\.date) {
+                changes += compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day)
+            }
+        }
+        return BehaviourDiff(changes: changes, days: days)
+    }
+
+    static func behaviour(_ result: SimulationResult, ruleset: Ruleset) -> [Int: DayBehaviour] {
+        let clock = result.scenario.clock
+        let dayStart = ruleset.dayStartsAt
+        var days: [Int: DayBehaviour] = [:]
+        func position(_ date: Date) -> (Int, Int) {
+            let (day, seconds) = clock.logical(date, dayStart: dayStart)
+            return (day, seconds < dayStart ? seconds + 86_400 - dayStart : seconds - dayStart)
+        }
+        for record in result.records {
+            let (day, at) = position(record.at)
+            switch record.kind {
+            case .notificationDelivered(let n, _): days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
+            case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason)
+            case .routeChanged(_, let to, _): if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
+            case .riskChanged(_, let to): if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
+            case .templateRendered(let text): days[day, default: DayBehaviour()].texts[text.surface, default: []].insert(text.text)
+            case .dayClosed(let close):
+                days[close.day, default: DayBehaviour()].result = close.result
+                days[close.day, default: DayBehaviour()].streak = close.streak
+            default: break
+            }
+        }
+        return days
+    }
+
+    static func clock(_ position: Int, dayStart: Int = 4 * 3600) -> String { TimeFormat.clock((position + dayStart) % 86_400) }
+
+    static func compare(_ a: DayBehaviour, _ b: DayBehaviour, scenario: String, day: Int) -> [Change] {
+        var changes: [Change] = []
+        func change(_ kind: String, _ subject: String, _ message: String, minutes: Int? = nil, delta: Int = 0) {
+            changes.append(Change(scenario: scenario, day: day, kind: kind, message: message, minutes: minutes, delta: delta, subject: subject))
+        }
+        for type in Set(a.deliveries.keys).union(b.deliveries.keys).sorted() {
+            let old = a.deliveries[type] ?? []
+            let new = b.deliveries[type] ?? []
+            guard old != new else { continue }
+            let why = (b.suppressions[type] ?? []).first.map { " (now \($0))" } ?? ""
+            if new.count > old.count {
+                change("notification", type, "+\(new.count - old.count) \(type) at \(new.filter { !old.contains($0) }.map { clock($0) }.joined(separator: ", "))", delta: new.count - old.count)
+            } else if new.count < old.count {
+                change("notification", type, "−\(old.count - new.count) \(type): was at \(old.filter { !new.contains($0) }.map { clock($0) }.joined(separator: ", "))\(why)", delta: new.count - old.count)
+            } else {
+                change("notification", type, "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))")
+            }
+        }
+        for route in RouteKind.allCases {
+            switch (a.routeStarts[route], b.routeStarts[route]) {
+            case (let old?, let new?) where old != new:
+                let minutes = (new - old) / 60
+                change("route", route.rawValue, "\(route.rawValue) route \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))", minutes: minutes)
+            case (nil, let new?): change("route", route.rawValue, "\(route.rawValue) route now entered at \(clock(new))")
+            case (let old?, nil): change("route", route.rawValue, "\(route.rawValue) route no longer entered (was \(clock(old)))")
+            default: break
+            }
+        }
+        for risk in RiskLevel.allCases {
+            switch (a.riskStarts[risk], b.riskStarts[risk]) {
+            case (let old?, let new?) where old != new:
+                let minutes = (new - old) / 60
+                change("risk", risk.rawValue, "risk \(risk.rawValue) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))", minutes: minutes)
+            case (nil, let new?): change("risk", risk.rawValue, "risk \(risk.rawValue) now reached at \(clock(new))")
+            case (let old?, nil): change("risk", risk.rawValue, "risk \(risk.rawValue) no longer reached (was \(clock(old)))")
+            default: break
+            }
+        }
+        if a.result != b.result {
+            change("day", "result", "day result \(a.result?.rawValue ?? "—") → \(b.result?.rawValue ?? "—")")
+        }
+        if a.streak != b.streak {
+            change("streak", "streak", "streak \(a.streak.map(String.init) ?? "—") → \(b.streak.map(String.init) ?? "—")")
+        }
+        for surface in Set(a.texts.keys).union(b.texts.keys).sorted() {
+            let gained = (b.texts[surface] ?? []).subtracting(a.texts[surface] ?? [])
+            let lost = (a.texts[surface] ?? []).subtracting(b.texts[surface] ?? [])
+            for text in gained.sorted() { change("text", surface, "\(surface) now says \"\(text)\"") }
+            for text in lost.sorted() { change("text", surface, "\(surface) no longer says \"\(text)\"") }
+        }
+        return changes
+    }
+
+    /// One line: `+2 notifications over 7 days, recovery route 40 minutes earlier on 2 days`.
+    public var summary: String {
+        if changes.isEmpty { return "no behaviour changed over \(days) day\(days == 1 ? "" : "s")" }
+        var parts: [String] = []
+        let delta = changes.reduce(0) { $0 + $1.delta }
+        let notificationChanges = changes.filter { $0.kind == "notification" }
+        if delta != 0 {
+            parts.append("\(delta > 0 ? "+" : "−")\(abs(delta)) notification\(abs(delta) == 1 ? "" : "s") over \(days) day\(days == 1 ? "" : "s")")
+        } else if !notificationChanges.isEmpty {
+            parts.append("\(notificationChanges.count) notification\(notificationChanges.count == 1 ? "" : "s") moved")
+        }
+        for kind in ["route", "risk"] {
+            let moves = Dictionary(grouping: changes.filter { $0.kind == kind }, by: \.subject)
+            for subject in moves.keys.sorted() {
+                guard let items = moves[subject] else { continue }
+                let shifted = items.compactMap(\.minutes)
+                let label = kind == "route" ? "\(subject) route" : "risk \(subject)"
+                if shifted.count == items.count, let first = shifted.first, shifted.allSatisfy({ $0 == first }) {
+                    parts.append("\(label) \(abs(first)) minutes \(first < 0 ? "earlier" : "later") on \(items.count) day\(items.count == 1 ? "" : "s")")
+                } else {
+                    parts.append("\(label) changed on \(items.count) day\(items.count == 1 ? "" : "s")")
+                }
+            }
+        }
+        let results = changes.filter { $0.kind == "day" }.count
+        if results > 0 { parts.append("\(results) day result\(results == 1 ? "" : "s") changed") }
+        let texts = changes.filter { $0.kind == "text" }.count
+        if texts > 0 { parts.append("\(texts) text change\(texts == 1 ? "" : "s")") }
+        return parts.joined(separator: ", ")
+    }
+
+    public func text() -> String {
+        var out = summary + "\n"
+        var current = ""
+        for change in changes {
+            let header = "\(change.scenario) \(DateFormat.string(change.day))"
+            if header != current {
+                out += "\n\(header)\n"
+                current = header
+            }
+            out += "  \(change.kind): \(change.message)\n"
+        }
+        return out
+    }
+
+    public func json() -> JSONValue {
+        .object([
+            ("summary", .string(summary)),
+            ("changed", .bool(!changes.isEmpty)),
+            ("changes", .array(changes.map { change in
+                .object([
+                    ("scenario", .string(change.scenario)), ("date", .string(DateFormat.string(change.day))),
+                    ("kind", .string(change.kind)), ("subject", .string(change.subject)), ("message", .string(change.message)),
+                    ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)),
+                ])
+            })),
+        ])
+    }
+}

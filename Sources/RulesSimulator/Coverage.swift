@@ -1,0 +1,168 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// Rule coverage (`rules test --coverage`): which decision-table entries, notification
+/// gates, templates and tools the scenarios exercised, and for each numeric threshold in a
+/// condition whether the scenarios sat on both sides of it.
+public final class RuleCoverage {
+    public struct Item: Sendable {
+        public var category: String
+        public var label: String
+        public var origin: Origin?
+        public var covered: Bool
+        /// For thresholds: what is missing (`never below 360`).
+        public var missing: String?
+    }
+
+    let ruleset: Ruleset
+    var entries: [String: Set<Int>] = [:]
+    var gates: Set<String> = []
+    var templates: Set<String> = []
+    var tools: Set<String> = []
+    var statuses: Set<RoutineStatus> = []
+    /// Per threshold key: (seen holding, seen failing).
+    var sides: [String: (Bool, Bool)] = [:]
+    let thresholds: [(key: String, where: String, threshold: Threshold, origin: Origin)]
+
+    public init(ruleset: Ruleset) {
+        self.ruleset = ruleset
+        var found: [(String, String, Threshold, Origin)] = []
+        func add(_ expression: CompiledExpression?, _ label: String, _ origin: Origin?) {
+            guard let expression else { return }
+            for threshold in Threshold.extract(from: expression.typed) {
+                let key = "\(label): \(threshold.fact) \(threshold.op.rawValue) \(threshold.constant)"
+                found.append((key, label, threshold, origin ?? .unknown))
+            }
+        }
+        for (index, entry) in ruleset.risk.enumerated() { add(entry.when, "risk[\(index + 1)] \(entry.level.rawValue)", entry.whenOrigin) }
+        for (index, entry) in ruleset.route.enumerated() { add(entry.when, "route[\(index + 1)] \(entry.route.rawValue)", entry.whenOrigin) }
+        for (index, entry) in (ruleset.judgement?.routine ?? []).enumerated() { add(entry.when, "judgement.routine[\(index + 1)] \(entry.status.rawValue)", entry.whenOrigin) }
+        for (index, entry) in (ruleset.judgement?.day ?? []).enumerated() { add(entry.when, "judgement.day[\(index + 1)] \(entry.result.rawValue)", entry.whenOrigin) }
+        for rule in ruleset.notifications { add(rule.when, "notification \(rule.id)", rule.whenOrigin) }
+        for template in ruleset.templates { add(template.when, "template \(template.id)", template.whenOrigin) }
+        var seen = Set<String>()
+        thresholds = found.filter { seen.insert($0.0).inserted }.map { (key: $0.0, where: $0.1, threshold: $0.2, origin: $0.3) }
+    }
+
+    /// Records what one step of a simulation exercised.
+    public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+        for table in ["risk", "route", "day"] {
+            if let explanation = engine.decisionExplanations[table], let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
+                entries[table, default: []].insert(index)
+            }
+        }
+        for record in records {
+            switch record.kind {
+            case .notificationSuppressed(let s): gates.insert(s.reason)
+            case .notificationDelivered(let n, _):
+                gates.insert("delivered")
+                templates.insert(n.templateID)
+            case .templateRendered(let text): if let id = text.templateID { templates.insert(id) }
+            case .toolVerdict(let verdict, _): if let tool = verdict.tool, verdict.outcome == .accepted { tools.insert(tool) }
+            case .dayClosed(let close): statuses.formUnion(close.statuses.values)
+            default: break
+            }
+        }
+        guard let facts = engine.currentFacts() else { return }
+        let schema = ruleset.perRoutineSchema
+        for item in thresholds {
+            var values: [Value] = []
+            let fact = item.threshold.fact
+            let field = ["progress", "value", "goal"].contains(fact) ? fact : fact.hasPrefix("routine.") ? String(fact.dropFirst(8)) : nil
+            if let field {
+                // Bindings stand for each routine's own fact.
+                for routine in ruleset.routines {
+                    if let slot = schema.fact(named: "routines.\(routine.id).\(field)")?.slot { values.append(facts[slot]) }
+                }
+            } else if let slot = schema.fact(named: item.threshold.fact)?.slot {
+                values.append(facts[slot])
+            }
+            for var value in values {
+                if value.isUnknown, let fallback = item.threshold.fallback { value = fallback }
+                guard let holds = item.threshold.holds(for: value, dayStart: ruleset.dayStartsAt) else { continue }
+                var seen = sides[item.key] ?? (false, false)
+                if holds { seen.0 = true } else { seen.1 = true }
+                sides[item.key] = seen
+            }
+        }
+        statuses.formUnion(engine.statuses().values)
+    }
+
+    static let gateNames = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale"]
+
+    /// Every item with whether it was covered.
+    public var items: [Item] {
+        var items: [Item] = []
+        for (index, entry) in ruleset.risk.enumerated() {
+            items.append(Item(category: "tables", label: "risk[\(index + 1)] \(entry.level.rawValue)", origin: entry.origin, covered: entries["risk"]?.contains(index) == true))
+        }
+        for (index, entry) in ruleset.route.enumerated() {
+            items.append(Item(category: "tables", label: "route[\(index + 1)] \(entry.route.rawValue)", origin: entry.origin, covered: entries["route"]?.contains(index) == true))
+        }
+        for (index, entry) in (ruleset.judgement?.routine ?? []).enumerated() {
+            items.append(Item(category: "tables", label: "judgement.routine[\(index + 1)] \(entry.status.rawValue)", origin: entry.origin, covered: statuses.contains(entry.status)))
+        }
+        for (index, entry) in (ruleset.judgement?.day ?? []).enumerated() {
+            items.append(Item(category: "tables", label: "judgement.day[\(index + 1)] \(entry.result.rawValue)", origin: entry.origin, covered: entries["day"]?.contains(index) == true))
+        }
+        for gate in Self.gateNames {
+            items.append(Item(category: "gates", label: gate, origin: nil, covered: gates.contains(gate)))
+        }
+        for template in ruleset.templates {
+            items.append(Item(category: "templates", label: template.id, origin: template.origin, covered: templates.contains(template.id)))
+        }
+        for tool in ruleset.tools {
+            items.append(Item(category: "tools", label: tool.name, origin: tool.origin, covered: tools.contains(tool.name)))
+        }
+        for item in thresholds {
+            let seen = sides[item.key] ?? (false, false)
+            var missing: [String] = []
+            if !seen.0 { missing.append("never where it holds") }
+            if !seen.1 { missing.append("never where it fails") }
+            items.append(Item(category: "thresholds", label: item.key, origin: item.origin, covered: seen.0 && seen.1, missing: missing.isEmpty ? nil : missing.joined(separator: ", ")))
+        }
+        return items
+    }
+
+    public var percent: Double {
+        let all = items
+        return all.isEmpty ? 100 : 100 * Double(all.count { $0.covered }) / Double(all.count)
+    }
+
+    public func text() -> String {
+        let all = items
+        var out = "coverage:\n"
+        for category in ["tables", "gates", "templates", "tools", "thresholds"] {
+            let inCategory = all.filter { $0.category == category }
+            guard !inCategory.isEmpty else { continue }
+            let covered = inCategory.count { $0.covered }
+            out += "  \(category.padding(toLength: 11, withPad: " ", startingAt: 0)) \(covered)/\(inCategory.count) (\(Int((100 * Double(covered) / Double(inCategory.count)).rounded()))%)\n"
+        }
+        out += "  total       \(all.count { $0.covered })/\(all.count) (\(String(format: "%.1f", percent))%)\n"
+        let uncovered = all.filter { !$0.covered }
+        if !uncovered.isEmpty {
+            out += "not covered:\n"
+            for item in uncovered {
+                let place = item.origin.map { "\($0.file):\($0.location.line)" } ?? ""
+                out += "  \(item.category): \(item.label)\(item.missing.map { " — \($0)" } ?? "")\(place.isEmpty ? "" : "  \(place)")\n"
+            }
+        }
+        return out
+    }
+
+    public func json() -> JSONValue {
+        .object([
+            ("percent", .number((percent * 10).rounded() / 10)),
+            ("items", .array(items.map { item in
+                .object([
+                    ("category", .string(item.category)), ("label", .string(item.label)), ("covered", .bool(item.covered)),
+                    ("missing", .optional(item.missing)),
+                    ("file", .optional(item.origin?.file)), ("line", .optional(item.origin?.location.line)),
+                ])
+            })),
+        ])
+    }
+}

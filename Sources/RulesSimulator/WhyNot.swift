@@ -1,0 +1,105 @@
+import Foundation
+import RulesExpression
+import Ruleset
+import RulesEngine
+
+/// "Why not" answers (`rules explain … --why-not route=light`): the smallest change of one
+/// fact that would have produced the other outcome, where one exists, and otherwise what
+/// stopped it.
+public enum WhyNot {
+    public static func answer(_ question: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
+        let parts = question.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return "ask as route=KIND, risk=LEVEL or notification=ID" }
+        guard let facts = engine.currentFacts() else { return "no app run had happened by then" }
+        switch parts[0] {
+        case "route":
+            guard let target = RouteKind(rawValue: parts[1]) else { return "'\(parts[1])' is not a route" }
+            if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
+            if let note = engine.decisionExplanations["route"]?.note { return "the table was not consulted: \(note)" }
+            return table(ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts, ruleset: ruleset)
+        case "risk":
+            guard let target = RiskLevel(rawValue: parts[1]) else { return "'\(parts[1])' is not a risk level" }
+            if engine.snapshot?.risk == target { return "the risk was already \(target.rawValue)" }
+            return table(ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: target.rawValue, what: "risk \(target.rawValue)", facts: facts, ruleset: ruleset)
+        case "notification":
+            guard ruleset.notification(parts[1]) != nil else { return "no notification type '\(parts[1])'" }
+            guard let planned = engine.plannedCandidate(type: parts[1]) else {
+                return "\(parts[1]) had no candidate at the last plan (its time had passed, or its time was unknown)"
+            }
+            guard let reason = planned.reason else { return "\(parts[1]) was scheduled for \(TimeFormat.clock(planned.fireSeconds))" }
+            guard reason == "condition_false", let when = planned.when else {
+                return "\(parts[1]) was stopped by the gate '\(reason)'"
+            }
+            if let change = smallestChange(making: when, hold: true, facts: planned.facts, ruleset: ruleset, check: { facts in holds(when, facts, ruleset) }) {
+                return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"
+            }
+            // A condition on the derived risk: answer through the risk table at the fire time.
+            if let level = equalityConstant(when, fact: "risk"), let answer = Optional(table(
+                ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: level, what: "risk \(level) at \(TimeFormat.clock(planned.fireSeconds))",
+                facts: planned.facts, ruleset: ruleset)), !answer.hasPrefix("no ") {
+                return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it \(answer)"
+            }
+            return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); no single fact change makes it hold"
+        default:
+            return "ask about route=, risk= or notification="
+        }
+    }
+
+    /// `X` of a condition `fact == "X"`.
+    static func equalityConstant(_ expression: CompiledExpression, fact: String) -> String? {
+        guard case .binary(.equal, let lhs, let rhs) = expression.typed.kind else { return nil }
+        if case .fact(_, let name) = lhs.kind, name == fact, case .constant(.string(let value)) = rhs.kind { return value }
+        if case .fact(_, let name) = rhs.kind, name == fact, case .constant(.string(let value)) = lhs.kind { return value }
+        return nil
+    }
+
+    static func holds(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Bool {
+        var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
+        return (try? expression.isTrue(&context)) == true
+    }
+
+    static func firstMatch(_ entries: [(String, CompiledExpression)], _ facts: FactValues, _ ruleset: Ruleset) -> String? {
+        entries.first { holds($0.1, facts, ruleset) }?.0
+    }
+
+    /// The smallest one-fact change (relative to the fact's value) after which the table's
+    /// first match is `target`.
+    static func table(_ entries: [(String, CompiledExpression)], target: String, what: String, facts: FactValues, ruleset: Ruleset) -> String {
+        guard let targetIndex = entries.firstIndex(where: { $0.0 == target }) else { return "no entry leads to \(what)" }
+        let decided = firstMatch(entries, facts, ruleset) ?? "none"
+        let check: (FactValues) -> Bool = { firstMatch(entries, $0, ruleset) == target }
+        var best: String?
+        for (index, entry) in entries.enumerated() where index <= targetIndex {
+            if let change = smallestChange(making: entry.1, hold: index == targetIndex, facts: facts, ruleset: ruleset, check: check) {
+                best = best ?? change
+                if index == targetIndex { best = change }
+                break
+            }
+        }
+        if let best { return "would have been \(what) \(best) (it was \(decided))" }
+        return "no single fact change leads to \(what); the table chose \(decided)"
+    }
+
+    /// Tries each threshold of `expression` at the nearest value on the wanted side and
+    /// returns the smallest change after which `check` passes, described in words.
+    static func smallestChange(
+        making expression: CompiledExpression, hold: Bool, facts: FactValues, ruleset: Ruleset, check: (FactValues) -> Bool
+    ) -> String? {
+        let schema = ruleset.perRoutineSchema
+        var best: (score: Double, text: String)?
+        for threshold in Threshold.extract(from: expression.typed) {
+            guard let slot = schema.fact(named: threshold.fact)?.slot, let sides = threshold.sides else { continue }
+            var current = facts[slot]
+            if current.isUnknown, let fallback = threshold.fallback { current = fallback }
+            let wanted = hold ? sides.holding : sides.failing
+            guard threshold.holds(for: current, dayStart: ruleset.dayStartsAt) != hold else { continue }
+            var changed = facts
+            changed[slot] = wanted
+            guard check(changed) else { continue }
+            let score = abs((wanted.numeric ?? 0) - (current.numeric ?? 0)) / max(abs(current.numeric ?? 1), 1)
+            let text = "if \(threshold.fact) had been \(wanted) (\(threshold.fact) \(threshold.op.rawValue) \(threshold.constant)\(hold ? "" : " not holding")); it was \(current)"
+            if best == nil || score < best?.score ?? .infinity { best = (score, text) }
+        }
+        return best?.text
+    }
+}

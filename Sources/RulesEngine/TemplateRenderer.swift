@@ -137,3 +137,10 @@ public struct TextGuard: Sendable {
     }
 
 }
+
+/// The renderer's value formatting, for tests and tools that show values as lines do.
+public enum TemplateRendererProbe {
+    public static func format(_ value: Value, _ filter: TemplateFilter?) -> String {
+        TemplateRenderer.format(value, filter)
+    }
+}

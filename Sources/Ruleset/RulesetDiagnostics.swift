@@ -17,6 +17,7 @@ public enum RulesetDiagnostics {
         d("ruleset.tagged_value", "a YAML tag where a plain value was meant", "A value starting with '!' is a YAML tag, not a negation: quote it (`when: \"!settings.quiet\"`)."),
         d("ruleset.anchored_value", "a YAML anchor or alias where a plain value was meant", "A value starting with '&' or '*' is a YAML anchor or alias; rule files do not use them. Quote the value or write it out."),
         d("ruleset.invalid_template", "a template text with an unreadable placeholder", "Placeholders are `{expression}` or `{expression|filter}`; write `{{` and `}}` for literal braces."),
+        d("ruleset.no_files", "a ruleset directory without rule files", "The directory has no .yaml files under routines/, rules/ or templates/; it is not loaded as an empty ruleset."),
         d("ruleset.not_a_document", "a document that is not a mapping", "A rule document is a mapping of sections; a routines document is a routine or a list of routines."),
     ]
 

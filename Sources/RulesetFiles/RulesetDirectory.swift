@@ -92,6 +92,14 @@ extension Ruleset {
     /// File names in diagnostics are relative to the directory, prefixed with `displayPrefix`.
     public static func load(directory: String, displayPrefix: String = "") -> RulesetLoad {
         let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix)
+        guard !files.isEmpty else {
+            // An empty or missing directory is not an empty ruleset: a reload from it must
+            // never replace a good one.
+            let diagnostic = Diagnostic(
+                code: "ruleset.no_files", severity: .error, file: displayPrefix.isEmpty ? "." : displayPrefix, location: .fileStart,
+                message: "no .yaml files under routines/, rules/ or templates/", hint: "point at the directory that holds the ruleset")
+            return RulesetLoad(ruleset: nil, diagnostics: [diagnostic], sources: [:])
+        }
         let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files)
         let (ruleset, diagnostics) = Ruleset.load(documents: documents)
         let all = DiagnosticCollector(yamlDiagnostics + diagnostics)

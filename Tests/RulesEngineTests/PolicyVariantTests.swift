@@ -1,0 +1,153 @@
+import Foundation
+import RulesEngine
+import RulesExpression
+import Ruleset
+import RulesetFiles
+import RulesSimulator
+import TestSupport
+import Testing
+
+/// Policy options the shipped ruleset does not use, on edited copies of it: deferral and
+/// staleness, the other weakening effects, the pending limit; plus hot reload, filters,
+/// the chat guard, and log edits.
+@Suite struct PolicyVariantTests {
+    func ruleset(_ edits: [(String, String, String)]) throws -> Ruleset {
+        let directory = NSTemporaryDirectory() + "variant-\(UUID().uuidString)"
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Shipped.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        for (file, old, new) in edits {
+            let path = directory + "/" + file
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(old), "\(file) lacks \(old)")
+            try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let load = Ruleset.load(directory: directory)
+        return try #require(load.ruleset, "\(load.diagnostics.map(\.message))")
+    }
+
+    let reminderDay = """
+        name: reminder
+        date: 2026-07-20
+        timezone: Asia/Seoul
+        settings: { morning_checkin: false, evening_underachievement: false, recovery_route: false, routine_reminder: true, reminders: { water: "06:00" } }
+        routines: [water]
+        events: [{ at: "05:00", app: open }]
+        """
+
+    @Test func deferredCandidatesArriveWhenQuietHoursEnd() throws {
+        let rules = try ruleset([("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n")])
+        let result = try #require(Shipped.run(reminderDay, ruleset: rules))
+        #expect(Shipped.deliveries(result).map(\.1) == ["07:00"])
+    }
+
+    @Test func deferredCandidatesOlderThanExpiresAfterAreStale() throws {
+        let rules = try ruleset([("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n    expires_after: 30m\n")])
+        let result = try #require(Shipped.run(reminderDay, ruleset: rules))
+        #expect(Shipped.deliveries(result).isEmpty)
+        #expect(Shipped.suppressions(result).contains { $0.0 == "routine_reminder" && $0.2 == "stale" })
+    }
+
+    func ignoredDays(_ count: Int) -> String {
+        var days = ""
+        for index in 0..<count {
+            days += "  - date: 2026-07-\(20 + index)\n    events:\n      - { at: \"08:00\", app: open }\n"
+            if index < 3 { days += "      - { at: \"20:40\", notification: evening_underachievement, response: ignored }\n" }
+        }
+        return "name: ignores\ntimezone: Asia/Seoul\nsettings: { morning_checkin: false }\nroutines: [water]\ndays:\n" + days
+    }
+
+    @Test func weakenedOffStopsTheType() throws {
+        let rules = try ruleset([("rules/notifications.yaml", "effect: passive", "effect: off")])
+        let result = try #require(Shipped.run(ignoredDays(5), ruleset: rules))
+        #expect(Shipped.deliveries(result).filter { $0.0 == "evening_underachievement" }.count == 3)
+        #expect(Shipped.suppressions(result).filter { $0.0 == "evening_underachievement" && $0.2 == "weakened" }.count == 2)
+    }
+
+    @Test func weakenedEveryOtherDayAlternates() throws {
+        let rules = try ruleset([("rules/notifications.yaml", "effect: passive", "effect: every_other_day")])
+        let result = try #require(Shipped.run(ignoredDays(6), ruleset: rules))
+        // Weakened on day 3 (7/22): 7/23 off, 7/24 on, 7/25 off.
+        let days = result.records.compactMap { record -> String? in
+            if case .notificationDelivered(let n, _) = record.kind, n.type == "evening_underachievement" { return DateFormat.string(n.day) }
+            return nil
+        }
+        #expect(days == ["2026-07-20", "2026-07-21", "2026-07-22", "2026-07-24"])
+    }
+
+    @Test func atMostMaxPendingArePendingSoonestFirst() throws {
+        let rules = try ruleset([("rules/notifications.yaml", "max_pending: 64", "max_pending: 2")])
+        let result = try #require(Shipped.run("""
+            name: pending
+            date: 2026-07-20
+            timezone: Asia/Seoul
+            routines: [water]
+            events: [{ at: "08:00", app: open }]
+            """, ruleset: rules))
+        let first = result.records.compactMap { record -> String? in
+            if case .notificationScheduled(let n) = record.kind { return n.id }
+            return nil
+        }
+        #expect(first.prefix(2) == ["morning_checkin.20260720", "evening_underachievement.20260720"])
+        #expect(Shipped.suppressions(result).contains { $0.0 == "recovery_route" && $0.2 == "max_pending" })
+    }
+
+    @Test func hotReloadKeepsTheDaysLogsAndABadRulesetIsRefused() throws {
+        let clock = try #require(LocalClock(identifier: "Asia/Seoul"))
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: clock)
+        let day = try #require(DateFormat.days("2026-07-20"))
+        engine.handle(.log(routine: "water", value: 500, unit: nil, source: .manual), at: clock.instant(day: day, seconds: 9 * 3600))
+        let lighter = try ruleset([("rules/route.yaml", "scale: 0.6", "scale: 0.5")])
+        engine.replaceRuleset(lighter)
+        engine.handle(.action(.reduceRoute), at: clock.instant(day: day, seconds: 10 * 3600))
+        #expect(engine.habitLogs.map(\.value) == [500])
+        #expect(engine.snapshot?.stepsGoal == 3000)   // 6000 × 0.5 under the new rules
+        // A reload that fails leaves the last good ruleset in force.
+        let broken = Ruleset.load(directory: NSTemporaryDirectory() + "missing-\(UUID().uuidString)")
+        #expect(broken.ruleset(orKeeping: lighter).light?.scale == 0.5)
+    }
+
+    @Test func editedAndDeletedLogsChangeTheDay() throws {
+        let result = try #require(Shipped.run("""
+            name: edits
+            date: 2026-07-20
+            timezone: Asia/Seoul
+            routines: [water, study]
+            events:
+              - { at: "09:00", log: { routine: water, value: 1500 } }
+              - { at: "09:10", edit_log: { id: log_20260720_001, value: 500 } }
+              - { at: "09:20", log: { routine: study, value: 25 } }
+              - { at: "09:30", delete_log: log_20260720_002 }
+              - { at: "09:40", delete_log: log_nope }
+            """))
+        let completed = result.records.compactMap { record -> Int? in
+            if case .snapshot(let s) = record.kind { return s.completedRoutines }
+            return nil
+        }
+        #expect(completed == [1, 0, 1, 0])
+        #expect(result.problems.map(\.message) == ["no log 'log_nope' today"])
+    }
+
+    @Test(arguments: [
+        (Value.int(3240), TemplateFilter.thousands, "3,240"), (.int(330), .hm, "5h 30m"), (.duration(5400), .hm, "1h 30m"),
+        (.int(3240), .k, "3.2k"), (.int(999), .k, "999"), (.number(0.5), .percent, "50%"),
+        (.list([.string("물 300ml"), .string("양치"), .string("300보")]), .list, "물 300ml, 양치, 300보"),
+        (.int(-1234567), .thousands, "-1,234,567"),
+    ])
+    func filtersWriteValuesForPeople(value: Value, filter: TemplateFilter, text: String) {
+        #expect(TemplateRendererProbe.format(value, filter) == text)
+    }
+
+    @Test func chatLinesThatBreakTheGuardsAreReplaced() throws {
+        let clock = try #require(LocalClock(identifier: "Asia/Seoul"))
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: clock)
+        engine.handle(.appOpened(health: nil), at: clock.instant(day: 20_654, seconds: 9 * 3600))
+        #expect(engine.chatLine("좋아, 물부터 마시자.").text == "좋아, 물부터 마시자.")
+        let blamed = engine.chatLine("오늘도 한심하네.")
+        #expect(blamed.redacted)
+        #expect(!blamed.text.contains("한심"))
+        #expect(!blamed.text.isEmpty)
+        let long = engine.chatLine("하나. 둘. 셋. 넷.")
+        #expect(long.text != "하나. 둘. 셋. 넷.")
+    }
+}

@@ -89,14 +89,7 @@ extension LintCatalogue {
                 """,
         ])],
         nonTriggering: [LintExample([
-            "templates/t.yaml": """
-                surfaces:
-                  lock_screen: { sensitive: forbidden, fallback: 오늘 루트가 업데이트됐어. }
-                templates:
-                  - id: checkin_ready
-                    surface: lock_screen
-                    text: 오늘 루트가 준비됐어.
-                """,
+            "templates/t.yaml": lockScreenTemplate,
             "rules/n.yaml": """
                 notifications:
                   - id: morning_checkin

@@ -25,7 +25,7 @@ public struct OperatorProfile: Sendable, Hashable {
     }
 
     /// `day_starts_at` in seconds since midnight (04:00 when not declared).
-    func dayStart(_ ruleset: Ruleset) -> Int {
+    public func dayStart(_ ruleset: Ruleset) -> Int {
         if case .time(let seconds)? = settings["day_starts_at"] { return seconds % 86_400 }
         return ruleset.dayStartsAt % 86_400
     }

@@ -21,7 +21,8 @@ public enum ExpectationChecker {
         var results: [ExpectationResult] = []
         let clock = result.scenario.clock
         for day in result.scenario.days {
-            let dayStart = ruleset.dayStartsAt
+            var dayStart = ruleset.dayStartsAt
+            if case .time(let seconds)? = day.settings["day_starts_at"] { dayStart = seconds % 86_400 }
             let dayRecords = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date && !Trace.isDayClose($0) }
             for expectation in day.expectations {
                 let time = expectation.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: dayStart) }

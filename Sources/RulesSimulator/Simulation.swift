@@ -108,8 +108,7 @@ public enum Simulation {
     }
 
     static func dayStart(_ engine: OperatorEngine, _ ruleset: Ruleset) -> Int {
-        if case .time(let seconds)? = engine.profile.settings["day_starts_at"] { return seconds % 86_400 }
-        return ruleset.dayStartsAt
+        engine.profile.dayStart(ruleset)
     }
 
     /// The real health data at an instant of `day`.

@@ -11,9 +11,27 @@ struct PlannedCandidate: Sendable {
     var today: Bool
 }
 
+/// A notification rule behind one reference: candidates are copied many times per plan,
+/// and a rule is a large value.
+final class RuleBox: Sendable {
+    let value: NotificationRule
+    init(_ value: NotificationRule) { self.value = value }
+}
+
+/// Tomorrow's gated candidates, kept while the profile does not change.
+struct TomorrowPlan: Sendable {
+    var day: Int
+    var profileVersion: Int
+    var candidates: [Candidate]
+    var accepted: [ScheduledNotification]
+    var refusals: [SuppressedNotification]
+    var planned: [PlannedCandidate]
+}
+
 /// One candidate of a plan: a notification type (and routine) on a logical day.
 struct Candidate: Sendable {
-    var rule: NotificationRule
+    var box: RuleBox
+    var rule: NotificationRule { box.value }
     var routine: String?
     var day: Int
     /// Fire time, seconds since midnight, and its instant.
@@ -31,40 +49,42 @@ extension OperatorEngine {
         guard let current = day else { return }
         // Explanations of earlier plans' candidates are replaced by this plan's.
         plannedCandidates = []
-        var candidates: [Candidate] = []
-        candidates += self.candidates(for: current, reading: reading, at: time)
-        // Tomorrow's candidates depend only on the profile (settings, streaks), so they are
-        // computed once per profile and day rather than at every run.
-        if let cached = tomorrowCandidates, cached.day == current.day + 1, cached.profile == profile {
-            candidates += cached.candidates.filter { $0.fireAt > time }
+        var accepted: [ScheduledNotification] = []
+        var refusals: [SuppressedNotification] = []
+        // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
+        let today = self.candidates(for: current, reading: reading, at: time)
+        for candidate in ordered(today) {
+            decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, at: time)
+        }
+        // Tomorrow's candidates and gates depend on the profile alone, unless one of today's
+        // notifications is within a category's cooldown of one of them; so they are gated
+        // once per profile and day.
+        let latestToday = Dictionary(
+            (accepted.map { ($0.category, $0.scheduledAt) } + current.deliveries.map { ($0.category, $0.at) }),
+            uniquingKeysWith: { max($0, $1) })
+        let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
+        func touchesToday(_ candidates: [Candidate]) -> Bool {
+            candidates.contains { candidate in latestToday[candidate.rule.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false }
+        }
+        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion, !touchesToday(cached.candidates) {
+            accepted += cached.accepted
+            refusals += cached.refusals
+            plannedCandidates += cached.planned.map { planned in
+                var copy = planned
+                copy.at = time
+                return copy
+            }
         } else {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
             let made = self.candidates(for: tomorrow, reading: fresh, at: time)
-            tomorrowCandidates = (current.day + 1, profile, made)
-            candidates += made
-        }
-        // Time order, then higher priority, then id (sorting indices: candidates are large).
-        let order = candidates.indices.sorted { i, j in
-            let a = candidates[i]
-            let b = candidates[j]
-            if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
-            if a.rule.priority != b.rule.priority { return a.rule.priority > b.rule.priority }
-            return a.id < b.id
-        }
-        var accepted: [ScheduledNotification] = []
-        var refusals: [SuppressedNotification] = []
-        for index in order {
-            let candidate = candidates[index]
-            var gates: [Explanation.Entry] = []
-            let decision = gate(candidate, accepted: accepted, skipped: current.skipped && candidate.day == current.day, explain: &gates)
-            plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: candidate.day == current.day))
-            if let reason = decision.reason {
-                refusals.append(SuppressedNotification(
-                    id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))
-            } else if let scheduled = decision.scheduled {
-                accepted.append(scheduled)
+            let before = (accepted.count, refusals.count, plannedCandidates.count)
+            for candidate in ordered(made) {
+                decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
             }
+            tomorrowPlan = touchesToday(made) ? nil : TomorrowPlan(
+                day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
+                refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }
         accepted.sort { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
         if accepted.count > ruleset.policy.maxPending {
@@ -80,11 +100,39 @@ extension OperatorEngine {
         for old in pending where !acceptedIDs.contains(old.id) {
             records.append(EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id] ?? "replanned")))
         }
-        for new in accepted where previous[new.id] != new {
+        for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
             records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
         }
         pending = accepted
         refused = refusals
+    }
+
+    /// Candidates in time order, then higher priority, then id (sorting indices: candidates
+    /// are large).
+    func ordered(_ candidates: [Candidate]) -> [Candidate] {
+        candidates.indices.sorted { i, j in
+            let a = candidates[i]
+            let b = candidates[j]
+            if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
+            if a.rule.priority != b.rule.priority { return a.rule.priority > b.rule.priority }
+            return a.id < b.id
+        }.map { candidates[$0] }
+    }
+
+    /// Gates one candidate and records its fate.
+    mutating func decide(
+        _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool, at time: Date
+    ) {
+        var gates: [Explanation.Entry] = []
+        let today = candidate.day == day?.day
+        let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates)
+        plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
+        if let reason = decision.reason {
+            refusals.append(SuppressedNotification(
+                id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))
+        } else if let scheduled = decision.scheduled {
+            accepted.append(scheduled)
+        }
     }
 
     /// The candidates of `day` that fire after `time` and were not delivered already.
@@ -92,7 +140,8 @@ extension OperatorEngine {
         let dayStart = profile.dayStart(ruleset)
         let isToday = day.day == self.day?.day
         var result: [Candidate] = []
-        for rule in ruleset.notifications {
+        for box in ruleBoxes {
+            let rule = box.value
             var bindings: [(routine: String?, facts: FactValues)] = []
             if rule.perRoutine {
                 for reading in base.routines where reading.enabled {
@@ -111,7 +160,7 @@ extension OperatorEngine {
                 guard fireAt > time else { continue }
                 let id = [rule.id, routine, LocalClock.compactDate(day.day)].compactMap { $0 }.joined(separator: ".")
                 if isToday, delivered[id] != nil { continue }
-                result.append(Candidate(rule: rule, routine: routine, day: day.day, seconds: seconds % 86_400, fireAt: fireAt, facts: facts, id: id))
+                result.append(Candidate(box: box, routine: routine, day: day.day, seconds: seconds % 86_400, fireAt: fireAt, facts: facts, id: id))
             }
         }
         return result
@@ -256,7 +305,7 @@ extension OperatorEngine {
                 .routines.first(where: { $0.routine.id == routine }), let reminder = profile.reminder(for: routine) {
                 bind(&facts, reading, reminder: reminder)
             }
-            let candidate = Candidate(rule: rule, routine: next.routine, day: next.day, seconds: seconds, fireAt: next.scheduledAt, facts: facts, id: next.id)
+            let candidate = Candidate(box: RuleBox(rule), routine: next.routine, day: next.day, seconds: seconds, fireAt: next.scheduledAt, facts: facts, id: next.id)
             var context = EvaluationContext(facts: factsAtFire(candidate, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
             stale = (try? when.isTrue(&context)) != true
         }
@@ -324,5 +373,15 @@ extension OperatorEngine {
         guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.rule.id == type }) else { return nil }
         let candidate = planned.candidate
         return (planned.reason, factsAtFire(candidate, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)
+    }
+}
+
+extension ScheduledNotification {
+    /// Whether a re-plan would leave this request as it is with iOS (same time, text, title
+    /// and presentation): then no `schedule` operation is needed.
+    func sameRequest(as other: ScheduledNotification) -> Bool {
+        id == other.id && scheduledAt == other.scheduledAt && text == other.text && title == other.title
+            && interruptionLevel == other.interruptionLevel && relevance == other.relevance && actions == other.actions
+            && createdReason == other.createdReason && redacted == other.redacted
     }
 }

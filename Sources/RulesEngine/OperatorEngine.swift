@@ -16,7 +16,13 @@ public struct OperatorEngine: Sendable {
     /// The ruleset's schema with every binding, for naming fact values in explanations.
     var fullSchema: FactSchema
     public let clock: LocalClock
-    public internal(set) var profile: OperatorProfile
+    public internal(set) var profile: OperatorProfile {
+        didSet { profileVersion &+= 1 }
+    }
+    /// Bumped at every change of the profile (cache key of tomorrow's candidates).
+    var profileVersion = 0
+    /// The notification rules, boxed once per ruleset.
+    var ruleBoxes: [RuleBox]
     var day: DayState?
     var lastPermissions: (steps: HealthReading.Permission, sleep: HealthReading.Permission) = (.notDetermined, .notDetermined)
     /// Requests pending with iOS after the last app run, soonest first.
@@ -58,7 +64,7 @@ public struct OperatorEngine: Sendable {
     public internal(set) var closedDays: [DayClose] = []
     var records: [EngineRecord] = []
     /// Tomorrow's plan candidates, made for this profile (see `plan`).
-    var tomorrowCandidates: (day: Int, profile: OperatorProfile, candidates: [Candidate])?
+    var tomorrowPlan: TomorrowPlan?
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -68,6 +74,7 @@ public struct OperatorEngine: Sendable {
         self.fullSchema = ruleset.perRoutineSchema
         self.clock = clock
         self.profile = profile ?? OperatorProfile(ruleset: ruleset)
+        self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
     }
 
     // MARK: read-outs
@@ -97,6 +104,8 @@ public struct OperatorEngine: Sendable {
         ruleset = new
         layout = FactLayout(ruleset: new)
         fullSchema = new.perRoutineSchema
+        ruleBoxes = new.notifications.map(RuleBox.init)
+        tomorrowPlan = nil
         var settings: [String: Value] = [:]
         for declaration in new.settings { settings[declaration.key] = profile.settings[declaration.key] ?? declaration.defaultValue }
         profile.settings = settings

@@ -118,8 +118,8 @@ public enum DateFormat {
 /// for every candidate).
 public struct FactValues: Sendable {
     public var values: [Value]
-    private var firstPatch: (slot: Int, value: Value)?
-    private var secondPatch: (slot: Int, value: Value)?
+    @usableFromInline var firstPatch: (slot: Int, value: Value)?
+    @usableFromInline var secondPatch: (slot: Int, value: Value)?
 
     public init(schema: FactSchema) {
         values = Array(repeating: .unknown, count: schema.slotCount)
@@ -129,6 +129,7 @@ public struct FactValues: Sendable {
         values = Array(repeating: .unknown, count: count)
     }
 
+    @inlinable
     public subscript(slot: Int) -> Value {
         get {
             if let patch = firstPatch, patch.slot == slot { return patch.value }
@@ -136,14 +137,17 @@ public struct FactValues: Sendable {
             return slot >= 0 && slot < values.count ? values[slot] : .unknown
         }
         set {
-            if firstPatch?.slot == slot { firstPatch = nil }
-            if secondPatch?.slot == slot { secondPatch = nil }
+            if firstPatch != nil || secondPatch != nil {
+                if firstPatch?.slot == slot { firstPatch = nil }
+                if secondPatch?.slot == slot { secondPatch = nil }
+            }
             if slot >= 0, slot < values.count { values[slot] = newValue }
         }
     }
 
     /// Overrides one slot without touching the (possibly shared) array; a third patch is
     /// written into the array.
+    @inlinable
     public mutating func patch(_ slot: Int, _ value: Value) {
         if firstPatch == nil || firstPatch?.slot == slot {
             firstPatch = (slot, value)

@@ -2,9 +2,16 @@ import Foundation
 import RulesExpression
 import Ruleset
 
+/// A routine behind one reference: readings are copied often and a routine is a large value.
+final class RoutineBox: Sendable {
+    let value: Routine
+    init(_ value: Routine) { self.value = value }
+}
+
 /// One routine as judged at a moment.
 struct RoutineReading: Sendable {
-    var routine: Routine
+    var box: RoutineBox
+    var routine: Routine { box.value }
     var enabled: Bool
     var value: Double
     var goal: Double
@@ -50,13 +57,15 @@ extension OperatorEngine {
     /// Reads the day at `now` (seconds since midnight) with the goals of `route`.
     func read(_ day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String = "home") -> DayReading {
         var readings: [RoutineReading] = []
-        for routine in ruleset.routines {
+        readings.reserveCapacity(routineBoxes.count)
+        for box in routineBoxes {
+            let routine = box.value
             let value = value(of: routine, in: day)
             let goal = goal(of: routine, on: route, in: day)
             let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
             readings.append(RoutineReading(
-                routine: routine, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
+                box: box, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
                 progress: progress, status: provisional))
         }
         var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
@@ -83,9 +92,14 @@ extension OperatorEngine {
     }
 
     private func countCompletion(_ reading: inout DayReading) {
-        let core = reading.routines.filter { $0.enabled && $0.routine.core }
-        reading.total = core.count
-        reading.completed = core.count { $0.status == .completed }
+        var total = 0
+        var completed = 0
+        for routine in reading.routines where routine.enabled && routine.box.value.core {
+            total += 1
+            if routine.status == .completed { completed += 1 }
+        }
+        reading.total = total
+        reading.completed = completed
     }
 
     /// A routine's status by the first matching `judgement.routine` entry; no match is

@@ -23,6 +23,8 @@ public struct OperatorEngine: Sendable {
     var profileVersion = 0
     /// The notification rules, boxed once per ruleset.
     var ruleBoxes: [RuleBox]
+    /// The routines, boxed once per ruleset.
+    var routineBoxes: [RoutineBox]
     var day: DayState?
     var lastPermissions: (steps: HealthReading.Permission, sleep: HealthReading.Permission) = (.notDetermined, .notDetermined)
     /// Requests pending with iOS after the last app run, soonest first.
@@ -75,6 +77,7 @@ public struct OperatorEngine: Sendable {
         self.clock = clock
         self.profile = profile ?? OperatorProfile(ruleset: ruleset)
         self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
+        self.routineBoxes = ruleset.routines.map(RoutineBox.init)
     }
 
     // MARK: read-outs
@@ -105,6 +108,7 @@ public struct OperatorEngine: Sendable {
         layout = FactLayout(ruleset: new)
         fullSchema = new.perRoutineSchema
         ruleBoxes = new.notifications.map(RuleBox.init)
+        routineBoxes = new.routines.map(RoutineBox.init)
         tomorrowPlan = nil
         var settings: [String: Value] = [:]
         for declaration in new.settings { settings[declaration.key] = profile.settings[declaration.key] ?? declaration.defaultValue }

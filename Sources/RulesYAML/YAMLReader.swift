@@ -51,7 +51,7 @@ private struct TreeBuilder {
     var documents: [YAMLNode] = []
     var diagnostics: [Diagnostic] = []
     private var stack: [Frame] = []
-    private var scratch: [YAMLNode] = []
+    private let scratch = NodeStack()
     private var root: YAMLNode?
     private var anchors: [String: (node: YAMLNode, count: Int)] = [:]
     private var expanded = 0
@@ -128,28 +128,10 @@ private struct TreeBuilder {
                     childStart: scratch.count))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return true }
-            // Move the children out of the scratch array (popping moves; copying would
-            // retain and release every node).
-            let childCount = scratch.count - frame.childStart
-            let content: YAMLNode.Content
-            if frame.isMapping {
-                var pairs: [YAMLPair] = []
-                pairs.reserveCapacity(childCount / 2)
-                if childCount % 2 == 1 { scratch.removeLast() }
-                while scratch.count > frame.childStart, let value = scratch.popLast(), let key = scratch.popLast() {
-                    pairs.append(YAMLPair(key: key, value: value))
-                }
-                pairs.reverse()
-                content = .mapping(pairs)
-            } else {
-                var items: [YAMLNode] = []
-                items.reserveCapacity(childCount)
-                while scratch.count > frame.childStart, let item = scratch.popLast() {
-                    items.append(item)
-                }
-                items.reverse()
-                content = .sequence(items)
-            }
+            // Move the children out of the scratch stack in one go (no retain/release).
+            let content: YAMLNode.Content = frame.isMapping
+                ? .mapping(scratch.movePairs(from: frame.childStart))
+                : .sequence(scratch.moveNodes(from: frame.childStart))
             let node = YAMLNode(
                 content, range: SourceRange(start: frame.start, end: end), tag: frame.tag, anchor: frame.anchor,
                 isFlow: frame.isFlow)
@@ -193,22 +175,22 @@ private struct TreeBuilder {
             return true
         }
         let keyPosition = scratch.count - 1
-        if let text = scratch[keyPosition].scalar, let first = indexOfKey(text, inFrame: top, before: keyPosition) {
+        if let text = scratch.scalar(at: keyPosition), let first = indexOfKey(text, inFrame: top, before: keyPosition) {
             diagnostics.append(
                 YAMLDiagnostics.duplicateKey(
-                    file: file, key: text, range: scratch[keyPosition].range, firstLine: scratch[first].start.line))
+                    file: file, key: text, range: scratch.range(at: keyPosition), firstLine: scratch.range(at: first).start.line))
             scratch.removeLast()  // keep the first; go on to find further problems
             return true
         }
         scratch.append(node)
-        if let text = scratch[keyPosition].scalar {
+        if let text = scratch.scalar(at: keyPosition) {
             if stack[top].keyIndex != nil {
                 stack[top].keyIndex?[text] = keyPosition
             } else if position >= 31 {
                 var index: [String: Int] = [:]
                 var k = stack[top].childStart
                 while k < scratch.count {
-                    if let key = scratch[k].scalar { index[key] = k }
+                    if let key = scratch.scalar(at: k) { index[key] = k }
                     k += 2
                 }
                 stack[top].keyIndex = index
@@ -222,7 +204,7 @@ private struct TreeBuilder {
         if let index = stack[top].keyIndex { return index[key] }
         var k = stack[top].childStart
         while k < limit {
-            if case .scalar(let text, _) = scratch[k].content, text == key { return k }
+            if scratch.hasScalar(key, at: k) { return k }
             k += 2
         }
         return nil
@@ -280,5 +262,81 @@ private struct TreeBuilder {
     private func optionalString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
+    }
+}
+
+/// The children of every open collection, in one manually managed buffer, so a finished
+/// collection moves its children out with one memory move instead of copying (retain) and
+/// removing (release) each node.
+private final class NodeStack {
+    private var base: UnsafeMutablePointer<YAMLNode>
+    private var capacity = 256
+    private(set) var count = 0
+
+    init() { base = UnsafeMutablePointer<YAMLNode>.allocate(capacity: 256) }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    func append(_ node: consuming YAMLNode) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<YAMLNode>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+        (base + count).initialize(to: node)
+        count += 1
+    }
+
+    func removeLast() {
+        guard count > 0 else { return }
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    func scalar(at index: Int) -> String? { base[index].scalar }
+
+    func hasScalar(_ text: String, at index: Int) -> Bool {
+        if case .scalar(let value, _) = base[index].content { return value == text }
+        return false
+    }
+
+    func range(at index: Int) -> SourceRange { base[index].range }
+
+    /// Moves the nodes from `start` to the end out, in order.
+    func moveNodes(from start: Int) -> [YAMLNode] {
+        let n = max(0, count - start)
+        let source = base + start
+        let nodes = [YAMLNode](unsafeUninitializedCapacity: n) { buffer, initialized in
+            guard n > 0, let target = buffer.baseAddress else { return }
+            target.moveInitialize(from: source, count: n)
+            initialized = n
+        }
+        count = start
+        return nodes
+    }
+
+    /// Moves keys and values (alternating) from `start` out as pairs; a dangling key (a
+    /// mapping cut short by an error) is dropped.
+    func movePairs(from start: Int) -> [YAMLPair] {
+        var n = max(0, count - start)
+        if n % 2 == 1 {
+            removeLast()
+            n -= 1
+        }
+        let source = base + start
+        let pairs = [YAMLPair](unsafeUninitializedCapacity: n / 2) { buffer, initialized in
+            guard n > 0, let target = buffer.baseAddress else { return }
+            for i in 0..<(n / 2) {
+                (target + i).initialize(to: YAMLPair(key: (source + 2 * i).move(), value: (source + 2 * i + 1).move()))
+            }
+            initialized = n / 2
+        }
+        count = start
+        return pairs
     }
 }

@@ -183,6 +183,24 @@ import Testing
         #expect(d.location == SourceLocation(line: 2, column: 2))
     }
 
+    @Test func largeCollectionsKeepEveryNodeInOrder() throws {
+        // More open children than the builder's first buffer holds (256), nested.
+        var text = "items:\n"
+        for i in 0..<1000 { text += "  - { n: \(i), tags: [a\(i), b\(i)] }\n" }
+        let root = try only(text)
+        let items = try #require(root["items"]?.items)
+        #expect(items.count == 1000)
+        #expect(items[999]["n"]?.scalar == "999")
+        #expect(items[500]["tags"]?.items?.map(\.scalar) == ["a500", "b500"])
+        #expect(items[999].start == SourceLocation(line: 1001, column: 5))
+    }
+
+    @Test func aMappingCutShortByAnErrorDoesNotTrap() {
+        for text in ["a: {b: 1, c", "a: {b: 1, c:", "- a: 1\n  b", "{a: [1, {b: 2, c: [3, 4"] {
+            #expect(!parse(text).isClean, "\(text)")
+        }
+    }
+
     @Test func reportsOnlyOneSyntaxErrorAndNoTrapOnGarbage() {
         for text in ["{", "[[[", "a: [b, c", "- - - -\n  x: : :", "%YAML 9.9\n---\na", "\"unterminated"] {
             let parsed = parse(text)

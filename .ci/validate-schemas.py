@@ -32,7 +32,12 @@ CoreLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|nu
 def main() -> int:
     schemas = pathlib.Path(sys.argv[1])
     repo = pathlib.Path(sys.argv[2])
-    kinds = {"routines": "routine.schema.json", "rules": "rules.schema.json", "templates": "rules.schema.json"}
+    kinds = {
+        "routines": "routine.schema.json",
+        "rules": "rules.schema.json",
+        "templates": "rules.schema.json",
+        "scenarios": "scenario.schema.json",
+    }
     failures = 0
     checked = 0
     for folder, schema_name in kinds.items():

@@ -1,6 +1,7 @@
 import Foundation
 import RulesDiagnostics
 import Ruleset
+import RulesSimulator
 
 /// `rules schema [--out DIR]`: the JSON Schemas of the file kinds, for editors.
 enum SchemaCommand {
@@ -51,5 +52,5 @@ enum SchemaCommand {
 
 /// Schemas of file kinds that live above the ruleset (scenarios), added by later commands.
 enum SchemaExtras {
-    static var all: [(file: String, schema: JSONValue)] { [] }
+    static var all: [(file: String, schema: JSONValue)] { [("scenario.schema.json", ScenarioSchema.schema)] }
 }

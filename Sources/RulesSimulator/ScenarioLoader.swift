@@ -15,7 +15,7 @@ public struct ScenarioLoader {
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
     static let eventKinds = ["app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget"]
     static let expectationKinds = ["delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that", "verdict"]
-    static let snapshotKeys = [
+    public static let snapshotKeys = [
         "date", "steps_today", "steps_goal", "sleep_minutes", "water_ml", "water_goal_ml", "completed_routines",
         "total_routines", "today_completion_rate", "active_route_type", "risk_level", "character_line",
     ]

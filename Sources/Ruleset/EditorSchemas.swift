@@ -10,12 +10,12 @@ public enum EditorSchemas {
         [("routine.schema.json", routine), ("rules.schema.json", rules)]
     }
 
-    static let draft = "https://json-schema.org/draft/2020-12/schema"
-    static let timePattern = "^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$"
-    static let durationPattern = "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
-    static let idPattern = "^[a-z][a-z0-9_]*$"
+    public static let draft = "https://json-schema.org/draft/2020-12/schema"
+    public static let timePattern = "^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$"
+    public static let durationPattern = "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
+    public static let idPattern = "^[a-z][a-z0-9_]*$"
 
-    static func object(_ description: String, _ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+    public static func object(_ description: String, _ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("type", .string("object")), ("description", .string(description)),
             ("properties", .object(properties)), ("additionalProperties", .bool(false)),
@@ -24,39 +24,39 @@ public enum EditorSchemas {
         return .object(members)
     }
 
-    static func string(_ description: String, pattern: String? = nil, values: [String]? = nil) -> JSONValue {
+    public static func string(_ description: String, pattern: String? = nil, values: [String]? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("type", .string("string")), ("description", .string(description))]
         if let pattern { members.append(("pattern", .string(pattern))) }
         if let values { members.append(("enum", .array(values.map(JSONValue.string)))) }
         return .object(members)
     }
 
-    static func number(_ description: String, integer: Bool = false, minimum: Double? = nil) -> JSONValue {
+    public static func number(_ description: String, integer: Bool = false, minimum: Double? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("type", .string(integer ? "integer" : "number")), ("description", .string(description))]
         if let minimum { members.append(("minimum", .number(minimum))) }
         return .object(members)
     }
 
-    static func boolean(_ description: String) -> JSONValue {
+    public static func boolean(_ description: String) -> JSONValue {
         .object([("type", .string("boolean")), ("description", .string(description))])
     }
 
-    static func expression(_ description: String) -> JSONValue {
+    public static func expression(_ description: String) -> JSONValue {
         .object([
             ("type", .array([.string("string"), .string("boolean"), .string("number")])),
             ("description", .string(description + " An expression of the rule language (SPEC §3), checked when the ruleset loads.")),
         ])
     }
 
-    static func list(_ description: String, _ items: JSONValue) -> JSONValue {
+    public static func list(_ description: String, _ items: JSONValue) -> JSONValue {
         .object([("type", .string("array")), ("description", .string(description)), ("items", items)])
     }
 
-    static func map(_ description: String, _ values: JSONValue) -> JSONValue {
+    public static func map(_ description: String, _ values: JSONValue) -> JSONValue {
         .object([("type", .string("object")), ("description", .string(description)), ("additionalProperties", values)])
     }
 
-    static var version: JSONValue {
+    public static var version: JSONValue {
         .object([("const", .int(1)), ("description", .string("Rule format version; only 1 exists."))])
     }
 

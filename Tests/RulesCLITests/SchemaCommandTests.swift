@@ -8,7 +8,7 @@ import Testing
         let directory = Fixtures.temporaryDirectory()
         let run = CapturedRun(["schema", "--out", "schemas"], in: directory)
         #expect(run.exitCode == .success)
-        for name in ["routine.schema.json", "rules.schema.json"] {
+        for name in ["routine.schema.json", "rules.schema.json", "scenario.schema.json"] {
             let data = try #require(FileManager.default.contents(atPath: directory + "/schemas/" + name))
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             #expect(object?["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")

@@ -117,8 +117,8 @@ public struct OperatorEngine: Sendable {
 
     // MARK: time
 
-    /// Lets the device act until `time`: deliveries and suppressions whose fire time has
-    /// come, and day closes at `day_starts_at`. `truth` gives the real health data at a
+    /// The clock ticks: lets the device act until `time` — deliveries and suppressions whose
+    /// fire time has come, and day closes at `day_starts_at`. `truth` gives the real health data at a
     /// moment, to flag deliveries whose condition no longer holds (`stale_condition`).
     @discardableResult
     public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil) -> [EngineRecord] {

@@ -51,7 +51,6 @@ extension OperatorEngine {
                 if from != nil || route != .regular { routeChangedThisRun = true }
             }
         }
-        current.route.reason = current.route.reason.isEmpty ? "default" : current.route.reason
         let routeBefore = day?.route
         let questBefore = day?.quest
         updateRouteItems(&current, at: time)

@@ -1,0 +1,89 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import Ruleset
+import RulesetFiles
+import RulesSimulator
+import RulesYAML
+import TestSupport
+import Testing
+
+/// Mutated copies of the shipped files — values swapped for hostile ones — load, check and
+/// simulate without trapping, and every refusal is a diagnostic.
+@Suite struct MutationTests {
+    static let root = Fixtures.repositoryRoot()
+    static let replacements = [
+        "", "-1", "0", "25:00", "24:00", "99999999999999999999999", "1e309", "true", "no", "'!x'", "\"&&\"", "[]", "{}",
+        "[a, b]", "{a: 1}", "null", "~", "\"now >= 21:00 &&\"", "\"(((((((\"", "\"routines.nope.value > 1\"", "물", "\"\\u00e9\"",
+        "-9223372036854775808", "0.0000001", "\"sleep.minutes < 1\"", "\"{sleep.minutes}\"", "90m", "\"25:61\"",
+    ]
+
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+    }
+
+    /// `text` with the value after one `key: ` on a random line replaced.
+    static func mutate(_ text: String, _ g: inout Generator) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let candidates = lines.indices.filter { lines[$0].contains(": ") && !lines[$0].hasPrefix("#") }
+        guard !candidates.isEmpty else { return text }
+        let index = candidates[g.next(candidates.count)]
+        if let colon = lines[index].range(of: ": ", options: .backwards) {
+            lines[index] = String(lines[index][..<colon.upperBound]) + replacements[g.next(replacements.count)]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func mutatedRulesetsLoadOrRefuseWithDiagnostics() throws {
+        let files = RulesetDirectory.files(in: Self.root, folders: RulesetDirectory.rulesetFolders)
+        let texts = try files.map { try String(contentsOfFile: $0.path, encoding: .utf8) }
+        var g = Generator(state: 99)
+        var refused = 0
+        for _ in 0..<300 {
+            var documents: [RuleDocument] = []
+            for (file, text) in zip(files, texts) {
+                let mutated = g.next(4) == 0 ? Self.mutate(text, &g) : text
+                let parsed = YAMLReader.parse(mutated, file: file.display)
+                for node in parsed.documents {
+                    documents.append(RuleDocument(
+                        file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: node,
+                        source: SourceFile(path: file.display, text: mutated)))
+                }
+            }
+            let (ruleset, diagnostics) = Ruleset.load(documents: documents)
+            if ruleset == nil {
+                refused += 1
+                #expect(diagnostics.contains { $0.severity == .error })
+            }
+        }
+        #expect(refused > 50)
+    }
+
+    @Test func mutatedScenariosLoadOrRefuseAndSimulateWithoutTrapping() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let names = RulesetDirectory.yamlFiles(under: Self.root + "/scenarios")
+        var g = Generator(state: 7)
+        var simulated = 0
+        for round in 0..<240 {
+            let name = names[round % names.count]
+            var text = try String(contentsOfFile: Self.root + "/scenarios/" + name, encoding: .utf8)
+            for _ in 0..<(1 + g.next(3)) { text = Self.mutate(text, &g) }
+            let parsed = YAMLReader.parse(text, file: name)
+            guard let node = parsed.documents.first else { continue }
+            let (scenario, diagnostics) = ScenarioLoader.load(node, file: name, source: SourceFile(path: name, text: text), ruleset: ruleset)
+            guard let scenario else {
+                #expect(diagnostics.contains { $0.severity == .error })
+                continue
+            }
+            let result = Simulation.run(scenario, ruleset: ruleset)
+            _ = ExpectationChecker.check(result, ruleset: ruleset)
+            _ = Trace.jsonLines(result, ruleset: ruleset)
+            simulated += 1
+        }
+        #expect(simulated >= 5)  // most mutations of flow-style lines break the YAML itself
+    }
+}

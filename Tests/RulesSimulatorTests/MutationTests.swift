@@ -32,8 +32,16 @@ import Testing
         let candidates = lines.indices.filter { lines[$0].contains(": ") && !lines[$0].hasPrefix("#") }
         guard !candidates.isEmpty else { return text }
         let index = candidates[g.next(candidates.count)]
-        if let colon = lines[index].range(of: ": ", options: .backwards) {
-            lines[index] = String(lines[index][..<colon.upperBound]) + replacements[g.next(replacements.count)]
+        let line = lines[index]
+        // Inside a flow mapping replace one `key: value` value, keeping the braces intact.
+        let flowValue = try? NSRegularExpression(pattern: #"(\w+): ("[^"]*"|'[^']*'|[^,}\]\[{]+)"#)
+        let matches = flowValue?.matches(in: line, range: NSRange(line.startIndex..., in: line)) ?? []
+        if line.contains("{"), !matches.isEmpty, let range = Range(matches[g.next(matches.count)].range(at: 2), in: line) {
+            var replacement = replacements[g.next(replacements.count)]
+            if replacement.contains(",") || replacement.contains("{") || replacement.contains("[") { replacement = "'\(replacement)'" }
+            lines[index] = line.replacingCharacters(in: range, with: replacement.isEmpty ? "''" : replacement)
+        } else if let colon = line.range(of: ": ", options: .backwards) {
+            lines[index] = String(line[..<colon.upperBound]) + replacements[g.next(replacements.count)]
         }
         return lines.joined(separator: "\n")
     }
@@ -84,6 +92,6 @@ import Testing
             _ = Trace.jsonLines(result, ruleset: ruleset)
             simulated += 1
         }
-        #expect(simulated >= 5)  // most mutations of flow-style lines break the YAML itself
+        #expect(simulated >= 5)  // most hostile values are refused at load, as they should be
     }
 }

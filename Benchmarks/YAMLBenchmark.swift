@@ -81,6 +81,12 @@ enum YAMLBenchmark {
         let tree = Measure.best(runs: 7) {
             for chunk in chunks { blackHole(YAMLReader.parse(chunk, file: "corpus.yaml")) }
         }
+        var kept: [ParsedDocuments] = []
+        let buildOnly = Measure.best(runs: 1) {
+            for chunk in chunks { kept.append(YAMLReader.parse(chunk, file: "corpus.yaml")) }
+        }
+        let teardown = Measure.best(runs: 1) { kept.removeAll() }
+        print("  one run split: building \(Measure.format(buildOnly * 1000)) ms, freeing the trees \(Measure.format(teardown * 1000)) ms")
         let events = chunks.reduce(0) { $0 + bareEventLoop($1) }
         print("yaml.load: corpus \(Measure.format(megabytes)) MB in \(chunks.count) files, \(check) documents, \(events) events")
         print("  bare libyaml event loop: \(Measure.format(megabytes / bare, decimals: 1)) MB/s")

@@ -52,7 +52,7 @@ public struct BehaviourDiff: Sendable {
 
     static func behaviour(_ result: SimulationResult, ruleset: Ruleset) -> [Int: DayBehaviour] {
         let clock = result.scenario.clock
-        let dayStart = ruleset.dayStartsAt
+        let dayStart = result.dayStart
         var days: [Int: DayBehaviour] = [:]
         func position(_ date: Date) -> (Int, Int) {
             let (day, seconds) = clock.logical(date, dayStart: dayStart)

@@ -21,8 +21,7 @@ public enum ExpectationChecker {
         var results: [ExpectationResult] = []
         let clock = result.scenario.clock
         for day in result.scenario.days {
-            var dayStart = ruleset.dayStartsAt
-            if case .time(let seconds)? = day.settings["day_starts_at"] { dayStart = seconds % 86_400 }
+            let dayStart = result.dayStart
             let dayRecords = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date && !Trace.isDayClose($0) }
             for expectation in day.expectations {
                 let time = expectation.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: dayStart) }
@@ -105,7 +104,7 @@ public enum ExpectationChecker {
             return outcome(close?.xp == xp, String(xp), close.map { String($0.xp) } ?? "the day did not close")
         case .that(let condition):
             guard let facts = state?.facts else { return outcome(false, "\(condition.source) holds", "no app run before that time") }
-            var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
+            var context = EvaluationContext(facts: facts, dayStart: result.dayStart)
             let holds: Bool?
             do { holds = try condition.isTrue(&context) } catch { holds = nil }
             let read = condition.factsRead.compactMap { name in ruleset.schema.fact(named: name).map { "\(name) = \(facts[$0.slot])" } }

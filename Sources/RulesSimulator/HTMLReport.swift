@@ -9,7 +9,7 @@ import RulesEngine
 public enum HTMLReport {
     public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
-        let dayStart = ruleset.dayStartsAt
+        let dayStart = result.dayStart
         var body = "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
         for day in result.scenario.days {
             let records = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date }
@@ -54,7 +54,7 @@ public enum HTMLReport {
 
     static func section(day: ScenarioDay, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
-        let dayStart = ruleset.dayStartsAt
+        let dayStart = result.dayStart
         func position(_ date: Date) -> Int { logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0) }
         var snapshots: [(Int, DailySnapshot)] = []
         var routes: [(Int, RouteKind)] = []

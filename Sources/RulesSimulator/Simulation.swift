@@ -31,6 +31,9 @@ public struct SimulationResult: Sendable {
     /// The engine at the end (or at `--at`), for read-outs.
     public var engine: OperatorEngine
 
+    /// The `day_starts_at` in force at the end (a scenario's own setting, else the ruleset's).
+    public var dayStart: Int { engine.profile.dayStart(engine.ruleset) }
+
     /// The state the app had at `time` (the last state saved at or before it).
     public func state(at time: Date) -> AppState? {
         states.last { $0.at <= time }

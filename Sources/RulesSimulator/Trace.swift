@@ -108,7 +108,7 @@ public enum Trace {
         var currentDay: Int?
         for record in result.records {
             let (calendarDay, seconds) = clock.local(record.at)
-            let dayStart = ruleset.dayStartsAt
+            let dayStart = result.dayStart
             let logicalDay = seconds < dayStart ? calendarDay - 1 : calendarDay
             if currentDay != logicalDay, !isDayClose(record) {
                 currentDay = logicalDay

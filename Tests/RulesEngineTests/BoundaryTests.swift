@@ -140,6 +140,27 @@ import Testing
         #expect(closed.map { result.scenario.clock.iso8601($0.at) } == "2026-07-21T04:00:00+09:00")
     }
 
+    @Test func aScenarioCanMoveDayStartsAt() throws {
+        let result = try #require(Shipped.run("""
+            name: late starter
+            timezone: Asia/Seoul
+            settings: { day_starts_at: "06:00" }
+            days:
+              - date: 2026-07-20
+                events: [{ at: "08:00", app: open }, { at: "05:30", app: open }]
+                expect: [{ snapshot_at: "05:30", date: "2026-07-20" }]
+              - date: 2026-07-21
+                events: [{ at: "06:00", app: open }]
+                expect: [{ snapshot_at: "06:00", date: "2026-07-21" }]
+            """))
+        #expect(result.dayStart == 6 * 3600)
+        let closed = result.records.first { if case .dayClosed = $0.kind { true } else { false } }
+        #expect(closed.map { result.scenario.clock.iso8601($0.at) } == "2026-07-21T06:00:00+09:00")
+        let outcomes = ExpectationChecker.check(result, ruleset: Shipped.ruleset)
+        #expect(outcomes.count == 2)
+        #expect(outcomes.allSatisfy { $0.passed }, "\(outcomes.map { "\($0.expected) / \($0.actual)" })")
+    }
+
     @Test func aDeliveryWhoseConditionWentFalseIsMarkedStale() throws {
         // Planned at 20:00 with 1,000 steps (0 %); by 20:30 the real steps pass the goal.
         let result = try #require(Shipped.run(day(

@@ -71,7 +71,7 @@ extension OperatorEngine {
         }
         return Explanation(
             decision: "template \(line.text.surface)", outcome: line.template?.id ?? "none", at: time, entries: entries,
-            facts: values(of: read, in: facts),
+            reading: read, in: facts, schema: fullSchema,
             note: "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")")
     }
 

@@ -87,13 +87,8 @@ extension OperatorEngine {
     }
 
     /// The index of the first entry whose condition holds (no explanation: the hot path).
-    func firstMatchIndex(_ conditions: [CompiledExpression], facts: FactValues) -> Int? {
+    func firstMatchIndex<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues) -> Int? {
         var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
-        return conditions.firstIndex { (try? $0.isTrue(&context)) == true }
-    }
-
-    /// The values of named facts (unknown names are left out).
-    func values(of names: [String], in facts: FactValues) -> [(name: String, value: Value)] {
-        names.compactMap { name in fullSchema.fact(named: name).map { (name, facts[$0.slot]) } }
+        return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
     }
 }

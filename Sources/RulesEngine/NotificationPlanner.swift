@@ -177,13 +177,11 @@ extension OperatorEngine {
         facts.put(layout.routineReminder, .time(reminder))
     }
 
-    var riskConditions: [CompiledExpression] { ruleset.risk.map(\.when) }
-
-    /// The facts of a candidate at its fire time: `now` moved there and risk re-derived.
-    func factsAtFire(_ candidate: Candidate, fireSeconds: Int) -> FactValues {
-        var facts = candidate.facts
+    /// Facts moved to a fire time: `now` set there and risk re-derived.
+    func factsAtFire(_ facts: FactValues, fireSeconds: Int) -> FactValues {
+        var facts = facts
         if let now = layout.now { facts.patch(now, .time(fireSeconds)) }
-        let index = firstMatchIndex(riskConditions, facts: facts)
+        let index = firstMatchIndex(ruleset.risk, \.when, facts: facts)
         if let risk = layout.risk { facts.patch(risk, .string((index.map { ruleset.risk[$0].level } ?? .low).rawValue)) }
         return facts
     }
@@ -204,7 +202,7 @@ extension OperatorEngine {
         pass("disabled")
         var fireSeconds = candidate.seconds
         var fireAt = candidate.fireAt
-        var facts = factsAtFire(candidate, fireSeconds: fireSeconds)
+        var facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
         if let when = rule.when {
             var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
             guard (try? when.isTrue(&context)) == true else { return refuse("condition_false", when.source) }
@@ -229,7 +227,7 @@ extension OperatorEngine {
                 deferredBy = ((end - fireSeconds) % 86_400 + 86_400) % 86_400
                 fireSeconds = end
                 fireAt = fireAt.addingTimeInterval(TimeInterval(deferredBy))
-                facts = factsAtFire(candidate, fireSeconds: fireSeconds)
+                facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
                 explain.append(Explanation.Entry(label: "quiet_hours", condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
             }
         } else {
@@ -268,7 +266,7 @@ extension OperatorEngine {
         pass("stale")
         let body = notificationText(rule.template, facts: facts)
         let title = rule.title.map { notificationText($0, facts: facts) }
-        let routeIndex = firstMatchIndex(ruleset.route.map(\.when), facts: facts)
+        let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: facts)
         let reason = candidate.day == day?.day && day?.route.route == .recovery ? (day?.route.reason ?? "default")
             : routeIndex.map { ruleset.route[$0].reason } ?? "default"
         return (nil, ScheduledNotification(
@@ -300,13 +298,13 @@ extension OperatorEngine {
         if let truth, let rule = ruleset.notification(next.type), let when = rule.when, var current = day {
             if let real = truth(next.scheduledAt) { current.health = real }
             let seconds = clock.local(next.scheduledAt).seconds
-            var facts = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds).facts
-            if let routine = next.routine, let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
-                .routines.first(where: { $0.routine.id == routine }), let reminder = profile.reminder(for: routine) {
-                bind(&facts, reading, reminder: reminder)
+            let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
+            var facts = reading.facts
+            if let routine = next.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
+                let reminder = profile.reminder(for: routine) {
+                bind(&facts, routineReading, reminder: reminder)
             }
-            let candidate = Candidate(box: RuleBox(rule), routine: next.routine, day: next.day, seconds: seconds, fireAt: next.scheduledAt, facts: facts, id: next.id)
-            var context = EvaluationContext(facts: factsAtFire(candidate, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
+            var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
             stale = (try? when.isTrue(&context)) != true
         }
         if next.day == day?.day {
@@ -372,7 +370,7 @@ extension OperatorEngine {
     public func plannedCandidate(type: String) -> (reason: String?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
         guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.rule.id == type }) else { return nil }
         let candidate = planned.candidate
-        return (planned.reason, factsAtFire(candidate, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)
+        return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)
     }
 }
 

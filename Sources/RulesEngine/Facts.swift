@@ -23,8 +23,8 @@ extension OperatorEngine {
         facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
         facts.put(layout.sleepStart, (sleepGranted ? health?.sleepStart : nil).map(Value.time) ?? .unknown)
         facts.put(layout.sleepEnd, (sleepGranted ? health?.sleepEnd : nil).map(Value.time) ?? .unknown)
-        facts.put(layout.healthSteps, .string((health?.stepsPermission ?? profilePermission(.steps)).rawValue))
-        facts.put(layout.healthSleep, .string((health?.sleepPermission ?? profilePermission(.sleep)).rawValue))
+        facts.put(layout.healthSteps, .string((health?.stepsPermission ?? lastPermissions.steps).rawValue))
+        facts.put(layout.healthSleep, .string((health?.sleepPermission ?? lastPermissions.sleep).rawValue))
         facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
         let water = reading.routines.first { $0.routine.category == .water }
         facts.put(layout.waterML, .int(Int(water?.value ?? 0)))
@@ -62,16 +62,6 @@ extension OperatorEngine {
             facts.put(layout.ignoredStreaks[index], .int(profile.ignoredStreaks[rule.id] ?? 0))
         }
         reading.facts = facts
-    }
-
-    enum HealthKind { case steps, sleep }
-
-    /// Permission as last known (before any sync today: from the last sync of any day).
-    func profilePermission(_ kind: HealthKind) -> HealthReading.Permission {
-        switch kind {
-        case .steps: lastPermissions.steps
-        case .sleep: lastPermissions.sleep
-        }
     }
 
     /// Whether every recovery item is done (false without items).

@@ -26,6 +26,7 @@ public struct OperatorEngine: Sendable {
     /// The routines, boxed once per ruleset.
     var routineBoxes: [RoutineBox]
     var day: DayState?
+    /// Permissions as last known (before any sync today: from the last sync of any day).
     var lastPermissions: (steps: HealthReading.Permission, sleep: HealthReading.Permission) = (.notDetermined, .notDetermined)
     /// Requests pending with iOS after the last app run, soonest first.
     public internal(set) var pending: [ScheduledNotification] = []

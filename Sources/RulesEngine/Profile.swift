@@ -25,7 +25,10 @@ public struct OperatorProfile: Sendable, Hashable {
     }
 
     /// `day_starts_at` in seconds since midnight (04:00 when not declared).
-    public func dayStart(_ ruleset: Ruleset) -> Int {
+    public func dayStart(_ ruleset: Ruleset) -> Int { Self.dayStart(settings, ruleset) }
+
+    /// The logical day's start under `settings`: `day_starts_at` if set, else the ruleset's.
+    public static func dayStart(_ settings: [String: Value], _ ruleset: Ruleset) -> Int {
         if case .time(let seconds)? = settings["day_starts_at"] { return seconds % 86_400 }
         return ruleset.dayStartsAt % 86_400
     }

@@ -56,7 +56,7 @@ public struct BehaviourDiff: Sendable {
         var days: [Int: DayBehaviour] = [:]
         func position(_ date: Date) -> (Int, Int) {
             let (day, seconds) = clock.logical(date, dayStart: dayStart)
-            return (day, seconds < dayStart ? seconds + 86_400 - dayStart : seconds - dayStart)
+            return (day, logical(of: seconds, dayStart: dayStart))
         }
         for record in result.records {
             let (day, at) = position(record.at)

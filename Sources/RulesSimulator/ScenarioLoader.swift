@@ -89,7 +89,7 @@ public struct ScenarioLoader {
         if let healthNode = fields["health"] { readHealth(healthNode, into: &health) }
         var daySettings = base
         if let settingsNode = fields["settings"] { daySettings.merge(settings(settingsNode)) { _, new in new } }
-        let dayStart = dayStartSeconds(daySettings)
+        let dayStart = OperatorProfile.dayStart(daySettings, ruleset)
         var events: [ScenarioEvent] = []
         var lastPosition = -1
         for eventNode in fields["events"].flatMap({ reader.list($0, key: "events") }) ?? [] {
@@ -108,11 +108,6 @@ public struct ScenarioLoader {
             if let expectation = expectation(expectNode) { expectations.append(expectation) }
         }
         return ScenarioDay(date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node))
-    }
-
-    func dayStartSeconds(_ settings: [String: Value]) -> Int {
-        if case .time(let seconds)? = settings["day_starts_at"] { return seconds }
-        return ruleset.dayStartsAt
     }
 
     private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth) {

@@ -61,11 +61,11 @@ public enum Simulation {
         for (dayIndex, day) in scenario.days.enumerated() {
             if !day.settings.isEmpty {
                 // Settings of the scenario or day hold from the day's start.
-                let start = clock.instant(day: day.date, seconds: dayStart(engine, ruleset))
+                let start = clock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
                 records += engine.advance(to: start, truth: truth(day, engine: engine, ruleset: ruleset))
                 engine.adopt(settings: day.settings)
             }
-            let start = dayStart(engine, ruleset)
+            let start = engine.profile.dayStart(ruleset)
             let health = day.health
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
             // Positions where an expectation reads the app's state.
@@ -110,14 +110,10 @@ public enum Simulation {
         return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
     }
 
-    static func dayStart(_ engine: OperatorEngine, _ ruleset: Ruleset) -> Int {
-        engine.profile.dayStart(ruleset)
-    }
-
     /// The real health data at an instant of `day`.
     static func truth(_ day: ScenarioDay, engine: OperatorEngine, ruleset: Ruleset) -> (Date) -> HealthReading? {
         let clock = engine.clock
-        let start = dayStart(engine, ruleset)
+        let start = engine.profile.dayStart(ruleset)
         let health = day.health
         return { instant in
             let (_, seconds) = clock.local(instant)

@@ -23,4 +23,8 @@ public enum InputLimits {
     public static let maxDiagnostics = 100
     /// Largest ruleset bundle accepted by `Ruleset.load(bundle:)`, in bytes (16 MiB).
     public static let maxBundleBytes = 16 * 1024 * 1024
+    /// Largest saved engine state accepted by `EngineState.decode`, in bytes (4 MiB).
+    public static let maxStateBytes = 4 * 1024 * 1024
+    /// Deepest nesting of a saved engine state's JSON.
+    public static let maxStateDepth = 32
 }

@@ -3,7 +3,7 @@ import RulesExpression
 import Ruleset
 
 /// A recovery route item as the day tracks it (seed 8.3).
-public struct RouteItemState: Sendable, Hashable {
+public struct RouteItemState: Sendable, Hashable, Codable {
     public var id: String
     public var routine: String
     public var requirement: RecoveryItem.Requirement
@@ -13,7 +13,7 @@ public struct RouteItemState: Sendable, Hashable {
 }
 
 /// The walking quest of a `delta` item (seed 5.5).
-public struct WalkingQuest: Sendable, Hashable {
+public struct WalkingQuest: Sendable, Hashable, Codable {
     public var startSteps: Int
     public var targetDelta: Int
     public var currentSteps: Int
@@ -26,7 +26,7 @@ public struct WalkingQuest: Sendable, Hashable {
 }
 
 /// The route of the day (seed 8.3).
-public struct RouteState: Sendable, Hashable {
+public struct RouteState: Sendable, Hashable, Codable {
     public var route: RouteKind
     public var reason: String
     /// When the route started (the app run where it first became active).
@@ -36,8 +36,15 @@ public struct RouteState: Sendable, Hashable {
     public var items: [RouteItemState]
 }
 
-/// Everything the app knows about one logical day.
-struct DayState: Sendable {
+/// A delivery the app learned of: its type, category and fire time.
+struct Delivery: Sendable, Hashable, Codable {
+    var type: String
+    var category: String
+    var at: Date
+}
+
+/// Everything the app knows about one logical day (part of the saved `EngineState`).
+struct DayState: Sendable, Hashable, Codable {
     var day: Int
     var logs: [HabitLog] = []
     var ticks: [ChecklistTick] = []
@@ -52,12 +59,13 @@ struct DayState: Sendable {
     /// Goal overrides from the `set_goal` tool, by routine.
     var goalOverrides: [String: Double] = [:]
     /// Deliveries made today: type, category, time.
-    var deliveries: [(type: String, category: String, at: Date)] = []
+    var deliveries: [Delivery] = []
     var lastRun: Date?
     var lastSnapshot: DailySnapshot?
-    /// The facts of the last app run.
-    var lastFacts: FactValues?
-    var completedRoutines: Set<String> = []
+    /// The event the last app run answered (`home`, `completed`, …), for its facts.
+    var lastEvent = "home"
+    /// Routines completed at the last app run, in ruleset order.
+    var completedRoutines: [String] = []
     var recoveryWasCompleted = false
     var nextLogNumber = 1
 

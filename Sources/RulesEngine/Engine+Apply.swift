@@ -56,6 +56,8 @@ extension OperatorEngine {
         case .settings(let values):
             changeSettings(values, at: time)
             decide(at: time)
+        case .notificationDelivered:
+            break  // handled before any app run (see `handle`)
         }
     }
 
@@ -65,7 +67,7 @@ extension OperatorEngine {
         guard let health else { return }
         day?.health = health
         day?.syncedAt = clock.local(time).seconds
-        lastPermissions = (health.stepsPermission, health.sleepPermission)
+        lastPermissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
     }
 
     /// Adds a habit log; nil (with a problem record) when the routine or unit is wrong.

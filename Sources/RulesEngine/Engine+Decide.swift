@@ -64,14 +64,14 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
-        let completedAfter = Set(reading.routines.filter { $0.status == .completed }.map(\.routine.id))
+        let completedAfter = reading.routines.filter { $0.status == .completed }.map(\.routine.id)
         let recoveryDone = recoveryCompleted(current)
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {
             event = "recovery_completed"
         } else if routeChangedThisRun {
             event = "route_changed"
-        } else if !completedAfter.subtracting(completedBefore).isEmpty {
+        } else if completedAfter.contains(where: { !completedBefore.contains($0) }) {
             event = "completed"
         }
         current.recoveryWasCompleted = recoveryDone
@@ -81,7 +81,8 @@ extension OperatorEngine {
         day = current
 
         reading.facts.put(layout.event, .string(event))
-        day?.lastFacts = reading.facts
+        day?.lastEvent = event
+        lastFacts = reading.facts
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }

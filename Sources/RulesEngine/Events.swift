@@ -4,8 +4,8 @@ import Ruleset
 
 /// What the app reads from HealthKit at a sync (seed 5.5). `denied` and "no data" are
 /// real states: steps are 0 and sleep unknown, and the app falls back to manual input.
-public struct HealthReading: Sendable, Hashable {
-    public enum Permission: String, Sendable, Hashable, CaseIterable {
+public struct HealthReading: Sendable, Hashable, Codable {
+    public enum Permission: String, Sendable, Hashable, CaseIterable, Codable {
         case granted, denied
         case notDetermined = "not_determined"
     }
@@ -39,7 +39,7 @@ public struct HealthReading: Sendable, Hashable {
 }
 
 /// Where a habit log came from (seed 8.2).
-public enum LogSource: String, Sendable, Hashable, CaseIterable {
+public enum LogSource: String, Sendable, Hashable, CaseIterable, Codable {
     case healthkit, manual, widget
     case slmTool = "slm_tool"
     case timer
@@ -88,4 +88,7 @@ public enum EngineEvent: Sendable {
     case notificationResponse(id: String, response: NotificationResponse, health: HealthReading?)
     /// New setting values from now on.
     case settings([String: Value])
+    /// iOS delivered the pending request `id` (not an app run: the app learns it from the
+    /// notification center). `staleCondition`: its condition no longer held at delivery.
+    case notificationDelivered(id: String, staleCondition: Bool)
 }

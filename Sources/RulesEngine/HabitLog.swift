@@ -3,7 +3,7 @@ import Ruleset
 
 /// One record of a routine (seed 8.2). Edits change `value` and `updatedAt`; deletion
 /// removes the log from the day.
-public struct HabitLog: Sendable, Hashable {
+public struct HabitLog: Sendable, Hashable, Codable {
     public var id: String
     /// Logical day (days since 1970-01-01).
     public var day: Int
@@ -17,7 +17,7 @@ public struct HabitLog: Sendable, Hashable {
 }
 
 /// A ticked checklist item.
-public struct ChecklistTick: Sendable, Hashable {
+public struct ChecklistTick: Sendable, Hashable, Codable {
     public var routine: String
     public var item: String
     public var at: Date

@@ -5,7 +5,7 @@ import Ruleset
 /// A candidate and what the gates decided, kept from the last plan to explain it on demand.
 struct PlannedCandidate: Sendable {
     var candidate: Candidate
-    var reason: String?
+    var reason: GateReason?
     var gates: [Explanation.Entry]
     var at: Date
     var today: Bool
@@ -90,7 +90,7 @@ extension OperatorEngine {
         if accepted.count > ruleset.policy.maxPending {
             for extra in accepted[ruleset.policy.maxPending...] {
                 refusals.append(SuppressedNotification(
-                    id: extra.id, type: extra.type, routine: extra.routine, fireAt: extra.scheduledAt, day: extra.day, reason: "max_pending"))
+                    id: extra.id, type: extra.type, routine: extra.routine, fireAt: extra.scheduledAt, day: extra.day, reason: .maxPending))
             }
             accepted.removeSubrange(ruleset.policy.maxPending...)
         }
@@ -98,7 +98,7 @@ extension OperatorEngine {
         let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
         let acceptedIDs = Set(accepted.map(\.id))
         for old in pending where !acceptedIDs.contains(old.id) {
-            records.append(EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id] ?? "replanned")))
+            records.append(EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
         }
         for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
             records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
@@ -189,38 +189,39 @@ extension OperatorEngine {
     /// The gates in order; nil reason means scheduled.
     private func gate(
         _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout [Explanation.Entry]
-    ) -> (reason: String?, scheduled: ScheduledNotification?) {
+    ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         let rule = candidate.rule
         let policy = ruleset.policy
-        func refuse(_ reason: String, _ detail: String? = nil) -> (String?, ScheduledNotification?) {
-            explain.append(Explanation.Entry(label: reason, condition: detail, origin: nil, result: .notMatched))
+        func refuse(_ reason: GateReason, _ detail: String? = nil) -> (GateReason?, ScheduledNotification?) {
+            explain.append(Explanation.Entry(label: reason.rawValue, condition: detail, origin: nil, result: .notMatched))
             return (reason, nil)
         }
-        func pass(_ gate: String) { explain.append(Explanation.Entry(label: gate, condition: nil, origin: nil, result: .matched)) }
-        if skipped { return refuse("skipped", "the user skipped today") }
-        if profile.flag(rule.id) == false { return refuse("disabled", "setting '\(rule.id)' is false") }
-        pass("disabled")
+        func pass(_ gate: GateReason) { explain.append(Explanation.Entry(label: gate.rawValue, condition: nil, origin: nil, result: .matched)) }
+        if profile.flag(rule.id) == false { return refuse(.disabled, "setting '\(rule.id)' is false") }
+        pass(.disabled)
+        if skipped { return refuse(.skipped, "the user skipped today") }
+        pass(.skipped)
         var fireSeconds = candidate.seconds
         var fireAt = candidate.fireAt
         var facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
         if let when = rule.when {
             var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
-            guard (try? when.isTrue(&context)) == true else { return refuse("condition_false", when.source) }
-            explain.append(Explanation.Entry(label: "condition_false", condition: when.source, origin: rule.whenOrigin, result: .matched))
+            guard (try? when.isTrue(&context)) == true else { return refuse(.conditionFalse, when.source) }
+            explain.append(Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
         } else {
-            pass("condition_false")
+            pass(.conditionFalse)
         }
         if rule.perRoutine, policy.cancelWhenCompleted, let routine = candidate.routine, let slot = layout.routines[safe: ruleset.routines.firstIndex { $0.id == routine }]?[safe: 4],
             case .string(let status)? = slot.map({ facts[$0] }), status == RoutineStatus.completed.rawValue
         {
-            return refuse("completed", "routine '\(routine)' is done")
+            return refuse(.completed, "routine '\(routine)' is done")
         }
-        pass("completed")
+        pass(.completed)
         var deferredBy = 0
         if policy.isQuiet(fireSeconds) {
             switch rule.inQuietHours {
-            case .drop: return refuse("quiet_hours", "\(TimeFormat.clock(fireSeconds)) is inside quiet hours")
-            case .allow: pass("quiet_hours")
+            case .drop: return refuse(.quietHours, "\(TimeFormat.clock(fireSeconds)) is inside quiet hours")
+            case .allow: pass(.quietHours)
             case .defer:
                 guard let quiet = policy.quietHours else { break }
                 let end = quiet.end
@@ -228,42 +229,42 @@ extension OperatorEngine {
                 fireSeconds = end
                 fireAt = fireAt.addingTimeInterval(TimeInterval(deferredBy))
                 facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
-                explain.append(Explanation.Entry(label: "quiet_hours", condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
+                explain.append(Explanation.Entry(label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
             }
         } else {
-            pass("quiet_hours")
+            pass(.quietHours)
         }
         let sameDayDelivered = candidate.day == day?.day ? (day?.deliveries.count ?? 0) : 0
         let sameDayScheduled = accepted.count { $0.day == candidate.day }
         if sameDayDelivered + sameDayScheduled >= policy.maxPerDay {
-            return refuse("daily_cap", "\(sameDayDelivered + sameDayScheduled) of \(policy.maxPerDay) already delivered or scheduled")
+            return refuse(.dailyCap, "\(sameDayDelivered + sameDayScheduled) of \(policy.maxPerDay) already delivered or scheduled")
         }
-        pass("daily_cap")
+        pass(.dailyCap)
         let cooldown = TimeInterval(policy.categoryCooldown)
         let recent = (day?.deliveries ?? []).filter { $0.category == rule.category }.map(\.at)
             + accepted.filter { $0.category == rule.category }.map(\.scheduledAt)
         if let close = recent.first(where: { abs(fireAt.timeIntervalSince($0)) < cooldown }) {
-            return refuse("category_cooldown", "category '\(rule.category)' delivered or scheduled at \(clock.iso8601(close))")
+            return refuse(.categoryCooldown, "category '\(rule.category)' delivered or scheduled at \(clock.iso8601(close))")
         }
-        pass("category_cooldown")
+        pass(.categoryCooldown)
         var level = rule.interruptionLevel
         var relevance = 1.0
         if (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored {
             switch policy.weakenEffect {
-            case .off: return refuse("weakened", "ignored \(policy.weakenAfterIgnored) times in a row: off")
+            case .off: return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: off")
             case .everyOtherDay:
                 let since = profile.weakenedSince[rule.id] ?? candidate.day
-                if (candidate.day - since) % 2 == 1 { return refuse("weakened", "ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
+                if (candidate.day - since) % 2 == 1 { return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
             case .passive:
                 level = .passive
                 relevance = 0.2
             }
         }
-        pass("weakened")
+        pass(.weakened)
         if deferredBy > 0, let expires = rule.expiresAfter, deferredBy > expires {
-            return refuse("stale", "deferred \(TimeFormat.duration(deferredBy)), over expires_after \(TimeFormat.duration(expires))")
+            return refuse(.stale, "deferred \(TimeFormat.duration(deferredBy)), over expires_after \(TimeFormat.duration(expires))")
         }
-        pass("stale")
+        pass(.stale)
         let body = notificationText(rule.template, facts: facts)
         let title = rule.title.map { notificationText($0, facts: facts) }
         let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: facts)
@@ -289,34 +290,48 @@ extension OperatorEngine {
 
     // MARK: the device
 
-    /// iOS delivers the soonest pending request. With `truth`, a condition that no longer
-    /// holds for the real data is flagged `stale_condition` (it is delivered all the same).
-    mutating func deliverNext(truth: ((Date) -> HealthReading?)?) {
-        guard !pending.isEmpty else { return }
-        let next = pending.removeFirst()
-        var stale = false
-        if let truth, let rule = ruleset.notification(next.type), let when = rule.when, var current = day {
-            if let real = truth(next.scheduledAt) { current.health = real }
-            let seconds = clock.local(next.scheduledAt).seconds
-            let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
-            var facts = reading.facts
-            if let routine = next.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
-                let reminder = profile.reminder(for: routine) {
-                bind(&facts, routineReading, reminder: reminder)
-            }
-            var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
-            stale = (try? when.isTrue(&context)) != true
+    /// Whether a request's `when` still holds at its fire time for the real health data
+    /// (`truth`) and what the app knows otherwise. A request whose condition went false
+    /// after the last app run is still delivered, marked `stale_condition`: the device model
+    /// asks this before it reports the delivery.
+    public func conditionHolds(for request: ScheduledNotification, truth: HealthReading?) -> Bool {
+        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else { return true }
+        if let truth { current.health = truth }
+        let seconds = clock.local(request.scheduledAt).seconds
+        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
+        var facts = reading.facts
+        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
+            let reminder = profile.reminder(for: routine)
+        {
+            bind(&facts, routineReading, reminder: reminder)
         }
-        if next.day == day?.day {
-            day?.deliveries.append((next.type, next.category, next.scheduledAt))
-            delivered[next.id] = next
+        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
+        return (try? when.isTrue(&context)) == true
+    }
+
+    /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
+    mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
+        pending.removeAll { $0.id == request.id }
+        if request.day == day?.day {
+            day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
+            delivered[request.id] = request
         }
-        records.append(EngineRecord(at: next.scheduledAt, kind: .notificationDelivered(next, staleCondition: stale)))
+        records.append(EngineRecord(at: request.scheduledAt, kind: .notificationDelivered(request, staleCondition: staleCondition)))
+    }
+
+    /// With no device reporting deliveries, iOS is presumed to deliver the soonest pending
+    /// request at its time; `truth` flags a stale condition.
+    mutating func presumeNextDelivery(truth: ((Date) -> HealthReading?)?) {
+        guard let next = pending.first else { return }
+        let stale = truth.map { !conditionHolds(for: next, truth: $0(next.scheduledAt)) } ?? false
+        deliver(next, staleCondition: stale)
     }
 
     /// The user's answer to a delivered notification.
     mutating func respond(id: String, response: NotificationResponse, health: HealthReading?, at time: Date) {
-        guard let notification = delivered[id] ?? delivered.values.first(where: { $0.type == id }) else {
+        // By request id, else the latest delivery of that type today (never dictionary order).
+        let byType = delivered.values.filter { $0.type == id }.max { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        guard let notification = delivered[id] ?? byType else {
             return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
         }
         let label: String
@@ -367,7 +382,7 @@ extension Array {
 extension OperatorEngine {
     /// Today's candidate of a notification type at the last plan: the refusing gate (nil when
     /// scheduled) and the facts at its fire time, for "why not" answers.
-    public func plannedCandidate(type: String) -> (reason: String?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
+    public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
         guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.rule.id == type }) else { return nil }
         let candidate = planned.candidate
         return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)

@@ -27,7 +27,14 @@ public struct OperatorEngine: Sendable {
     var routineBoxes: [RoutineBox]
     var day: DayState?
     /// Permissions as last known (before any sync today: from the last sync of any day).
-    var lastPermissions: (steps: HealthReading.Permission, sleep: HealthReading.Permission) = (.notDetermined, .notDetermined)
+    var lastPermissions = KnownPermissions()
+    /// The SHA-256 of the ruleset the restored state was written under.
+    var stateRulesetSHA256: String
+    /// Set when the ruleset changed under the state (restored under another ruleset, or
+    /// replaced): the next step reconciles the state with it first.
+    var needsReconciliation = false
+    /// The facts of the last app run (a cache: not saved; rebuilt on demand after a restore).
+    var lastFacts: FactValues?
     /// Requests pending with iOS after the last app run, soonest first.
     public internal(set) var pending: [ScheduledNotification] = []
     /// Candidates the last plan refused, reported when their fire time passes.
@@ -48,7 +55,7 @@ public struct OperatorEngine: Sendable {
         for planned in plannedCandidates {
             let candidate = planned.candidate
             let explanation = Explanation(
-                decision: "notification \(candidate.rule.id)", outcome: planned.reason ?? "scheduled", at: planned.at, entries: planned.gates,
+                decision: "notification \(candidate.rule.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at, entries: planned.gates,
                 reading: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts, schema: fullSchema,
                 note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
             result["notification \(candidate.id)"] = explanation
@@ -79,6 +86,34 @@ public struct OperatorEngine: Sendable {
         self.profile = profile ?? OperatorProfile(ruleset: ruleset)
         self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
         self.routineBoxes = ruleset.routines.map(RoutineBox.init)
+        self.stateRulesetSHA256 = ruleset.sha256
+    }
+
+    /// An engine that goes on from a saved state. A state written under another ruleset
+    /// (or one edited since) is reconciled with `ruleset` at the next step, each change a
+    /// `state.reconciled` record. Nil when the state's time zone is unknown here.
+    public init?(ruleset: Ruleset, state: EngineState) {
+        guard let clock = state.clock else { return nil }
+        self.init(ruleset: ruleset, clock: clock, profile: state.profile)
+        day = state.day
+        lastPermissions = state.permissions
+        pending = state.pending
+        refused = state.refused
+        delivered = Dictionary(state.delivered.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        stateRulesetSHA256 = state.rulesetSHA256
+        needsReconciliation = true
+    }
+
+    /// Everything that must survive until the next app run (save it after every step).
+    public var state: EngineState {
+        var state = EngineState(ruleset: ruleset, clock: clock, profile: profile)
+        state.rulesetSHA256 = needsReconciliation ? stateRulesetSHA256 : ruleset.sha256
+        state.day = day
+        state.permissions = lastPermissions
+        state.pending = pending
+        state.refused = refused
+        state.delivered = delivered.values.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        return state
     }
 
     // MARK: read-outs
@@ -100,10 +135,18 @@ public struct OperatorEngine: Sendable {
     }
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.
-    public func currentFacts() -> FactValues? { day?.lastFacts }
+    public func currentFacts() -> FactValues? {
+        if let lastFacts { return lastFacts }
+        guard let day, let lastRun = day.lastRun else { return nil }
+        var facts = read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(lastRun).seconds).facts
+        facts.put(layout.event, .string(day.lastEvent))
+        return facts
+    }
 
-    /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay;
-    /// settings the new ruleset does not declare are dropped, new ones take their defaults.
+    /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay.
+    /// At the next step the state is reconciled with the new ruleset (see `EngineState`):
+    /// settings it does not declare are dropped, new ones take their defaults, requests of
+    /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
         ruleset = new
         layout = FactLayout(ruleset: new)
@@ -111,9 +154,8 @@ public struct OperatorEngine: Sendable {
         ruleBoxes = new.notifications.map(RuleBox.init)
         routineBoxes = new.routines.map(RoutineBox.init)
         tomorrowPlan = nil
-        var settings: [String: Value] = [:]
-        for declaration in new.settings { settings[declaration.key] = profile.settings[declaration.key] ?? declaration.defaultValue }
-        profile.settings = settings
+        lastFacts = nil
+        needsReconciliation = true
     }
 
     // MARK: time
@@ -121,14 +163,18 @@ public struct OperatorEngine: Sendable {
     /// The clock ticks: lets the device act until `time` — deliveries and suppressions whose
     /// fire time has come, and day closes at `day_starts_at`. `truth` gives the real health data at a
     /// moment, to flag deliveries whose condition no longer holds (`stale_condition`).
+    /// With `presumingDeliveries` false, pending requests stay pending: a device model
+    /// reports each delivery as `.notificationDelivered` instead (as the app learns them from
+    /// the notification center).
     @discardableResult
-    public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil) -> [EngineRecord] {
+    public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
         records = []
-        moveTime(to: time, truth: truth)
+        reconcileIfNeeded(at: time)
+        moveTime(to: time, truth: truth, presumingDeliveries: presumingDeliveries)
         return records
     }
 
-    mutating func moveTime(to time: Date, truth: ((Date) -> HealthReading?)?) {
+    mutating func moveTime(to time: Date, truth: ((Date) -> HealthReading?)?, presumingDeliveries: Bool = true) {
         while true {
             // At the same instant a day closes first (a delivery at 04:00 belongs to the
             // new day), then refusals are reported, then deliveries made.
@@ -140,12 +186,12 @@ public struct OperatorEngine: Sendable {
             }
             consider(day.map { clock.instant(day: $0.day + 1, seconds: profile.dayStart(ruleset)) }, 0)
             consider(refused.map(\.fireAt).min(), 1)
-            consider(pending.first?.scheduledAt, 2)
+            if presumingDeliveries { consider(pending.first?.scheduledAt, 2) }
             guard let next else { return }
             switch next.kind {
             case 0: closeDay(at: next.at)
             case 1: reportSuppressions(upTo: next.at)
-            default: deliverNext(truth: truth)
+            default: presumeNextDelivery(truth: truth)
             }
         }
     }
@@ -174,6 +220,16 @@ public struct OperatorEngine: Sendable {
         records = []
         if let last = day?.lastRun, time < last {
             problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
+            return records
+        }
+        reconcileIfNeeded(at: time)
+        if case .notificationDelivered(let id, let stale) = event {
+            moveTime(to: time, truth: nil, presumingDeliveries: false)
+            guard let request = pending.first(where: { $0.id == id }) else {
+                problem(at: time, "event.unknown_request", "no pending request '\(id)'")
+                return records
+            }
+            deliver(request, staleCondition: stale)
             return records
         }
         moveTime(to: time, truth: nil)

@@ -3,7 +3,7 @@ import RulesExpression
 import Ruleset
 
 /// A rendered text on a surface.
-public struct RenderedText: Sendable, Hashable {
+public struct RenderedText: Sendable, Hashable, Codable {
     public var templateID: String?
     public var surface: String
     public var text: String
@@ -12,7 +12,7 @@ public struct RenderedText: Sendable, Hashable {
 }
 
 /// A notification request as scheduled with iOS (seed 8.4 plus SPEC §5.6's fields).
-public struct ScheduledNotification: Sendable, Hashable {
+public struct ScheduledNotification: Sendable, Hashable, Codable {
     /// Stable request id: `<type>.<yyyyMMdd>` or `<type>.<routine>.<yyyyMMdd>`.
     public var id: String
     public var type: String
@@ -36,16 +36,61 @@ public struct ScheduledNotification: Sendable, Hashable {
     public var redacted: Bool
 }
 
+/// The gate that refused a notification candidate (SPEC order: `disabled`, `skipped`,
+/// `condition_false`, `completed`, `quiet_hours`, `daily_cap`, `category_cooldown`,
+/// `weakened`, `stale`; then iOS's pending limit). Raw values are stable trace output.
+public enum GateReason: String, Sendable, Hashable, Codable, CaseIterable {
+    case disabled, skipped
+    case conditionFalse = "condition_false"
+    case completed
+    case quietHours = "quiet_hours"
+    case dailyCap = "daily_cap"
+    case categoryCooldown = "category_cooldown"
+    case weakened, stale
+    case maxPending = "max_pending"
+}
+
+/// Why a pending request was cancelled.
+public enum CancelReason: Sendable, Hashable {
+    /// A gate refuses it now.
+    case refused(GateReason)
+    /// The new plan no longer holds it (its time or day moved, or it is no candidate now).
+    case replanned
+    /// Its notification type or template is gone after a ruleset change.
+    case removedFromRuleset
+
+    /// The stable trace spelling: the gate's code, `replanned` or `removed_from_ruleset`.
+    public var rawValue: String {
+        switch self {
+        case .refused(let gate): gate.rawValue
+        case .replanned: "replanned"
+        case .removedFromRuleset: "removed_from_ruleset"
+        }
+    }
+}
+
+/// A change made to a saved state so that it fits the ruleset it now runs under.
+public struct Reconciliation: Sendable, Hashable {
+    /// What kind of thing changed.
+    public enum Subject: String, Sendable, Hashable, Codable {
+        case ruleset, routine, notification, template, route, setting, log, item
+    }
+
+    public var subject: Subject
+    /// The id of the routine, notification type, template, route, setting, log or item.
+    public var id: String
+    /// What was done: `dropped`, `cancelled`, `defaulted`, `decided_afresh`, `adopted`.
+    public var action: String
+}
+
 /// A candidate refused by a gate.
-public struct SuppressedNotification: Sendable, Hashable {
+public struct SuppressedNotification: Sendable, Hashable, Codable {
     public var id: String
     public var type: String
     public var routine: String?
     public var fireAt: Date
     public var day: Int
-    /// `disabled`, `condition_false`, `completed`, `quiet_hours`, `daily_cap`,
-    /// `category_cooldown`, `weakened`, `stale`, `max_pending`, `skipped`.
-    public var reason: String
+    public var reason: GateReason
 }
 
 /// The close of a logical day.
@@ -85,7 +130,7 @@ public struct EngineRecord: Sendable {
         case routeChanged(from: RouteKind?, to: RouteKind, reason: String)
         case routeItemDone(RouteItemState)
         case notificationScheduled(ScheduledNotification)
-        case notificationCancelled(ScheduledNotification, reason: String)
+        case notificationCancelled(ScheduledNotification, reason: CancelReason)
         case notificationDelivered(ScheduledNotification, staleCondition: Bool)
         case notificationSuppressed(SuppressedNotification)
         case notificationResponse(id: String, type: String, response: String)
@@ -94,10 +139,40 @@ public struct EngineRecord: Sendable {
         case snapshot(DailySnapshot)
         case dayClosed(DayClose)
         case settingsChanged([String])
+        /// The saved state was fitted to a changed ruleset.
+        case stateReconciled(Reconciliation)
         /// An event the engine could not apply (out of order, unknown routine, …).
         case problem(code: String, message: String)
     }
 
     public var at: Date
     public var kind: Kind
+}
+
+extension EngineRecord.Kind {
+    /// The record's kind as traces spell it (stable: tests and tools read it).
+    public var name: String {
+        switch self {
+        case .appRun: "app.run"
+        case .sync: "sync"
+        case .log: "log"
+        case .logChanged: "log.changed"
+        case .check: "check"
+        case .riskChanged: "risk.changed"
+        case .routeChanged: "route.changed"
+        case .routeItemDone: "route.item_done"
+        case .notificationScheduled: "notification.scheduled"
+        case .notificationCancelled: "notification.cancelled"
+        case .notificationDelivered: "notification.delivered"
+        case .notificationSuppressed: "notification.suppressed"
+        case .notificationResponse: "notification.response"
+        case .templateRendered: "template.rendered"
+        case .toolVerdict: "tool.verdict"
+        case .snapshot: "snapshot"
+        case .dayClosed: "day.closed"
+        case .settingsChanged: "settings.changed"
+        case .stateReconciled: "state.reconciled"
+        case .problem: "problem"
+        }
+    }
 }

@@ -4,7 +4,7 @@ import RulesExpression
 import Ruleset
 
 /// What home, the widget and notifications read (seed 8.1), saved at every app run.
-public struct DailySnapshot: Sendable, Hashable {
+public struct DailySnapshot: Sendable, Hashable, Codable {
     public var date: Int
     public var stepsToday: Int
     public var stepsGoal: Int

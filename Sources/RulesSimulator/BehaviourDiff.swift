@@ -62,7 +62,7 @@ public struct BehaviourDiff: Sendable {
             let (day, at) = position(record.at)
             switch record.kind {
             case .notificationDelivered(let n, _): days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
-            case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason)
+            case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason.rawValue)
             case .routeChanged(_, let to, _): if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
             case .riskChanged(_, let to): if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
             case .templateRendered(let text): days[day, default: DayBehaviour()].texts[text.surface, default: []].insert(text.text)

@@ -56,7 +56,7 @@ public final class RuleCoverage {
         }
         for record in records {
             switch record.kind {
-            case .notificationSuppressed(let s): gates.insert(s.reason)
+            case .notificationSuppressed(let s): gates.insert(s.reason.rawValue)
             case .notificationDelivered(let n, _):
                 gates.insert("delivered")
                 templates.insert(n.templateID)

@@ -63,7 +63,7 @@ public enum ExpectationChecker {
                 return nil
             }
             let passed = suppressions.contains { fireMinuteMatches($0.fireAt, time) && (reason == nil || $0.reason == reason) }
-            return outcome(passed, "suppressed \(type)\(reason.map { " (\($0))" } ?? "")", fateOf(type, records: records, clock: clock), lastExplanation("notification \(type)", result, before: time))
+            return outcome(passed, "suppressed \(type)\(reason.map { " (\($0.rawValue))" } ?? "")", fateOf(type, records: records, clock: clock), lastExplanation("notification \(type)", result, before: time))
         case .route(let route):
             let actual = state?.route?.rawValue ?? "no app run yet"
             return outcome(state?.route == route, route.rawValue, actual, state?.explanations["route"])
@@ -120,7 +120,7 @@ public enum ExpectationChecker {
             case .notificationDelivered(let n, _) where n.type == type:
                 fates.append("delivered at \(TimeFormat.clock(clock.local(record.at).seconds))")
             case .notificationSuppressed(let s) where s.type == type:
-                fates.append("suppressed at \(TimeFormat.clock(clock.local(s.fireAt).seconds)) (\(s.reason))")
+                fates.append("suppressed at \(TimeFormat.clock(clock.local(s.fireAt).seconds)) (\(s.reason.rawValue))")
             default: break
             }
         }

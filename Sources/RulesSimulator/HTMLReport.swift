@@ -67,7 +67,7 @@ public enum HTMLReport {
             case .notificationDelivered(let n, let stale):
                 markers.append((position(record.at), "delivered", "\(n.type) delivered: \(n.text)\(stale ? " (stale condition)" : "")"))
             case .notificationSuppressed(let s):
-                markers.append((position(s.fireAt), "suppressed", "\(s.type) suppressed: \(s.reason)"))
+                markers.append((position(s.fireAt), "suppressed", "\(s.type) suppressed: \(s.reason.rawValue)"))
             case .sync(let health):
                 if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
             default: break

@@ -91,7 +91,7 @@ public struct Expectation: Sendable {
     public enum Kind: Sendable {
         /// Delivered, optionally with this interruption level.
         case delivered(String, level: InterruptionLevel?)
-        case suppressed(String, reason: String?)
+        case suppressed(String, reason: GateReason?)
         case route(RouteKind)
         case risk(RiskLevel)
         case snapshot([(key: String, value: Value)])

@@ -273,8 +273,8 @@ public struct ScenarioLoader {
             let level: InterruptionLevel? = fields["level"].flatMap { reader.choice($0, key: "level", what: "interruption level") }
             return notificationID(value, key: "delivered").flatMap { make(.delivered($0, level: level)) }
         case "suppressed":
-            let reasons = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale", "max_pending", "skipped"]
-            let reason = fields["reason"].flatMap { reader.choice($0, key: "reason", what: "suppression reason", allowed: reasons) }
+            let reasons = GateReason.allCases.map(\.rawValue)
+            let reason = fields["reason"].flatMap { reader.choice($0, key: "reason", what: "suppression reason", allowed: reasons) }.flatMap(GateReason.init(rawValue:))
             return notificationID(value, key: "suppressed").flatMap { make(.suppressed($0, reason: reason)) }
         case "route":
             return (reader.choice(value, key: "route", what: "route") as RouteKind?).flatMap { make(.route($0)) }

@@ -46,50 +46,70 @@ public struct SimulationResult: Sendable {
 public enum Simulation {
     /// Runs `scenario`; with `stop` (a day index and wall time) stops there.
     /// `observe` is called after every event and every day close with the engine and the
-    /// records of that step (coverage uses it).
+    /// records of that step (coverage uses it). With `restoreEachEvent` the engine's state
+    /// goes to JSON and back into a fresh engine after every event and delivery, as the app
+    /// does between runs: the records must not change.
     public static func run(
-        _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil,
+        _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil
     ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
         if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
         var engine = OperatorEngine(ruleset: ruleset, clock: scenario.clock, profile: profile)
+        var device = Device()
         var records: [EngineRecord] = []
         var states: [AppState] = []
         var problems: [(Origin, String)] = []
         let clock = scenario.clock
+        func restore(_ engine: inout OperatorEngine) {
+            guard restoreEachEvent else { return }
+            switch restored(engine, ruleset: ruleset) {
+            case .success(let fresh): engine = fresh
+            case .failure(let failure): problems.append((Origin(file: scenario.file, location: .fileStart), "state.restore: \(failure)"))
+            }
+        }
+        func finish() -> SimulationResult {
+            let closed = records.compactMap { record -> DayClose? in
+                if case .dayClosed(let close) = record.kind { return close }
+                return nil
+            }
+            return SimulationResult(scenario: scenario, records: records, states: states, closedDays: closed, problems: problems, engine: engine)
+        }
         for (dayIndex, day) in scenario.days.enumerated() {
+            let truthFunction = truth(day, engine: engine, ruleset: ruleset)
             if !day.settings.isEmpty {
                 // Settings of the scenario or day hold from the day's start.
                 let start = clock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
-                records += engine.advance(to: start, truth: truth(day, engine: engine, ruleset: ruleset))
+                records += device.run(&engine, until: start, truth: truthFunction, after: restore)
                 engine.adopt(settings: day.settings)
             }
             let start = engine.profile.dayStart(ruleset)
             let health = day.health
-            let truthFunction = truth(day, engine: engine, ruleset: ruleset)
+            let dayTruth = truth(day, engine: engine, ruleset: ruleset)
             // Positions where an expectation reads the app's state.
             let looks = day.expectations.compactMap { $0.seconds.map { logical(of: $0, dayStart: start) } }
             for (eventIndex, event) in day.events.enumerated() {
                 let time = clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start)
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
-                let delivered = engine.advance(to: time, truth: truthFunction)
+                let delivered = device.run(&engine, until: time, truth: dayTruth, after: restore)
                 records += delivered
                 observe?(engine, delivered)
                 let position = logical(of: event.seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
-                let output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
+                var output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
                 for record in output {
                     if case .problem(let code, let message) = record.kind {
                         problems.append((event.origin, code == "event.not_delivered" ? "scenario.not_delivered: \(message)" : message))
                     }
                 }
-                records += output
-                observe?(engine, output)
                 // `sync_health_data` accepted: the host syncs.
                 if case .toolCall = event.kind, output.contains(where: { if case .toolVerdict(let verdict, _) = $0.kind { verdict.tool == "sync_health_data" && verdict.outcome == .accepted } else { false } }) {
-                    records += engine.handle(.appOpened(health: reading), at: time)
+                    output += engine.handle(.appOpened(health: reading), at: time)
                 }
+                device.apply(output)
+                restore(&engine)
+                records += output
+                observe?(engine, output)
                 let nextPosition = eventIndex + 1 < day.events.count ? logical(of: day.events[eventIndex + 1].seconds, dayStart: start) : 86_400
                 let looked = looks.contains { $0 >= position && $0 < nextPosition }
                 states.append(AppState(
@@ -98,16 +118,32 @@ public enum Simulation {
             }
             if let stop, dayIndex == stop.day {
                 let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
-                records += engine.advance(to: end, truth: truthFunction)
-                return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
+                records += device.run(&engine, until: end, truth: dayTruth, after: restore)
+                return finish()
             }
             // Let the device act until the day closes.
             let close = clock.instant(day: day.date + 1, seconds: start)
-            let closing = engine.advance(to: close, truth: truthFunction)
+            let closing = device.run(&engine, until: close, truth: dayTruth, after: restore)
+            restore(&engine)
             records += closing
             observe?(engine, closing)
         }
-        return SimulationResult(scenario: scenario, records: records, states: states, closedDays: engine.closedDays, problems: problems, engine: engine)
+        return finish()
+    }
+
+    /// The engine after a round trip of its state through JSON into a fresh engine.
+    static func restored(_ engine: OperatorEngine, ruleset: Ruleset) -> Result<OperatorEngine, RestoreFailure> {
+        let data: Data
+        do { data = try engine.state.encoded() } catch { return .failure(RestoreFailure("the engine state did not encode: \(error)")) }
+        let load = EngineState.decode(data)
+        guard let state = load.state else { return .failure(RestoreFailure(load.diagnostics.first?.message ?? "the engine state did not decode")) }
+        guard let fresh = OperatorEngine(ruleset: ruleset, state: state) else { return .failure(RestoreFailure("the engine state's time zone is unknown")) }
+        return .success(fresh)
+    }
+
+    struct RestoreFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// The real health data at an instant of `day`.

@@ -8,31 +8,10 @@ import RulesEngine
 /// Kinds: `app.run`, `sync`, `log`, `log.changed`, `check`, `risk.changed`, `route.changed`,
 /// `route.item_done`, `notification.scheduled`, `notification.cancelled`,
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,
-/// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`, `problem`.
+/// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`,
+/// `state.reconciled`, `problem`.
 public enum Trace {
-    public static func kind(_ record: EngineRecord) -> String {
-        switch record.kind {
-        case .appRun: "app.run"
-        case .sync: "sync"
-        case .log: "log"
-        case .logChanged: "log.changed"
-        case .check: "check"
-        case .riskChanged: "risk.changed"
-        case .routeChanged: "route.changed"
-        case .routeItemDone: "route.item_done"
-        case .notificationScheduled: "notification.scheduled"
-        case .notificationCancelled: "notification.cancelled"
-        case .notificationDelivered: "notification.delivered"
-        case .notificationSuppressed: "notification.suppressed"
-        case .notificationResponse: "notification.response"
-        case .templateRendered: "template.rendered"
-        case .toolVerdict: "tool.verdict"
-        case .snapshot: "snapshot"
-        case .dayClosed: "day.closed"
-        case .settingsChanged: "settings.changed"
-        case .problem: "problem"
-        }
-    }
+    public static func kind(_ record: EngineRecord) -> String { record.kind.name }
 
     /// One JSON object: `at`, `kind`, then the kind's fields in a fixed order.
     public static func json(_ record: EngineRecord, clock: LocalClock, ruleset: Ruleset) -> JSONValue {
@@ -63,7 +42,7 @@ public enum Trace {
         case .notificationScheduled(let n):
             members += [("notification", n.json(clock: clock))]
         case .notificationCancelled(let n, let reason):
-            members += [("id", .string(n.id)), ("type", .string(n.type)), ("reason", .string(reason))]
+            members += [("id", .string(n.id)), ("type", .string(n.type)), ("reason", .string(reason.rawValue))]
         case .notificationDelivered(let n, let stale):
             members += [
                 ("id", .string(n.id)), ("type", .string(n.type)), ("category", .string(n.category)),
@@ -72,7 +51,7 @@ public enum Trace {
                 ("redacted", .bool(n.redacted)), ("thread_id", .string(n.threadID)), ("deep_link", .optional(n.deepLink)),
             ]
         case .notificationSuppressed(let s):
-            members += [("id", .string(s.id)), ("type", .string(s.type)), ("fire_at", .string(clock.iso8601(s.fireAt))), ("reason", .string(s.reason))]
+            members += [("id", .string(s.id)), ("type", .string(s.type)), ("fire_at", .string(clock.iso8601(s.fireAt))), ("reason", .string(s.reason.rawValue))]
         case .notificationResponse(let id, let type, let response):
             members += [("id", .string(id)), ("type", .string(type)), ("response", .string(response))]
         case .templateRendered(let text):
@@ -90,6 +69,8 @@ public enum Trace {
             ]
         case .settingsChanged(let keys):
             members += [("settings", .array(keys.map(JSONValue.string)))]
+        case .stateReconciled(let change):
+            members += [("subject", .string(change.subject.rawValue)), ("id", .string(change.id)), ("action", .string(change.action))]
         case .problem(let code, let message):
             members += [("code", .string(code)), ("message", .string(message))]
         }
@@ -151,11 +132,11 @@ public enum Trace {
         case .notificationScheduled(let n):
             return "  scheduled \(n.id) for \(clock.iso8601(n.scheduledAt)) [\(n.interruptionLevel.rawValue)] \"\(n.text)\""
         case .notificationCancelled(let n, let reason):
-            return "  cancelled \(n.id) (\(reason))"
+            return "  cancelled \(n.id) (\(reason.rawValue))"
         case .notificationDelivered(let n, let stale):
             return "🔔 delivered \(n.type) [\(n.interruptionLevel.rawValue)] \"\(n.text)\"\(stale ? " — stale: the condition no longer holds" : "")"
         case .notificationSuppressed(let s):
-            return "🔕 suppressed \(s.type) (\(s.reason))"
+            return "🔕 suppressed \(s.type) (\(s.reason.rawValue))"
         case .notificationResponse(_, let type, let response):
             return "notification \(type): \(response)"
         case .templateRendered(let text):
@@ -171,6 +152,8 @@ public enum Trace {
             return "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
         case .settingsChanged(let keys):
             return "  settings changed: \(keys.joined(separator: ", "))"
+        case .stateReconciled(let change):
+            return "  ♻️ state fitted to the ruleset: \(change.subject.rawValue) \(change.id) \(change.action)"
         case .problem(let code, let message):
             return "  ⚠️ \(message) [\(code)]"
         }

@@ -27,8 +27,8 @@ public enum WhyNot {
                 return "\(parts[1]) had no candidate at the last plan (its time had passed, or its time was unknown)"
             }
             guard let reason = planned.reason else { return "\(parts[1]) was scheduled for \(TimeFormat.clock(planned.fireSeconds))" }
-            guard reason == "condition_false", let when = planned.when else {
-                return "\(parts[1]) was stopped by the gate '\(reason)'"
+            guard reason == .conditionFalse, let when = planned.when else {
+                return "\(parts[1]) was stopped by the gate '\(reason.rawValue)'"
             }
             if let change = smallestChange(making: when, hold: true, facts: planned.facts, ruleset: ruleset, check: { facts in holds(when, facts, ruleset) }) {
                 return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"

@@ -38,7 +38,7 @@ public struct LightRoute: Sendable, Hashable {
 
 /// One item of the recovery route (SPEC §5.3).
 public struct RecoveryItem: Sendable, Hashable {
-    public enum Requirement: Sendable, Hashable {
+    public enum Requirement: Sendable, Hashable, Codable {
         /// An amount logged since the route started, in the routine's unit.
         case target(Double)
         /// A checklist item ticked since the route started.

@@ -31,6 +31,10 @@ public struct Ruleset: Sendable {
     public var sectionOrigins: [String: Origin] = [:]
     /// Where `policy.category_cooldown` is written, if it is.
     public var cooldownOrigin: Origin?
+    /// SHA-256 (hex) of the ruleset's documents as a bundle holds them: the same for a
+    /// directory and its bundle, different as soon as any value changes. Empty for a
+    /// ruleset built in code. A saved engine state remembers the ruleset that wrote it.
+    public var sha256 = ""
 
     /// Positions of entries by id, rebuilt by `reindex()`; lookups verify them and fall
     /// back to a scan, so an edited ruleset still answers correctly.

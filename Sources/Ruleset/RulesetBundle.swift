@@ -44,6 +44,11 @@ public enum RulesetBundle {
         }))])
     }
 
+    /// SHA-256 (hex) of `documents`' canonical content: the bundle's `sha256`.
+    public static func contentHash(_ documents: [RuleDocument]) -> String {
+        SHA256.hex(Array(content(documents).rendered().utf8))
+    }
+
     /// The bundle text of `documents` (which the caller has checked).
     public static func make(_ documents: [RuleDocument]) -> String {
         let content = content(documents)

@@ -84,7 +84,7 @@ import Testing
             """, settings: "{ morning_checkin: false, routine_reminder: true, reminders: { water: \"15:00\" } }")))
         // The shipped rule's own condition (routine.progress < 1.0) refuses it before the
         // `completed` gate does.
-        #expect(result.records.contains { if case .notificationCancelled(let n, let reason) = $0.kind { n.type == "routine_reminder" && ["completed", "condition_false"].contains(reason) } else { false } })
+        #expect(result.records.contains { if case .notificationCancelled(let n, let reason) = $0.kind { n.type == "routine_reminder" && ["completed", "condition_false"].contains(reason.rawValue) } else { false } })
         #expect(!Shipped.deliveries(result).contains { $0.0 == "routine_reminder" })
     }
 

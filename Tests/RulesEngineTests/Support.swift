@@ -42,7 +42,7 @@ enum Shipped {
     static func suppressions(_ result: SimulationResult) -> [(String, String, String)] {
         result.records.compactMap { record in
             guard case .notificationSuppressed(let s) = record.kind else { return nil }
-            return (s.type, TimeFormat.clock(result.scenario.clock.local(s.fireAt).seconds), s.reason)
+            return (s.type, TimeFormat.clock(result.scenario.clock.local(s.fireAt).seconds), s.reason.rawValue)
         }
     }
 }

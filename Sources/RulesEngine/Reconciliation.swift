@@ -1,0 +1,95 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// Fits a saved state to the ruleset it now runs under (an app update or a hot reload):
+/// what no longer exists is dropped, pending requests of removed notification types or
+/// templates are cancelled, settings take their declared types, and a route the table no
+/// longer uses is decided afresh. Nothing here traps on a state written by any ruleset.
+extension OperatorEngine {
+    mutating func reconcileIfNeeded(at time: Date) {
+        guard needsReconciliation else { return }
+        needsReconciliation = false
+        var changes: [Reconciliation] = []
+        func note(_ subject: Reconciliation.Subject, _ id: String, _ action: String) {
+            changes.append(Reconciliation(subject: subject, id: id, action: action))
+        }
+        if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
+            note(.ruleset, String(ruleset.sha256.prefix(12)), "adopted")
+        }
+        stateRulesetSHA256 = ruleset.sha256
+        reconcileProfile(note)
+        reconcileDay(note)
+        // Requests of notification types or templates that are gone: cancelled.
+        func exists(_ request: ScheduledNotification) -> Bool {
+            guard let rule = ruleset.notification(request.type) else { return false }
+            if let routine = request.routine, ruleset.routine(routine) == nil { return false }
+            return ruleset.template(request.templateID) != nil && rule.template == request.templateID
+        }
+        var kept: [ScheduledNotification] = []
+        var cancelled: [ScheduledNotification] = []
+        for request in pending { if exists(request) { kept.append(request) } else { cancelled.append(request) } }
+        pending = kept
+        for request in cancelled {
+            note(ruleset.notification(request.type) == nil ? .notification : .template, request.id, "cancelled")
+        }
+        refused.removeAll { ruleset.notification($0.type) == nil }
+        for id in delivered.keys.sorted() where delivered[id].map({ ruleset.notification($0.type) == nil }) ?? false {
+            delivered[id] = nil
+            note(.notification, id, "dropped")
+        }
+        for change in changes { records.append(EngineRecord(at: time, kind: .stateReconciled(change))) }
+        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
+    }
+
+    private mutating func reconcileProfile(_ note: (Reconciliation.Subject, String, String) -> Void) {
+        let known = Set(ruleset.routines.map(\.id))
+        for id in profile.enabledRoutines.sorted() where !known.contains(id) {
+            profile.enabledRoutines.remove(id)
+            note(.routine, id, "dropped")
+        }
+        var settings: [String: Value] = [:]
+        for declaration in ruleset.settings {
+            if let value = profile.settings[declaration.key], OperatorEngine.fits(value, declaration.type) {
+                settings[declaration.key] = value
+            } else {
+                if profile.settings[declaration.key] != nil { note(.setting, declaration.key, "defaulted") }
+                settings[declaration.key] = declaration.defaultValue
+            }
+        }
+        for key in profile.settings.keys.sorted() where settings[key] == nil { note(.setting, key, "dropped") }
+        if settings != profile.settings { profile.settings = settings }
+        let types = Set(ruleset.notifications.map(\.id))
+        for type in profile.ignoredStreaks.keys.sorted() where !types.contains(type) { profile.ignoredStreaks[type] = nil }
+        for type in profile.weakenedSince.keys.sorted() where !types.contains(type) { profile.weakenedSince[type] = nil }
+    }
+
+    private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, String) -> Void) {
+        guard var current = day else { return }
+        for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, "dropped") }
+        current.logs.removeAll { ruleset.routine($0.routine) == nil }
+        for tick in current.ticks where !(ruleset.routine(tick.routine)?.items.contains(tick.item) ?? false) {
+            note(.item, "\(tick.routine).\(tick.item)", "dropped")
+        }
+        current.ticks.removeAll { !(ruleset.routine($0.routine)?.items.contains($0.item) ?? false) }
+        for id in current.goalOverrides.keys.sorted() where ruleset.routine(id) == nil { current.goalOverrides[id] = nil }
+        current.completedRoutines.removeAll { ruleset.routine($0) == nil }
+        let items = current.route.items.filter { item in
+            guard let routine = ruleset.routine(item.routine) else { return false }
+            if case .item(let name) = item.requirement { return routine.items.contains(name) }
+            return true
+        }
+        for item in current.route.items where !items.contains(item) { note(.item, item.id, "dropped") }
+        current.route.items = items
+        // A route the table no longer names (and the user did not ask for) is decided afresh.
+        let tableRoutes = Set(ruleset.route.map(\.route))
+        let available = ruleset.route.isEmpty ? [RouteKind.regular] : tableRoutes
+        if current.routeDecided, !current.route.requestedByUser, !current.skipped, !available.contains(current.route.route) {
+            note(.route, current.route.route.rawValue, "decided_afresh")
+            current.routeDecided = false
+            current.route = RouteState(route: .regular, reason: "default", startedAt: nil, requestedByUser: false, items: [])
+            current.quest = nil
+        }
+        day = current
+    }
+}

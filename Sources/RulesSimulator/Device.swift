@@ -1,0 +1,53 @@
+import Foundation
+import RulesEngine
+
+/// iOS as the simulator plays it: holds the requests the app scheduled (applying every
+/// `schedule` and `cancel` the engine emits), keeps at most 64 pending, soonest first, and
+/// delivers each at its fire time, reporting it to the engine as the app would learn it
+/// from the notification center — with `stale_condition` when the request's condition no
+/// longer holds for the true health data at that moment.
+struct Device {
+    /// iOS keeps at most this many pending local notifications.
+    static let maxPending = 64
+
+    /// Pending requests, soonest first (then by id).
+    private(set) var pending: [ScheduledNotification] = []
+
+    /// Applies the schedule and cancel operations among `records`.
+    mutating func apply(_ records: [EngineRecord]) {
+        var changed = false
+        for record in records {
+            switch record.kind {
+            case .notificationScheduled(let request):
+                pending.removeAll { $0.id == request.id }
+                pending.append(request)
+                changed = true
+            case .notificationCancelled(let request, _):
+                pending.removeAll { $0.id == request.id }
+            default:
+                break
+            }
+        }
+        guard changed else { return }
+        pending.sort { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        if pending.count > Self.maxPending { pending.removeSubrange(Self.maxPending...) }
+    }
+
+    /// Lets time pass until `time`: the engine's clock (day closes, refusals reported) and,
+    /// in order, every delivery due by then.
+    mutating func run(
+        _ engine: inout OperatorEngine, until time: Date, truth: @escaping (Date) -> HealthReading?, after: (inout OperatorEngine) -> Void
+    ) -> [EngineRecord] {
+        var records: [EngineRecord] = []
+        while let next = pending.first, next.scheduledAt <= time {
+            records += engine.advance(to: next.scheduledAt, truth: truth, presumingDeliveries: false)
+            pending.removeFirst()
+            let stale = !engine.conditionHolds(for: next, truth: truth(next.scheduledAt))
+            records += engine.handle(.notificationDelivered(id: next.id, staleCondition: stale), at: next.scheduledAt)
+            after(&engine)
+        }
+        records += engine.advance(to: time, truth: truth, presumingDeliveries: false)
+        apply(records)
+        return records
+    }
+}

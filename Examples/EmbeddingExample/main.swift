@@ -4,11 +4,20 @@
 //
 //   swift run rules bundle --out ruleset.bundle.json
 //   swift run EmbeddingExample ruleset.bundle.json
+//
+// With `--state FILE --at HH:MM --event open|water|study` it does what the app does at one
+// launch: restore the saved state (or start fresh), hand the engine one event, apply the
+// effects, save the state. Run it twice and the second process goes on from the first.
 import Foundation
 import Ruleset
 import RulesEngine
 
-let path = CommandLine.arguments.dropFirst().first ?? "ruleset.bundle.json"
+let arguments = Array(CommandLine.arguments.dropFirst())
+let path = arguments.first ?? "ruleset.bundle.json"
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
 guard let data = FileManager.default.contents(atPath: path) else {
     FileHandle.standardError.write(Data("cannot read \(path); make it with: swift run rules bundle --out \(path)\n".utf8))
     exit(2)
@@ -25,8 +34,43 @@ if case .failure(let refusal) = store.offer(bundle: Data("{\"format\":\"tampered
     print("refused a tampered download: \(refusal.diagnostics.first?.message ?? "")")
 }
 
-// A day of events through the public API.
 guard let clock = LocalClock(identifier: "Asia/Seoul") else { exit(1) }
+
+// One app launch: restore, run one event, apply the effects, save.
+if let statePath = option("--state") {
+    var state = EngineState(ruleset: store.current, clock: clock)
+    if let saved = FileManager.default.contents(atPath: statePath) {
+        let restored = EngineState.decode(saved, file: statePath)
+        if let good = restored.state {
+            state = good
+        } else {
+            print("saved state refused (\(restored.diagnostics.first?.message ?? "")): starting fresh")
+        }
+    }
+    let parts = (option("--at") ?? "08:30").split(separator: ":").compactMap { Int($0) }
+    let now = clock.instant(day: 20_633, seconds: (parts.first ?? 8) * 3600 + (parts.dropFirst().first ?? 30) * 60)
+    let event: EngineEvent
+    switch option("--event") ?? "open" {
+    case "water": event = .widget(.logWater250)
+    case "study": event = .log(routine: "study", value: 25, unit: .minutes, source: .timer)
+    default:
+        event = .appOpened(health: HealthReading(stepsPermission: .granted, sleepPermission: .granted, stepsToday: 1200, sleepMinutes: 330))
+    }
+    let result = OperatorEngine.run(state: state, event: event, ruleset: store.current, at: now)
+    for request in result.effects.schedule { print("schedule \(request.id) at \(clock.iso8601(request.scheduledAt))") }
+    for cancel in result.effects.cancel { print("cancel \(cancel.id) (\(cancel.reason.rawValue))") }
+    if let widget = result.effects.widget { print("widget: \(widget.json(clock: clock).rendered())") }
+    print("logs today: \(result.state.snapshot.map { "\($0.waterML) ml water, \($0.completedRoutines)/\($0.totalRoutines) done" } ?? "none")")
+    do {
+        try result.state.encoded().write(to: URL(fileURLWithPath: statePath), options: .atomic)
+    } catch {
+        FileHandle.standardError.write(Data("cannot save the state to \(statePath): \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
+
+// A day of events through the public API.
 var engine = OperatorEngine(ruleset: store.current, clock: clock)
 let day = 20_633  // 2026-06-29
 func at(_ hour: Int, _ minute: Int) -> Date { clock.instant(day: day, seconds: hour * 3600 + minute * 60) }

@@ -15,15 +15,18 @@ enum SimulateCommand {
                 notifications scheduled, cancelled, delivered or suppressed (with the gate), rendered
                 texts per surface, tool verdicts, snapshots and the day's result. --format json writes
                 one object per line; --format html one self-contained page. --at stops there and
-                prints the snapshot the app saved last.
+                prints the snapshot the app saved last. --restore-each-event writes the engine's state to
+                JSON and reads it back into a fresh engine after every event and delivery, as the app
+                does between runs; the output must be the same.
                 """,
-            usage: "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM]",
+            usage: "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM] [--restore-each-event]",
             arguments: [("SCENARIO", "A scenario file (scenarios/*.yaml).")],
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
                 OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
                 OptionSpec(name: "--at", valueName: "HH:MM", help: "Stop at this time (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
+                OptionSpec(name: "--restore-each-event", valueName: nil, help: "Save and restore the engine's state between every two events."),
             ],
             run: run)
     }
@@ -50,7 +53,7 @@ enum SimulateCommand {
             }
             stop = point
         }
-        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
+        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"))
         var output: String
         switch arguments.value("--format") ?? "text" {
         case "json": output = Trace.jsonLines(result, ruleset: ruleset)

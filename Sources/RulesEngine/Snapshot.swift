@@ -55,7 +55,12 @@ public struct DailySnapshot: Sendable, Hashable, Codable {
     }
 
     /// The widget's view (seed 7.4): counts and rates, never sleep or sensitive values.
-    public func widgetJSON(clock: LocalClock) -> JSONValue {
+    public func widgetJSON(clock: LocalClock) -> JSONValue { WidgetView(self).json(clock: clock) }
+}
+
+extension WidgetView {
+    /// The widget's JSON, keys in a fixed order.
+    public func json(clock: LocalClock) -> JSONValue {
         .object([
             ("date", .string(DateFormat.string(date))),
             ("completed_routines", .int(completedRoutines)),
@@ -66,9 +71,9 @@ public struct DailySnapshot: Sendable, Hashable, Codable {
             ("water_ml", .int(waterML)),
             ("water_goal_ml", .int(waterGoalML)),
             ("active_route_type", .string(route.rawValue)),
-            ("line", .optional(widgetLine?.text)),
-            ("redacted", .bool(widgetLine?.redacted ?? false)),
-            ("healthkit_permission", .string(stepsPermission.rawValue)),
+            ("line", .optional(line)),
+            ("redacted", .bool(redacted)),
+            ("healthkit_permission", .string(healthKitPermission.rawValue)),
             ("last_updated_at", .string(clock.iso8601(lastUpdatedAt))),
         ])
     }

@@ -11,20 +11,7 @@ import Testing
 /// staleness, the other weakening effects, the pending limit; plus hot reload, filters,
 /// the chat guard, and log edits.
 @Suite struct PolicyVariantTests {
-    func ruleset(_ edits: [(String, String, String)]) throws -> Ruleset {
-        let directory = NSTemporaryDirectory() + "variant-\(UUID().uuidString)"
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Shipped.root + "/" + folder, toPath: directory + "/" + folder)
-        }
-        for (file, old, new) in edits {
-            let path = directory + "/" + file
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(text.contains(old), "\(file) lacks \(old)")
-            try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        let load = Ruleset.load(directory: directory)
-        return try #require(load.ruleset, "\(load.diagnostics.map(\.message))")
-    }
+    func ruleset(_ edits: [(String, String, String)]) throws -> Ruleset { try Shipped.variant(edits) }
 
     let reminderDay = """
         name: reminder

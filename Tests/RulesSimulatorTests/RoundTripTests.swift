@@ -30,3 +30,61 @@ import Testing
         #expect(compared >= 8)
     }
 }
+
+/// The app's relaunch and separate processes: traces are the same bytes whether the engine
+/// keeps running or its state is saved and restored after every event, and whichever
+/// process writes them (no dictionary or set order reaches the output).
+@Suite struct StateAndProcessTests {
+    static let root = Fixtures.repositoryRoot()
+
+    static var scenarioFiles: [String] { RulesetDirectory.yamlFiles(under: root + "/scenarios") }
+
+    @Test func everyShippedScenarioIsTheSameWithTheStateRestoredAfterEveryEvent() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        var compared = 0
+        for name in Self.scenarioFiles {
+            let text = try String(contentsOfFile: Self.root + "/scenarios/" + name, encoding: .utf8)
+            let node = try #require(YAMLReader.parse(text, file: name).documents.first)
+            let scenario = try #require(ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset).scenario)
+            let plain = Simulation.run(scenario, ruleset: ruleset)
+            let restored = Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true)
+            #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(restored, ruleset: ruleset), "\(name)")
+            #expect(Trace.text(plain, ruleset: ruleset) == Trace.text(restored, ruleset: ruleset), "\(name)")
+            #expect(restored.problems.isEmpty, "\(name)")
+            compared += 1
+        }
+        #expect(compared >= 8)
+    }
+
+    /// Runs the built `rules` binary (built with the tests) and returns its standard output.
+    func runRules(_ arguments: [String]) throws -> Data {
+        let binary = Self.root + "/.build/debug/rules"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.root)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    @Test func twoProcessesWriteTheSameJSONTraceForEveryShippedScenario() throws {
+        var compared = 0
+        for name in Self.scenarioFiles {
+            for extra in [[], ["--restore-each-event"]] {
+                let arguments = ["simulate", "scenarios/" + name, "--format", "json"] + extra
+                let first = try runRules(arguments)
+                let second = try runRules(arguments)
+                #expect(!first.isEmpty, "\(name)")
+                #expect(first == second, "\(name) \(extra)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 16)
+    }
+}

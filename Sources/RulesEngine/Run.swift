@@ -1,0 +1,104 @@
+import Foundation
+import Ruleset
+
+/// What one run asks the app to do, in the order the app applies it.
+public struct Effects: Sendable {
+    /// Requests to add or replace with `UNUserNotificationCenter` (ids are stable across runs,
+    /// so a replaced request keeps its id).
+    public var schedule: [ScheduledNotification] = []
+    /// Ids of pending requests to remove, with why.
+    public var cancel: [(id: String, reason: CancelReason)] = []
+    /// The snapshot to save for home and the widget (nil: the run saved none).
+    public var snapshot: DailySnapshot?
+    /// The widget's redacted view of `snapshot` (no sensitive values).
+    public var widget: WidgetView? { snapshot.map(WidgetView.init) }
+    /// Everything the run did and decided, in time order (what a trace shows).
+    public var records: [EngineRecord] = []
+
+    /// Collects the effects of `records`: a request scheduled and then cancelled in the same
+    /// run is only cancelled; one cancelled and then scheduled is only scheduled.
+    public init(records: [EngineRecord]) {
+        self.records = records
+        var scheduled: [String: ScheduledNotification] = [:]
+        var order: [String] = []
+        var cancelled: [(id: String, reason: CancelReason)] = []
+        for record in records {
+            switch record.kind {
+            case .notificationScheduled(let request):
+                if scheduled[request.id] == nil { order.append(request.id) }
+                scheduled[request.id] = request
+                cancelled.removeAll { $0.id == request.id }
+            case .notificationCancelled(let request, let reason):
+                if scheduled.removeValue(forKey: request.id) != nil { order.removeAll { $0 == request.id } }
+                cancelled.removeAll { $0.id == request.id }
+                cancelled.append((request.id, reason))
+            case .snapshot(let saved):
+                snapshot = saved
+            default:
+                break
+            }
+        }
+        schedule = order.compactMap { scheduled[$0] }
+        cancel = cancelled
+    }
+}
+
+/// The widget's view (seed 7.4): counts, rates and the widget line, never sleep or any
+/// sensitive value.
+public struct WidgetView: Sendable, Hashable {
+    public var date: Int
+    public var completedRoutines: Int
+    public var totalRoutines: Int
+    public var completionRate: Double
+    public var stepsToday: Int
+    public var stepsGoal: Int
+    public var waterML: Int
+    public var waterGoalML: Int
+    public var route: RouteKind
+    /// The widget surface's line (redacted when it would show a sensitive value).
+    public var line: String?
+    public var redacted: Bool
+    public var healthKitPermission: HealthReading.Permission
+    public var lastUpdatedAt: Date
+
+    public init(_ snapshot: DailySnapshot) {
+        date = snapshot.date
+        completedRoutines = snapshot.completedRoutines
+        totalRoutines = snapshot.totalRoutines
+        completionRate = snapshot.completionRate
+        stepsToday = snapshot.stepsToday
+        stepsGoal = snapshot.stepsGoal
+        waterML = snapshot.waterML
+        waterGoalML = snapshot.waterGoalML
+        route = snapshot.route
+        line = snapshot.widgetLine?.text
+        redacted = snapshot.widgetLine?.redacted ?? false
+        healthKitPermission = snapshot.stepsPermission
+        lastUpdatedAt = snapshot.lastUpdatedAt
+    }
+}
+
+/// The outcome of one run: the state to save and the effects to apply.
+public struct RunResult: Sendable {
+    public var state: EngineState
+    public var effects: Effects
+}
+
+extension OperatorEngine {
+    /// One app run as a pure function: (state, event, ruleset, now) → (state, effects).
+    ///
+    /// The engine goes on from `state` (reconciled first if `ruleset` is not the one that
+    /// wrote it), lets the clock reach `now` (days close at `day_starts_at`; requests due by
+    /// then are presumed delivered unless the app reported them with
+    /// `.notificationDelivered` first), applies `event` (nil: only the clock moves), and
+    /// returns the state to save with what to schedule, cancel and show. Never traps: an
+    /// event it cannot apply is a `problem` record.
+    public static func run(state: EngineState, event: EngineEvent?, ruleset: Ruleset, at now: Date) -> RunResult {
+        guard var engine = OperatorEngine(ruleset: ruleset, state: state) else {
+            let problem = EngineRecord(at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
+            return RunResult(state: state, effects: Effects(records: [problem]))
+        }
+        let records = event.map { engine.handle($0, at: now) } ?? engine.advance(to: now)
+        return RunResult(state: engine.state, effects: Effects(records: records))
+    }
+}

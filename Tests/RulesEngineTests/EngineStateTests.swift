@@ -1,0 +1,284 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesExpression
+import Ruleset
+import RulesSimulator
+import TestSupport
+import Testing
+
+/// The engine's saved state: JSON round trips, refusal of damaged or newer states,
+/// migration, one run as a function, and reconciliation with a changed ruleset.
+@Suite struct EngineStateTests {
+    static let seoul = LocalClock(identifier: "Asia/Seoul")!
+    static let day = DateFormat.days("2026-07-20")!
+    static func at(_ hour: Int, _ minute: Int = 0) -> Date { seoul.instant(day: day, seconds: hour * 3600 + minute * 60) }
+    static func health(steps: Int, sleep: Int = 420) -> HealthReading {
+        HealthReading(stepsPermission: .granted, sleepPermission: .granted, stepsToday: steps, stepsAverage7: 5000, sleepMinutes: sleep)
+    }
+
+    /// A morning: the app opened with 5 h 30 m of sleep (light route), water and a tick.
+    func morning(_ ruleset: Ruleset = Shipped.ruleset) -> OperatorEngine {
+        var profile = OperatorProfile(ruleset: ruleset)
+        profile.enabledRoutines.insert("reading")
+        var engine = OperatorEngine(ruleset: ruleset, clock: Self.seoul, profile: profile)
+        engine.adopt(settings: ["routine_reminder": .bool(true), "reminders": .map(["study": .time(15 * 3600), "reading": .time(16 * 3600)])])
+        engine.handle(.appOpened(health: Self.health(steps: 800, sleep: 330)), at: Self.at(8, 10))
+        engine.handle(.log(routine: "water", value: 500, unit: nil, source: .manual), at: Self.at(8, 20))
+        engine.handle(.log(routine: "reading", value: 20, unit: nil, source: .manual), at: Self.at(8, 30))
+        engine.handle(.check(routine: "skincare", item: "양치"), at: Self.at(8, 40))
+        return engine
+    }
+
+    func encoded(_ state: EngineState) throws -> String { String(decoding: try state.encoded(), as: UTF8.self) }
+
+    @Test func aStateRoundTripsThroughJSONToTheSameValueAndBytes() throws {
+        let state = morning().state
+        let data = try state.encoded()
+        let load = EngineState.decode(data)
+        let back = try #require(load.state, "\(load.diagnostics)")
+        #expect(back == state)
+        #expect(try back.encoded() == data)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""format":"operator-engine-state""#))
+        #expect(text.contains(#""version":1"#))
+        #expect(text.contains(#""ruleset_sha256":"\#(Shipped.ruleset.sha256)""#))
+        #expect(!Shipped.ruleset.sha256.isEmpty)
+    }
+
+    @Test func aRestoredEngineGoesOnExactlyAsTheOneThatKeptRunning() throws {
+        var kept = morning()
+        let restoredState = try #require(EngineState.decode(try kept.state.encoded()).state)
+        var restored = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: restoredState))
+        for (event, time) in [
+            (EngineEvent.log(routine: "study", value: 25, unit: .minutes, source: .timer), Self.at(12)),
+            (.appOpened(health: Self.health(steps: 3000, sleep: 330)), Self.at(21, 10)),
+            (.log(routine: "water", value: 300, unit: nil, source: .widget), Self.at(21, 20)),
+        ] {
+            let a = kept.handle(event, at: time).map { "\($0)" }
+            let b = restored.handle(event, at: time).map { "\($0)" }
+            #expect(a == b)
+            #expect(!a.isEmpty)
+        }
+        #expect(kept.state == restored.state)
+    }
+
+    /// A v1 state as the embedding example wrote it (2026-06-29: opened at 08:30, 250 ml
+    /// from the widget at 09:10), committed: a change of the format that breaks reading it
+    /// must come with a migration.
+    @Test func theCommittedVersionOneFixtureStillDecodes() throws {
+        let path = Fixtures.directory() + "/state-v1.json"
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let load = EngineState.decode(data)
+        let state = try #require(load.state, "\(load.diagnostics.map(\.message))")
+        let day = try #require(DateFormat.days("2026-06-29"))
+        #expect(state.currentDay == day)
+        #expect(state.snapshot?.waterML == 250)
+        #expect(state.pending.count >= 3)
+        var engine = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: state))
+        let records = engine.handle(.appOpened(health: Self.health(steps: 2000, sleep: 330)), at: Self.seoul.instant(day: day, seconds: 12 * 3600))
+        #expect(records.contains { if case .snapshot = $0.kind { true } else { false } })
+    }
+
+    @Test func anOlderVersionMigratesStepByStep() throws {
+        // Version 1 as written today, read by an engine whose format is version 3: the
+        // steps 1→2 and 2→3 run in order on the JSON object.
+        var text = try encoded(morning().state)
+        text = text.replacingOccurrences(of: #""time_zone""#, with: #""zone""#)
+        let migrations = [
+            EngineStateMigration(from: 1) { object in
+                object["time_zone"] = object.removeValue(forKey: "zone")
+            },
+            EngineStateMigration(from: 2) { object in
+                guard var profile = object["profile"] as? [String: Any] else { return }
+                profile["xp"] = 7
+                object["profile"] = profile
+            },
+        ]
+        let load = EngineState.decode(Data(text.utf8), migrations: migrations, version: 3)
+        let state = try #require(load.state, "\(load.diagnostics.map(\.message))")
+        #expect(state.timeZone == "Asia/Seoul")
+        #expect(state.profile.xp == 7)
+        // Without a step for a version, the state is refused, not guessed at.
+        let missing = EngineState.decode(Data(text.utf8), migrations: [], version: 2)
+        #expect(missing.state == nil)
+        #expect(missing.diagnostics.first?.code == "state.corrupt")
+    }
+
+    @Test(arguments: [
+        ("not json", "state.malformed"),
+        (#"[1, 2]"#, "state.malformed"),
+        (#"{"format":"operator-rules-bundle","version":1}"#, "state.wrong_format"),
+        (#"{"format":"operator-engine-state","version":2}"#, "state.newer_version"),
+        (#"{"format":"operator-engine-state","version":"1"}"#, "state.malformed"),
+        (#"{"format":"operator-engine-state","version":0}"#, "state.malformed"),
+        (#"{"format":"operator-engine-state","version":1}"#, "state.corrupt"),
+        (String(repeating: "[", count: 100) + String(repeating: "]", count: 100), "state.malformed"),
+    ])
+    func aDamagedForeignOrNewerStateIsRefused(text: String, code: String) {
+        let load = EngineState.decode(Data(text.utf8), file: "state.json")
+        #expect(load.state == nil)
+        #expect(load.diagnostics.map(\.code.rawValue) == [code])
+        #expect(load.diagnostics.first?.file == "state.json")
+        #expect(load.diagnostics.first?.hint?.contains("fresh state") == true)
+    }
+
+    @Test(arguments: [
+        (#""time_zone":"Asia/Seoul""#, #""time_zone":"Mars/Olympus""#),
+        (#""value":500"#, #""value":-500"#),
+        (#""xp":0"#, #""xp":-3"#),
+        (#""nextLogNumber":3"#, #""nextLogNumber":0"#),
+        (#""streak_days":0"#, #""streak_days":"many""#),
+    ])
+    func impossibleValuesAreRefusedNotTrappedOn(old: String, new: String) throws {
+        let text = try encoded(morning().state)
+        #expect(text.contains(old), "the state lacks \(old)")
+        let load = EngineState.decode(Data(text.replacingOccurrences(of: old, with: new).utf8))
+        #expect(load.state == nil, "accepted \(new)")
+        #expect(load.diagnostics.first?.code == "state.corrupt")
+    }
+
+    @Test func aStateOverTheSizeLimitIsRefused() {
+        let load = EngineState.decode(Data(repeating: UInt8(ascii: " "), count: InputLimits.maxStateBytes + 1))
+        #expect(load.diagnostics.first?.code == "state.malformed")
+    }
+
+    @Test func oneRunIsAFunctionOfStateEventRulesetAndTime() throws {
+        let fresh = EngineState(ruleset: Shipped.ruleset, clock: Self.seoul)
+        let first = OperatorEngine.run(state: fresh, event: .appOpened(health: Self.health(steps: 800)), ruleset: Shipped.ruleset, at: Self.at(8))
+        #expect(first.effects.schedule.map(\.id).contains("morning_checkin.20260720"))
+        #expect(first.effects.cancel.isEmpty)
+        #expect(first.effects.snapshot?.lastUpdatedAt == Self.at(8))
+        #expect(first.effects.widget?.route == .regular)
+        // The same inputs give the same outputs.
+        let again = OperatorEngine.run(state: fresh, event: .appOpened(health: Self.health(steps: 800)), ruleset: Shipped.ruleset, at: Self.at(8))
+        #expect(again.state == first.state)
+        // Disabling the morning check-in cancels its pending request.
+        let second = OperatorEngine.run(
+            state: first.state, event: .settings(["morning_checkin": .bool(false)]), ruleset: Shipped.ruleset, at: Self.at(8, 30))
+        #expect(second.effects.cancel.map(\.id).contains("morning_checkin.20260720"))
+        #expect(second.effects.cancel.first { $0.id == "morning_checkin.20260720" }?.reason == .refused(.disabled))
+        #expect(!second.state.pending.contains { $0.type == "morning_checkin" })
+        // Only the clock: the evening notice is presumed delivered when nobody reports it.
+        let evening = OperatorEngine.run(state: second.state, event: nil, ruleset: Shipped.ruleset, at: Self.at(20, 40))
+        #expect(evening.effects.records.contains { if case .notificationDelivered(let n, _) = $0.kind { n.type == "evening_underachievement" } else { false } })
+        #expect(!evening.state.pending.contains { $0.type == "evening_underachievement" && $0.day == Self.day })
+    }
+
+    @Test func aReportedDeliveryCountsOnceAndAnUnknownOneIsAProblem() throws {
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: Self.seoul)
+        engine.handle(.appOpened(health: Self.health(steps: 800)), at: Self.at(8))
+        let delivered = engine.handle(.notificationDelivered(id: "morning_checkin.20260720", staleCondition: false), at: Self.at(9))
+        #expect(delivered.contains { if case .notificationDelivered(let n, false) = $0.kind { n.id == "morning_checkin.20260720" } else { false } })
+        #expect(!engine.pending.contains { $0.id == "morning_checkin.20260720" })
+        let unknown = engine.handle(.notificationDelivered(id: "nothing.20260720", staleCondition: false), at: Self.at(9, 5))
+        #expect(unknown.contains { if case .problem("event.unknown_request", _) = $0.kind { true } else { false } })
+        // A response by type names the latest delivery of that type.
+        let response = engine.handle(.notificationResponse(id: "morning_checkin", response: .opened, health: nil), at: Self.at(9, 10))
+        #expect(response.contains { if case .notificationResponse(let id, _, "opened") = $0.kind { id == "morning_checkin.20260720" } else { false } })
+    }
+
+    // MARK: reconciliation
+
+    func reconciliations(_ records: [EngineRecord]) -> [String] {
+        records.compactMap { record in
+            if case .stateReconciled(let change) = record.kind { return "\(change.subject.rawValue) \(change.id) \(change.action)" }
+            return nil
+        }
+    }
+
+    /// Restores the morning's state under `ruleset` and runs one app open at 12:00.
+    func continueUnder(_ ruleset: Ruleset) throws -> (records: [EngineRecord], state: EngineState) {
+        let state = try #require(EngineState.decode(try morning().state.encoded()).state)
+        let result = OperatorEngine.run(state: state, event: .appOpened(health: Self.health(steps: 2000, sleep: 330)), ruleset: ruleset, at: Self.at(12))
+        return (result.effects.records, result.state)
+    }
+
+    @Test func theSameRulesetReconcilesNothing() throws {
+        let (records, state) = try continueUnder(Shipped.ruleset)
+        #expect(reconciliations(records).isEmpty)
+        #expect(state.rulesetSHA256 == Shipped.ruleset.sha256)
+    }
+
+    @Test func aRenamedRoutineDropsTheOldOnesLogsAndReminders() throws {
+        let renamed = try Shipped.variant([("routines/reading.yaml", "id: reading", "id: books")])
+        let (records, state) = try continueUnder(renamed)
+        let changes = reconciliations(records)
+        #expect(changes.contains("ruleset \(renamed.sha256.prefix(12)) adopted"))
+        #expect(changes.contains("routine reading dropped"))
+        #expect(changes.contains { $0.hasPrefix("log log_20260720_") && $0.hasSuffix("dropped") })
+        #expect(!state.profile.enabledRoutines.contains("reading"))
+        #expect(state.rulesetSHA256 == renamed.sha256)
+        #expect(!state.pending.contains { $0.routine == "reading" })
+    }
+
+    @Test func aRemovedNotificationTypeCancelsItsPendingRequests() throws {
+        let renamed = try Shipped.variant([("rules/notifications.yaml", "id: morning_checkin", "id: morning_hello")])
+        let (records, state) = try continueUnder(renamed)
+        #expect(reconciliations(records).contains("notification morning_checkin.20260721 cancelled"))
+        #expect(records.contains {
+            if case .notificationCancelled(let n, .removedFromRuleset) = $0.kind { n.id == "morning_checkin.20260721" } else { false }
+        })
+        #expect(!state.pending.contains { $0.type == "morning_checkin" })
+        #expect(state.pending.contains { $0.id == "morning_hello.20260721" })
+    }
+
+    @Test func aRenamedTemplateCancelsAndReplansItsRequests() throws {
+        let renamed = try Shipped.variant([
+            ("templates/notifications.yaml", "id: evening_salvage", "id: evening_salvage_02"),
+            ("rules/notifications.yaml", "template: evening_salvage", "template: evening_salvage_02"),
+        ])
+        let (records, state) = try continueUnder(renamed)
+        #expect(reconciliations(records).contains("template evening_underachievement.20260721 cancelled"))
+        #expect(state.pending.first { $0.id == "evening_underachievement.20260721" }?.templateID == "evening_salvage_02")
+        let effects = Effects(records: records)
+        #expect(effects.schedule.contains { $0.id == "evening_underachievement.20260721" })
+        #expect(!effects.cancel.contains { $0.id == "evening_underachievement.20260721" })
+    }
+
+    @Test func aRouteTheTableNoLongerUsesIsDecidedAfresh() throws {
+        let noLight = try Shipped.variant([(
+            "rules/route.yaml", "  - use: light\n    when: (sleep.minutes ?? 420) < 360\n    reason: short_sleep\n", ""
+        )])
+        let (records, state) = try continueUnder(noLight)
+        #expect(reconciliations(records).contains("route light decided_afresh"))
+        #expect(records.contains { if case .routeChanged(nil, .regular, "default") = $0.kind { true } else { false } })
+        #expect(state.snapshot?.route == .regular)
+    }
+
+    @Test func aRemovedChecklistItemIsDropped() throws {
+        let changed = try Shipped.variant([
+            ("routines/skincare.yaml", "양치, ", ""),
+            ("rules/route.yaml", "    - { routine: skincare, item: 양치 }\n", ""),
+        ])
+        let (records, _) = try continueUnder(changed)
+        #expect(reconciliations(records).contains("item skincare.양치 dropped"))
+    }
+}
+
+/// `--restore-each-event` over a thousand generated days: the state goes to JSON and back
+/// into a fresh engine after every event and delivery, and the trace does not change.
+@Suite struct RestoreEachEventTests {
+    @Test func aThousandGeneratedDaysGiveTheSameTraceWhenRestoredAfterEveryEvent() throws {
+        var g = GeneratedDays.Generator(state: 11)
+        var days = 0
+        var events = 0
+        for block in 0..<20 {
+            let yaml = GeneratedDays.scenario(&g, first: DateFormat.string(DateFormat.days("2026-03-01")! + block * 50), count: 50)
+            let scenario = try #require(Shipped.scenario(yaml))
+            let plain = Simulation.run(scenario, ruleset: Shipped.ruleset)
+            let restored = Simulation.run(scenario, ruleset: Shipped.ruleset, restoreEachEvent: true)
+            #expect(restored.problems.isEmpty, "\(restored.problems.map(\.message).prefix(3))")
+            let a = Trace.jsonLines(plain, ruleset: Shipped.ruleset)
+            let b = Trace.jsonLines(restored, ruleset: Shipped.ruleset)
+            if a != b {
+                let first = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
+                Issue.record("block \(block) differs first at:\n\(first.map { "\($0.0)\n\($0.1)" } ?? "length")")
+            }
+            days += restored.closedDays.count
+            events += scenario.days.reduce(0) { $0 + $1.events.count }
+        }
+        #expect(days >= 1_000)
+        #expect(events >= 5_000)
+    }
+}

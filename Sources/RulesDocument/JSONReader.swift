@@ -88,9 +88,13 @@ public struct JSONReader {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { advance() }
     }
 
+    /// `depth` counts containers: the root object or array is level 1, and a scalar takes
+    /// no level of its own (so `maxDepth` nested arrays pass and one more does not).
     private mutating func value(depth: Int) throws(Failure) -> YAMLNode {
-        guard depth <= maxDepth else { throw error("nesting is deeper than \(maxDepth) levels", code: "json.too_deep") }
         guard let byte = current else { throw error("expected a value, found the end of the text") }
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+            guard depth <= maxDepth else { throw error("nesting is deeper than \(maxDepth) levels", code: "json.too_deep") }
+        }
         switch byte {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)

@@ -77,7 +77,10 @@ extension OperatorEngine {
         var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
         reading.facts = FactValues(count: 0)
         for index in reading.routines.indices {
-            reading.routines[index].status = judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped)
+            // A routine completed earlier today stays completed (the route never takes back
+            // what was done); otherwise the judgement table decides.
+            reading.routines[index].status = day.completedRoutines.contains(reading.routines[index].routine.id)
+                ? .completed : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped)
         }
         reading.facts = context.facts
         countCompletion(&reading)
@@ -103,18 +106,17 @@ extension OperatorEngine {
     }
 
     /// A routine's status by the first matching `judgement.routine` entry; no match is
-    /// `in_progress` with some progress, `not_started` without, and `failed` (or
-    /// `skipped`) when the day closes.
+    /// `in_progress` with some progress, `not_started` without, and `failed` when the day
+    /// closes — `skipped` on a skipped day, where earned statuses stay.
     /// `context` carries the day's facts; the entry's bindings are written into it in place.
     func judgeRoutine(_ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool) -> RoutineStatus {
-        if closing, skipped { return .skipped }
         context.facts.put(layout.progress, .number(reading.progress))
         context.facts.put(layout.value, .number(reading.value))
         context.facts.put(layout.goal, .number(reading.goal))
         for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
             return entry.status
         }
-        if closing { return .failed }
+        if closing { return skipped ? .skipped : .failed }
         return reading.value > 0 ? .inProgress : .notStarted
     }
 }

@@ -34,6 +34,9 @@ public struct RouteState: Sendable, Hashable, Codable {
     /// A user request: sticky for the day.
     public var requestedByUser: Bool
     public var items: [RouteItemState]
+    /// Logs made up to and including the run that started the route (by log number): they
+    /// never count toward its items.
+    public var logsBefore = 0
 }
 
 /// A delivery the app learned of: its type, category and fire time.
@@ -71,11 +74,11 @@ struct DayState: Sendable, Hashable, Codable {
 
     init(day: Int) { self.day = day }
 
-    /// Total logged for `routine` (optionally only after `since`).
-    func logged(_ routine: String, since: Date? = nil) -> Double {
+    /// Total logged for `routine` (optionally only logs numbered above `after`).
+    func logged(_ routine: String, after: Int? = nil) -> Double {
         logs.reduce(0) { total, log in
             guard log.routine == routine else { return total }
-            if let since, log.createdAt < since { return total }
+            if let after, log.number <= after { return total }
             return total + log.value
         }
     }

@@ -23,6 +23,8 @@ extension OperatorEngine {
             guard value.isFinite, value >= 0 else { return problem(at: time, "event.invalid_value", "a log value must be a number of zero or more") }
             day?.logs[index].value = value
             day?.logs[index].updatedAt = time
+            // The user changed what was done: the routine is judged afresh.
+            if let routine = day?.logs[index].routine { day?.completedRoutines.removeAll { $0 == routine } }
             if let log = day?.logs[index] { records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: false))) }
             decide(at: time)
         case .deleteLog(let id):
@@ -30,6 +32,7 @@ extension OperatorEngine {
             guard let index = day?.logs.firstIndex(where: { $0.id == id }), let log = day?.logs.remove(at: index) else {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
+            day?.completedRoutines.removeAll { $0 == log.routine }
             records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: true)))
             decide(at: time)
         case .check(let routine, let item), .uncheck(let routine, let item):
@@ -111,6 +114,7 @@ extension OperatorEngine {
             day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
         } else {
             day?.ticks.removeAll { $0.routine == id && $0.item == item }
+            day?.completedRoutines.removeAll { $0 == id }
         }
         records.append(EngineRecord(at: time, kind: .check(routine: id, item: item, checked: checked)))
         return true
@@ -152,6 +156,8 @@ extension OperatorEngine {
         switch action {
         case .skipToday:
             current.skipped = true
+        case .reduceRoute where current.skipped, .startRecovery where current.skipped:
+            problem(at: time, "event.day_skipped", "the user skipped today: the route stays \(current.route.route.rawValue)")
         case .reduceRoute, .startRecovery:
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true
@@ -160,6 +166,7 @@ extension OperatorEngine {
                 current.route.route = route
                 current.route.reason = "user_request"
                 current.route.startedAt = time
+                current.route.logsBefore = current.nextLogNumber - 1
                 current.route.items = route == .recovery ? startRecoveryItems(current, at: time) : []
                 current.quest = route == .recovery ? startQuest(current) : nil
                 current.routeDecided = true

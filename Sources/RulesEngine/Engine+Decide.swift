@@ -13,11 +13,16 @@ extension OperatorEngine {
         // by this run's event.
         let completedBefore = current.completedRoutines
 
-        // Risk, with the goals of the route in force.
-        let (riskIndex, riskExplanation) = firstMatch(
-            ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: before.facts, decision: "risk", at: time, fallback: RiskLevel.low.rawValue)
-        let risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
-        decisionExplanations["risk"] = riskExplanation
+        // Risk, with the goals of the route in force (a skipped day keeps what it had).
+        let risk: RiskLevel
+        if current.skipped, let kept = current.risk {
+            risk = kept
+        } else {
+            let (riskIndex, riskExplanation) = firstMatch(
+                ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: before.facts, decision: "risk", at: time, fallback: RiskLevel.low.rawValue)
+            risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
+            decisionExplanations["risk"] = riskExplanation
+        }
         if risk != current.risk {
             records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
             current.risk = risk
@@ -26,7 +31,11 @@ extension OperatorEngine {
         // Route: user requests and sticky routes stay; otherwise the table decides.
         var facts = before.facts
         facts.put(layout.risk, .string(risk.rawValue))
-        if current.route.requestedByUser {
+        if current.skipped, current.routeDecided {
+            decisionExplanations["route"] = Explanation(
+                decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
+                note: "the user skipped today: the route in force stays")
+        } else if current.route.requestedByUser {
             decisionExplanations["route"]?.at = time
         } else if current.routeDecided, ruleset.sticky.contains(current.route.route) {
             decisionExplanations["route"] = Explanation(
@@ -41,7 +50,8 @@ extension OperatorEngine {
             let reason = routeIndex.map { ruleset.route[$0].reason } ?? "default"
             if !current.routeDecided || route != current.route.route {
                 let from = current.routeDecided ? current.route.route : nil
-                current.route = RouteState(route: route, reason: reason, startedAt: time, requestedByUser: false, items: [])
+                current.route = RouteState(
+                    route: route, reason: reason, startedAt: time, requestedByUser: false, items: [], logsBefore: current.nextLogNumber - 1)
                 if route == .recovery {
                     current.route.items = startRecoveryItems(current, at: time)
                     current.quest = startQuest(current)
@@ -75,6 +85,7 @@ extension OperatorEngine {
             event = "completed"
         }
         current.recoveryWasCompleted = recoveryDone
+        // A completion is kept whatever route follows (read() keeps it completed).
         current.completedRoutines = completedAfter
         current.lastRun = time
         routeChangedThisRun = false
@@ -138,10 +149,10 @@ extension OperatorEngine {
             let status: RoutineStatus
             switch item.requirement {
             case .target(let amount):
-                let logged = day.logged(item.routine, since: start)
+                let logged = day.logged(item.routine, after: day.route.logsBefore)
                 status = logged >= amount ? .completed : logged > 0 ? .inProgress : .notStarted
             case .item(let name):
-                status = day.ticks.contains { $0.routine == item.routine && $0.item == name && $0.at >= start } ? .completed : .notStarted
+                status = day.ticks.contains { $0.routine == item.routine && $0.item == name && $0.at > start } ? .completed : .notStarted
             case .delta(let delta):
                 let steps = day.health?.stepsToday ?? item.baseline
                 status = steps - item.baseline >= delta ? .completed : steps > item.baseline ? .inProgress : .notStarted
@@ -165,7 +176,8 @@ extension OperatorEngine {
         var partial = 0
         var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
         for routine in reading.routines where routine.enabled {
-            let status = judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
+            let status = current.completedRoutines.contains(routine.routine.id)
+                ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
             statuses[routine.routine.id] = status
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }

@@ -35,7 +35,9 @@ extension OperatorEngine {
         facts.put(layout.route, .string(route.rawValue))
         facts.put(layout.risk, .string(risk.rawValue))
         facts.put(layout.recoveryCompleted, .bool(recoveryCompleted(day)))
-        facts.put(layout.recoveryItemsText, .string(recoveryItemsText(day)))
+        // No item left: unknown, so no template renders an empty list.
+        let itemsText = recoveryItemsText(day)
+        facts.put(layout.recoveryItemsText, itemsText.isEmpty ? .unknown : .string(itemsText))
         if let quest = day.quest {
             facts.put(layout.questStart, .int(quest.startSteps))
             facts.put(layout.questTarget, .int(quest.targetDelta))

@@ -14,6 +14,12 @@ public struct HabitLog: Sendable, Hashable, Codable {
     public var source: LogSource
     public var createdAt: Date
     public var updatedAt: Date
+
+    /// The log's number within its day (`log_20260629_003` is 3; 0 for a foreign id).
+    public var number: Int {
+        guard let suffix = id.split(separator: "_").last else { return 0 }
+        return Int(suffix) ?? 0
+    }
 }
 
 /// A ticked checklist item.

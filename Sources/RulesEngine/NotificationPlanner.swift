@@ -66,7 +66,11 @@ extension OperatorEngine {
         func touchesToday(_ candidates: [Candidate]) -> Bool {
             candidates.contains { candidate in latestToday[candidate.rule.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false }
         }
-        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion, !touchesToday(cached.candidates) {
+        // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
+        let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
+        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion, !deferredIntoTomorrow,
+            !touchesToday(cached.candidates)
+        {
             accepted += cached.accepted
             refusals += cached.refusals
             plannedCandidates += cached.planned.map { planned in
@@ -82,7 +86,7 @@ extension OperatorEngine {
             for candidate in ordered(made) {
                 decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
             }
-            tomorrowPlan = touchesToday(made) ? nil : TomorrowPlan(
+            tomorrowPlan = touchesToday(made) || deferredIntoTomorrow ? nil : TomorrowPlan(
                 day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
                 refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }
@@ -224,18 +228,24 @@ extension OperatorEngine {
             case .allow: pass(.quietHours)
             case .defer:
                 guard let quiet = policy.quietHours else { break }
+                // The next wall-clock end of quiet hours, DST-correct: over a spring-forward
+                // night 23:00 → 07:00 is seven hours, not eight.
                 let end = quiet.end
-                deferredBy = ((end - fireSeconds) % 86_400 + 86_400) % 86_400
+                let local = clock.local(fireAt)
+                let deferredTo = clock.instant(day: end > local.seconds ? local.day : local.day + 1, seconds: end)
+                deferredBy = Int(deferredTo.timeIntervalSince(fireAt))
                 fireSeconds = end
-                fireAt = fireAt.addingTimeInterval(TimeInterval(deferredBy))
+                fireAt = deferredTo
                 facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
                 explain.append(Explanation.Entry(label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
             }
         } else {
             pass(.quietHours)
         }
-        let sameDayDelivered = candidate.day == day?.day ? (day?.deliveries.count ?? 0) : 0
-        let sameDayScheduled = accepted.count { $0.day == candidate.day }
+        // A request belongs to the logical day it fires on (a deferred one, to the next).
+        let fireDay = deferredBy > 0 ? clock.logical(fireAt, dayStart: profile.dayStart(ruleset)).day : candidate.day
+        let sameDayDelivered = fireDay == day?.day ? (day?.deliveries.count ?? 0) : 0
+        let sameDayScheduled = accepted.count { $0.day == fireDay }
         if sameDayDelivered + sameDayScheduled >= policy.maxPerDay {
             return refuse(.dailyCap, "\(sameDayDelivered + sameDayScheduled) of \(policy.maxPerDay) already delivered or scheduled")
         }
@@ -271,7 +281,7 @@ extension OperatorEngine {
         let reason = candidate.day == day?.day && day?.route.route == .recovery ? (day?.route.reason ?? "default")
             : routeIndex.map { ruleset.route[$0].reason } ?? "default"
         return (nil, ScheduledNotification(
-            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: candidate.day, status: "scheduled",
+            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: fireDay, status: "scheduled",
             deepLink: rule.deepLink, templateID: rule.template, sensitive: body.redacted || (title?.redacted ?? false),
             createdReason: reason, interruptionLevel: level, relevance: relevance, threadID: "thread.\(rule.category)",
             category: rule.category, actions: rule.actions, title: title?.text, text: body.text, redacted: body.redacted || (title?.redacted ?? false)))

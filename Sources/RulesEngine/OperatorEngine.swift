@@ -202,6 +202,13 @@ public struct OperatorEngine: Sendable {
         for item in due { records.append(EngineRecord(at: item.fireAt, kind: .notificationSuppressed(item))) }
     }
 
+    /// Opens the logical day of `time` when no day is open yet (before the first event
+    /// ever), so that a day without any app run still closes and is judged.
+    public mutating func openDay(at time: Date) {
+        records = []
+        if day == nil { openDay(for: time) }
+    }
+
     /// Starts the day of `time` if no day is open (first event ever, or after a close).
     mutating func openDay(for time: Date) {
         let logical = clock.logical(time, dayStart: profile.dayStart(ruleset)).day

@@ -103,18 +103,46 @@ public struct DayClose: Sendable, Hashable {
     public var statuses: [String: RoutineStatus]
 }
 
-/// A tool call's verdict (SPEC §5.8).
+/// A tool call's verdict: the model proposes, the engine decides.
 public struct ToolVerdict: Sendable, Hashable {
     public enum Outcome: String, Sendable, Hashable {
         case accepted, clarify, rejected
     }
 
+    /// Why a call was rejected, in the order the checks run. Raw values are stable output.
+    public enum Rejection: String, Sendable, Hashable, CaseIterable, Error {
+        case tooLarge = "too_large"
+        case malformedJSON = "malformed_json"
+        case tooDeep = "too_deep"
+        case unknownTool = "unknown_tool"
+        case unknownArgument = "unknown_argument"
+        case wrongType = "wrong_type"
+        case outOfRange = "out_of_range"
+        case unitMismatch = "unit_mismatch"
+    }
+
     public var tool: String?
     public var outcome: Outcome
-    /// Why it was rejected (`malformed_json`, `unknown_tool`, …) or what to ask.
-    public var reason: String?
-    /// The argument that decided, when one did.
+    /// Set when the outcome is `rejected`.
+    public var rejection: Rejection?
+    /// The argument that decided (for `clarify`: the one to ask for), when one did.
     public var argument: String?
+
+    public init(tool: String?, outcome: Outcome, rejection: Rejection? = nil, argument: String? = nil) {
+        self.tool = tool
+        self.outcome = outcome
+        self.rejection = rejection
+        self.argument = argument
+    }
+
+    /// The reason as traces print it: the rejection's code, or `ask for <argument>`.
+    public var reason: String? {
+        switch outcome {
+        case .rejected: rejection?.rawValue
+        case .clarify: argument.map { "ask for \($0)" }
+        case .accepted: nil
+        }
+    }
 }
 
 /// One thing the engine did or decided, in time order: what the simulator prints and the

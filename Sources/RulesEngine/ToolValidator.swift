@@ -21,47 +21,50 @@ public struct ToolValidator: Sendable {
     public func validate(_ text: String) -> (verdict: ToolVerdict, call: ToolCall?) {
         let parsed = JSONReader.parse(Array(text.utf8), file: "tool_call")
         if let problem = parsed.diagnostics.first {
-            let reason = problem.code == "json.too_deep" ? "too_deep" : "malformed_json"
-            return (ToolVerdict(tool: nil, outcome: .rejected, reason: reason, argument: nil), nil)
+            let reason: ToolVerdict.Rejection = problem.code == "json.too_deep" ? .tooDeep : problem.code == "json.too_large" ? .tooLarge : .malformedJSON
+            return (ToolVerdict(tool: nil, outcome: .rejected, rejection: reason), nil)
         }
         guard let root = parsed.documents.first, let pairs = root.pairs else {
-            return reject(nil, "malformed_json", nil)
+            return reject(nil, .malformedJSON, nil)
         }
         for pair in pairs where pair.key.scalar != "name" && pair.key.scalar != "arguments" {
-            return reject(nil, "malformed_json", pair.key.scalar)
+            return reject(nil, .malformedJSON, pair.key.scalar)
         }
         guard let nameNode = root["name"], nameNode.scalarStyle == .doubleQuoted, let name = nameNode.scalar else {
-            return reject(nil, "malformed_json", "name")
+            return reject(nil, .malformedJSON, "name")
         }
-        guard let tool = ruleset.tool(name) else { return reject(name, "unknown_tool", nil) }
+        guard let tool = ruleset.tool(name) else { return reject(name, .unknownTool, nil) }
         var arguments: [String: Value] = [:]
         if let argumentsNode = root["arguments"] {
-            guard let argumentPairs = argumentsNode.pairs else { return reject(name, "malformed_json", "arguments") }
+            guard let argumentPairs = argumentsNode.pairs else { return reject(name, .malformedJSON, "arguments") }
             for pair in argumentPairs {
                 guard let key = pair.key.scalar, let parameter = tool.parameters.first(where: { $0.name == key }) else {
-                    return reject(name, "unknown_argument", pair.key.scalar)
+                    return reject(name, .unknownArgument, pair.key.scalar)
                 }
                 switch value(pair.value, for: parameter) {
                 case .success(let value): arguments[key] = value
-                case .failure(let reason): return reject(name, reason.rawValue, key)
+                case .failure(let reason): return reject(name, reason, key)
                 }
             }
         }
         if let missing = tool.parameters.first(where: { $0.required && arguments[$0.name] == nil }) {
-            return (ToolVerdict(tool: name, outcome: .clarify, reason: "ask for \(missing.name)", argument: missing.name), nil)
+            return (ToolVerdict(tool: name, outcome: .clarify, argument: missing.name), nil)
         }
-        if let problem = unitMismatch(tool, arguments) { return reject(name, "unit_mismatch", problem) }
-        return (ToolVerdict(tool: name, outcome: .accepted, reason: nil, argument: nil), ToolCall(tool: name, arguments: arguments))
+        if let problem = unitMismatch(tool, arguments) { return reject(name, .unitMismatch, problem) }
+        // A log without an amount: 1 for a check or a count, else ask how much.
+        if name == "log_habit_event", arguments["value"] == nil, case .string(let id)? = arguments["routine"],
+            let routine = ruleset.routine(id), routine.unit != .check, routine.unit != .count
+        {
+            return (ToolVerdict(tool: name, outcome: .clarify, argument: "value"), nil)
+        }
+        return (ToolVerdict(tool: name, outcome: .accepted), ToolCall(tool: name, arguments: arguments))
     }
 
-    private func reject(_ tool: String?, _ reason: String, _ argument: String?) -> (verdict: ToolVerdict, call: ToolCall?) {
-        (ToolVerdict(tool: tool, outcome: .rejected, reason: reason, argument: argument), nil)
+    private func reject(_ tool: String?, _ reason: ToolVerdict.Rejection, _ argument: String?) -> (verdict: ToolVerdict, call: ToolCall?) {
+        (ToolVerdict(tool: tool, outcome: .rejected, rejection: reason, argument: argument), nil)
     }
 
-    enum Rejection: String, Error {
-        case wrongType = "wrong_type"
-        case outOfRange = "out_of_range"
-    }
+    typealias Rejection = ToolVerdict.Rejection
 
     /// An argument read by its declared type; JSON strings are never read as numbers.
     private func value(_ node: YAMLNode, for parameter: ToolParameter) -> Result<Value, Rejection> {
@@ -113,8 +116,9 @@ extension OperatorEngine {
         if let call {
             switch call.tool {
             case "log_habit_event":
-                if case .string(let routine)? = call.arguments["routine"], let amount = call.arguments["value"]?.numeric {
-                    log = addLog(routine: routine, value: amount, unit: nil, source: .slmTool, at: time)
+                // Without a value the validator accepted only a check or count routine: 1.
+                if case .string(let routine)? = call.arguments["routine"] {
+                    log = addLog(routine: routine, value: call.arguments["value"]?.numeric ?? 1, unit: nil, source: .slmTool, at: time)
                 }
             case "set_goal":
                 if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {

@@ -84,6 +84,8 @@ public enum Simulation {
                 engine.adopt(settings: day.settings)
             }
             let start = engine.profile.dayStart(ruleset)
+            // A day without any event still opens (and so closes and is judged).
+            if engine.currentDay == nil { engine.openDay(at: clock.instant(day: day.date, seconds: start)) }
             let health = day.health
             let dayTruth = truth(day, engine: engine, ruleset: ruleset)
             // Positions where an expectation reads the app's state.

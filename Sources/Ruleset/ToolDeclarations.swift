@@ -52,7 +52,9 @@ public enum ToolDeclarations {
 
     /// The parameters of a tool whose `unit` must match the named routine's unit (the engine's
     /// `unit_mismatch`): one variant per unit, with the routines of that unit, plus the call
-    /// without a unit. Other tools: the plain parameters object.
+    /// without a unit. Other tools: the plain parameters object. For `log_habit_event` a missing
+    /// `value` is accepted only for check and count routines (the engine logs 1 and asks
+    /// for the amount otherwise), so its variants split routines by that.
     static func unitAware(_ tool: Tool, ruleset: Ruleset) -> JSONValue {
         let plain = parameters(tool, ruleset: ruleset, upperCase: false)
         guard tool.parameters.contains(where: { $0.name == "routine" && $0.type == .routineID }),
@@ -61,7 +63,8 @@ public enum ToolDeclarations {
             case .object(let properties)? = members.first(where: { $0.0 == "properties" })?.1
         else { return plain }
         var variants: [JSONValue] = []
-        func variant(routines: [String], unit value: String?) -> JSONValue {
+        let valueOptional = tool.name == "log_habit_event" && tool.parameters.contains { $0.name == "value" && !$0.required }
+        func variant(routines: [String], unit value: String?, needsValue: Bool = false) -> JSONValue {
             var variantProperties = properties.filter { $0.0 != "unit" && $0.0 != "routine" }
             variantProperties.append(("routine", .object([("type", .string("string")), ("enum", .array(routines.map(JSONValue.string)))])))
             if let value { variantProperties.append(("unit", .object([("const", .string(value))]))) }
@@ -73,12 +76,27 @@ public enum ToolDeclarations {
             } else if value != nil {
                 object.append(("required", .array([.string("unit")])))
             }
+            if needsValue {
+                var required: [JSONValue] = []
+                if case .array(let items)? = object.first(where: { $0.0 == "required" })?.1 { required = items }
+                object.removeAll { $0.0 == "required" }
+                object.append(("required", .array(required + [.string("value")])))
+            }
             return .object(object)
         }
-        variants.append(variant(routines: ruleset.routines.map(\.id), unit: nil))
+        func countable(_ unit: String) -> Bool { unit == RoutineUnit.check.rawValue || unit == RoutineUnit.count.rawValue }
+        if valueOptional {
+            let (bare, measured) = (
+                ruleset.routines.filter { countable($0.unit.rawValue) }.map(\.id), ruleset.routines.filter { !countable($0.unit.rawValue) }.map(\.id)
+            )
+            if !bare.isEmpty { variants.append(variant(routines: bare, unit: nil)) }
+            if !measured.isEmpty { variants.append(variant(routines: measured, unit: nil, needsValue: true)) }
+        } else {
+            variants.append(variant(routines: ruleset.routines.map(\.id), unit: nil))
+        }
         for value in unit.values {
             let routines = ruleset.routines.filter { $0.unit.rawValue == value }.map(\.id)
-            if !routines.isEmpty { variants.append(variant(routines: routines, unit: value)) }
+            if !routines.isEmpty { variants.append(variant(routines: routines, unit: value, needsValue: valueOptional && !countable(value))) }
         }
         return .object([("oneOf", .array(variants))])
     }

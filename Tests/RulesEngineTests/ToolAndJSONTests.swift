@@ -42,7 +42,13 @@ import Testing
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(validator.validate(#"{"name":"no_action","arguments":"# + deep + "}").verdict.reason == "too_deep")
         let huge = #"{"name":"no_action","arguments":{"x":""# + String(repeating: "a", count: 70_000) + #""}}"#
-        #expect(validator.validate(huge).verdict.reason == "malformed_json")
+        #expect(validator.validate(huge).verdict.reason == "too_large")
+        // 32 levels of nesting pass, 33 do not (the call object is the first level).
+        func nested(_ levels: Int) -> String {
+            #"{"name":"no_action","arguments":{"x":"# + String(repeating: "[", count: levels - 2) + "1" + String(repeating: "]", count: levels - 2) + "}}"
+        }
+        #expect(validator.validate(nested(32)).verdict.reason != "too_deep")
+        #expect(validator.validate(nested(33)).verdict.reason == "too_deep")
         let bad = String(decoding: [0x7B, 0xFF, 0x7D], as: UTF8.self)
         #expect(validator.validate(bad).verdict.outcome == .rejected)
     }

@@ -137,7 +137,8 @@ import Testing
             let verdict = validator.validate(call).verdict
             // Function declarations cannot say that a unit must match the routine's unit; the
             // JSON Schema export can, and must agree on those too.
-            if format != "json-schema", verdict.reason == "unit_mismatch" { continue }
+            // Nor that a value may be left out only for check and count routines.
+            if format != "json-schema", verdict.reason == "unit_mismatch" || verdict.reason == "ask for value" { continue }
             let engineAccepts = verdict.outcome == .accepted
             let schemaAccepts = MiniSchema.accepts(call, export: export, format: format)
             #expect(engineAccepts == schemaAccepts, "\(call)")

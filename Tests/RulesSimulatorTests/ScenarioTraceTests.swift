@@ -1,4 +1,5 @@
 import Foundation
+import RulesetFiles
 import RulesCLI
 import RulesDiagnostics
 import TestSupport
@@ -12,7 +13,8 @@ import FoundationXML
 /// parses, failures that explain themselves, bad scenarios with positions.
 @Suite struct ScenarioTraceTests {
     static let root = Fixtures.repositoryRoot()
-    static let scenarios = ["collapsed_day", "good_day", "healthkit_denied", "night_owl", "ignored_week", "daily_cap", "tool_calls", "water_only_day"]
+    /// Every shipped scenario (a new one needs its golden traces: run with UPDATE_GOLDEN=1).
+    static let scenarios = RulesetDirectory.yamlFiles(under: root + "/scenarios").map { String($0.dropLast(".yaml".count)) }
 
     @Test(arguments: scenarios)
     func textTraceMatchesGolden(name: String) {

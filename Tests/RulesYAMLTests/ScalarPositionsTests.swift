@@ -46,8 +46,8 @@ import Testing
     }
 
     @Test func hangulBeforeTheMistakeCountsScalars() throws {
-        let d = try placed("when: recovery.items_text == \"물 300ml\" && completion_rat < 1\n")
-        #expect(d.location == SourceLocation(line: 1, column: 43))
+        let d = try placed("when: (recovery.items_text ?? \"\") == \"물 300ml\" && completion_rat < 1\n")
+        #expect(d.location == SourceLocation(line: 1, column: 51))
     }
 }
 

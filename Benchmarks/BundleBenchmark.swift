@@ -14,7 +14,9 @@ enum BundleBenchmark {
         }
         let yaml = Measure.best(runs: 20) { blackHole(Ruleset.load(directory: repository)) }
         let json = Measure.best(runs: 20) { blackHole(Ruleset.load(bundle: bundle)) }
-        print("bundle.load: \(bundle.count) bytes; bundle \(Measure.format(json * 1000, decimals: 3)) ms, YAML directory \(Measure.format(yaml * 1000, decimals: 3)) ms")
+        print(
+            "bundle.load: \(bundle.count) bytes; bundle \(Measure.format(json * 1000, decimals: 3)) ms, YAML directory \(Measure.format(yaml * 1000, decimals: 3)) ms"
+        )
         print("  ratio bundle/YAML: \(Measure.format(json / yaml))x (goal <= 1.00x)")
     }
 }

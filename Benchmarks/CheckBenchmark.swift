@@ -38,7 +38,9 @@ enum CheckBenchmark {
                 let text = read("routines/" + name).replacingOccurrences(of: "\nid: ", with: "\nid: c\(copy)_")
                 try? text.write(toFile: "\(directory)/routines/c\(copy)_\(name)", atomically: false, encoding: .utf8)
             }
-            let templates = read("templates/character.yaml") + "\n" + read("templates/notifications.yaml")
+            let templates =
+                read("templates/character.yaml") + "\n"
+                + read("templates/notifications.yaml")
                 .replacingOccurrences(of: "templates:\n", with: "")
             try? templates.replacingOccurrences(of: "  - id: ", with: "  - id: c\(copy)_")
                 .write(toFile: "\(directory)/templates/c\(copy).yaml", atomically: false, encoding: .utf8)

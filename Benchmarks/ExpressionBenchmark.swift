@@ -86,7 +86,9 @@ enum ExpressionBenchmark {
             let interpretedNs = interpreted / evaluations * 1e9
             let nativeNs = native / evaluations * 1e9
             print("expression.eval: \(benchmarkCase.source)")
-            print("  interpreted: \(Measure.format(interpretedNs, decimals: 1)) ns   closure: \(Measure.format(nativeNs, decimals: 1)) ns   ratio: \(Measure.format(interpretedNs / nativeNs, decimals: 1))x (goal <= 10x)")
+            print(
+                "  interpreted: \(Measure.format(interpretedNs, decimals: 1)) ns   closure: \(Measure.format(nativeNs, decimals: 1)) ns   ratio: \(Measure.format(interpretedNs / nativeNs, decimals: 1))x (goal <= 10x)"
+            )
         }
     }
 }

@@ -90,7 +90,9 @@ enum YAMLBenchmark {
         print("yaml.load: corpus \(Measure.format(megabytes)) MB in \(chunks.count) files, \(check) documents, \(events) events")
         print("  bare libyaml event loop: \(Measure.format(megabytes / bare, decimals: 1)) MB/s")
         print("  RulesYAML tree build:    \(Measure.format(megabytes / tree, decimals: 1)) MB/s")
-        print("  ratio tree/bare:         \(Measure.format(tree / bare))x (goal <= 1.50x); \(Measure.format((tree - bare) / Double(events) * 1e9, decimals: 0)) ns of tree building per event")
+        print(
+            "  ratio tree/bare:         \(Measure.format(tree / bare))x (goal <= 1.50x); \(Measure.format((tree - bare) / Double(events) * 1e9, decimals: 0)) ns of tree building per event"
+        )
         print("  one run split: building \(Measure.format(buildOnly * 1000)) ms, freeing the trees \(Measure.format(teardown * 1000)) ms")
 
         let laughs = billionLaughs()

@@ -9,8 +9,8 @@
 // launch: restore the saved state (or start fresh), hand the engine one event, apply the
 // effects, save the state. Run it twice and the second process goes on from the first.
 import Foundation
-import Ruleset
 import RulesEngine
+import Ruleset
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let path = arguments.first ?? "ruleset.bundle.json"
@@ -75,7 +75,9 @@ var engine = OperatorEngine(ruleset: store.current, clock: clock)
 let day = 20_633  // 2026-06-29
 func at(_ hour: Int, _ minute: Int) -> Date { clock.instant(day: day, seconds: hour * 3600 + minute * 60) }
 func health(steps: Int) -> HealthReading {
-    HealthReading(stepsPermission: .granted, sleepPermission: .granted, stepsToday: steps, stepsAverage7: 5200, sleepMinutes: 330, sleepStart: 80 * 60, sleepEnd: 410 * 60)
+    HealthReading(
+        stepsPermission: .granted, sleepPermission: .granted, stepsToday: steps, stepsAverage7: 5200, sleepMinutes: 330, sleepStart: 80 * 60,
+        sleepEnd: 410 * 60)
 }
 engine.handle(.appOpened(health: health(steps: 540)), at: at(8, 30))
 engine.handle(.widget(.logWater250), at: at(9, 10))

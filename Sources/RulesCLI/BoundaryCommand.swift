@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 
 /// `rules test --generate-boundaries OUT_DIR`: scenario days just below and above each
 /// threshold a scenario can set (sleep, steps, water, the time of day, completion).

@@ -1,9 +1,9 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
+import RulesYAML
 import Ruleset
 import RulesetFiles
-import RulesYAML
 
 /// `rules check [PATH…]`: loads and lints rule files and scenarios.
 enum CheckCommand {
@@ -92,7 +92,9 @@ enum CheckCommand {
                 absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
                 components.removeLast()
                 let prefix = components.first == "/" ? "/" + components.dropFirst().joined(separator: "/") : components.joined(separator: "/")
-                let display = prefix.isEmpty || prefix == "." ? ([last] + inside).joined(separator: "/") : prefix + "/" + ([last] + inside).joined(separator: "/")
+                let display =
+                    prefix.isEmpty || prefix == "."
+                    ? ([last] + inside).joined(separator: "/") : prefix + "/" + ([last] + inside).joined(separator: "/")
                 let load = Ruleset.load(directory: absoluteRoot, displayPrefix: prefix == "." ? "" : prefix)
                 collector.append(contentsOf: load.diagnostics.filter { $0.file == display })
                 sources.merge(load.sources) { a, _ in a }

@@ -1,9 +1,9 @@
 import RulesDiagnostics
 import RulesDocument
-import RulesSimulator
 import RulesExpression
-import Ruleset
+import RulesSimulator
 import RulesYAML
+import Ruleset
 
 /// The output formats every diagnosing command offers.
 enum DiagnosticFormat: String, CaseIterable {
@@ -20,7 +20,8 @@ enum DiagnosticOutput {
     /// Every code `rules` can report, for SARIF's rule catalogue and `--explain`.
     static var catalogue: [CodeDescription] {
         YAMLDiagnostics.descriptions + JSONReader.descriptions + ExpressionDiagnostics.descriptions
-            + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions + RulesetBundle.descriptions
+            + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions
+            + RulesetBundle.descriptions
     }
 
     /// The examples of a lint check, as `--explain` prints them.
@@ -31,7 +32,9 @@ enum DiagnosticOutput {
             for example in examples {
                 out += "\n\(title):\n"
                 for (file, text) in example.files.sorted(by: { $0.key < $1.key }) {
-                    out += "  # \(file)\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+                    out +=
+                        "  # \(file)\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+                        + "\n"
                 }
             }
         }

@@ -2,9 +2,9 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
+import RulesSimulator
 import Ruleset
 import RulesetFiles
-import RulesSimulator
 
 /// `rules diff OLD_DIR NEW_DIR`: what changed in behaviour, not in text.
 enum DiffCommand {
@@ -54,8 +54,12 @@ enum DiffCommand {
         switch arguments.value("--format") ?? "text" {
         case "json": io.out(diff.json().prettyRendered() + "\n")
         case "html":
-            let rows = diff.changes.map { "<tr><td>\(HTMLReport.escape($0.scenario))</td><td>\(DateFormat.string($0.day))</td><td>\($0.kind)</td><td>\(HTMLReport.escape($0.message))</td></tr>" }
-            io.out("<!DOCTYPE html>\n<html lang=\"ko\"><head><meta charset=\"utf-8\"/><title>rules diff</title></head><body>\n<h1>\(HTMLReport.escape(diff.summary))</h1>\n<table>\n\(rows.joined(separator: "\n"))\n</table>\n</body></html>\n")
+            let rows = diff.changes.map {
+                "<tr><td>\(HTMLReport.escape($0.scenario))</td><td>\(DateFormat.string($0.day))</td><td>\($0.kind)</td><td>\(HTMLReport.escape($0.message))</td></tr>"
+            }
+            io.out(
+                "<!DOCTYPE html>\n<html lang=\"ko\"><head><meta charset=\"utf-8\"/><title>rules diff</title></head><body>\n<h1>\(HTMLReport.escape(diff.summary))</h1>\n<table>\n\(rows.joined(separator: "\n"))\n</table>\n</body></html>\n"
+            )
         default: io.out(diff.text())
         }
         return diff.isEmpty ? .success : .failure

@@ -2,8 +2,8 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 
 /// `rules explain SCENARIO --at HH:MM [--decision …]`: why a decision came out as it did.
 enum ExplainCommand {
@@ -16,13 +16,18 @@ enum ExplainCommand {
                 notification ID; template home|widget|ID; tool; day), the deciding entry, the entries
                 before it that did not match, and the values of the facts they read.
                 """,
-            usage: "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--why-not route=KIND|risk=LEVEL|notification=ID] [--ruleset DIR]",
+            usage:
+                "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--why-not route=KIND|risk=LEVEL|notification=ID] [--ruleset DIR]",
             arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
-                OptionSpec(name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"], help: "What to explain (default: route)."),
-                OptionSpec(name: "--why-not", valueName: "OUTCOME", help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route)."),
+                OptionSpec(
+                    name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"],
+                    help: "What to explain (default: route)."),
+                OptionSpec(
+                    name: "--why-not", valueName: "OUTCOME",
+                    help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route)."),
             ],
             run: run)
     }
@@ -36,7 +41,7 @@ enum ExplainCommand {
         }
         let decision = arguments.value("--decision") ?? "route"
         let id = arguments.positional.dropFirst().first
-        if (decision == "notification" || decision == "template"), id == nil {
+        if decision == "notification" || decision == "template", id == nil {
             return RulesCLI.usageError("--decision \(decision) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
@@ -67,7 +72,9 @@ enum ExplainCommand {
         default: key = decision
         }
         if decision == "notification", ruleset.notification(id ?? "") == nil {
-            io.err("Error: no notification type '\(id ?? "")'\(Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")\n")
+            io.err(
+                "Error: no notification type '\(id ?? "")'\(Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")\n"
+            )
             return .usage
         }
         guard let explanation = explanations[key] else {

@@ -5,7 +5,10 @@ public enum RulesCLI {
     public static let version = "0.1.0"
 
     static var commands: [Command] {
-        [CheckCommand.command, SimulateCommand.command, TestCommand.command, ExplainCommand.command, DiffCommand.command, BundleCommand.command, ToolsCommand.command, SchemaCommand.command]
+        [
+            CheckCommand.command, SimulateCommand.command, TestCommand.command, ExplainCommand.command, DiffCommand.command, BundleCommand.command,
+            ToolsCommand.command, SchemaCommand.command,
+        ]
     }
 
     /// Runs `rules` with `arguments` (without the program name) and returns the exit code.

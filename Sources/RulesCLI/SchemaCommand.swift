@@ -1,7 +1,7 @@
 import Foundation
 import RulesDiagnostics
-import Ruleset
 import RulesSimulator
+import Ruleset
 
 /// `rules schema [--out DIR]`: the JSON Schemas of the file kinds, for editors.
 enum SchemaCommand {

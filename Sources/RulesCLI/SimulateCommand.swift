@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
 import RulesEngine
-import Ruleset
 import RulesSimulator
+import Ruleset
 
 /// `rules simulate SCENARIO`: the day as a timeline (text, JSON lines or an HTML page).
 enum SimulateCommand {
@@ -49,7 +49,9 @@ enum SimulateCommand {
         var stop: (day: Int, seconds: Int)?
         if let at = arguments.value("--at") {
             guard let point = SimulationSupport.stopPoint(at, scenario: scenario) else {
-                return RulesCLI.usageError("'\(at)' is not a time (HH:MM) or a day and time of the scenario (YYYY-MM-DDTHH:MM)", usage: command.usage, helpName: "simulate", io: io)
+                return RulesCLI.usageError(
+                    "'\(at)' is not a time (HH:MM) or a day and time of the scenario (YYYY-MM-DDTHH:MM)", usage: command.usage, helpName: "simulate",
+                    io: io)
             }
             stop = point
         }

@@ -3,10 +3,10 @@ import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesExpression
-import Ruleset
-import RulesetFiles
 import RulesSimulator
 import RulesYAML
+import Ruleset
+import RulesetFiles
 
 /// Loading what the simulation commands need: the ruleset (`--ruleset DIR`, default the
 /// current directory) and scenario files.
@@ -53,7 +53,8 @@ enum SimulationSupport {
             if isDirectory.boolValue {
                 for relative in RulesetDirectory.yamlFiles(under: absolute) {
                     let display = path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
-                    files.append(RulesetDirectory.File(path: (absolute as NSString).appendingPathComponent(relative), display: display, folder: "scenarios"))
+                    files.append(
+                        RulesetDirectory.File(path: (absolute as NSString).appendingPathComponent(relative), display: display, folder: "scenarios"))
                 }
             } else {
                 files.append(RulesetDirectory.File(path: absolute, display: path, folder: "scenarios"))
@@ -67,8 +68,13 @@ enum SimulationSupport {
         var loaded: [LoadedScenario] = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path) else {
-                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: [Diagnostic(
-                    code: "io.unreadable", severity: .error, file: file.display, location: .fileStart, message: "cannot read the file")], source: nil))
+                loaded.append(
+                    LoadedScenario(
+                        file: file.display, scenario: nil,
+                        diagnostics: [
+                            Diagnostic(
+                                code: "io.unreadable", severity: .error, file: file.display, location: .fileStart, message: "cannot read the file")
+                        ], source: nil))
                 continue
             }
             let bytes = [UInt8](data)
@@ -99,4 +105,3 @@ enum SimulationSupport {
         return (0, seconds)
     }
 }
-

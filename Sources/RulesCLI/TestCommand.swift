@@ -2,8 +2,8 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 
 /// `rules test [PATH…]`: runs scenarios' expectations; ends with `N passed, N failed`.
 enum TestCommand {
@@ -23,7 +23,8 @@ enum TestCommand {
                 OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
                 OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent."),
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text)."),
-                OptionSpec(name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop."),
+                OptionSpec(
+                    name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop."),
             ],
             run: run)
     }
@@ -63,7 +64,8 @@ enum TestCommand {
                 }
                 scenarioFailures += 1
                 let origin = outcome.expectation.origin
-                out += "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))\n"
+                out +=
+                    "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))\n"
                 out += "  expected: \(outcome.expected)\n  actual:   \(outcome.actual)\n"
                 if let explanation = outcome.explanation {
                     out += ExplainCommand.render(explanation, clock: scenario.clock).split(separator: "\n", omittingEmptySubsequences: false)

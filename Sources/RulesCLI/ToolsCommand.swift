@@ -12,7 +12,9 @@ enum ToolsCommand {
             usage: "rules tools [--ruleset DIR] [--format gemma|openai|json-schema]",
             options: [
                 SimulationSupport.rulesetOption,
-                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ToolDeclarations.Format.allCases.map(\.rawValue), help: "Declaration format (default: gemma)."),
+                OptionSpec(
+                    name: "--format", valueName: "FORMAT", allowed: ToolDeclarations.Format.allCases.map(\.rawValue),
+                    help: "Declaration format (default: gemma)."),
             ],
             run: run)
     }

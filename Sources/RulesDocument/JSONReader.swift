@@ -6,10 +6,16 @@ import RulesDiagnostics
 /// YAML reader: strings are double-quoted scalars, numbers, booleans and null plain ones.
 public struct JSONReader {
     public static let descriptions: [CodeDescription] = [
-        CodeDescription(code: "json.syntax", severity: .error, summary: "the text is not valid JSON", rationale: "The message says what was expected where."),
-        CodeDescription(code: "json.duplicate_key", severity: .error, summary: "an object has the same key twice", rationale: "Readers disagree on which wins, so duplicates are refused."),
-        CodeDescription(code: "json.too_deep", severity: .error, summary: "arrays and objects nest too deeply", rationale: "Nesting is bounded to keep reading safe."),
-        CodeDescription(code: "json.too_large", severity: .error, summary: "the text is larger than allowed", rationale: "Size is bounded to keep reading safe."),
+        CodeDescription(
+            code: "json.syntax", severity: .error, summary: "the text is not valid JSON", rationale: "The message says what was expected where."),
+        CodeDescription(
+            code: "json.duplicate_key", severity: .error, summary: "an object has the same key twice",
+            rationale: "Readers disagree on which wins, so duplicates are refused."),
+        CodeDescription(
+            code: "json.too_deep", severity: .error, summary: "arrays and objects nest too deeply",
+            rationale: "Nesting is bounded to keep reading safe."),
+        CodeDescription(
+            code: "json.too_large", severity: .error, summary: "the text is larger than allowed", rationale: "Size is bounded to keep reading safe."),
         CodeDescription(code: "json.invalid_utf8", severity: .error, summary: "the text is not UTF-8", rationale: "JSON text is UTF-8."),
     ]
 
@@ -27,12 +33,14 @@ public struct JSONReader {
         maxDepth: Int = InputLimits.maxToolCallDepth
     ) -> ParsedDocuments {
         if bytes.count > maxBytes {
-            return failure(Diagnostic(
-                code: "json.too_large", severity: .error, file: file, location: .fileStart,
-                message: "text is \(bytes.count) bytes, over the limit of \(maxBytes)"))
+            return failure(
+                Diagnostic(
+                    code: "json.too_large", severity: .error, file: file, location: .fileStart,
+                    message: "text is \(bytes.count) bytes, over the limit of \(maxBytes)"))
         }
         if let bad = TextChecks.firstInvalidUTF8(in: bytes) {
-            return failure(Diagnostic(code: "json.invalid_utf8", severity: .error, file: file, location: bad, message: "bytes here are not valid UTF-8"))
+            return failure(
+                Diagnostic(code: "json.invalid_utf8", severity: .error, file: file, location: bad, message: "bytes here are not valid UTF-8"))
         }
         var reader = JSONReader(bytes: bytes, file: file, maxDepth: maxDepth)
         do throws(Failure) {
@@ -46,7 +54,9 @@ public struct JSONReader {
         }
     }
 
-    public static func parse(_ text: String, file: String, maxBytes: Int = InputLimits.maxToolCallBytes, maxDepth: Int = InputLimits.maxToolCallDepth) -> ParsedDocuments {
+    public static func parse(
+        _ text: String, file: String, maxBytes: Int = InputLimits.maxToolCallBytes, maxDepth: Int = InputLimits.maxToolCallDepth
+    ) -> ParsedDocuments {
         parse(Array(text.utf8), file: file, maxBytes: maxBytes, maxDepth: maxDepth)
     }
 
@@ -247,9 +257,10 @@ public struct JSONReader {
             let keyStart = location
             let key = try string()
             if let firstLine = seen[key] {
-                throw Failure(diagnostic: Diagnostic(
-                    code: "json.duplicate_key", severity: .error, file: file, location: keyStart,
-                    message: "duplicate key '\(key)' (first on line \(firstLine))"))
+                throw Failure(
+                    diagnostic: Diagnostic(
+                        code: "json.duplicate_key", severity: .error, file: file, location: keyStart,
+                        message: "duplicate key '\(key)' (first on line \(firstLine))"))
             }
             seen[key] = keyStart.line
             let keyNode = YAMLNode(.scalar(key, .doubleQuoted), range: SourceRange(start: keyStart, end: location))

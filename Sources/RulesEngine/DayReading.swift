@@ -64,9 +64,10 @@ extension OperatorEngine {
             let goal = goal(of: routine, on: route, in: day)
             let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
-            readings.append(RoutineReading(
-                box: box, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
-                progress: progress, status: provisional))
+            readings.append(
+                RoutineReading(
+                    box: box, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
+                    progress: progress, status: provisional))
         }
         var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
         countCompletion(&reading)
@@ -79,7 +80,8 @@ extension OperatorEngine {
         for index in reading.routines.indices {
             // A routine completed earlier today stays completed (the route never takes back
             // what was done); otherwise the judgement table decides.
-            reading.routines[index].status = day.completedRoutines.contains(reading.routines[index].routine.id)
+            reading.routines[index].status =
+                day.completedRoutines.contains(reading.routines[index].routine.id)
                 ? .completed : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped)
         }
         reading.facts = context.facts

@@ -77,7 +77,9 @@ extension OperatorEngine {
     @discardableResult
     mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> HabitLog? {
         guard let routine = ruleset.routine(id) else {
-            problem(at: time, "event.unknown_routine", "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
+            problem(
+                at: time, "event.unknown_routine",
+                "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
             return nil
         }
         guard value.isFinite, value >= 0, value <= 1_000_000 else {
@@ -106,7 +108,9 @@ extension OperatorEngine {
             return false
         }
         guard routine.items.contains(item) else {
-            problem(at: time, "event.unknown_item", "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
+            problem(
+                at: time, "event.unknown_item",
+                "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
             return false
         }
         if checked {

@@ -19,7 +19,8 @@ extension OperatorEngine {
             risk = kept
         } else {
             let (riskIndex, riskExplanation) = firstMatch(
-                ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: before.facts, decision: "risk", at: time, fallback: RiskLevel.low.rawValue)
+                ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: before.facts, decision: "risk", at: time,
+                fallback: RiskLevel.low.rawValue)
             risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
             decisionExplanations["risk"] = riskExplanation
         }
@@ -116,9 +117,10 @@ extension OperatorEngine {
             case .target:
                 break
             }
-            items.append(RouteItemState(
-                id: "route_item_\(String(format: "%03d", items.count + 1))", routine: item.routine, requirement: item.requirement,
-                baseline: baseline, status: .notStarted))
+            items.append(
+                RouteItemState(
+                    id: "route_item_\(String(format: "%03d", items.count + 1))", routine: item.routine, requirement: item.requirement,
+                    baseline: baseline, status: .notStarted))
         }
         return items
     }
@@ -176,7 +178,8 @@ extension OperatorEngine {
         var partial = 0
         var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
         for routine in reading.routines where routine.enabled {
-            let status = current.completedRoutines.contains(routine.routine.id)
+            let status =
+                current.completedRoutines.contains(routine.routine.id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
             statuses[routine.routine.id] = status
             if status == .completed { completed += 1 }

@@ -33,7 +33,8 @@ extension OperatorEngine {
         for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
             guard let line else { continue }
             records.append(EngineRecord(at: time, kind: .templateRendered(line.text)))
-            lastLines.append(LineDecision(template: line.template, text: line.text, event: lineEvent, at: time, facts: reading.facts, day: current.day))
+            lastLines.append(
+                LineDecision(template: line.template, text: line.text, event: lineEvent, at: time, facts: reading.facts, day: current.day))
         }
         let steps = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
         let water = reading.routines.first { $0.routine.category == .water }
@@ -72,7 +73,9 @@ extension OperatorEngine {
         return Explanation(
             decision: "template \(line.text.surface)", outcome: line.template?.id ?? "none", at: time, entries: entries,
             reading: read, in: facts, schema: fullSchema,
-            note: "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")")
+            note:
+                "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")"
+        )
     }
 
     /// A line written by a chat model, checked by the guards (length, sentences, forbidden
@@ -84,7 +87,8 @@ extension OperatorEngine {
         guard let current = day else { return RenderedText(templateID: nil, surface: surface, text: "", redacted: true) }
         let now = current.lastRun.map { clock.local($0).seconds } ?? 0
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
-        let line = renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
+        let line =
+            renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
             ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
         return line.map { RenderedText(templateID: $0.text.templateID, surface: surface, text: $0.text.text, redacted: true) }
             ?? RenderedText(templateID: nil, surface: surface, text: "", redacted: true)

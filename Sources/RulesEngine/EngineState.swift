@@ -76,7 +76,10 @@ public struct EngineStateMigration: Sendable {
 
 extension EngineState: Codable {
     private enum Keys: String, CodingKey {
-        case format, version, rulesetSHA256 = "ruleset_sha256", timeZone = "time_zone", profile, day, permissions, pending,
+        case format, version
+        case rulesetSHA256 = "ruleset_sha256"
+        case timeZone = "time_zone"
+        case profile, day, permissions, pending,
             refused, delivered
     }
 
@@ -139,7 +142,9 @@ extension EngineState {
 
     /// Reads a saved state: checks size, JSON, format and version, migrates an older
     /// version, decodes and checks every value. Never traps.
-    public static func decode(_ data: Data, file: String = "state", migrations: [EngineStateMigration] = Self.migrations, version current: Int = Self.version)
+    public static func decode(
+        _ data: Data, file: String = "state", migrations: [EngineStateMigration] = Self.migrations, version current: Int = Self.version
+    )
         -> EngineStateLoad
     {
         func refuse(_ code: DiagnosticCode, _ message: String, hint: String? = nil) -> EngineStateLoad {
@@ -154,15 +159,19 @@ extension EngineState {
         if let problem = parsed.diagnostics.first {
             return refuse("state.malformed", "the saved state is not readable JSON: \(problem.message)", hint: fresh)
         }
-        guard let root = parsed.documents.first, root.pairs != nil else { return refuse("state.malformed", "the saved state is not a JSON object", hint: fresh) }
+        guard let root = parsed.documents.first, root.pairs != nil else {
+            return refuse("state.malformed", "the saved state is not a JSON object", hint: fresh)
+        }
         guard root["format"]?.scalar == format else {
             return refuse("state.wrong_format", "this is not a saved engine state (format '\(root["format"]?.scalar ?? "missing")')", hint: fresh)
         }
         guard let text = root["version"]?.scalar, root["version"]?.scalarStyle == .plain, let version = Int(text), version >= 1 else {
-            return refuse("state.malformed", "the saved state's version '\(root["version"]?.scalar ?? "missing")' is not a positive whole number", hint: fresh)
+            return refuse(
+                "state.malformed", "the saved state's version '\(root["version"]?.scalar ?? "missing")' is not a positive whole number", hint: fresh)
         }
         guard version <= current else {
-            return refuse("state.newer_version", "the saved state has version \(version); this engine reads up to \(current)", hint: "update the app; \(fresh)")
+            return refuse(
+                "state.newer_version", "the saved state has version \(version); this engine reads up to \(current)", hint: "update the app; \(fresh)")
         }
         var bytes = data
         if version < current {
@@ -251,7 +260,12 @@ extension EngineState {
 
 extension OperatorProfile: Codable {
     private enum Keys: String, CodingKey {
-        case settings, enabledRoutines = "enabled_routines", streakDays = "streak_days", xp, ignoredStreaks = "ignored_streaks",
+        case settings
+        case enabledRoutines = "enabled_routines"
+        case streakDays = "streak_days"
+        case xp
+        case ignoredStreaks = "ignored_streaks"
+        case
             weakenedSince = "weakened_since"
     }
 

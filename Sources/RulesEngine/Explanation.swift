@@ -43,7 +43,10 @@ public struct Explanation: Sendable {
         self.explicitFacts = facts
     }
 
-    init(decision: String, outcome: String, at: Date, entries: [Entry], reading names: [String], in values: FactValues, schema: FactSchema, note: String? = nil) {
+    init(
+        decision: String, outcome: String, at: Date, entries: [Entry], reading names: [String], in values: FactValues, schema: FactSchema,
+        note: String? = nil
+    ) {
         self.init(decision: decision, outcome: outcome, at: at, entries: entries, facts: [], note: note)
         factNames = names
         factValues = values
@@ -73,13 +76,16 @@ extension OperatorEngine {
             for name in entry.when.factsRead where !read.contains(name) { read.append(name) }
             do {
                 let matched = try entry.when.isTrue(&context)
-                tried.append(Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: matched ? .matched : .notMatched))
+                tried.append(
+                    Explanation.Entry(
+                        label: entry.label, condition: entry.when.source, origin: entry.origin, result: matched ? .matched : .notMatched))
                 if matched {
                     decided = index
                     break
                 }
             } catch {
-                tried.append(Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: .failed(error.description)))
+                tried.append(
+                    Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: .failed(error.description)))
             }
         }
         let outcome = decided.map { entries[$0].label } ?? fallback

@@ -64,7 +64,9 @@ extension OperatorEngine {
             uniquingKeysWith: { max($0, $1) })
         let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
         func touchesToday(_ candidates: [Candidate]) -> Bool {
-            candidates.contains { candidate in latestToday[candidate.rule.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false }
+            candidates.contains { candidate in
+                latestToday[candidate.rule.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false
+            }
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
         let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
@@ -86,15 +88,19 @@ extension OperatorEngine {
             for candidate in ordered(made) {
                 decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
             }
-            tomorrowPlan = touchesToday(made) || deferredIntoTomorrow ? nil : TomorrowPlan(
-                day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
-                refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
+            tomorrowPlan =
+                touchesToday(made) || deferredIntoTomorrow
+                ? nil
+                : TomorrowPlan(
+                    day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
+                    refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }
         accepted.sort { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
         if accepted.count > ruleset.policy.maxPending {
             for extra in accepted[ruleset.policy.maxPending...] {
-                refusals.append(SuppressedNotification(
-                    id: extra.id, type: extra.type, routine: extra.routine, fireAt: extra.scheduledAt, day: extra.day, reason: .maxPending))
+                refusals.append(
+                    SuppressedNotification(
+                        id: extra.id, type: extra.type, routine: extra.routine, fireAt: extra.scheduledAt, day: extra.day, reason: .maxPending))
             }
             accepted.removeSubrange(ruleset.policy.maxPending...)
         }
@@ -102,7 +108,8 @@ extension OperatorEngine {
         let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
         let acceptedIDs = Set(accepted.map(\.id))
         for old in pending where !acceptedIDs.contains(old.id) {
-            records.append(EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
+            records.append(
+                EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
         }
         for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
             records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
@@ -132,8 +139,10 @@ extension OperatorEngine {
         let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates)
         plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
         if let reason = decision.reason {
-            refusals.append(SuppressedNotification(
-                id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day, reason: reason))
+            refusals.append(
+                SuppressedNotification(
+                    id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day,
+                    reason: reason))
         } else if let scheduled = decision.scheduled {
             accepted.append(scheduled)
         }
@@ -211,11 +220,13 @@ extension OperatorEngine {
         if let when = rule.when {
             var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
             guard (try? when.isTrue(&context)) == true else { return refuse(.conditionFalse, when.source) }
-            explain.append(Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
+            explain.append(
+                Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
         } else {
             pass(.conditionFalse)
         }
-        if rule.perRoutine, policy.cancelWhenCompleted, let routine = candidate.routine, let slot = layout.routines[safe: ruleset.routines.firstIndex { $0.id == routine }]?[safe: 4],
+        if rule.perRoutine, policy.cancelWhenCompleted, let routine = candidate.routine,
+            let slot = layout.routines[safe: ruleset.routines.firstIndex { $0.id == routine }]?[safe: 4],
             case .string(let status)? = slot.map({ facts[$0] }), status == RoutineStatus.completed.rawValue
         {
             return refuse(.completed, "routine '\(routine)' is done")
@@ -237,7 +248,9 @@ extension OperatorEngine {
                 fireSeconds = end
                 fireAt = deferredTo
                 facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
-                explain.append(Explanation.Entry(label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
+                explain.append(
+                    Explanation.Entry(
+                        label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
             }
         } else {
             pass(.quietHours)
@@ -251,7 +264,8 @@ extension OperatorEngine {
         }
         pass(.dailyCap)
         let cooldown = TimeInterval(policy.categoryCooldown)
-        let recent = (day?.deliveries ?? []).filter { $0.category == rule.category }.map(\.at)
+        let recent =
+            (day?.deliveries ?? []).filter { $0.category == rule.category }.map(\.at)
             + accepted.filter { $0.category == rule.category }.map(\.scheduledAt)
         if let close = recent.first(where: { abs(fireAt.timeIntervalSince($0)) < cooldown }) {
             return refuse(.categoryCooldown, "category '\(rule.category)' delivered or scheduled at \(clock.iso8601(close))")
@@ -264,7 +278,9 @@ extension OperatorEngine {
             case .off: return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: off")
             case .everyOtherDay:
                 let since = profile.weakenedSince[rule.id] ?? candidate.day
-                if (candidate.day - since) % 2 == 1 { return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
+                if (candidate.day - since) % 2 == 1 {
+                    return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: every other day")
+                }
             case .passive:
                 level = .passive
                 relevance = 0.2
@@ -278,13 +294,19 @@ extension OperatorEngine {
         let body = notificationText(rule.template, facts: facts)
         let title = rule.title.map { notificationText($0, facts: facts) }
         let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: facts)
-        let reason = candidate.day == day?.day && day?.route.route == .recovery ? (day?.route.reason ?? "default")
+        let reason =
+            candidate.day == day?.day && day?.route.route == .recovery
+            ? (day?.route.reason ?? "default")
             : routeIndex.map { ruleset.route[$0].reason } ?? "default"
-        return (nil, ScheduledNotification(
-            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: fireDay, status: "scheduled",
-            deepLink: rule.deepLink, templateID: rule.template, sensitive: body.redacted || (title?.redacted ?? false),
-            createdReason: reason, interruptionLevel: level, relevance: relevance, threadID: "thread.\(rule.category)",
-            category: rule.category, actions: rule.actions, title: title?.text, text: body.text, redacted: body.redacted || (title?.redacted ?? false)))
+        return (
+            nil,
+            ScheduledNotification(
+                id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: fireDay, status: "scheduled",
+                deepLink: rule.deepLink, templateID: rule.template, sensitive: body.redacted || (title?.redacted ?? false),
+                createdReason: reason, interruptionLevel: level, relevance: relevance, threadID: "thread.\(rule.category)",
+                category: rule.category, actions: rule.actions, title: title?.text, text: body.text,
+                redacted: body.redacted || (title?.redacted ?? false))
+        )
     }
 
     /// A notification's text on its template's surface (the fallback when refused or unknown).

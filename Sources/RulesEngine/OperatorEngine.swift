@@ -55,7 +55,8 @@ public struct OperatorEngine: Sendable {
         for planned in plannedCandidates {
             let candidate = planned.candidate
             let explanation = Explanation(
-                decision: "notification \(candidate.rule.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at, entries: planned.gates,
+                decision: "notification \(candidate.rule.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at,
+                entries: planned.gates,
                 reading: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts, schema: fullSchema,
                 note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
             result["notification \(candidate.id)"] = explanation

@@ -95,7 +95,8 @@ extension OperatorEngine {
     /// event it cannot apply is a `problem` record.
     public static func run(state: EngineState, event: EngineEvent?, ruleset: Ruleset, at now: Date) -> RunResult {
         guard var engine = OperatorEngine(ruleset: ruleset, state: state) else {
-            let problem = EngineRecord(at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
+            let problem = EngineRecord(
+                at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
             return RunResult(state: state, effects: Effects(records: [problem]))
         }
         let records = event.map { engine.handle($0, at: now) } ?? engine.advance(to: now)

@@ -41,15 +41,19 @@ public struct DailySnapshot: Sendable, Hashable, Codable {
             ("last_updated_at", .string(clock.iso8601(lastUpdatedAt))),
         ]
         if let quest {
-            members.append(("quest", .object([
-                ("quest_start_steps", .int(quest.startSteps)),
-                ("target_delta_steps", .int(quest.targetDelta)),
-                ("quest_clear_steps", .int(quest.clearSteps)),
-                ("current_steps", .int(quest.currentSteps)),
-                ("remaining_steps", .int(quest.remainingSteps)),
-                ("progress", .number(quest.progress)),
-                ("cleared", .bool(quest.isCleared)),
-            ])))
+            members.append(
+                (
+                    "quest",
+                    .object([
+                        ("quest_start_steps", .int(quest.startSteps)),
+                        ("target_delta_steps", .int(quest.targetDelta)),
+                        ("quest_clear_steps", .int(quest.clearSteps)),
+                        ("current_steps", .int(quest.currentSteps)),
+                        ("remaining_steps", .int(quest.remainingSteps)),
+                        ("progress", .number(quest.progress)),
+                        ("cleared", .bool(quest.isCleared)),
+                    ])
+                ))
         }
         return .object(members)
     }
@@ -87,29 +91,33 @@ extension RouteState {
             ("date", .string(DateFormat.string(day))),
             ("type", .string(route.rawValue)),
             ("status", .string("active")),
-            ("items", .array(items.map { item in
-                let routine = ruleset.routine(item.routine)
-                let target: JSONValue
-                let unit: String
-                switch item.requirement {
-                case .target(let amount):
-                    target = .number(amount)
-                    unit = routine?.unit.rawValue ?? ""
-                case .item(let name):
-                    target = .int(1)
-                    unit = "check"
-                    _ = name
-                case .delta(let steps):
-                    target = .int(steps)
-                    unit = "steps"
-                }
-                var members: [(String, JSONValue)] = [
-                    ("id", .string(item.id)), ("category", .string(routine?.category.rawValue ?? item.routine)),
-                    ("target_value", target), ("unit", .string(unit)), ("status", .string(item.status.rawValue)),
-                ]
-                if case .item(let name) = item.requirement { members.insert(("item", .string(name)), at: 2) }
-                return .object(members)
-            })),
+            (
+                "items",
+                .array(
+                    items.map { item in
+                        let routine = ruleset.routine(item.routine)
+                        let target: JSONValue
+                        let unit: String
+                        switch item.requirement {
+                        case .target(let amount):
+                            target = .number(amount)
+                            unit = routine?.unit.rawValue ?? ""
+                        case .item(let name):
+                            target = .int(1)
+                            unit = "check"
+                            _ = name
+                        case .delta(let steps):
+                            target = .int(steps)
+                            unit = "steps"
+                        }
+                        var members: [(String, JSONValue)] = [
+                            ("id", .string(item.id)), ("category", .string(routine?.category.rawValue ?? item.routine)),
+                            ("target_value", target), ("unit", .string(unit)), ("status", .string(item.status.rawValue)),
+                        ]
+                        if case .item(let name) = item.requirement { members.insert(("item", .string(name)), at: 2) }
+                        return .object(members)
+                    })
+            ),
             ("created_reason", .string(reason)),
         ])
     }

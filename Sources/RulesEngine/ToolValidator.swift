@@ -21,7 +21,8 @@ public struct ToolValidator: Sendable {
     public func validate(_ text: String) -> (verdict: ToolVerdict, call: ToolCall?) {
         let parsed = JSONReader.parse(Array(text.utf8), file: "tool_call")
         if let problem = parsed.diagnostics.first {
-            let reason: ToolVerdict.Rejection = problem.code == "json.too_deep" ? .tooDeep : problem.code == "json.too_large" ? .tooLarge : .malformedJSON
+            let reason: ToolVerdict.Rejection =
+                problem.code == "json.too_deep" ? .tooDeep : problem.code == "json.too_large" ? .tooLarge : .malformedJSON
             return (ToolVerdict(tool: nil, outcome: .rejected, rejection: reason), nil)
         }
         guard let root = parsed.documents.first, let pairs = root.pairs else {
@@ -141,7 +142,11 @@ extension OperatorEngine {
         records.append(EngineRecord(at: time, kind: .toolVerdict(verdict, log: log)))
         decisionExplanations["tool"] = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
-            entries: [Explanation.Entry(label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument, origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)],
+            entries: [
+                Explanation.Entry(
+                    label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument,
+                    origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
+            ],
             facts: [], note: nil)
         return nil
     }

@@ -101,8 +101,9 @@ public struct Checker {
             let whenTrue = check(a)
             let whenFalse = check(b)
             guard let type = TypeRules.unify(whenTrue.type, whenFalse.type) else {
-                report(ExpressionDiagnostics.mismatch(
-                    "the branches of '?:' have different types, \(whenTrue.type) and \(whenFalse.type)", range))
+                report(
+                    ExpressionDiagnostics.mismatch(
+                        "the branches of '?:' have different types, \(whenTrue.type) and \(whenFalse.type)", range))
                 return TypedNode(.conditional(condition, whenTrue, whenFalse), .error, range)
             }
             return TypedNode(.conditional(condition, whenTrue, whenFalse), type, range)
@@ -118,8 +119,9 @@ public struct Checker {
             } else if let unified = TypeRules.unify(element, item.type) {
                 element = unified
             } else {
-                report(ExpressionDiagnostics.mismatch(
-                    "list items must have one type; this is \(item.type) after \(element)", item.range))
+                report(
+                    ExpressionDiagnostics.mismatch(
+                        "list items must have one type; this is \(item.type) after \(element)", item.range))
                 element = .error
             }
         }
@@ -168,9 +170,11 @@ public struct Checker {
             let range = memberRange(node, depth: parts.count - 1 - prefixLength)
             return ExpressionDiagnostics.unknownMember(prefix, member: member, suggestion: suggestion, range)
         }
-        let candidates = schema.facts.map(\.name) + schema.facts.compactMap { fact in
-            fact.name.split(separator: ".").first.map(String.init)
-        }
+        let candidates =
+            schema.facts.map(\.name)
+            + schema.facts.compactMap { fact in
+                fact.name.split(separator: ".").first.map(String.init)
+            }
         return ExpressionDiagnostics.unknownFact(
             path, suggestion: Suggestions.nearest(to: path, among: candidates), node.range)
     }
@@ -193,8 +197,9 @@ public struct Checker {
     ) -> TypedNode {
         let typed = arguments.map { check($0) }
         guard let builtin = Builtin(rawValue: name) else {
-            report(ExpressionDiagnostics.unknownFunction(
-                name, suggestion: Suggestions.nearest(to: name, among: Builtin.allCases.map(\.rawValue)), nameRange))
+            report(
+                ExpressionDiagnostics.unknownFunction(
+                    name, suggestion: Suggestions.nearest(to: name, among: Builtin.allCases.map(\.rawValue)), nameRange))
             return TypedNode(.call(.count, typed), .error, range)
         }
         if typed.contains(where: { $0.type == .error }) {
@@ -224,7 +229,9 @@ public struct Checker {
         switch op {
         case .not:
             if operand.type == .bool { return TypedNode(.unary(op, operand), .bool, range) }
-            if operand.type.isOptional { report(needsDefault(operand)) } else {
+            if operand.type.isOptional {
+                report(needsDefault(operand))
+            } else {
                 report(ExpressionDiagnostics.mismatch("'!' needs a bool, but this is \(operand.type)", operand.range))
             }
         case .negate:
@@ -258,8 +265,9 @@ public struct Checker {
                 return node(type)
             }
             guard let type = TypeRules.unify(wrapped, rhs.type.unwrapped) else {
-                report(ExpressionDiagnostics.mismatch(
-                    "the default must be \(wrapped), but this is \(rhs.type)", rhs.range))
+                report(
+                    ExpressionDiagnostics.mismatch(
+                        "the default must be \(wrapped), but this is \(rhs.type)", rhs.range))
                 return node(.error)
             }
             return node(rhs.type.isOptional ? .optional(type) : type)
@@ -316,8 +324,9 @@ public struct Checker {
         {
             hint = "write durations with a unit: 30m, 1h"
         }
-        report(ExpressionDiagnostics.mismatch(
-            "'\(op.rawValue)' cannot combine \(lhs.type) and \(rhs.type)", range, hint: hint))
+        report(
+            ExpressionDiagnostics.mismatch(
+                "'\(op.rawValue)' cannot combine \(lhs.type) and \(rhs.type)", range, hint: hint))
         return TypedNode(.binary(op, lhs, rhs), .error, range)
     }
 
@@ -371,14 +380,16 @@ public struct Checker {
         switch literal.type {
         case .enumeration(let type):
             guard !type.cases.contains(value) else { return true }
-            report(ExpressionDiagnostics.unknownEnumCase(
-                value, type: type, suggestion: Suggestions.nearest(to: value, among: type.cases), literal.range))
+            report(
+                ExpressionDiagnostics.unknownEnumCase(
+                    value, type: type, suggestion: Suggestions.nearest(to: value, among: type.cases), literal.range))
             return false
         case .routineID:
             guard !schema.routineIDs.contains(value) else { return true }
-            report(ExpressionDiagnostics.unknownRoutine(
-                value, suggestion: Suggestions.nearest(to: value, among: schema.routineIDs),
-                known: schema.routineIDs, literal.range))
+            report(
+                ExpressionDiagnostics.unknownRoutine(
+                    value, suggestion: Suggestions.nearest(to: value, among: schema.routineIDs),
+                    known: schema.routineIDs, literal.range))
             return false
         default:
             return true

@@ -59,9 +59,9 @@ enum ExpressionDepth {
             deepest = Swift.max(deepest, depth)
             if deepest > InputLimits.maxExpressionDepth { return deepest }
             switch node.kind {
-            case .list(let items): items.forEach { stack.append(($0, depth + 1)) }
+            case .list(let items): stack += items.map { ($0, depth + 1) }
             case .member(let base, _, _): stack.append((base, depth))  // a.b.c is one fact
-            case .call(_, _, let arguments): arguments.forEach { stack.append(($0, depth + 1)) }
+            case .call(_, _, let arguments): stack += arguments.map { ($0, depth + 1) }
             case .unary(_, let operand): stack.append((operand, depth + 1))
             case .binary(_, let lhs, let rhs):
                 stack.append((lhs, depth + 1))

@@ -5,28 +5,50 @@ import RulesDiagnostics
 /// file "". `Diagnostic.placed(in:)` moves them to the file the expression came from.
 public enum ExpressionDiagnostics {
     public static let descriptions: [CodeDescription] = [
-        describe("expr.unexpected_character", "a character the language does not use", "Expressions use letters, digits, quotes and the operators of SPEC §3; anything else is a typo."),
-        describe("expr.unknown_operator", "'=', '&' or '|' where '==', '&&' or '||' was meant", "The language has no assignment and no bitwise operators."),
+        describe(
+            "expr.unexpected_character", "a character the language does not use",
+            "Expressions use letters, digits, quotes and the operators of SPEC §3; anything else is a typo."),
+        describe(
+            "expr.unknown_operator", "'=', '&' or '|' where '==', '&&' or '||' was meant", "The language has no assignment and no bitwise operators."),
         describe("expr.invalid_time", "a time outside 00:00–24:00", "Times are HH:MM with hours 00–23 (or exactly 24:00) and minutes 00–59."),
-        describe("expr.invalid_duration", "a duration that cannot be read", "Durations are amounts with units h, m, s in that order: 90m, 1h30m, 45s."),
-        describe("expr.invalid_number", "a number that cannot be read or is too large", "Numbers are decimal: 42, 0.6, 60%; integers must fit in 64 bits."),
+        describe(
+            "expr.invalid_duration", "a duration that cannot be read", "Durations are amounts with units h, m, s in that order: 90m, 1h30m, 45s."),
+        describe(
+            "expr.invalid_number", "a number that cannot be read or is too large", "Numbers are decimal: 42, 0.6, 60%; integers must fit in 64 bits."),
         describe("expr.invalid_escape", "an unknown escape in a string", "Strings know \\\" \\' \\\\ \\n \\t and \\u{…}."),
         describe("expr.unterminated_string", "a string without its closing quote", "Close the string with the quote it was opened with."),
         describe("expr.unexpected_token", "a token where something else was expected", "The message names what the parser expected at that place."),
         describe("expr.expected_operand", "an operator without its operand", "Every operator needs a value on each side, e.g. `a && b`."),
-        describe("expr.not_callable", "a call of something that is not a function", "Only built-in functions can be called: min, max, clamp, abs, round, floor, ceil, minutes, hours, count, contains."),
-        describe("expr.too_long", "an expression longer than the limit", "Expressions are at most \(InputLimits.maxExpressionLength) characters; split the rule."),
+        describe(
+            "expr.not_callable", "a call of something that is not a function",
+            "Only built-in functions can be called: min, max, clamp, abs, round, floor, ceil, minutes, hours, count, contains."),
+        describe(
+            "expr.too_long", "an expression longer than the limit",
+            "Expressions are at most \(InputLimits.maxExpressionLength) characters; split the rule."),
         describe("expr.too_deep", "an expression nested deeper than the limit", "Expressions nest at most \(InputLimits.maxExpressionDepth) levels."),
         describe("expr.empty", "an empty expression", "Write a condition such as `true` or `completion_rate < 0.6`."),
-        describe("type.unknown_fact", "a name that is not a fact of the schema", "Facts are listed in SPEC §3; routines, settings and bindings add their own."),
+        describe(
+            "type.unknown_fact", "a name that is not a fact of the schema",
+            "Facts are listed in SPEC §3; routines, settings and bindings add their own."),
         describe("type.unknown_routine", "a routine id the ruleset does not define", "`routines.<id>` needs a routine with that id under routines/."),
-        describe("type.mismatch", "operands of types the operator does not accept", "Each operator takes the types listed in SPEC §3; int widens to number, nothing else converts."),
-        describe("type.needs_default", "an optional fact used where a definite value is needed", "Facts that may be unknown (sleep, quest, bedtime) must be defaulted with `??` before comparing them."),
-        describe("type.unknown_enum_case", "a string compared with an enum that is not one of its cases", "Enums compare with string literals naming one of their cases; the message lists them."),
-        describe("type.unknown_function", "a call of a function the language does not have", "The built-in functions are min, max, clamp, abs, round, floor, ceil, minutes, hours, count, contains."),
-        describe("type.wrong_arguments", "a function called with the wrong number or types of arguments", "The message shows the function's signature."),
+        describe(
+            "type.mismatch", "operands of types the operator does not accept",
+            "Each operator takes the types listed in SPEC §3; int widens to number, nothing else converts."),
+        describe(
+            "type.needs_default", "an optional fact used where a definite value is needed",
+            "Facts that may be unknown (sleep, quest, bedtime) must be defaulted with `??` before comparing them."),
+        describe(
+            "type.unknown_enum_case", "a string compared with an enum that is not one of its cases",
+            "Enums compare with string literals naming one of their cases; the message lists them."),
+        describe(
+            "type.unknown_function", "a call of a function the language does not have",
+            "The built-in functions are min, max, clamp, abs, round, floor, ceil, minutes, hours, count, contains."),
+        describe(
+            "type.wrong_arguments", "a function called with the wrong number or types of arguments", "The message shows the function's signature."),
         describe("type.not_boolean", "a condition that is not a bool", "`when:` and other conditions must be true or false."),
-        CodeDescription(code: "type.needless_default", severity: .warning, summary: "'??' on a value that is never unknown", rationale: "The default can never be used; remove it."),
+        CodeDescription(
+            code: "type.needless_default", severity: .warning, summary: "'??' on a value that is never unknown",
+            rationale: "The default can never be used; remove it."),
     ]
 
     private static func describe(_ code: String, _ summary: String, _ rationale: String) -> CodeDescription {
@@ -47,8 +69,9 @@ public enum ExpressionDiagnostics {
     // MARK: reading
 
     static func unexpectedCharacter(_ scalar: Unicode.Scalar, _ range: TextRange) -> Diagnostic {
-        at("expr.unexpected_character", range, "unexpected character '\(scalar)'",
-           hint: scalar == "#" ? "comments go on their own YAML line, outside the expression" : nil)
+        at(
+            "expr.unexpected_character", range, "unexpected character '\(scalar)'",
+            hint: scalar == "#" ? "comments go on their own YAML line, outside the expression" : nil)
     }
 
     static func singleEquals(_ range: TextRange) -> Diagnostic {
@@ -119,8 +142,9 @@ public enum ExpressionDiagnostics {
     }
 
     static func unknownRoutine(_ id: String, suggestion: String?, known: [String], _ range: TextRange) -> Diagnostic {
-        at("type.unknown_routine", range, "no routine has the id '\(id)'",
-           hint: suggestion.map { "did you mean '\($0)'?" } ?? "routines are: \(known.joined(separator: ", "))")
+        at(
+            "type.unknown_routine", range, "no routine has the id '\(id)'",
+            hint: suggestion.map { "did you mean '\($0)'?" } ?? "routines are: \(known.joined(separator: ", "))")
     }
 
     static func unknownMember(_ path: String, member: String, suggestion: String?, _ range: TextRange) -> Diagnostic {
@@ -132,8 +156,9 @@ public enum ExpressionDiagnostics {
     }
 
     static func needsDefault(_ what: String, type: ExpressionType, suggestion: String, _ range: TextRange) -> Diagnostic {
-        at("type.needs_default", range, "'\(what)' may be unknown (\(type)) and needs a default here",
-           hint: "give it a default with '??': \(suggestion)")
+        at(
+            "type.needs_default", range, "'\(what)' may be unknown (\(type)) and needs a default here",
+            hint: "give it a default with '??': \(suggestion)")
     }
 
     static func unknownEnumCase(_ value: String, type: EnumType, suggestion: String?, _ range: TextRange) -> Diagnostic {
@@ -143,14 +168,16 @@ public enum ExpressionDiagnostics {
     }
 
     static func unknownFunction(_ name: String, suggestion: String?, _ range: TextRange) -> Diagnostic {
-        at("type.unknown_function", range, "unknown function '\(name)'",
-           hint: suggestion.map { "did you mean '\($0)'?" } ?? "functions are: \(Builtin.allCases.map(\.rawValue).joined(separator: ", "))")
+        at(
+            "type.unknown_function", range, "unknown function '\(name)'",
+            hint: suggestion.map { "did you mean '\($0)'?" } ?? "functions are: \(Builtin.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 
     static func wrongArguments(_ function: Builtin, found: [ExpressionType], _ range: TextRange) -> Diagnostic {
-        at("type.wrong_arguments", range,
-           "\(function.rawValue) cannot take (\(found.map(\.description).joined(separator: ", ")))",
-           hint: "\(function.rawValue) takes \(function.signature)")
+        at(
+            "type.wrong_arguments", range,
+            "\(function.rawValue) cannot take (\(found.map(\.description).joined(separator: ", ")))",
+            hint: "\(function.rawValue) takes \(function.signature)")
     }
 
     static func notBoolean(_ type: ExpressionType, _ range: TextRange, hint: String?) -> Diagnostic {
@@ -158,8 +185,9 @@ public enum ExpressionDiagnostics {
     }
 
     static func needlessDefault(_ type: ExpressionType, _ range: TextRange) -> Diagnostic {
-        at("type.needless_default", range, "the left side of '??' is never unknown (\(type))",
-           hint: "remove '?? …'", severity: .warning)
+        at(
+            "type.needless_default", range, "the left side of '??' is never unknown (\(type))",
+            hint: "remove '?? …'", severity: .warning)
     }
 
     static func expectedType(_ expected: ExpressionType, found: ExpressionType, context: String, _ range: TextRange) -> Diagnostic {

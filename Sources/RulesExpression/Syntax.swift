@@ -5,10 +5,20 @@ public enum UnaryOperator: String, Sendable, Hashable {
 }
 
 public enum BinaryOperator: String, Sendable, Hashable {
-    case multiply = "*", divide = "/", add = "+", subtract = "-"
-    case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case equal = "==", notEqual = "!=", `in` = "in"
-    case and = "&&", or = "||", coalesce = "??"
+    case multiply = "*"
+    case divide = "/"
+    case add = "+"
+    case subtract = "-"
+    case less = "<"
+    case lessEqual = "<="
+    case greater = ">"
+    case greaterEqual = ">="
+    case equal = "=="
+    case notEqual = "!="
+    case `in` = "in"
+    case and = "&&"
+    case or = "||"
+    case coalesce = "??"
 }
 
 /// The parsed (unchecked) tree of an expression. Every node knows the text range it came

@@ -1,18 +1,18 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// What one simulated day did, reduced to behaviour a designer cares about.
 struct DayBehaviour {
-    var deliveries: [String: [Int]] = [:]       // type → fire times (seconds after the day's start)
+    var deliveries: [String: [Int]] = [:]  // type → fire times (seconds after the day's start)
     var suppressions: [String: [String]] = [:]  // type → reasons
-    var routeStarts: [RouteKind: Int] = [:]     // first time each route was entered
+    var routeStarts: [RouteKind: Int] = [:]  // first time each route was entered
     var riskStarts: [RiskLevel: Int] = [:]
     var result: DayResult?
     var streak: Int?
-    var texts: [String: Set<String>] = [:]      // surface → texts shown
+    var texts: [String: Set<String>] = [:]  // surface → texts shown
 }
 
 /// The behavioural difference between two rulesets on the same scenarios (`rules diff`).
@@ -61,10 +61,13 @@ public struct BehaviourDiff: Sendable {
         for record in result.records {
             let (day, at) = position(record.at)
             switch record.kind {
-            case .notificationDelivered(let n, _): days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
+            case .notificationDelivered(let n, _):
+                days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
             case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason.rawValue)
-            case .routeChanged(_, let to, _): if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
-            case .riskChanged(_, let to): if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
+            case .routeChanged(_, let to, _):
+                if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
+            case .riskChanged(_, let to):
+                if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
             case .templateRendered(let text): days[day, default: DayBehaviour()].texts[text.surface, default: []].insert(text.text)
             case .dayClosed(let close):
                 days[close.day, default: DayBehaviour()].result = close.result
@@ -88,18 +91,29 @@ public struct BehaviourDiff: Sendable {
             guard old != new else { continue }
             let why = (b.suppressions[type] ?? []).first.map { " (now \($0))" } ?? ""
             if new.count > old.count {
-                change("notification", type, "+\(new.count - old.count) \(type) at \(new.filter { !old.contains($0) }.map { clock($0) }.joined(separator: ", "))", delta: new.count - old.count)
+                change(
+                    "notification", type,
+                    "+\(new.count - old.count) \(type) at \(new.filter { !old.contains($0) }.map { clock($0) }.joined(separator: ", "))",
+                    delta: new.count - old.count)
             } else if new.count < old.count {
-                change("notification", type, "−\(old.count - new.count) \(type): was at \(old.filter { !new.contains($0) }.map { clock($0) }.joined(separator: ", "))\(why)", delta: new.count - old.count)
+                change(
+                    "notification", type,
+                    "−\(old.count - new.count) \(type): was at \(old.filter { !new.contains($0) }.map { clock($0) }.joined(separator: ", "))\(why)",
+                    delta: new.count - old.count)
             } else {
-                change("notification", type, "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))")
+                change(
+                    "notification", type,
+                    "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))")
             }
         }
         for route in RouteKind.allCases {
             switch (a.routeStarts[route], b.routeStarts[route]) {
             case (let old?, let new?) where old != new:
                 let minutes = (new - old) / 60
-                change("route", route.rawValue, "\(route.rawValue) route \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))", minutes: minutes)
+                change(
+                    "route", route.rawValue,
+                    "\(route.rawValue) route \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
+                    minutes: minutes)
             case (nil, let new?): change("route", route.rawValue, "\(route.rawValue) route now entered at \(clock(new))")
             case (let old?, nil): change("route", route.rawValue, "\(route.rawValue) route no longer entered (was \(clock(old)))")
             default: break
@@ -109,7 +123,10 @@ public struct BehaviourDiff: Sendable {
             switch (a.riskStarts[risk], b.riskStarts[risk]) {
             case (let old?, let new?) where old != new:
                 let minutes = (new - old) / 60
-                change("risk", risk.rawValue, "risk \(risk.rawValue) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))", minutes: minutes)
+                change(
+                    "risk", risk.rawValue,
+                    "risk \(risk.rawValue) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
+                    minutes: minutes)
             case (nil, let new?): change("risk", risk.rawValue, "risk \(risk.rawValue) now reached at \(clock(new))")
             case (let old?, nil): change("risk", risk.rawValue, "risk \(risk.rawValue) no longer reached (was \(clock(old)))")
             default: break
@@ -148,7 +165,8 @@ public struct BehaviourDiff: Sendable {
                 let shifted = items.compactMap(\.minutes)
                 let label = kind == "route" ? "\(subject) route" : "risk \(subject)"
                 if shifted.count == items.count, let first = shifted.first, shifted.allSatisfy({ $0 == first }) {
-                    parts.append("\(label) \(abs(first)) minutes \(first < 0 ? "earlier" : "later") on \(items.count) day\(items.count == 1 ? "" : "s")")
+                    parts.append(
+                        "\(label) \(abs(first)) minutes \(first < 0 ? "earlier" : "later") on \(items.count) day\(items.count == 1 ? "" : "s")")
                 } else {
                     parts.append("\(label) changed on \(items.count) day\(items.count == 1 ? "" : "s")")
                 }
@@ -179,13 +197,17 @@ public struct BehaviourDiff: Sendable {
         .object([
             ("summary", .string(summary)),
             ("changed", .bool(!changes.isEmpty)),
-            ("changes", .array(changes.map { change in
-                .object([
-                    ("scenario", .string(change.scenario)), ("date", .string(DateFormat.string(change.day))),
-                    ("kind", .string(change.kind)), ("subject", .string(change.subject)), ("message", .string(change.message)),
-                    ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)),
-                ])
-            })),
+            (
+                "changes",
+                .array(
+                    changes.map { change in
+                        .object([
+                            ("scenario", .string(change.scenario)), ("date", .string(DateFormat.string(change.day))),
+                            ("kind", .string(change.kind)), ("subject", .string(change.subject)), ("message", .string(change.message)),
+                            ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)),
+                        ])
+                    })
+            ),
         ])
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// Rule coverage (`rules test --coverage`): which decision-table entries, notification
 /// gates, templates and tools the scenarios exercised, and for each numeric threshold in a
@@ -39,8 +39,12 @@ public final class RuleCoverage {
         }
         for (index, entry) in ruleset.risk.enumerated() { add(entry.when, "risk[\(index + 1)] \(entry.level.rawValue)", entry.whenOrigin) }
         for (index, entry) in ruleset.route.enumerated() { add(entry.when, "route[\(index + 1)] \(entry.route.rawValue)", entry.whenOrigin) }
-        for (index, entry) in (ruleset.judgement?.routine ?? []).enumerated() { add(entry.when, "judgement.routine[\(index + 1)] \(entry.status.rawValue)", entry.whenOrigin) }
-        for (index, entry) in (ruleset.judgement?.day ?? []).enumerated() { add(entry.when, "judgement.day[\(index + 1)] \(entry.result.rawValue)", entry.whenOrigin) }
+        for (index, entry) in (ruleset.judgement?.routine ?? []).enumerated() {
+            add(entry.when, "judgement.routine[\(index + 1)] \(entry.status.rawValue)", entry.whenOrigin)
+        }
+        for (index, entry) in (ruleset.judgement?.day ?? []).enumerated() {
+            add(entry.when, "judgement.day[\(index + 1)] \(entry.result.rawValue)", entry.whenOrigin)
+        }
         for rule in ruleset.notifications { add(rule.when, "notification \(rule.id)", rule.whenOrigin) }
         for template in ruleset.templates { add(template.when, "template \(template.id)", template.whenOrigin) }
         var seen = Set<String>()
@@ -97,16 +101,28 @@ public final class RuleCoverage {
     public var items: [Item] {
         var items: [Item] = []
         for (index, entry) in ruleset.risk.enumerated() {
-            items.append(Item(category: "tables", label: "risk[\(index + 1)] \(entry.level.rawValue)", origin: entry.origin, covered: entries["risk"]?.contains(index) == true))
+            items.append(
+                Item(
+                    category: "tables", label: "risk[\(index + 1)] \(entry.level.rawValue)", origin: entry.origin,
+                    covered: entries["risk"]?.contains(index) == true))
         }
         for (index, entry) in ruleset.route.enumerated() {
-            items.append(Item(category: "tables", label: "route[\(index + 1)] \(entry.route.rawValue)", origin: entry.origin, covered: entries["route"]?.contains(index) == true))
+            items.append(
+                Item(
+                    category: "tables", label: "route[\(index + 1)] \(entry.route.rawValue)", origin: entry.origin,
+                    covered: entries["route"]?.contains(index) == true))
         }
         for (index, entry) in (ruleset.judgement?.routine ?? []).enumerated() {
-            items.append(Item(category: "tables", label: "judgement.routine[\(index + 1)] \(entry.status.rawValue)", origin: entry.origin, covered: statuses.contains(entry.status)))
+            items.append(
+                Item(
+                    category: "tables", label: "judgement.routine[\(index + 1)] \(entry.status.rawValue)", origin: entry.origin,
+                    covered: statuses.contains(entry.status)))
         }
         for (index, entry) in (ruleset.judgement?.day ?? []).enumerated() {
-            items.append(Item(category: "tables", label: "judgement.day[\(index + 1)] \(entry.result.rawValue)", origin: entry.origin, covered: entries["day"]?.contains(index) == true))
+            items.append(
+                Item(
+                    category: "tables", label: "judgement.day[\(index + 1)] \(entry.result.rawValue)", origin: entry.origin,
+                    covered: entries["day"]?.contains(index) == true))
         }
         for gate in Self.gateNames {
             items.append(Item(category: "gates", label: gate, origin: nil, covered: gates.contains(gate)))
@@ -122,7 +138,10 @@ public final class RuleCoverage {
             var missing: [String] = []
             if !seen.0 { missing.append("never where it holds") }
             if !seen.1 { missing.append("never where it fails") }
-            items.append(Item(category: "thresholds", label: item.key, origin: item.origin, covered: seen.0 && seen.1, missing: missing.isEmpty ? nil : missing.joined(separator: ", ")))
+            items.append(
+                Item(
+                    category: "thresholds", label: item.key, origin: item.origin, covered: seen.0 && seen.1,
+                    missing: missing.isEmpty ? nil : missing.joined(separator: ", ")))
         }
         return items
     }
@@ -139,7 +158,8 @@ public final class RuleCoverage {
             let inCategory = all.filter { $0.category == category }
             guard !inCategory.isEmpty else { continue }
             let covered = inCategory.count { $0.covered }
-            out += "  \(category.padding(toLength: 11, withPad: " ", startingAt: 0)) \(covered)/\(inCategory.count) (\(Int((100 * Double(covered) / Double(inCategory.count)).rounded()))%)\n"
+            out +=
+                "  \(category.padding(toLength: 11, withPad: " ", startingAt: 0)) \(covered)/\(inCategory.count) (\(Int((100 * Double(covered) / Double(inCategory.count)).rounded()))%)\n"
         }
         out += "  total       \(all.count { $0.covered })/\(all.count) (\(String(format: "%.1f", percent))%)\n"
         let uncovered = all.filter { !$0.covered }
@@ -156,13 +176,17 @@ public final class RuleCoverage {
     public func json() -> JSONValue {
         .object([
             ("percent", .number((percent * 10).rounded() / 10)),
-            ("items", .array(items.map { item in
-                .object([
-                    ("category", .string(item.category)), ("label", .string(item.label)), ("covered", .bool(item.covered)),
-                    ("missing", .optional(item.missing)),
-                    ("file", .optional(item.origin?.file)), ("line", .optional(item.origin?.location.line)),
-                ])
-            })),
+            (
+                "items",
+                .array(
+                    items.map { item in
+                        .object([
+                            ("category", .string(item.category)), ("label", .string(item.label)), ("covered", .bool(item.covered)),
+                            ("missing", .optional(item.missing)),
+                            ("file", .optional(item.origin?.file)), ("line", .optional(item.origin?.location.line)),
+                        ])
+                    })
+            ),
         ])
     }
 }

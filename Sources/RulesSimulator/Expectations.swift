@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// The outcome of one expectation.
 public struct ExpectationResult: Sendable {
@@ -43,7 +43,8 @@ public enum ExpectationChecker {
     ) -> ExpectationResult {
         let clock = result.scenario.clock
         func outcome(_ passed: Bool, _ expected: String, _ actual: String, _ explanation: Explanation? = nil) -> ExpectationResult {
-            ExpectationResult(expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation)
+            ExpectationResult(
+                expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation)
         }
         let state = time.flatMap { result.state(at: $0) }
         switch expectation.kind {
@@ -53,9 +54,12 @@ public enum ExpectationChecker {
                 return nil
             }
             let passed = deliveries.contains { fireMinuteMatches($0.0, time) && (level == nil || $0.1 == level) }
-            let actual = deliveries.isEmpty ? fateOf(type, records: records, clock: clock)
+            let actual =
+                deliveries.isEmpty
+                ? fateOf(type, records: records, clock: clock)
                 : "delivered at " + deliveries.map { "\(TimeFormat.clock(clock.local($0.0).seconds)) [\($0.1.rawValue)]" }.joined(separator: ", ")
-            let expected = "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")\(level.map { " [\($0.rawValue)]" } ?? "")"
+            let expected =
+                "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")\(level.map { " [\($0.rawValue)]" } ?? "")"
             return outcome(passed, expected, actual, lastExplanation("notification \(type)", result, before: time))
         case .suppressed(let type, let reason):
             let suppressions = records.compactMap { record -> SuppressedNotification? in
@@ -63,7 +67,9 @@ public enum ExpectationChecker {
                 return nil
             }
             let passed = suppressions.contains { fireMinuteMatches($0.fireAt, time) && (reason == nil || $0.reason == reason) }
-            return outcome(passed, "suppressed \(type)\(reason.map { " (\($0.rawValue))" } ?? "")", fateOf(type, records: records, clock: clock), lastExplanation("notification \(type)", result, before: time))
+            return outcome(
+                passed, "suppressed \(type)\(reason.map { " (\($0.rawValue))" } ?? "")", fateOf(type, records: records, clock: clock),
+                lastExplanation("notification \(type)", result, before: time))
         case .route(let route):
             let actual = state?.route?.rawValue ?? "no app run yet"
             return outcome(state?.route == route, route.rawValue, actual, state?.explanations["route"])
@@ -80,11 +86,13 @@ public enum ExpectationChecker {
                 if !matches(expected, actual) { mismatches.append("\(key): expected \(describe(expected)), got \(actual.rendered())") }
             }
             let explanation = checks.contains { $0.key == "active_route_type" } ? state?.explanations["route"] : nil
-            return outcome(mismatches.isEmpty, checks.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ", "),
-                           mismatches.isEmpty ? "as expected" : mismatches.joined(separator: "; "), explanation)
+            return outcome(
+                mismatches.isEmpty, checks.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ", "),
+                mismatches.isEmpty ? "as expected" : mismatches.joined(separator: "; "), explanation)
         case .day(let expected):
             let close = result.closedDays.first { $0.day == day.date }
-            return outcome(close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close", result.engine.explanations["day"])
+            return outcome(
+                close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close", result.engine.explanations["day"])
         case .notificationsDelivered(let count):
             let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
             return outcome(actual == count, String(count), String(actual))
@@ -94,7 +102,9 @@ public enum ExpectationChecker {
                 return nil
             }
             let passed = verdicts.contains { $0.outcome == expected && (reason == nil || $0.reason == reason) }
-            let actual = verdicts.isEmpty ? "no tool call" : verdicts.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
+            let actual =
+                verdicts.isEmpty
+                ? "no tool call" : verdicts.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
             return outcome(passed, "\(expected.rawValue)\(reason.map { " (\($0))" } ?? "")", actual, lastExplanation("tool", result, before: time))
         case .streak(let streak):
             let close = result.closedDays.first { $0.day == day.date }
@@ -108,7 +118,9 @@ public enum ExpectationChecker {
             let holds: Bool?
             do { holds = try condition.isTrue(&context) } catch { holds = nil }
             let read = condition.factsRead.compactMap { name in ruleset.schema.fact(named: name).map { "\(name) = \(facts[$0.slot])" } }
-            return outcome(holds == true, "\(condition.source) holds", (holds == nil ? "could not evaluate" : "it does not") + " (\(read.joined(separator: ", ")))")
+            return outcome(
+                holds == true, "\(condition.source) holds",
+                (holds == nil ? "could not evaluate" : "it does not") + " (\(read.joined(separator: ", ")))")
         }
     }
 
@@ -124,7 +136,8 @@ public enum ExpectationChecker {
             default: break
             }
         }
-        return fates.isEmpty ? "no candidate that day (no app run before its fire time planned it, or its time was unknown)" : fates.joined(separator: ", ")
+        return fates.isEmpty
+            ? "no candidate that day (no app run before its fire time planned it, or its time was unknown)" : fates.joined(separator: ", ")
     }
 
     static func lastExplanation(_ key: String, _ result: SimulationResult, before time: Date?) -> Explanation? {
@@ -147,4 +160,3 @@ public enum ExpectationChecker {
         return value.description
     }
 }
-

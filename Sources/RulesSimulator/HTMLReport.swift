@@ -1,7 +1,7 @@
 import Foundation
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// One self-contained HTML page per simulation (inline CSS and SVG, no network): for each
 /// day the steps curve against the goal, completion over time, route bands, notification
@@ -10,7 +10,8 @@ public enum HTMLReport {
     public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
         let dayStart = result.dayStart
-        var body = "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
+        var body =
+            "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
         for day in result.scenario.days {
             let records = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date }
             body += section(day: day, records: records, result: result, ruleset: ruleset)
@@ -55,7 +56,9 @@ public enum HTMLReport {
     static func section(day: ScenarioDay, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
         let dayStart = result.dayStart
-        func position(_ date: Date) -> Int { logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0) }
+        func position(_ date: Date) -> Int {
+            logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
+        }
         var snapshots: [(Int, DailySnapshot)] = []
         var routes: [(Int, RouteKind)] = []
         var markers: [(Int, String, String)] = []
@@ -76,25 +79,32 @@ public enum HTMLReport {
         let goal = Double(snapshots.last?.1.stepsGoal ?? 0)
         let maxSteps = max(goal, Double(day.health.steps.map(\.steps).max() ?? 0), 1) * 1.1
         func y(_ steps: Double) -> Double { top + plotHeight - plotHeight * steps / maxSteps }
-        var svg = "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n"
+        var svg =
+            "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n"
         // Route bands.
         for (index, (start, route)) in routes.enumerated() {
             let end = index + 1 < routes.count ? routes[index + 1].0 : 86_400
-            svg += "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(x(start)))\" y=\"\(fmt(top))\" width=\"\(fmt(max(0, x(end) - x(start))))\" height=\"\(fmt(plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
+            svg +=
+                "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(x(start)))\" y=\"\(fmt(top))\" width=\"\(fmt(max(0, x(end) - x(start))))\" height=\"\(fmt(plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
         }
         // Axes and hours.
-        svg += "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(left + plotWidth))\" y2=\"\(fmt(top + plotHeight))\"/>\n"
+        svg +=
+            "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(left + plotWidth))\" y2=\"\(fmt(top + plotHeight))\"/>\n"
         for hour in stride(from: 0, through: 24, by: 3) {
             let px = x(hour * 3600)
-            svg += "<text class=\"label\" x=\"\(fmt(px))\" y=\"\(fmt(top + plotHeight + 16))\" text-anchor=\"middle\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
+            svg +=
+                "<text class=\"label\" x=\"\(fmt(px))\" y=\"\(fmt(top + plotHeight + 16))\" text-anchor=\"middle\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
         }
         // Steps: the real curve (sampled every 10 minutes) and what the app saw at syncs.
         if !day.health.steps.isEmpty {
-            let points = stride(from: 0, through: 86_400, by: 600).map { p in "\(fmt(x(p))),\(fmt(y(Double(day.health.steps(at: p, dayStart: dayStart)))))" }
+            let points = stride(from: 0, through: 86_400, by: 600).map { p in
+                "\(fmt(x(p))),\(fmt(y(Double(day.health.steps(at: p, dayStart: dayStart)))))"
+            }
             svg += "<polyline class=\"steps\" points=\"\(points.joined(separator: " "))\"><title>steps (real)</title></polyline>\n"
         }
         for (p, steps) in known {
-            svg += "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
+            svg +=
+                "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
         }
         // The steps goal in force over the day (it changes with the route).
         if goal > 0 {
@@ -110,7 +120,8 @@ public enum HTMLReport {
                 }
             }
             points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
-            svg += "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
+            svg +=
+                "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
             svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">\(Int(goal))</text>\n"
             svg += "<text class=\"label\" x=\"\(fmt(left + plotWidth + 4))\" y=\"\(fmt(top + 4))\">100%</text>\n"
         }
@@ -132,7 +143,8 @@ public enum HTMLReport {
         }
         svg += "</svg>\n"
         var html = "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
-        html += "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● suppressed</span><span>bands: regular / light / recovery</span></div>\n"
+        html +=
+            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● suppressed</span><span>bands: regular / light / recovery</span></div>\n"
         html += svg
         if let last = snapshots.last?.1, case .object(let fields) = last.json(clock: clock) {
             html += "<table><tr><th colspan=\"2\">snapshot at \(escape(clock.iso8601(last.lastUpdatedAt)))</th></tr>\n"

@@ -1,7 +1,7 @@
 import Foundation
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// The real health data of a day (what HealthKit holds), from which each sync reads.
 public struct TrueHealth: Sendable, Hashable {

@@ -1,9 +1,9 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// Reads scenario documents with the rule files' diagnostics quality: positions,
 /// did-you-mean for keys, routines and notification types, typed values, times checked.
@@ -14,14 +14,17 @@ public struct ScenarioLoader {
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
     static let eventKinds = ["app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget"]
-    static let expectationKinds = ["delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that", "verdict"]
+    static let expectationKinds = [
+        "delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that", "verdict",
+    ]
     public static let snapshotKeys = [
         "date", "steps_today", "steps_goal", "sleep_minutes", "water_ml", "water_goal_ml", "completed_routines",
         "total_routines", "today_completion_rate", "active_route_type", "risk_level", "character_line",
     ]
 
     /// Loads the scenario of a parsed document; nil with diagnostics when it has errors.
-    public static func load(_ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset) -> (scenario: Scenario?, diagnostics: [Diagnostic]) {
+    public static func load(_ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset) -> (scenario: Scenario?, diagnostics: [Diagnostic])
+    {
         var loader = ScenarioLoader(ruleset: ruleset, reader: NodeReader(file: file, source: source))
         let scenario = loader.scenario(node)
         let failed = loader.reader.diagnostics.contains { $0.severity == .error }
@@ -30,7 +33,12 @@ public struct ScenarioLoader {
 
     mutating func scenario(_ node: YAMLNode) -> Scenario? {
         guard let fields = reader.fields(node, "a scenario", allowed: Self.topKeys) else { return nil }
-        if let version = fields["version"], version.scalar != "1" { reader.report(RulesetDiagnostics.error("ruleset.unsupported_version", reader.file, version, "version '\(version.scalar ?? "")' is not supported", hint: "write version: 1")) }
+        if let version = fields["version"], version.scalar != "1" {
+            reader.report(
+                RulesetDiagnostics.error(
+                    "ruleset.unsupported_version", reader.file, version, "version '\(version.scalar ?? "")' is not supported",
+                    hint: "write version: 1"))
+        }
         let name = fields["name"].flatMap { reader.string($0, key: "name") } ?? (reader.file as NSString).lastPathComponent
         var zoneName = "Asia/Seoul"
         var clock = LocalClock(identifier: zoneName)
@@ -38,7 +46,9 @@ public struct ScenarioLoader {
             zoneName = text
             clock = LocalClock(identifier: text)
             if clock == nil {
-                reader.report(ScenarioDiagnostics.error("scenario.unknown_timezone", reader.file, zoneNode, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.unknown_timezone", reader.file, zoneNode, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
             }
         }
         var routines: [String]?
@@ -51,7 +61,9 @@ public struct ScenarioLoader {
         if let daysNode = fields["days"] {
             for key in ["date", "events", "expect", "health"] where fields[key] != nil {
                 if let keyNode = fields.keys[key] {
-                    reader.report(RulesetDiagnostics.error("ruleset.unknown_key", reader.file, keyNode, "'\(key)' goes inside each entry of 'days' in a multi-day scenario"))
+                    reader.report(
+                        RulesetDiagnostics.error(
+                            "ruleset.unknown_key", reader.file, keyNode, "'\(key)' goes inside each entry of 'days' in a multi-day scenario"))
                 }
             }
             for (index, dayNode) in (reader.list(daysNode, key: "days") ?? []).enumerated() {
@@ -67,7 +79,10 @@ public struct ScenarioLoader {
             if let day = self.day(fields, node: node, health: &health, settings: baseSettings) { days.append(day) }
         }
         for (a, b) in zip(days, days.dropFirst()) where b.date <= a.date {
-            reader.report(ScenarioDiagnostics.error("scenario.out_of_order", reader.file, YAMLNode(.scalar("", .plain), range: SourceRange(at: b.origin.location)), "day \(DateFormat.string(b.date)) does not come after \(DateFormat.string(a.date))"))
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.out_of_order", reader.file, YAMLNode(.scalar("", .plain), range: SourceRange(at: b.origin.location)),
+                    "day \(DateFormat.string(b.date)) does not come after \(DateFormat.string(a.date))"))
         }
         guard let clock else { return nil }
         return Scenario(name: name, file: reader.file, clock: clock, timeZoneName: zoneName, routines: routines, days: days)
@@ -76,7 +91,9 @@ public struct ScenarioLoader {
     private mutating func day(_ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value]) -> ScenarioDay? {
         guard let dateNode = fields["date"], let text = reader.string(dateNode, key: "date") else { return nil }
         guard let date = DateFormat.days(text) else {
-            reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, dateNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-06-29"))
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.invalid_date", reader.file, dateNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-06-29"))
             return nil
         }
         // Health carries over from the day before (permissions, averages); steps and sleep
@@ -96,9 +113,11 @@ public struct ScenarioLoader {
             guard let event = event(eventNode) else { continue }
             let position = logical(of: event.seconds, dayStart: dayStart)
             if position < lastPosition {
-                reader.report(ScenarioDiagnostics.error("scenario.out_of_order", reader.file, eventNode["at"] ?? eventNode,
-                                                        "event at \(TimeFormat.clock(event.seconds)) comes before the event above it",
-                                                        hint: "list events in time order; times before \(TimeFormat.clock(dayStart)) are after midnight"))
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.out_of_order", reader.file, eventNode["at"] ?? eventNode,
+                        "event at \(TimeFormat.clock(event.seconds)) comes before the event above it",
+                        hint: "list events in time order; times before \(TimeFormat.clock(dayStart)) are after midnight"))
             }
             lastPosition = max(lastPosition, position)
             events.append(event)
@@ -113,8 +132,12 @@ public struct ScenarioLoader {
     private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth) {
         guard let fields = reader.fields(node, "health", allowed: ["permission", "sleep", "steps", "avg7", "yesterday"]) else { return }
         if let permission = fields["permission"], let p = reader.fields(permission, "permission", allowed: ["steps", "sleep"]) {
-            if let steps: HealthReading.Permission = p["steps"].flatMap({ reader.choice($0, key: "steps", what: "permission") }) { health.stepsPermission = steps }
-            if let sleep: HealthReading.Permission = p["sleep"].flatMap({ reader.choice($0, key: "sleep", what: "permission") }) { health.sleepPermission = sleep }
+            if let steps: HealthReading.Permission = p["steps"].flatMap({ reader.choice($0, key: "steps", what: "permission") }) {
+                health.stepsPermission = steps
+            }
+            if let sleep: HealthReading.Permission = p["sleep"].flatMap({ reader.choice($0, key: "sleep", what: "permission") }) {
+                health.sleepPermission = sleep
+            }
         }
         if let sleep = fields["sleep"], let s = reader.fields(sleep, "sleep", allowed: ["start", "end"], required: ["start", "end"]) {
             health.sleepStart = s["start"].flatMap { reader.time($0, key: "start") }
@@ -122,7 +145,9 @@ public struct ScenarioLoader {
         }
         if let steps = fields["steps"] {
             guard let pairs = steps.pairs else {
-                reader.report(RulesetDiagnostics.wrongType(reader.file, steps, expected: "a mapping of times to step counts", hint: "steps: { \"07:00\": 0, \"12:00\": 2000 }"))
+                reader.report(
+                    RulesetDiagnostics.wrongType(
+                        reader.file, steps, expected: "a mapping of times to step counts", hint: "steps: { \"07:00\": 0, \"12:00\": 2000 }"))
                 return
             }
             for pair in pairs {
@@ -155,8 +180,10 @@ public struct ScenarioLoader {
         guard let id = reader.string(node, key: key) else { return nil }
         guard ruleset.routine(id) != nil else {
             let ids = ruleset.routines.map(\.id)
-            reader.report(ScenarioDiagnostics.error("scenario.unknown_routine", reader.file, node, "no routine '\(id)'",
-                                                    hint: Suggestions.nearest(to: id, among: ids).map { "did you mean '\($0)'?" } ?? "routines are: \(ids.joined(separator: ", "))"))
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.unknown_routine", reader.file, node, "no routine '\(id)'",
+                    hint: Suggestions.nearest(to: id, among: ids).map { "did you mean '\($0)'?" } ?? "routines are: \(ids.joined(separator: ", "))"))
             return nil
         }
         return id
@@ -166,8 +193,10 @@ public struct ScenarioLoader {
         guard let id = reader.string(node, key: key) else { return nil }
         guard ruleset.notification(id) != nil else {
             let ids = ruleset.notifications.map(\.id)
-            reader.report(ScenarioDiagnostics.error("scenario.unknown_notification", reader.file, node, "no notification type '\(id)'",
-                                                    hint: Suggestions.nearest(to: id, among: ids).map { "did you mean '\($0)'?" } ?? "types are: \(ids.joined(separator: ", "))"))
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.unknown_notification", reader.file, node, "no notification type '\(id)'",
+                    hint: Suggestions.nearest(to: id, among: ids).map { "did you mean '\($0)'?" } ?? "types are: \(ids.joined(separator: ", "))"))
             return nil
         }
         return id
@@ -177,9 +206,11 @@ public struct ScenarioLoader {
     private mutating func kind(_ fields: Fields, _ node: YAMLNode, among kinds: [String], what: String) -> String? {
         let present = kinds.filter { fields[$0] != nil }
         guard present.count == 1, let kind = present.first else {
-            reader.report(ScenarioDiagnostics.error("scenario.event_kind", reader.file, node,
-                                                    present.isEmpty ? "\(what) says nothing to do" : "\(what) has several kinds: \(present.joined(separator: ", "))",
-                                                    hint: "give exactly one of: \(kinds.joined(separator: ", "))"))
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.event_kind", reader.file, node,
+                    present.isEmpty ? "\(what) says nothing to do" : "\(what) has several kinds: \(present.joined(separator: ", "))",
+                    hint: "give exactly one of: \(kinds.joined(separator: ", "))"))
             return nil
         }
         return kind
@@ -209,7 +240,8 @@ public struct ScenarioLoader {
             return make(.log(routine: routine, value: amount, unit: unit, source: source))
         case "edit_log":
             guard let edit = reader.fields(value, "an edit", allowed: ["id", "value"], required: ["id", "value"]),
-                let id = edit["id"].flatMap({ reader.string($0, key: "id") }), let amount = edit["value"].flatMap({ reader.number($0, key: "value", minimum: 0) })
+                let id = edit["id"].flatMap({ reader.string($0, key: "id") }),
+                let amount = edit["value"].flatMap({ reader.number($0, key: "value", minimum: 0) })
             else { return nil }
             return make(.editLog(id: id, value: amount))
         case "delete_log":
@@ -220,7 +252,9 @@ public struct ScenarioLoader {
                 let item = check["item"].flatMap({ reader.string($0, key: "item") })
             else { return nil }
             if let definition = ruleset.routine(routine), !definition.items.contains(item), let itemNode = check["item"] {
-                reader.report(RulesetDiagnostics.unknownReference(reader.file, itemNode, kind: "checklist item of '\(routine)'", name: item, known: definition.items))
+                reader.report(
+                    RulesetDiagnostics.unknownReference(
+                        reader.file, itemNode, kind: "checklist item of '\(routine)'", name: item, known: definition.items))
                 return nil
             }
             return make(kindName == "check" ? .check(routine: routine, item: item) : .uncheck(routine: routine, item: item))
@@ -231,7 +265,9 @@ public struct ScenarioLoader {
         case "notification":
             guard let id = notificationID(value, key: "notification") else { return nil }
             guard let responseNode = fields["response"] else {
-                reader.report(RulesetDiagnostics.missingKey(reader.file, node, key: "response", in: "a notification event", hint: "opened, ignored or an action"))
+                reader.report(
+                    RulesetDiagnostics.missingKey(
+                        reader.file, node, key: "response", in: "a notification event", hint: "opened, ignored or an action"))
                 return nil
             }
             guard let text = reader.string(responseNode, key: "response") else { return nil }
@@ -241,8 +277,10 @@ public struct ScenarioLoader {
             case "ignored": response = .ignored
             default:
                 guard let action = NotificationAction(rawValue: text) else {
-                    reader.report(RulesetDiagnostics.unknownValue(reader.file, responseNode, what: "response",
-                                                                  allowed: ["opened", "ignored"] + NotificationAction.allCases.map(\.rawValue)))
+                    reader.report(
+                        RulesetDiagnostics.unknownValue(
+                            reader.file, responseNode, what: "response",
+                            allowed: ["opened", "ignored"] + NotificationAction.allCases.map(\.rawValue)))
                     return nil
                 }
                 response = .action(action)
@@ -264,9 +302,13 @@ public struct ScenarioLoader {
         let origin = reader.origin(node)
         let text = Self.describe(node)
         func make(_ kind: Expectation.Kind?) -> Expectation? { kind.map { Expectation(kind: $0, seconds: seconds, origin: origin, text: text) } }
-        let extra = Set(fields.values.keys).subtracting(["at", kindName] + (kindName == "suppressed" || kindName == "verdict" ? ["reason"] : []) + (kindName == "delivered" ? ["level"] : []) + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
+        let extra = Set(fields.values.keys).subtracting(
+            ["at", kindName] + (kindName == "suppressed" || kindName == "verdict" ? ["reason"] : []) + (kindName == "delivered" ? ["level"] : [])
+                + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
         for key in extra.sorted() {
-            if let keyNode = fields.keys[key] { reader.report(RulesetDiagnostics.unknownKey(reader.file, keyNode, in: "a '\(kindName)' expectation", allowed: ["at", kindName])) }
+            if let keyNode = fields.keys[key] {
+                reader.report(RulesetDiagnostics.unknownKey(reader.file, keyNode, in: "a '\(kindName)' expectation", allowed: ["at", kindName]))
+            }
         }
         switch kindName {
         case "delivered":
@@ -274,7 +316,8 @@ public struct ScenarioLoader {
             return notificationID(value, key: "delivered").flatMap { make(.delivered($0, level: level)) }
         case "suppressed":
             let reasons = GateReason.allCases.map(\.rawValue)
-            let reason = fields["reason"].flatMap { reader.choice($0, key: "reason", what: "suppression reason", allowed: reasons) }.flatMap(GateReason.init(rawValue:))
+            let reason = fields["reason"].flatMap { reader.choice($0, key: "reason", what: "suppression reason", allowed: reasons) }.flatMap(
+                GateReason.init(rawValue:))
             return notificationID(value, key: "suppressed").flatMap { make(.suppressed($0, reason: reason)) }
         case "route":
             return (reader.choice(value, key: "route", what: "route") as RouteKind?).flatMap { make(.route($0)) }
@@ -289,7 +332,10 @@ public struct ScenarioLoader {
         case "xp":
             return reader.int(value, key: "xp", minimum: 0).flatMap { make(.xp($0)) }
         case "verdict":
-            guard let outcome = reader.choice(value, key: "verdict", what: "verdict", allowed: ["accepted", "clarify", "rejected"]).flatMap(ToolVerdict.Outcome.init(rawValue:)) else { return nil }
+            guard
+                let outcome = reader.choice(value, key: "verdict", what: "verdict", allowed: ["accepted", "clarify", "rejected"]).flatMap(
+                    ToolVerdict.Outcome.init(rawValue:))
+            else { return nil }
             let reason = fields["reason"].flatMap { reader.string($0, key: "reason") }
             return make(.verdict(outcome, reason: reason))
         case "that":
@@ -309,8 +355,10 @@ public struct ScenarioLoader {
                 }
             }
             if checks.isEmpty {
-                reader.report(RulesetDiagnostics.missingKey(reader.file, node, key: "a snapshot key", in: "a snapshot_at expectation",
-                                                            hint: "e.g. completed_routines: 4, today_completion_rate: 0.5"))
+                reader.report(
+                    RulesetDiagnostics.missingKey(
+                        reader.file, node, key: "a snapshot key", in: "a snapshot_at expectation",
+                        hint: "e.g. completed_routines: 4, today_completion_rate: 0.5"))
             }
             return make(.snapshot(checks))
         }

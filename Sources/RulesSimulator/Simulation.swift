@@ -1,7 +1,7 @@
 import Foundation
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// What the app knew after the events of one minute: for expectations and explanations.
 public struct AppState: Sendable {
@@ -105,7 +105,15 @@ public enum Simulation {
                     }
                 }
                 // `sync_health_data` accepted: the host syncs.
-                if case .toolCall = event.kind, output.contains(where: { if case .toolVerdict(let verdict, _) = $0.kind { verdict.tool == "sync_health_data" && verdict.outcome == .accepted } else { false } }) {
+                if case .toolCall = event.kind,
+                    output.contains(where: {
+                        if case .toolVerdict(let verdict, _) = $0.kind {
+                            verdict.tool == "sync_health_data" && verdict.outcome == .accepted
+                        } else {
+                            false
+                        }
+                    })
+                {
                     output += engine.handle(.appOpened(health: reading), at: time)
                 }
                 device.apply(output)
@@ -114,9 +122,10 @@ public enum Simulation {
                 observe?(engine, output)
                 let nextPosition = eventIndex + 1 < day.events.count ? logical(of: day.events[eventIndex + 1].seconds, dayStart: start) : 86_400
                 let looked = looks.contains { $0 >= position && $0 < nextPosition }
-                states.append(AppState(
-                    at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
-                    engine: looked ? engine : nil))
+                states.append(
+                    AppState(
+                        at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
+                        engine: looked ? engine : nil))
             }
             if let stop, dayIndex == stop.day {
                 let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
@@ -139,7 +148,9 @@ public enum Simulation {
         do { data = try engine.state.encoded() } catch { return .failure(RestoreFailure("the engine state did not encode: \(error)")) }
         let load = EngineState.decode(data)
         guard let state = load.state else { return .failure(RestoreFailure(load.diagnostics.first?.message ?? "the engine state did not decode")) }
-        guard let fresh = OperatorEngine(ruleset: ruleset, state: state) else { return .failure(RestoreFailure("the engine state's time zone is unknown")) }
+        guard let fresh = OperatorEngine(ruleset: ruleset, state: state) else {
+            return .failure(RestoreFailure("the engine state's time zone is unknown"))
+        }
         return .success(fresh)
     }
 

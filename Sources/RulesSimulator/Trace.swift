@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// The simulation's records as JSON lines and as a readable timeline (SPEC §9).
 /// Kinds: `app.run`, `sync`, `log`, `log.changed`, `check`, `risk.changed`, `route.changed`,
@@ -51,13 +51,22 @@ public enum Trace {
                 ("redacted", .bool(n.redacted)), ("thread_id", .string(n.threadID)), ("deep_link", .optional(n.deepLink)),
             ]
         case .notificationSuppressed(let s):
-            members += [("id", .string(s.id)), ("type", .string(s.type)), ("fire_at", .string(clock.iso8601(s.fireAt))), ("reason", .string(s.reason.rawValue))]
+            members += [
+                ("id", .string(s.id)), ("type", .string(s.type)), ("fire_at", .string(clock.iso8601(s.fireAt))),
+                ("reason", .string(s.reason.rawValue)),
+            ]
         case .notificationResponse(let id, let type, let response):
             members += [("id", .string(id)), ("type", .string(type)), ("response", .string(response))]
         case .templateRendered(let text):
-            members += [("template_id", .optional(text.templateID)), ("surface", .string(text.surface)), ("text", .string(text.text)), ("redacted", .bool(text.redacted))]
+            members += [
+                ("template_id", .optional(text.templateID)), ("surface", .string(text.surface)), ("text", .string(text.text)),
+                ("redacted", .bool(text.redacted)),
+            ]
         case .toolVerdict(let verdict, let log):
-            members += [("tool", .optional(verdict.tool)), ("verdict", .string(verdict.outcome.rawValue)), ("reason", .optional(verdict.reason)), ("argument", .optional(verdict.argument))]
+            members += [
+                ("tool", .optional(verdict.tool)), ("verdict", .string(verdict.outcome.rawValue)), ("reason", .optional(verdict.reason)),
+                ("argument", .optional(verdict.argument)),
+            ]
             if let log { members.append(("log", log.json(clock: clock, status: .completed))) }
         case .snapshot(let snapshot):
             if case .object(let fields) = snapshot.json(clock: clock) { members += fields }
@@ -114,11 +123,15 @@ public enum Trace {
             return "app run: \(cause)\(synced ? " (syncs HealthKit)" : "")"
         case .sync(let health):
             guard let health else { return "  sync failed: last values stay" }
-            let steps = health.stepsPermission == .granted ? "\(health.stepsToday ?? 0) steps" : "steps \(health.stepsPermission.rawValue) (manual mode)"
-            let sleep = health.sleepPermission == .granted ? (health.sleepMinutes == nil ? "no sleep data" : "sleep known") : "sleep \(health.sleepPermission.rawValue)"
+            let steps =
+                health.stepsPermission == .granted ? "\(health.stepsToday ?? 0) steps" : "steps \(health.stepsPermission.rawValue) (manual mode)"
+            let sleep =
+                health.sleepPermission == .granted
+                ? (health.sleepMinutes == nil ? "no sleep data" : "sleep known") : "sleep \(health.sleepPermission.rawValue)"
             return "  sync: \(steps), \(sleep)"
         case .log(let log):
-            return "  log: \(log.routine) +\(number(log.value))\(log.unit == .check ? "" : " " + log.unit.rawValue) (\(log.source.rawValue)) [\(log.id)]"
+            return
+                "  log: \(log.routine) +\(number(log.value))\(log.unit == .check ? "" : " " + log.unit.rawValue) (\(log.source.rawValue)) [\(log.id)]"
         case .logChanged(let log, let deleted):
             return deleted ? "  log deleted: \(log.id)" : "  log edited: \(log.id) = \(number(log.value))"
         case .check(let routine, let item, let checked):
@@ -142,14 +155,19 @@ public enum Trace {
         case .templateRendered(let text):
             return "  \(text.surface): \"\(text.text)\"\(text.redacted ? " (redacted)" : "") [\(text.templateID ?? "—")]"
         case .toolVerdict(let verdict, _):
-            return "  tool \(verdict.tool ?? "?"): \(verdict.outcome.rawValue)\(verdict.reason.map { " (\($0))" } ?? "")\(verdict.argument.map { " [\($0)]" } ?? "")"
+            return
+                "  tool \(verdict.tool ?? "?"): \(verdict.outcome.rawValue)\(verdict.reason.map { " (\($0))" } ?? "")\(verdict.argument.map { " [\($0)]" } ?? "")"
         case .snapshot(let s):
             let percent = Int((s.completionRate * 100).rounded())
-            var text = "  snapshot: \(s.completedRoutines)/\(s.totalRoutines) (\(percent)%), steps \(s.stepsToday)/\(s.stepsGoal), water \(s.waterML)/\(s.waterGoalML)ml, route \(s.route.rawValue), risk \(s.risk.rawValue)"
-            if let quest = s.quest { text += ", quest \(quest.currentSteps - quest.startSteps)/\(quest.targetDelta)\(quest.isCleared ? " cleared" : "")" }
+            var text =
+                "  snapshot: \(s.completedRoutines)/\(s.totalRoutines) (\(percent)%), steps \(s.stepsToday)/\(s.stepsGoal), water \(s.waterML)/\(s.waterGoalML)ml, route \(s.route.rawValue), risk \(s.risk.rawValue)"
+            if let quest = s.quest {
+                text += ", quest \(quest.currentSteps - quest.startSteps)/\(quest.targetDelta)\(quest.isCleared ? " cleared" : "")"
+            }
             return text
         case .dayClosed(let close):
-            return "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
+            return
+                "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
         case .settingsChanged(let keys):
             return "  settings changed: \(keys.joined(separator: ", "))"
         case .stateReconciled(let change):

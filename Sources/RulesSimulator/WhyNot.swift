@@ -1,7 +1,7 @@
 import Foundation
+import RulesEngine
 import RulesExpression
 import Ruleset
-import RulesEngine
 
 /// "Why not" answers (`rules explain … --why-not route=light`): the smallest change of one
 /// fact that would have produced the other outcome, where one exists, and otherwise what
@@ -16,11 +16,15 @@ public enum WhyNot {
             guard let target = RouteKind(rawValue: parts[1]) else { return "'\(parts[1])' is not a route" }
             if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
             if let note = engine.decisionExplanations["route"]?.note { return "the table was not consulted: \(note)" }
-            return table(ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts, ruleset: ruleset)
+            return table(
+                ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts,
+                ruleset: ruleset)
         case "risk":
             guard let target = RiskLevel(rawValue: parts[1]) else { return "'\(parts[1])' is not a risk level" }
             if engine.snapshot?.risk == target { return "the risk was already \(target.rawValue)" }
-            return table(ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: target.rawValue, what: "risk \(target.rawValue)", facts: facts, ruleset: ruleset)
+            return table(
+                ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: target.rawValue, what: "risk \(target.rawValue)", facts: facts,
+                ruleset: ruleset)
         case "notification":
             guard ruleset.notification(parts[1]) != nil else { return "no notification type '\(parts[1])'" }
             guard let planned = engine.plannedCandidate(type: parts[1]) else {
@@ -30,13 +34,19 @@ public enum WhyNot {
             guard reason == .conditionFalse, let when = planned.when else {
                 return "\(parts[1]) was stopped by the gate '\(reason.rawValue)'"
             }
-            if let change = smallestChange(making: when, hold: true, facts: planned.facts, ruleset: ruleset, check: { facts in holds(when, facts, ruleset) }) {
+            if let change = smallestChange(
+                making: when, hold: true, facts: planned.facts, ruleset: ruleset, check: { facts in holds(when, facts, ruleset) })
+            {
                 return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"
             }
             // A condition on the derived risk: answer through the risk table at the fire time.
-            if let level = equalityConstant(when, fact: "risk"), let answer = Optional(table(
-                ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: level, what: "risk \(level) at \(TimeFormat.clock(planned.fireSeconds))",
-                facts: planned.facts, ruleset: ruleset)), !answer.hasPrefix("no ") {
+            if let level = equalityConstant(when, fact: "risk"),
+                let answer = Optional(
+                    table(
+                        ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: level,
+                        what: "risk \(level) at \(TimeFormat.clock(planned.fireSeconds))",
+                        facts: planned.facts, ruleset: ruleset)), !answer.hasPrefix("no ")
+            {
                 return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it \(answer)"
             }
             return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); no single fact change makes it hold"
@@ -97,7 +107,8 @@ public enum WhyNot {
             changed[slot] = wanted
             guard check(changed) else { continue }
             let score = abs((wanted.numeric ?? 0) - (current.numeric ?? 0)) / max(abs(current.numeric ?? 1), 1)
-            let text = "if \(threshold.fact) had been \(wanted) (\(threshold.fact) \(threshold.op.rawValue) \(threshold.constant)\(hold ? "" : " not holding")); it was \(current)"
+            let text =
+                "if \(threshold.fact) had been \(wanted) (\(threshold.fact) \(threshold.op.rawValue) \(threshold.constant)\(hold ? "" : " not holding")); it was \(current)"
             if best == nil || score < best?.score ?? .infinity { best = (score, text) }
         }
         return best?.text

@@ -6,13 +6,17 @@ public enum YAMLDiagnostics {
     public static let descriptions: [CodeDescription] = [
         CodeDescription(
             code: "yaml.syntax", severity: .error, summary: "the file is not valid YAML",
-            rationale: "libyaml could not read the file. The message names what it found and where; the usual causes are a ': ' inside an unquoted value, a value starting with '!', '@', '&' or '*', and tabs used for indentation. Quote such values."),
+            rationale:
+                "libyaml could not read the file. The message names what it found and where; the usual causes are a ': ' inside an unquoted value, a value starting with '!', '@', '&' or '*', and tabs used for indentation. Quote such values."
+        ),
         CodeDescription(
             code: "yaml.duplicate_key", severity: .error, summary: "a mapping has the same key twice",
             rationale: "YAML parsers disagree on which of two equal keys wins, so a rule file must not rely on either. Remove or rename one of them."),
         CodeDescription(
             code: "yaml.alias_budget", severity: .error, summary: "aliases expand past the node budget",
-            rationale: "Anchors and aliases can multiply a small file into billions of nodes ('billion laughs'). Expansion stops at \(InputLimits.maxAliasExpansion) nodes per document; write the values out or use fewer aliases."),
+            rationale:
+                "Anchors and aliases can multiply a small file into billions of nodes ('billion laughs'). Expansion stops at \(InputLimits.maxAliasExpansion) nodes per document; write the values out or use fewer aliases."
+        ),
         CodeDescription(
             code: "yaml.unknown_alias", severity: .error, summary: "an alias names no anchor defined before it",
             rationale: "An alias '*name' must follow an anchor '&name' in the same document."),

@@ -129,7 +129,8 @@ private struct TreeBuilder {
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return true }
             // Move the children out of the scratch stack in one go (no retain/release).
-            let content: YAMLNode.Content = frame.isMapping
+            let content: YAMLNode.Content =
+                frame.isMapping
                 ? .mapping(scratch.movePairs(from: frame.childStart))
                 : .sequence(scratch.moveNodes(from: frame.childStart))
             let node = YAMLNode(

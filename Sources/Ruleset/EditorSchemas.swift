@@ -63,22 +63,29 @@ public enum EditorSchemas {
     // MARK: routines
 
     static var routineObject: JSONValue {
-        object("A routine (SPEC §4).", [
-            ("id", string("Unique id, used as routines.<id> in expressions.", pattern: idPattern)),
-            ("name", string("Display name in Korean.")),
-            ("category", string("What the routine measures.", values: RoutineCategory.allCases.map(\.rawValue))),
-            ("source", string("Where its values come from.", values: RoutineSource.allCases.map(\.rawValue))),
-            ("unit", string("Unit of value and goal.", values: RoutineUnit.allCases.map(\.rawValue))),
-            ("goal", number("The regular day's goal, in the unit (checklists default to their item count).")),
-            ("quick_log", list("Quick-log amounts for home and the widget.", number("An amount in the unit."))),
-            ("core", boolean("Counts in total and completion_rate (default true).")),
-            ("default_enabled", boolean("On for a new user (default true).")),
-            ("sensitive", boolean("Never shown on the lock screen or widget (sleep and supplements always are).")),
-            ("items", list("Checklist items.", string("A checklist item."))),
-            ("routes", object("Per-route goals.", [("light", object("The light route.", [("goal", number("The light route's goal."))], required: ["goal"]))])),
-            ("description", string("A note for designers.")),
-            ("version", version),
-        ], required: ["id", "name", "category", "source", "unit"])
+        object(
+            "A routine (SPEC §4).",
+            [
+                ("id", string("Unique id, used as routines.<id> in expressions.", pattern: idPattern)),
+                ("name", string("Display name in Korean.")),
+                ("category", string("What the routine measures.", values: RoutineCategory.allCases.map(\.rawValue))),
+                ("source", string("Where its values come from.", values: RoutineSource.allCases.map(\.rawValue))),
+                ("unit", string("Unit of value and goal.", values: RoutineUnit.allCases.map(\.rawValue))),
+                ("goal", number("The regular day's goal, in the unit (checklists default to their item count).")),
+                ("quick_log", list("Quick-log amounts for home and the widget.", number("An amount in the unit."))),
+                ("core", boolean("Counts in total and completion_rate (default true).")),
+                ("default_enabled", boolean("On for a new user (default true).")),
+                ("sensitive", boolean("Never shown on the lock screen or widget (sleep and supplements always are).")),
+                ("items", list("Checklist items.", string("A checklist item."))),
+                (
+                    "routes",
+                    object(
+                        "Per-route goals.", [("light", object("The light route.", [("goal", number("The light route's goal."))], required: ["goal"]))]
+                    )
+                ),
+                ("description", string("A note for designers.")),
+                ("version", version),
+            ], required: ["id", "name", "category", "source", "unit"])
     }
 
     public static var routine: JSONValue {
@@ -86,117 +93,181 @@ public enum EditorSchemas {
             ("$schema", .string(draft)),
             ("$id", .string("routine.schema.json")),
             ("title", .string("Operator rules: routines/*.yaml")),
-            ("oneOf", .array([
-                routineObject,
-                list("Several routines.", routineObject),
-                object("Routines under a key.", [("routines", list("Routines.", routineObject)), ("version", version)], required: ["routines"]),
-            ])),
+            (
+                "oneOf",
+                .array([
+                    routineObject,
+                    list("Several routines.", routineObject),
+                    object("Routines under a key.", [("routines", list("Routines.", routineObject)), ("version", version)], required: ["routines"]),
+                ])
+            ),
         ])
     }
 
     // MARK: rules and templates
 
     static func table(_ description: String, _ key: String, _ values: [String], extra: [(String, JSONValue)] = []) -> JSONValue {
-        list(description, object("An entry; the first whose condition holds wins.",
-                                 [(key, string("The outcome of this entry.", values: values)), ("when", expression("Condition."))] + extra,
-                                 required: [key, "when"]))
+        list(
+            description,
+            object(
+                "An entry; the first whose condition holds wins.",
+                [(key, string("The outcome of this entry.", values: values)), ("when", expression("Condition."))] + extra,
+                required: [key, "when"]))
     }
 
     public static var rules: JSONValue {
         let settingValue = JSONValue.object([
-            ("description", .string("Default value, of the declared type.")),
+            ("description", .string("Default value, of the declared type."))
         ])
-        let notification = object("A notification type (SPEC §5.6).", [
-            ("id", string("Unique id; also the setting that turns the type off.", pattern: idPattern)),
-            ("category", string("Cooldown group and thread id.", pattern: idPattern)),
-            ("at", expression("Fire time: a time or an optional time (unknown: no candidate).")),
-            ("when", expression("Condition at the fire time (default true).")),
-            ("template", string("Template id of the body.", pattern: idPattern)),
-            ("title", string("Template id of the title.", pattern: idPattern)),
-            ("deep_link", string("Where tapping leads.")),
-            ("actions", list("Buttons.", string("An action.", values: NotificationAction.allCases.map(\.rawValue)))),
-            ("priority", number("Tie-break: higher first (default 0).", integer: true)),
-            ("in_quiet_hours", string("Inside quiet hours (default drop).", values: QuietHoursHandling.allCases.map(\.rawValue))),
-            ("expires_after", string("A deferred candidate older than this is stale.", pattern: durationPattern)),
-            ("interruption_level", string("iOS interruption level (default active).", values: InterruptionLevel.allCases.map(\.rawValue))),
-            ("for_each", string("One candidate per enabled routine with a reminder.", values: ["routine"])),
-        ], required: ["id", "category", "at", "template"])
-        let parameter = object("A tool parameter.", [
-            ("type", string("Parameter type.", values: ToolParameterType.allCases.map(\.rawValue))),
-            ("required", boolean("Whether the call must give it.")),
-            ("min", number("Smallest value.")), ("max", number("Largest value.")),
-            ("values", list("Allowed values of an enum.", string("A value."))),
-            ("max_length", number("Longest string.", integer: true, minimum: 1)),
-            ("description", string("What it is, for the model.")),
-        ], required: ["type"])
-        let template = object("A message template (SPEC §6).", [
-            ("id", string("Unique id.", pattern: idPattern)),
-            ("surface", string("Where the text appears.", pattern: idPattern)),
-            ("event", string("The event a character line answers.", values: EnumType.event.cases)),
-            ("when", expression("Condition for choosing this line.")),
-            ("tone", string("The tone this line is written in (a value of settings.tone).", pattern: idPattern)),
-            ("text", string("Text with {expression} and {expression|filter} placeholders and particles like 을(를).")),
-        ], required: ["id", "surface", "text"])
-        let surface = object("A surface.", [
-            ("sensitive", string("Whether sensitive facts may appear.", values: SurfaceSensitivity.allCases.map(\.rawValue))),
-            ("max_length", number("Longest text in characters.", integer: true, minimum: 1)),
-            ("max_sentences", number("Most sentences.", integer: true, minimum: 1)),
-            ("fallback", string("Shown instead of a text that would reveal a sensitive fact.")),
-        ], required: ["sensitive"])
-        let recoveryItem = object("A recovery item: exactly one of target, item, delta.", [
-            ("routine", string("Routine id.", pattern: idPattern)),
-            ("target", number("Amount to log after the route starts.")),
-            ("item", string("Checklist item to tick after the route starts.")),
-            ("delta", number("Steps to walk above the count when the route starts.", integer: true)),
-        ], required: ["routine"])
+        let notification = object(
+            "A notification type (SPEC §5.6).",
+            [
+                ("id", string("Unique id; also the setting that turns the type off.", pattern: idPattern)),
+                ("category", string("Cooldown group and thread id.", pattern: idPattern)),
+                ("at", expression("Fire time: a time or an optional time (unknown: no candidate).")),
+                ("when", expression("Condition at the fire time (default true).")),
+                ("template", string("Template id of the body.", pattern: idPattern)),
+                ("title", string("Template id of the title.", pattern: idPattern)),
+                ("deep_link", string("Where tapping leads.")),
+                ("actions", list("Buttons.", string("An action.", values: NotificationAction.allCases.map(\.rawValue)))),
+                ("priority", number("Tie-break: higher first (default 0).", integer: true)),
+                ("in_quiet_hours", string("Inside quiet hours (default drop).", values: QuietHoursHandling.allCases.map(\.rawValue))),
+                ("expires_after", string("A deferred candidate older than this is stale.", pattern: durationPattern)),
+                ("interruption_level", string("iOS interruption level (default active).", values: InterruptionLevel.allCases.map(\.rawValue))),
+                ("for_each", string("One candidate per enabled routine with a reminder.", values: ["routine"])),
+            ], required: ["id", "category", "at", "template"])
+        let parameter = object(
+            "A tool parameter.",
+            [
+                ("type", string("Parameter type.", values: ToolParameterType.allCases.map(\.rawValue))),
+                ("required", boolean("Whether the call must give it.")),
+                ("min", number("Smallest value.")), ("max", number("Largest value.")),
+                ("values", list("Allowed values of an enum.", string("A value."))),
+                ("max_length", number("Longest string.", integer: true, minimum: 1)),
+                ("description", string("What it is, for the model.")),
+            ], required: ["type"])
+        let template = object(
+            "A message template (SPEC §6).",
+            [
+                ("id", string("Unique id.", pattern: idPattern)),
+                ("surface", string("Where the text appears.", pattern: idPattern)),
+                ("event", string("The event a character line answers.", values: EnumType.event.cases)),
+                ("when", expression("Condition for choosing this line.")),
+                ("tone", string("The tone this line is written in (a value of settings.tone).", pattern: idPattern)),
+                ("text", string("Text with {expression} and {expression|filter} placeholders and particles like 을(를).")),
+            ], required: ["id", "surface", "text"])
+        let surface = object(
+            "A surface.",
+            [
+                ("sensitive", string("Whether sensitive facts may appear.", values: SurfaceSensitivity.allCases.map(\.rawValue))),
+                ("max_length", number("Longest text in characters.", integer: true, minimum: 1)),
+                ("max_sentences", number("Most sentences.", integer: true, minimum: 1)),
+                ("fallback", string("Shown instead of a text that would reveal a sensitive fact.")),
+            ], required: ["sensitive"])
+        let recoveryItem = object(
+            "A recovery item: exactly one of target, item, delta.",
+            [
+                ("routine", string("Routine id.", pattern: idPattern)),
+                ("target", number("Amount to log after the route starts.")),
+                ("item", string("Checklist item to tick after the route starts.")),
+                ("delta", number("Steps to walk above the count when the route starts.", integer: true)),
+            ], required: ["routine"])
         let properties: [(String, JSONValue)] = [
             ("version", version),
             ("risk", table("Risk table (SPEC §5.2).", "level", RiskLevel.allCases.map(\.rawValue))),
-            ("route", table("Route table (SPEC §5.2).", "use", RouteKind.allCases.map(\.rawValue),
-                            extra: [("reason", string("Recorded as created_reason.", pattern: idPattern))])),
+            (
+                "route",
+                table(
+                    "Route table (SPEC §5.2).", "use", RouteKind.allCases.map(\.rawValue),
+                    extra: [("reason", string("Recorded as created_reason.", pattern: idPattern))])
+            ),
             ("sticky", list("Routes that stay once entered.", string("A route.", values: RouteKind.allCases.map(\.rawValue)))),
             ("light", object("The light route.", [("scale", number("Goal multiplier, in (0, 1]."))], required: ["scale"])),
-            ("recovery", object("The recovery route.", [
-                ("max_items", number("Most items offered.", integer: true, minimum: 1)),
-                ("items", list("The minimal route.", recoveryItem)),
-            ], required: ["items"])),
-            ("judgement", object("Judging routines and days (SPEC §5.5).", [
-                ("routine", table("Routine statuses.", "status", RoutineStatus.allCases.map(\.rawValue))),
-                ("day", table("Day results.", "result", DayResult.allCases.map(\.rawValue))),
-                ("streak_counts", list("Results that keep the streak.", string("A result.", values: DayResult.allCases.map(\.rawValue)))),
-                ("xp", object("XP at day close.", [
-                    ("completed", number("Per completed routine.", integer: true, minimum: 0)),
-                    ("partial", number("Per partial routine.", integer: true, minimum: 0)),
-                    ("recovery_completed", number("For a completed recovery route.", integer: true, minimum: 0)),
-                ])),
-            ])),
-            ("policy", object("Notification policy (SPEC §5.6).", [
-                ("max_per_day", number("Deliveries per local day.", integer: true, minimum: 0)),
-                ("category_cooldown", string("Least time between deliveries of one category.", pattern: durationPattern)),
-                ("quiet_hours", object("No deliveries from start (included) to end (excluded).", [
-                    ("start", string("Start time.", pattern: timePattern)), ("end", string("End time.", pattern: timePattern)),
-                ], required: ["start", "end"])),
-                ("weaken", object("Weakening after ignores.", [
-                    ("after_ignored", number("Consecutive ignores.", integer: true, minimum: 1)),
-                    ("effect", string("What weakening does.", values: WeakenEffect.allCases.map(\.rawValue))),
-                ])),
-                ("cancel_when_completed", boolean("Cancel a routine's notification when it is done.")),
-                ("max_pending", number("Most pending requests (iOS keeps 64).", integer: true, minimum: 1)),
-            ])),
-            ("settings", map("User settings the rules read (SPEC §5.7).", object("A setting.", [
-                ("type", string("bool, int, number, string, time, duration, enum, routine_id, list<T>, map<K, V>, or T? for optional.")),
-                ("default", settingValue),
-                ("values", list("Cases of an enum setting.", string("A case.", pattern: idPattern))),
-                ("description", string("A note for designers.")),
-            ], required: ["type"]))),
+            (
+                "recovery",
+                object(
+                    "The recovery route.",
+                    [
+                        ("max_items", number("Most items offered.", integer: true, minimum: 1)),
+                        ("items", list("The minimal route.", recoveryItem)),
+                    ], required: ["items"])
+            ),
+            (
+                "judgement",
+                object(
+                    "Judging routines and days (SPEC §5.5).",
+                    [
+                        ("routine", table("Routine statuses.", "status", RoutineStatus.allCases.map(\.rawValue))),
+                        ("day", table("Day results.", "result", DayResult.allCases.map(\.rawValue))),
+                        ("streak_counts", list("Results that keep the streak.", string("A result.", values: DayResult.allCases.map(\.rawValue)))),
+                        (
+                            "xp",
+                            object(
+                                "XP at day close.",
+                                [
+                                    ("completed", number("Per completed routine.", integer: true, minimum: 0)),
+                                    ("partial", number("Per partial routine.", integer: true, minimum: 0)),
+                                    ("recovery_completed", number("For a completed recovery route.", integer: true, minimum: 0)),
+                                ])
+                        ),
+                    ])
+            ),
+            (
+                "policy",
+                object(
+                    "Notification policy (SPEC §5.6).",
+                    [
+                        ("max_per_day", number("Deliveries per local day.", integer: true, minimum: 0)),
+                        ("category_cooldown", string("Least time between deliveries of one category.", pattern: durationPattern)),
+                        (
+                            "quiet_hours",
+                            object(
+                                "No deliveries from start (included) to end (excluded).",
+                                [
+                                    ("start", string("Start time.", pattern: timePattern)), ("end", string("End time.", pattern: timePattern)),
+                                ], required: ["start", "end"])
+                        ),
+                        (
+                            "weaken",
+                            object(
+                                "Weakening after ignores.",
+                                [
+                                    ("after_ignored", number("Consecutive ignores.", integer: true, minimum: 1)),
+                                    ("effect", string("What weakening does.", values: WeakenEffect.allCases.map(\.rawValue))),
+                                ])
+                        ),
+                        ("cancel_when_completed", boolean("Cancel a routine's notification when it is done.")),
+                        ("max_pending", number("Most pending requests (iOS keeps 64).", integer: true, minimum: 1)),
+                    ])
+            ),
+            (
+                "settings",
+                map(
+                    "User settings the rules read (SPEC §5.7).",
+                    object(
+                        "A setting.",
+                        [
+                            ("type", string("bool, int, number, string, time, duration, enum, routine_id, list<T>, map<K, V>, or T? for optional.")),
+                            ("default", settingValue),
+                            ("values", list("Cases of an enum setting.", string("A case.", pattern: idPattern))),
+                            ("description", string("A note for designers.")),
+                        ], required: ["type"]))
+            ),
             ("surfaces", map("Where text appears.", surface)),
             ("notifications", list("Notification types.", notification)),
             ("templates", list("Message templates.", template)),
-            ("tools", list("Operator tools (SPEC §5.8).", object("A tool.", [
-                ("name", string("Tool name.", pattern: idPattern)),
-                ("description", string("What it does, for the model.")),
-                ("params", map("Parameters by name.", parameter)),
-            ], required: ["name", "description"]))),
+            (
+                "tools",
+                list(
+                    "Operator tools (SPEC §5.8).",
+                    object(
+                        "A tool.",
+                        [
+                            ("name", string("Tool name.", pattern: idPattern)),
+                            ("description", string("What it does, for the model.")),
+                            ("params", map("Parameters by name.", parameter)),
+                        ], required: ["name", "description"]))
+            ),
             ("forbidden_phrases", list("Phrases no text may contain.", string("A phrase."))),
         ]
         return .object([

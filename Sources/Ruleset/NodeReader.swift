@@ -141,15 +141,18 @@ public struct NodeReader {
     /// A time of day `HH:MM`, 00:00–24:00, as seconds since midnight.
     public mutating func time(_ node: YAMLNode, key: String) -> Int? {
         guard let text = scalar(node, key: key, expected: "a time like 20:30") else { return nil }
-        return NodeReader.readTime(text) ?? {
-            if NodeReader.looksLikeTime(text) {
-                report(RulesetDiagnostics.outOfRange(file, node, "'\(text)' is not a time of day",
-                                                     hint: "times run from 00:00 to 23:59, or 24:00 for the end of the day"))
-            } else {
-                report(RulesetDiagnostics.wrongType(file, node, expected: "a time like 20:30"))
-            }
-            return nil
-        }()
+        return NodeReader.readTime(text)
+            ?? {
+                if NodeReader.looksLikeTime(text) {
+                    report(
+                        RulesetDiagnostics.outOfRange(
+                            file, node, "'\(text)' is not a time of day",
+                            hint: "times run from 00:00 to 23:59, or 24:00 for the end of the day"))
+                } else {
+                    report(RulesetDiagnostics.wrongType(file, node, expected: "a time like 20:30"))
+                }
+                return nil
+            }()
     }
 
     public static func readTime(_ text: String) -> Int? {
@@ -172,8 +175,10 @@ public struct NodeReader {
         guard let text = scalar(node, key: key, expected: "a duration like 90m") else { return nil }
         let (tokens, problems) = Lexer.tokenize(text)
         guard problems.isEmpty, tokens.count == 2, case .duration(let seconds) = tokens[0].kind else {
-            report(RulesetDiagnostics.wrongType(file, node, expected: "a duration like 90m or 1h30m",
-                                                hint: Int(text) != nil ? "add a unit: \(text)m" : nil))
+            report(
+                RulesetDiagnostics.wrongType(
+                    file, node, expected: "a duration like 90m or 1h30m",
+                    hint: Int(text) != nil ? "add a unit: \(text)m" : nil))
             return nil
         }
         return seconds

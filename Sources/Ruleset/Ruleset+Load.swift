@@ -1,6 +1,6 @@
+import RulesDiagnostics
 import RulesDocument
 import RulesExpression
-import RulesDiagnostics
 
 extension Ruleset {
     /// Decodes and lints parsed documents (from YAML files or a bundle). Returns the

@@ -12,7 +12,8 @@ extension Ruleset {
         if fact == "recovery.items_text" {
             for item in recovery?.items ?? [] {
                 if let routine = routine(item.routine), routine.sensitive {
-                    return "'recovery.items_text' lists recovery item '\(item.routine)' (\(item.origin.file):\(item.origin.location.line)), a sensitive routine"
+                    return
+                        "'recovery.items_text' lists recovery item '\(item.routine)' (\(item.origin.file):\(item.origin.location.line)), a sensitive routine"
                 }
             }
         }

@@ -16,9 +16,15 @@ public enum RulesetBundle {
     public static let version = 1
 
     public static let descriptions: [CodeDescription] = [
-        CodeDescription(code: "bundle.malformed", severity: .error, summary: "the bundle is not a ruleset bundle", rationale: "It is not JSON, or lacks the format, version, sha256 or content fields."),
-        CodeDescription(code: "bundle.unsupported_version", severity: .error, summary: "a bundle format this engine does not read", rationale: "This engine reads format version \(version)."),
-        CodeDescription(code: "bundle.hash_mismatch", severity: .error, summary: "the content does not match its SHA-256", rationale: "The bundle was changed or damaged after it was made; it is refused and the last good ruleset stays."),
+        CodeDescription(
+            code: "bundle.malformed", severity: .error, summary: "the bundle is not a ruleset bundle",
+            rationale: "It is not JSON, or lacks the format, version, sha256 or content fields."),
+        CodeDescription(
+            code: "bundle.unsupported_version", severity: .error, summary: "a bundle format this engine does not read",
+            rationale: "This engine reads format version \(version)."),
+        CodeDescription(
+            code: "bundle.hash_mismatch", severity: .error, summary: "the content does not match its SHA-256",
+            rationale: "The bundle was changed or damaged after it was made; it is refused and the last good ruleset stays."),
     ]
 
     /// The canonical JSON of a node: scalars as strings (null for YAML's null), mappings
@@ -35,13 +41,19 @@ public enum RulesetBundle {
     }
 
     static func content(_ documents: [RuleDocument]) -> JSONValue {
-        .object([("documents", .array(documents.map { document in
-            .object([
-                ("file", .string(document.file)),
-                ("kind", .string(document.kind == .routines ? "routines" : "sections")),
-                ("node", canonical(document.node)),
-            ])
-        }))])
+        .object([
+            (
+                "documents",
+                .array(
+                    documents.map { document in
+                        .object([
+                            ("file", .string(document.file)),
+                            ("kind", .string(document.kind == .routines ? "routines" : "sections")),
+                            ("node", canonical(document.node)),
+                        ])
+                    })
+            )
+        ])
     }
 
     /// SHA-256 (hex) of `documents`' canonical content: the bundle's `sha256`.
@@ -59,7 +71,9 @@ public enum RulesetBundle {
     }
 
     static func refuse(_ code: DiagnosticCode, _ message: String, hint: String? = nil) -> RulesetLoad {
-        RulesetLoad(ruleset: nil, diagnostics: [Diagnostic(code: code, severity: .error, file: "bundle", location: .fileStart, message: message, hint: hint)], sources: [:])
+        RulesetLoad(
+            ruleset: nil, diagnostics: [Diagnostic(code: code, severity: .error, file: "bundle", location: .fileStart, message: message, hint: hint)],
+            sources: [:])
     }
 
     /// The documents of a bundle after checking its format, version and hash.
@@ -75,14 +89,24 @@ public enum RulesetBundle {
             return ([], refuse("bundle.malformed", "this is not an Operator rules bundle (format '\(root["format"]?.scalar ?? "missing")')"))
         }
         guard root["version"]?.scalar == String(version), root["version"]?.scalarStyle == .plain else {
-            return ([], refuse("bundle.unsupported_version", "bundle version '\(root["version"]?.scalar ?? "missing")' is not supported", hint: "make the bundle again with this version of rules"))
+            return (
+                [],
+                refuse(
+                    "bundle.unsupported_version", "bundle version '\(root["version"]?.scalar ?? "missing")' is not supported",
+                    hint: "make the bundle again with this version of rules")
+            )
         }
         guard let hash = root["sha256"]?.scalar, let content = root["content"], let items = content["documents"]?.items else {
             return ([], refuse("bundle.malformed", "the bundle lacks sha256 or content.documents"))
         }
         let actual = SHA256.hex(Array(canonical(content).rendered().utf8))
         guard actual == hash else {
-            return ([], refuse("bundle.hash_mismatch", "the content's SHA-256 is \(actual), not \(hash)", hint: "the bundle was changed after it was made; keep the last good ruleset"))
+            return (
+                [],
+                refuse(
+                    "bundle.hash_mismatch", "the content's SHA-256 is \(actual), not \(hash)",
+                    hint: "the bundle was changed after it was made; keep the last good ruleset")
+            )
         }
         var documents: [RuleDocument] = []
         for item in items {

@@ -12,8 +12,10 @@ extension RulesetDecoder {
         var reader = start
         defer { merge(reader) }
         for item in reader.list(node, key: "notifications") ?? [] {
-            guard let fields = reader.fields(item, "a notification", allowed: RulesetDecoder.notificationKeys,
-                                             required: ["id", "category", "at", "template"]),
+            guard
+                let fields = reader.fields(
+                    item, "a notification", allowed: RulesetDecoder.notificationKeys,
+                    required: ["id", "category", "at", "template"]),
                 let idNode = fields["id"], let id = reader.identifier(idNode, key: "id")
             else { continue }
             var perRoutine = false
@@ -30,14 +32,17 @@ extension RulesetDecoder {
             let deepLink = fields["deep_link"].flatMap { reader.string($0, key: "deep_link") }
             var actions: [NotificationAction] = []
             if let actionsNode = fields["actions"] {
-                actions = (reader.list(actionsNode, key: "actions") ?? []).compactMap { reader.choice($0, key: "actions", what: "notification action") }
+                actions = (reader.list(actionsNode, key: "actions") ?? []).compactMap {
+                    reader.choice($0, key: "actions", what: "notification action")
+                }
             }
             var level = InterruptionLevel.active
             if let levelNode = fields["interruption_level"] {
                 if levelNode.scalar == "critical" {
-                    reader.report(RulesetDiagnostics.unknownValue(
-                        reader.file, levelNode, what: "interruption level (critical alerts need Apple's entitlement and are never used)",
-                        allowed: InterruptionLevel.allCases.map(\.rawValue)))
+                    reader.report(
+                        RulesetDiagnostics.unknownValue(
+                            reader.file, levelNode, what: "interruption level (critical alerts need Apple's entitlement and are never used)",
+                            allowed: InterruptionLevel.allCases.map(\.rawValue)))
                 } else if let read: InterruptionLevel = reader.choice(levelNode, key: "interruption_level", what: "interruption level") {
                     level = read
                 }
@@ -62,14 +67,18 @@ extension RulesetDecoder {
         var reader = start
         defer { merge(reader) }
         for item in reader.list(node, key: "templates") ?? [] {
-            guard let fields = reader.fields(item, "a template", allowed: ["id", "surface", "event", "when", "tone", "text"],
-                                             required: ["id", "surface", "text"]),
+            guard
+                let fields = reader.fields(
+                    item, "a template", allowed: ["id", "surface", "event", "when", "tone", "text"],
+                    required: ["id", "surface", "text"]),
                 let idNode = fields["id"], let id = reader.identifier(idNode, key: "id")
             else { continue }
             let surfaceNode = fields["surface"]
             let surface = surfaceNode.flatMap { reader.identifier($0, key: "surface") }
             if let surface, let surfaceNode, ruleset.surface(surface) == nil {
-                reader.report(RulesetDiagnostics.unknownReference(reader.file, surfaceNode, kind: "surface", name: surface, known: ruleset.surfaces.map(\.name)))
+                reader.report(
+                    RulesetDiagnostics.unknownReference(reader.file, surfaceNode, kind: "surface", name: surface, known: ruleset.surfaces.map(\.name))
+                )
             }
             let event = fields["event"].flatMap { reader.choice($0, key: "event", what: "template event", allowed: EnumType.event.cases) }
             var tone: String?
@@ -86,9 +95,10 @@ extension RulesetDecoder {
             guard let surface, let segments, let textNode = fields["text"],
                 isNewID(id, kind: "template", node: idNode, &reader)
             else { continue }
-            ruleset.templates.append(Template(
-                id: id, surface: surface, event: event, when: when, tone: tone, source: text, segments: segments,
-                origin: reader.origin(idNode), textOrigin: reader.origin(textNode), whenOrigin: fields["when"].map { reader.origin($0) }))
+            ruleset.templates.append(
+                Template(
+                    id: id, surface: surface, event: event, when: when, tone: tone, source: text, segments: segments,
+                    origin: reader.origin(idNode), textOrigin: reader.origin(textNode), whenOrigin: fields["when"].map { reader.origin($0) }))
         }
     }
 

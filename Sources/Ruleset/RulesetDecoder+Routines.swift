@@ -9,8 +9,10 @@ extension RulesetDecoder {
     ]
 
     mutating func decodeRoutine(_ node: YAMLNode, _ reader: inout NodeReader) {
-        guard let fields = reader.fields(node, "a routine", allowed: RulesetDecoder.routineKeys,
-                                         required: ["id", "name", "category", "source", "unit"])
+        guard
+            let fields = reader.fields(
+                node, "a routine", allowed: RulesetDecoder.routineKeys,
+                required: ["id", "name", "category", "source", "unit"])
         else { return }
         if let version = fields["version"], version.scalar != "1" {
             reader.report(RulesetDiagnostics.unsupportedVersion(reader.file, version))
@@ -25,8 +27,9 @@ extension RulesetDecoder {
             for item in list {
                 guard let text = reader.string(item, key: "items") else { continue }
                 if items.contains(text) {
-                    reader.report(RulesetDiagnostics.duplicateID(
-                        reader.file, item, kind: "checklist item", id: text, first: reader.origin(itemsNode)))
+                    reader.report(
+                        RulesetDiagnostics.duplicateID(
+                            reader.file, item, kind: "checklist item", id: text, first: reader.origin(itemsNode)))
                 } else {
                     items.append(text)
                 }
@@ -39,9 +42,10 @@ extension RulesetDecoder {
             } else if unit == .check {
                 goal = 1
             } else if unit != nil {
-                reader.report(RulesetDiagnostics.missingKey(
-                    reader.file, node, key: "goal", in: "routine '\(id)'",
-                    hint: "a goal in \(unit?.rawValue ?? "its unit"); checklists and checks may leave it out"))
+                reader.report(
+                    RulesetDiagnostics.missingKey(
+                        reader.file, node, key: "goal", in: "routine '\(id)'",
+                        hint: "a goal in \(unit?.rawValue ?? "its unit"); checklists and checks may leave it out"))
             }
         }
         var quickLog: [Double] = []
@@ -50,7 +54,8 @@ extension RulesetDecoder {
         }
         var lightGoal: Double?
         if let routes = fields["routes"], let routeFields = reader.fields(routes, "routes of a routine", allowed: ["light"]),
-            let light = routeFields["light"], let lightFields = reader.fields(light, "the light route of a routine", allowed: ["goal"], required: ["goal"])
+            let light = routeFields["light"],
+            let lightFields = reader.fields(light, "the light route of a routine", allowed: ["goal"], required: ["goal"])
         {
             lightGoal = lightFields["goal"].flatMap { reader.number($0, key: "goal") }
         }
@@ -84,7 +89,9 @@ extension RulesetDecoder {
                 reader.report(RulesetDiagnostics.invalidID(reader.file, pair.key, pair.key.scalar ?? "?"))
                 continue
             }
-            guard let fields = reader.fields(pair.value, "setting '\(key)'", allowed: ["type", "default", "values", "description"], required: ["type"]),
+            guard
+                let fields = reader.fields(
+                    pair.value, "setting '\(key)'", allowed: ["type", "default", "values", "description"], required: ["type"]),
                 let typeNode = fields["type"], let typeText = reader.scalar(typeNode, key: "type", expected: "a type")
             else { continue }
             var type: ExpressionType
@@ -99,12 +106,18 @@ extension RulesetDecoder {
             } else if let parsed = ExpressionType.parse(typeText) {
                 type = parsed
                 if let values = fields["values"] {
-                    reader.report(RulesetDiagnostics.unknownKey(reader.file, fields.keys["values"] ?? values, in: "a \(typeText) setting", allowed: ["type", "default", "description"]))
+                    reader.report(
+                        RulesetDiagnostics.unknownKey(
+                            reader.file, fields.keys["values"] ?? values, in: "a \(typeText) setting", allowed: ["type", "default", "description"]))
                 }
             } else {
-                reader.report(RulesetDiagnostics.unknownValue(
-                    reader.file, typeNode, what: "setting type",
-                    allowed: ["bool", "int", "number", "string", "time", "duration", "enum", "routine_id", "list<…>", "map<routine_id, time>", "T? (optional)"]))
+                reader.report(
+                    RulesetDiagnostics.unknownValue(
+                        reader.file, typeNode, what: "setting type",
+                        allowed: [
+                            "bool", "int", "number", "string", "time", "duration", "enum", "routine_id", "list<…>", "map<routine_id, time>",
+                            "T? (optional)",
+                        ]))
                 continue
             }
             var value: Value = .unknown
@@ -112,9 +125,10 @@ extension RulesetDecoder {
                 guard let read = readValue(defaultNode, type: type, key: "default", &reader) else { continue }
                 value = read
             } else if !type.isOptional {
-                reader.report(RulesetDiagnostics.missingKey(
-                    reader.file, pair.value, key: "default", in: "setting '\(key)'",
-                    hint: "only optional settings (type \"\(type)?\") may leave out their default"))
+                reader.report(
+                    RulesetDiagnostics.missingKey(
+                        reader.file, pair.value, key: "default", in: "setting '\(key)'",
+                        hint: "only optional settings (type \"\(type)?\") may leave out their default"))
                 continue
             }
             ruleset.settings.append(SettingDeclaration(key: key, type: type, defaultValue: value, origin: reader.origin(pair.key)))

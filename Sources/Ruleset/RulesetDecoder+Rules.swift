@@ -30,8 +30,9 @@ extension RulesetDecoder {
             let when = fields["when"].flatMap { reader.expression($0, key: "when", schema: ruleset.schema, expecting: .condition) }
             let reason = fields["reason"].flatMap { reader.identifier($0, key: "reason") } ?? "default"
             if let route, let when, let whenNode = fields["when"] {
-                ruleset.route.append(RouteEntry(
-                    route: route, when: when, reason: reason, origin: reader.origin(item), whenOrigin: reader.origin(whenNode)))
+                ruleset.route.append(
+                    RouteEntry(
+                        route: route, when: when, reason: reason, origin: reader.origin(item), whenOrigin: reader.origin(whenNode)))
             }
         }
     }
@@ -77,9 +78,10 @@ extension RulesetDecoder {
         }
         let given = ["target", "item", "delta"].filter { fields[$0] != nil }
         guard given.count == 1, let kind = given.first, let valueNode = fields[kind] else {
-            reader.report(RulesetDiagnostics.missingKey(
-                reader.file, node, key: "target, item or delta", in: "a recovery item",
-                hint: "give exactly one: target (an amount to log), item (a checklist item) or delta (steps to walk)"))
+            reader.report(
+                RulesetDiagnostics.missingKey(
+                    reader.file, node, key: "target, item or delta", in: "a recovery item",
+                    hint: "give exactly one: target (an amount to log), item (a checklist item) or delta (steps to walk)"))
             return nil
         }
         let requirement: RecoveryItem.Requirement
@@ -87,25 +89,29 @@ extension RulesetDecoder {
         case "item":
             guard let item = reader.string(valueNode, key: "item") else { return nil }
             guard routine.items.contains(item) else {
-                reader.report(RulesetDiagnostics.unknownReference(
-                    reader.file, valueNode, kind: "checklist item of '\(id)'", name: item, known: routine.items))
+                reader.report(
+                    RulesetDiagnostics.unknownReference(
+                        reader.file, valueNode, kind: "checklist item of '\(id)'", name: item, known: routine.items))
                 return nil
             }
             requirement = .item(item)
         case "delta":
             guard let delta = reader.int(valueNode, key: "delta") else { return nil }
             guard routine.unit == .steps else {
-                reader.report(RulesetDiagnostics.wrongType(
-                    reader.file, valueNode, expected: "a target",
-                    hint: "delta is for a steps routine (a walking quest); '\(id)' counts \(routine.unit.rawValue): use target"))
+                reader.report(
+                    RulesetDiagnostics.wrongType(
+                        reader.file, valueNode, expected: "a target",
+                        hint: "delta is for a steps routine (a walking quest); '\(id)' counts \(routine.unit.rawValue): use target"))
                 return nil
             }
             requirement = .delta(delta)
         default:
             guard let target = reader.number(valueNode, key: "target") else { return nil }
             if !routine.items.isEmpty {
-                reader.report(RulesetDiagnostics.wrongType(
-                    reader.file, valueNode, expected: "an item", hint: "'\(id)' is a checklist: name one of \(routine.items.joined(separator: ", "))"))
+                reader.report(
+                    RulesetDiagnostics.wrongType(
+                        reader.file, valueNode, expected: "an item",
+                        hint: "'\(id)' is a checklist: name one of \(routine.items.joined(separator: ", "))"))
                 return nil
             }
             requirement = .target(target)
@@ -124,7 +130,8 @@ extension RulesetDecoder {
             let status: RoutineStatus? = entry["status"].flatMap { reader.choice($0, key: "status", what: "status") }
             let when = entry["when"].flatMap { reader.expression($0, key: "when", schema: routineSchema, expecting: .condition) }
             if let status, let when, let whenNode = entry["when"] {
-                routineEntries.append(RoutineJudgementEntry(status: status, when: when, origin: reader.origin(item), whenOrigin: reader.origin(whenNode)))
+                routineEntries.append(
+                    RoutineJudgementEntry(status: status, when: when, origin: reader.origin(item), whenOrigin: reader.origin(whenNode)))
             }
         }
         var dayEntries: [DayJudgementEntry] = []
@@ -144,7 +151,8 @@ extension RulesetDecoder {
         if let xpNode = fields["xp"], let xpFields = reader.fields(xpNode, "xp", allowed: ["completed", "partial", "recovery_completed"]) {
             xp.completed = xpFields["completed"].flatMap { reader.int($0, key: "completed", minimum: 0) } ?? xp.completed
             xp.partial = xpFields["partial"].flatMap { reader.int($0, key: "partial", minimum: 0) } ?? xp.partial
-            xp.recoveryCompleted = xpFields["recovery_completed"].flatMap { reader.int($0, key: "recovery_completed", minimum: 0) } ?? xp.recoveryCompleted
+            xp.recoveryCompleted =
+                xpFields["recovery_completed"].flatMap { reader.int($0, key: "recovery_completed", minimum: 0) } ?? xp.recoveryCompleted
         }
         ruleset.judgement = Judgement(routine: routineEntries, day: dayEntries, streakCounts: streakCounts, xp: xp, origin: reader.origin(node))
     }
@@ -158,17 +166,20 @@ extension RulesetDecoder {
         policy.maxPerDay = fields["max_per_day"].flatMap { reader.int($0, key: "max_per_day", minimum: 0) } ?? policy.maxPerDay
         policy.categoryCooldown = fields["category_cooldown"].flatMap { reader.duration($0, key: "category_cooldown") } ?? policy.categoryCooldown
         ruleset.cooldownOrigin = fields["category_cooldown"].map { reader.origin($0) }
-        if let quiet = fields["quiet_hours"], let quietFields = reader.fields(quiet, "quiet_hours", allowed: ["start", "end"], required: ["start", "end"]),
+        if let quiet = fields["quiet_hours"],
+            let quietFields = reader.fields(quiet, "quiet_hours", allowed: ["start", "end"], required: ["start", "end"]),
             let start = quietFields["start"].flatMap({ reader.time($0, key: "start") }),
             let end = quietFields["end"].flatMap({ reader.time($0, key: "end") })
         {
             policy.quietHours = (start % 86_400, end % 86_400)
         }
         if let weaken = fields["weaken"], let weakenFields = reader.fields(weaken, "weaken", allowed: ["after_ignored", "effect"]) {
-            policy.weakenAfterIgnored = weakenFields["after_ignored"].flatMap { reader.int($0, key: "after_ignored", minimum: 1) } ?? policy.weakenAfterIgnored
+            policy.weakenAfterIgnored =
+                weakenFields["after_ignored"].flatMap { reader.int($0, key: "after_ignored", minimum: 1) } ?? policy.weakenAfterIgnored
             policy.weakenEffect = weakenFields["effect"].flatMap { reader.choice($0, key: "effect", what: "weakening effect") } ?? policy.weakenEffect
         }
-        policy.cancelWhenCompleted = fields["cancel_when_completed"].flatMap { reader.bool($0, key: "cancel_when_completed") } ?? policy.cancelWhenCompleted
+        policy.cancelWhenCompleted =
+            fields["cancel_when_completed"].flatMap { reader.bool($0, key: "cancel_when_completed") } ?? policy.cancelWhenCompleted
         policy.maxPending = fields["max_pending"].flatMap { reader.int($0, key: "max_pending", minimum: 1, maximum: 64) } ?? policy.maxPending
         ruleset.policy = policy
     }
@@ -196,8 +207,10 @@ extension RulesetDecoder {
 
     private mutating func decodeToolParameter(_ pair: YAMLPair, _ reader: inout NodeReader) -> ToolParameter? {
         guard let name = reader.identifier(pair.key, key: "params") else { return nil }
-        guard let fields = reader.fields(pair.value, "parameter '\(name)'",
-                                         allowed: ["type", "required", "min", "max", "values", "max_length", "description"], required: ["type"]),
+        guard
+            let fields = reader.fields(
+                pair.value, "parameter '\(name)'",
+                allowed: ["type", "required", "min", "max", "values", "max_length", "description"], required: ["type"]),
             let type: ToolParameterType = fields["type"].flatMap({ reader.choice($0, key: "type", what: "parameter type") })
         else { return nil }
         var values: [String] = []
@@ -229,20 +242,24 @@ extension RulesetDecoder {
         }
         for pair in pairs {
             guard let name = reader.identifier(pair.key, key: "surfaces"),
-                let fields = reader.fields(pair.value, "surface '\(name)'", allowed: ["sensitive", "max_length", "max_sentences", "fallback"], required: ["sensitive"]),
-                let sensitivity: SurfaceSensitivity = fields["sensitive"].flatMap({ reader.choice($0, key: "sensitive", what: "surface sensitivity") })
+                let fields = reader.fields(
+                    pair.value, "surface '\(name)'", allowed: ["sensitive", "max_length", "max_sentences", "fallback"], required: ["sensitive"]),
+                let sensitivity: SurfaceSensitivity = fields["sensitive"].flatMap({ reader.choice($0, key: "sensitive", what: "surface sensitivity") }
+                )
             else { continue }
             let fallback = fields["fallback"].flatMap { reader.string($0, key: "fallback") }
             if sensitivity == .forbidden, fields["fallback"] == nil {
-                reader.report(RulesetDiagnostics.missingKey(
-                    reader.file, pair.value, key: "fallback", in: "surface '\(name)'",
-                    hint: "a surface that forbids sensitive facts needs a fallback text for lines it must refuse"))
+                reader.report(
+                    RulesetDiagnostics.missingKey(
+                        reader.file, pair.value, key: "fallback", in: "surface '\(name)'",
+                        hint: "a surface that forbids sensitive facts needs a fallback text for lines it must refuse"))
             }
-            ruleset.surfaces.append(Surface(
-                name: name, sensitivity: sensitivity,
-                maxLength: fields["max_length"].flatMap { reader.int($0, key: "max_length", minimum: 1) },
-                maxSentences: fields["max_sentences"].flatMap { reader.int($0, key: "max_sentences", minimum: 1) },
-                fallback: fallback, origin: reader.origin(pair.key)))
+            ruleset.surfaces.append(
+                Surface(
+                    name: name, sensitivity: sensitivity,
+                    maxLength: fields["max_length"].flatMap { reader.int($0, key: "max_length", minimum: 1) },
+                    maxSentences: fields["max_sentences"].flatMap { reader.int($0, key: "max_sentences", minimum: 1) },
+                    fallback: fallback, origin: reader.origin(pair.key)))
         }
     }
 

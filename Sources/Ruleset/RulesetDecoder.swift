@@ -69,8 +69,9 @@ struct RulesetDecoder {
                 guard let key = pair.key.scalar, fields[key] != nil, key != "version" else { continue }
                 if RulesetDecoder.singletonSections.contains(key) {
                     if singletons[key] != nil {
-                        reader.report(RulesetDiagnostics.duplicateSection(
-                            reader.file, pair.key, first: ruleset.sectionOrigins[key] ?? .unknown))
+                        reader.report(
+                            RulesetDiagnostics.duplicateSection(
+                                reader.file, pair.key, first: ruleset.sectionOrigins[key] ?? .unknown))
                     } else {
                         singletons[key] = (NodeReader(file: reader.file, source: reader.source), pair.value)
                         ruleset.sectionOrigins[key] = reader.origin(pair.key)

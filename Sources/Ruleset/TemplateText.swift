@@ -60,8 +60,10 @@ enum TemplateText {
                     filter = known
                 } else {
                     let near = Suggestions.nearest(to: name, among: TemplateFilter.allCases.map(\.rawValue))
-                    report("unknown filter '\(name)'", at: index + 2 + bar, length: body.count - bar - 1,
-                           hint: near.map { "did you mean '\($0)'?" } ?? "filters are: \(TemplateFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+                    report(
+                        "unknown filter '\(name)'", at: index + 2 + bar, length: body.count - bar - 1,
+                        hint: near.map { "did you mean '\($0)'?" }
+                            ?? "filters are: \(TemplateFilter.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 expressionEnd = bar
             }
@@ -84,9 +86,11 @@ enum TemplateText {
                 if let problem = renderability(compiled.type, filter) {
                     report(problem, at: offset, length: close - offset)
                 } else {
-                    segments.append(.placeholder(Placeholder(
-                        expression: compiled, filter: filter, particle: particle,
-                        origin: Origin(file: reader.file, location: place(offset - 1)))))
+                    segments.append(
+                        .placeholder(
+                            Placeholder(
+                                expression: compiled, filter: filter, particle: particle,
+                                origin: Origin(file: reader.file, location: place(offset - 1)))))
                 }
             }
         }

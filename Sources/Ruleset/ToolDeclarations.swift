@@ -15,37 +15,49 @@ public enum ToolDeclarations {
     public static func export(_ ruleset: Ruleset, format: Format) -> JSONValue {
         switch format {
         case .gemma:
-            return .array(ruleset.tools.map { tool in
-                .object([
-                    ("name", .string(tool.name)), ("description", .string(tool.description)),
-                    ("parameters", parameters(tool, ruleset: ruleset, upperCase: true)),
-                ])
-            })
-        case .openai:
-            return .array(ruleset.tools.map { tool in
-                .object([
-                    ("type", .string("function")),
-                    ("function", .object([
+            return .array(
+                ruleset.tools.map { tool in
+                    .object([
                         ("name", .string(tool.name)), ("description", .string(tool.description)),
-                        ("parameters", parameters(tool, ruleset: ruleset, upperCase: false)),
-                    ])),
-                ])
-            })
+                        ("parameters", parameters(tool, ruleset: ruleset, upperCase: true)),
+                    ])
+                })
+        case .openai:
+            return .array(
+                ruleset.tools.map { tool in
+                    .object([
+                        ("type", .string("function")),
+                        (
+                            "function",
+                            .object([
+                                ("name", .string(tool.name)), ("description", .string(tool.description)),
+                                ("parameters", parameters(tool, ruleset: ruleset, upperCase: false)),
+                            ])
+                        ),
+                    ])
+                })
         case .jsonSchema:
             return .object([
                 ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
                 ("title", .string("A tool call the operator accepts")),
-                ("oneOf", .array(ruleset.tools.map { tool in
-                    .object([
-                        ("type", .string("object")),
-                        ("properties", .object([
-                            ("name", .object([("const", .string(tool.name))])),
-                            ("arguments", unitAware(tool, ruleset: ruleset)),
-                        ])),
-                        ("required", .array([.string("name")])),
-                        ("additionalProperties", .bool(false)),
-                    ])
-                })),
+                (
+                    "oneOf",
+                    .array(
+                        ruleset.tools.map { tool in
+                            .object([
+                                ("type", .string("object")),
+                                (
+                                    "properties",
+                                    .object([
+                                        ("name", .object([("const", .string(tool.name))])),
+                                        ("arguments", unitAware(tool, ruleset: ruleset)),
+                                    ])
+                                ),
+                                ("required", .array([.string("name")])),
+                                ("additionalProperties", .bool(false)),
+                            ])
+                        })
+                ),
             ])
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
-import Ruleset
 import RulesYAML
+import Ruleset
 
 /// The files of a ruleset directory: every `.yaml` / `.yml` under `routines/`, `rules/`,
 /// `templates/` (and `scenarios/` for the commands that read them), recursively, in path
@@ -66,9 +66,10 @@ public enum RulesetDirectory {
         var sources: [String: SourceFile] = [:]
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path) else {
-                diagnostics.append(Diagnostic(
-                    code: "io.unreadable", severity: .error, file: file.display, location: .fileStart,
-                    message: "cannot read the file", hint: "check that it exists and is readable"))
+                diagnostics.append(
+                    Diagnostic(
+                        code: "io.unreadable", severity: .error, file: file.display, location: .fileStart,
+                        message: "cannot read the file", hint: "check that it exists and is readable"))
                 continue
             }
             let bytes = [UInt8](data)

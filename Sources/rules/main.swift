@@ -1,9 +1,9 @@
 import RulesCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 exit(RulesCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), io: .standard()).rawValue)

@@ -107,11 +107,12 @@ import Testing
         #expect(collector.report().count == 1)
     }
 
-    @Test(arguments: [
-        ("completion_rat", ["completion_rate", "completed", "total"], "completion_rate"),
-        ("--formt", ["--format", "--strict"], "--format"),
-        ("xyz", ["completion_rate"], nil),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            ("completion_rat", ["completion_rate", "completed", "total"], "completion_rate"),
+            ("--formt", ["--format", "--strict"], "--format"),
+            ("xyz", ["completion_rate"], nil),
+        ] as [(String, [String], String?)])
     func suggestsNearest(word: String, candidates: [String], expected: String?) {
         #expect(Suggestions.nearest(to: word, among: candidates) == expected)
     }

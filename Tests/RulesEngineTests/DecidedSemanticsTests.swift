@@ -1,8 +1,8 @@
 import Foundation
 import RulesEngine
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 import Testing
 
 /// Semantics decided for this round that need a ruleset or an event the shipped scenarios
@@ -19,27 +19,30 @@ import Testing
     }
 
     func newYorkNight(_ ruleset: Ruleset) throws -> SimulationResult {
-        try #require(Shipped.run("""
-            name: spring forward
-            timezone: America/New_York
-            routines: [water]
-            settings: { evening_underachievement: false, recovery_route: false, routine_reminder: true, reminders: { water: "23:00" } }
-            days:
-              - date: 2026-03-07
-                events: [{ at: "20:00", app: open }]
-              - date: 2026-03-08
-                events: [{ at: "12:00", app: open }]
-            """, ruleset: ruleset))
+        try #require(
+            Shipped.run(
+                """
+                name: spring forward
+                timezone: America/New_York
+                routines: [water]
+                settings: { evening_underachievement: false, recovery_route: false, routine_reminder: true, reminders: { water: "23:00" } }
+                days:
+                  - date: 2026-03-07
+                    events: [{ at: "20:00", app: open }]
+                  - date: 2026-03-08
+                    events: [{ at: "12:00", app: open }]
+                """, ruleset: ruleset))
     }
 
     @Test func aReminderDeferredOverTheSpringForwardNightLandsAtSevenLocal() throws {
         let result = try newYorkNight(try deferringRuleset())
         let clock = result.scenario.clock
         let sunday = try #require(DateFormat.days("2026-03-08"))
-        let delivery = try #require(result.records.compactMap { record -> ScheduledNotification? in
-            if case .notificationDelivered(let n, _) = record.kind, n.id == "routine_reminder.water.20260307" { return n }
-            return nil
-        }.first)
+        let delivery = try #require(
+            result.records.compactMap { record -> ScheduledNotification? in
+                if case .notificationDelivered(let n, _) = record.kind, n.id == "routine_reminder.water.20260307" { return n }
+                return nil
+            }.first)
         #expect(clock.iso8601(delivery.scheduledAt) == "2026-03-08T07:00:00-04:00")
         #expect(delivery.scheduledAt == clock.instant(day: sunday, seconds: 7 * 3600))
         // It belongs to the day it fires on.
@@ -50,39 +53,48 @@ import Testing
         let result = try newYorkNight(try deferringRuleset(maxPerDay: 1))
         let sunday = try #require(DateFormat.days("2026-03-08"))
         #expect(Shipped.deliveries(result).map(\.0) == ["routine_reminder"])
-        #expect(result.records.contains {
-            if case .notificationSuppressed(let s) = $0.kind { s.type == "morning_checkin" && s.day == sunday && s.reason == .dailyCap } else { false }
-        })
+        #expect(
+            result.records.contains {
+                if case .notificationSuppressed(let s) = $0.kind {
+                    s.type == "morning_checkin" && s.day == sunday && s.reason == .dailyCap
+                } else {
+                    false
+                }
+            })
     }
 
     @Test func afterSkippingTheDayARouteRequestChangesNothing() throws {
-        let result = try #require(Shipped.run("""
-            name: skip then ask
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            routines: [water, study]
-            events:
-              - { at: "08:00", app: open }
-              - { at: "09:00", action: skip_today }
-              - { at: "10:00", action: start_recovery }
-              - { at: "11:00", widget: start_recovery }
-            """))
+        let result = try #require(
+            Shipped.run(
+                """
+                name: skip then ask
+                date: 2026-07-20
+                timezone: Asia/Seoul
+                routines: [water, study]
+                events:
+                  - { at: "08:00", app: open }
+                  - { at: "09:00", action: skip_today }
+                  - { at: "10:00", action: start_recovery }
+                  - { at: "11:00", widget: start_recovery }
+                """))
         #expect(!result.records.contains { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } })
         #expect(result.records.filter { if case .problem("event.day_skipped", _) = $0.kind { true } else { false } }.count == 2)
         #expect(result.closedDays.first?.result == .skipped)
     }
 
     @Test func undoingALogTakesBackAKeptCompletion() throws {
-        let result = try #require(Shipped.run("""
-            name: undo
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            routines: [water, study]
-            events:
-              - { at: "08:00", app: open }
-              - { at: "09:00", log: { routine: water, value: 1500 } }
-              - { at: "10:00", delete_log: log_20260720_001 }
-            """))
+        let result = try #require(
+            Shipped.run(
+                """
+                name: undo
+                date: 2026-07-20
+                timezone: Asia/Seoul
+                routines: [water, study]
+                events:
+                  - { at: "08:00", app: open }
+                  - { at: "09:00", log: { routine: water, value: 1500 } }
+                  - { at: "10:00", delete_log: log_20260720_001 }
+                """))
         let statuses = result.closedDays.first?.statuses
         #expect(statuses?["water"] == .failed)
     }

@@ -2,8 +2,8 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 import TestSupport
 import Testing
 
@@ -161,7 +161,10 @@ import Testing
         #expect(!second.state.pending.contains { $0.type == "morning_checkin" })
         // Only the clock: the evening notice is presumed delivered when nobody reports it.
         let evening = OperatorEngine.run(state: second.state, event: nil, ruleset: Shipped.ruleset, at: Self.at(20, 40))
-        #expect(evening.effects.records.contains { if case .notificationDelivered(let n, _) = $0.kind { n.type == "evening_underachievement" } else { false } })
+        #expect(
+            evening.effects.records.contains {
+                if case .notificationDelivered(let n, _) = $0.kind { n.type == "evening_underachievement" } else { false }
+            })
         #expect(!evening.state.pending.contains { $0.type == "evening_underachievement" && $0.day == Self.day })
     }
 
@@ -175,7 +178,8 @@ import Testing
         #expect(unknown.contains { if case .problem("event.unknown_request", _) = $0.kind { true } else { false } })
         // A response by type names the latest delivery of that type.
         let response = engine.handle(.notificationResponse(id: "morning_checkin", response: .opened, health: nil), at: Self.at(9, 10))
-        #expect(response.contains { if case .notificationResponse(let id, _, "opened") = $0.kind { id == "morning_checkin.20260720" } else { false } })
+        #expect(
+            response.contains { if case .notificationResponse(let id, _, "opened") = $0.kind { id == "morning_checkin.20260720" } else { false } })
     }
 
     // MARK: reconciliation
@@ -190,7 +194,8 @@ import Testing
     /// Restores the morning's state under `ruleset` and runs one app open at 12:00.
     func continueUnder(_ ruleset: Ruleset) throws -> (records: [EngineRecord], state: EngineState) {
         let state = try #require(EngineState.decode(try morning().state.encoded()).state)
-        let result = OperatorEngine.run(state: state, event: .appOpened(health: Self.health(steps: 2000, sleep: 330)), ruleset: ruleset, at: Self.at(12))
+        let result = OperatorEngine.run(
+            state: state, event: .appOpened(health: Self.health(steps: 2000, sleep: 330)), ruleset: ruleset, at: Self.at(12))
         return (result.effects.records, result.state)
     }
 
@@ -216,9 +221,10 @@ import Testing
         let renamed = try Shipped.variant([("rules/notifications.yaml", "id: morning_checkin", "id: morning_hello")])
         let (records, state) = try continueUnder(renamed)
         #expect(reconciliations(records).contains("notification morning_checkin.20260721 cancelled"))
-        #expect(records.contains {
-            if case .notificationCancelled(let n, .removedFromRuleset) = $0.kind { n.id == "morning_checkin.20260721" } else { false }
-        })
+        #expect(
+            records.contains {
+                if case .notificationCancelled(let n, .removedFromRuleset) = $0.kind { n.id == "morning_checkin.20260721" } else { false }
+            })
         #expect(!state.pending.contains { $0.type == "morning_checkin" })
         #expect(state.pending.contains { $0.id == "morning_hello.20260721" })
     }
@@ -237,9 +243,11 @@ import Testing
     }
 
     @Test func aRouteTheTableNoLongerUsesIsDecidedAfresh() throws {
-        let noLight = try Shipped.variant([(
-            "rules/route.yaml", "  - use: light\n    when: (sleep.minutes ?? 420) < 360\n    reason: short_sleep\n", ""
-        )])
+        let noLight = try Shipped.variant([
+            (
+                "rules/route.yaml", "  - use: light\n    when: (sleep.minutes ?? 420) < 360\n    reason: short_sleep\n", ""
+            )
+        ])
         let (records, state) = try continueUnder(noLight)
         #expect(reconciliations(records).contains("route light decided_afresh"))
         #expect(records.contains { if case .routeChanged(nil, .regular, "default") = $0.kind { true } else { false } })

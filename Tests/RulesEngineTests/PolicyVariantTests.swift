@@ -1,9 +1,9 @@
 import Foundation
 import RulesEngine
 import RulesExpression
+import RulesSimulator
 import Ruleset
 import RulesetFiles
-import RulesSimulator
 import TestSupport
 import Testing
 
@@ -29,7 +29,9 @@ import Testing
     }
 
     @Test func deferredCandidatesOlderThanExpiresAfterAreStale() throws {
-        let rules = try ruleset([("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n    expires_after: 30m\n")])
+        let rules = try ruleset([
+            ("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n    expires_after: 30m\n")
+        ])
         let result = try #require(Shipped.run(reminderDay, ruleset: rules))
         #expect(Shipped.deliveries(result).isEmpty)
         #expect(Shipped.suppressions(result).contains { $0.0 == "routine_reminder" && $0.2 == "stale" })
@@ -64,13 +66,15 @@ import Testing
 
     @Test func atMostMaxPendingArePendingSoonestFirst() throws {
         let rules = try ruleset([("rules/notifications.yaml", "max_pending: 64", "max_pending: 2")])
-        let result = try #require(Shipped.run("""
-            name: pending
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            routines: [water]
-            events: [{ at: "08:00", app: open }]
-            """, ruleset: rules))
+        let result = try #require(
+            Shipped.run(
+                """
+                name: pending
+                date: 2026-07-20
+                timezone: Asia/Seoul
+                routines: [water]
+                events: [{ at: "08:00", app: open }]
+                """, ruleset: rules))
         let first = result.records.compactMap { record -> String? in
             if case .notificationScheduled(let n) = record.kind { return n.id }
             return nil
@@ -88,25 +92,27 @@ import Testing
         engine.replaceRuleset(lighter)
         engine.handle(.action(.reduceRoute), at: clock.instant(day: day, seconds: 10 * 3600))
         #expect(engine.habitLogs.map(\.value) == [500])
-        #expect(engine.snapshot?.stepsGoal == 3000)   // 6000 × 0.5 under the new rules
+        #expect(engine.snapshot?.stepsGoal == 3000)  // 6000 × 0.5 under the new rules
         // A reload that fails leaves the last good ruleset in force.
         let broken = Ruleset.load(directory: NSTemporaryDirectory() + "missing-\(UUID().uuidString)")
         #expect(broken.ruleset(orKeeping: lighter).light?.scale == 0.5)
     }
 
     @Test func editedAndDeletedLogsChangeTheDay() throws {
-        let result = try #require(Shipped.run("""
-            name: edits
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            routines: [water, study]
-            events:
-              - { at: "09:00", log: { routine: water, value: 1500 } }
-              - { at: "09:10", edit_log: { id: log_20260720_001, value: 500 } }
-              - { at: "09:20", log: { routine: study, value: 25 } }
-              - { at: "09:30", delete_log: log_20260720_002 }
-              - { at: "09:40", delete_log: log_nope }
-            """))
+        let result = try #require(
+            Shipped.run(
+                """
+                name: edits
+                date: 2026-07-20
+                timezone: Asia/Seoul
+                routines: [water, study]
+                events:
+                  - { at: "09:00", log: { routine: water, value: 1500 } }
+                  - { at: "09:10", edit_log: { id: log_20260720_001, value: 500 } }
+                  - { at: "09:20", log: { routine: study, value: 25 } }
+                  - { at: "09:30", delete_log: log_20260720_002 }
+                  - { at: "09:40", delete_log: log_nope }
+                """))
         let completed = result.records.compactMap { record -> Int? in
             if case .snapshot(let s) = record.kind { return s.completedRoutines }
             return nil
@@ -119,7 +125,7 @@ import Testing
         (Value.int(3240), TemplateFilter.thousands, "3,240"), (.int(330), .hm, "5h 30m"), (.duration(5400), .hm, "1h 30m"),
         (.int(3240), .k, "3.2k"), (.int(999), .k, "999"), (.number(0.5), .percent, "50%"),
         (.list([.string("물 300ml"), .string("양치"), .string("300보")]), .list, "물 300ml, 양치, 300보"),
-        (.int(-1234567), .thousands, "-1,234,567"),
+        (.int(-1_234_567), .thousands, "-1,234,567"),
     ])
     func filtersWriteValuesForPeople(value: Value, filter: TemplateFilter, text: String) {
         #expect(TemplateRendererProbe.format(value, filter) == text)

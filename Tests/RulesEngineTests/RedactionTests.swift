@@ -1,8 +1,8 @@
 import Foundation
 import RulesEngine
 import RulesExpression
-import Ruleset
 import RulesSimulator
+import Ruleset
 import Testing
 
 /// Privacy as correctness: across generated days, nothing sensitive reaches a lock-screen
@@ -20,7 +20,8 @@ import Testing
         let quiet = ruleset.policy.quietHours
         var days = 0
         for block in 0..<20 {
-            var yaml = "name: generated\ntimezone: Asia/Seoul\nroutines: [steps, sleep, water, study, reading, practice, skincare, exercise, supplement, room]\ndays:\n"
+            var yaml =
+                "name: generated\ntimezone: Asia/Seoul\nroutines: [steps, sleep, water, study, reading, practice, skincare, exercise, supplement, room]\ndays:\n"
             for day in 0..<50 {
                 let date = DateFormat.string(DateFormat.days("2026-01-01")! + block * 50 + day)
                 yaml += generatedDay(&g, date: date) + "\n"
@@ -45,7 +46,9 @@ import Testing
                 }
                 for text in texts {
                     for word in Self.sensitiveWords where text.contains(word) { Issue.record("'\(word)' on a forbidden surface: \(text)") }
-                    if text.range(of: #"\d+h \d+m|\d+시간|\d+분"#, options: .regularExpression) != nil { Issue.record("a duration on a forbidden surface: \(text)") }
+                    if text.range(of: #"\d+h \d+m|\d+시간|\d+분"#, options: .regularExpression) != nil {
+                        Issue.record("a duration on a forbidden surface: \(text)")
+                    }
                 }
             }
             for (day, count) in perDay where count > ruleset.policy.maxPerDay { Issue.record("day \(day) delivered \(count)") }
@@ -61,24 +64,26 @@ import Testing
             try FileManager.default.copyItem(atPath: Shipped.root + "/" + folder, toPath: directory + "/" + folder)
         }
         try """
-            templates:
-              - id: sleep_line
-                surface: home
-                event: home
-                text: "어젯밤 {sleep.minutes ?? 0}분 잤어."
-            """.write(toFile: directory + "/templates/sleep.yaml", atomically: true, encoding: .utf8)
+        templates:
+          - id: sleep_line
+            surface: home
+            event: home
+            text: "어젯밤 {sleep.minutes ?? 0}분 잤어."
+        """.write(toFile: directory + "/templates/sleep.yaml", atomically: true, encoding: .utf8)
         var ruleset = try #require(Ruleset.load(directory: directory).ruleset)
         ruleset.templates.removeAll { $0.surface == "widget" }
         let index = try #require(ruleset.templates.firstIndex { $0.id == "sleep_line" })
         ruleset.templates[index].surface = "widget"
         ruleset.reindex()
-        let result = try #require(Shipped.run("""
-            name: leak attempt
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            health: { permission: { sleep: granted }, sleep: { start: "01:00", end: "05:30" } }
-            events: [{ at: "08:00", app: open }]
-            """, ruleset: ruleset))
+        let result = try #require(
+            Shipped.run(
+                """
+                name: leak attempt
+                date: 2026-07-20
+                timezone: Asia/Seoul
+                health: { permission: { sleep: granted }, sleep: { start: "01:00", end: "05:30" } }
+                events: [{ at: "08:00", app: open }]
+                """, ruleset: ruleset))
         let widget = result.records.compactMap { record -> RenderedText? in
             if case .templateRendered(let text) = record.kind, text.surface == "widget" { return text }
             return nil

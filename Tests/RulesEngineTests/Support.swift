@@ -3,10 +3,10 @@ import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesExpression
-import Ruleset
-import RulesetFiles
 import RulesSimulator
 import RulesYAML
+import Ruleset
+import RulesetFiles
 import TestSupport
 import Testing
 
@@ -74,7 +74,10 @@ enum GeneratedDays {
             let routine = enabled[g.next(enabled.count)]
             switch g.next(8) {
             case 0, 1: events.append("{ at: \"\(clock(minute))\", app: open }")
-            case 2: events.append("{ at: \"\(clock(minute))\", widget: \(["log_water_250", "complete_supplement", "complete_skincare", "start_recovery"][g.next(4)]) }")
+            case 2:
+                events.append(
+                    "{ at: \"\(clock(minute))\", widget: \(["log_water_250", "complete_supplement", "complete_skincare", "start_recovery"][g.next(4)]) }"
+                )
             case 3: events.append("{ at: \"\(clock(minute))\", check: { routine: skincare, item: \(["양치", "세수", "면도", "로션"][g.next(4)]) } }")
             case 4: events.append("{ at: \"\(clock(minute))\", action: \(["reduce_route", "start_recovery"][g.next(2)]) }")
             default:
@@ -97,7 +100,8 @@ enum GeneratedDays {
 
     /// A scenario of `count` generated days from `first` (YYYY-MM-DD).
     static func scenario(_ g: inout Generator, first: String, count: Int) -> String {
-        var yaml = "name: generated\ntimezone: Asia/Seoul\nroutines: [steps, sleep, water, study, reading, practice, skincare, exercise, supplement, room]\ndays:\n"
+        var yaml =
+            "name: generated\ntimezone: Asia/Seoul\nroutines: [steps, sleep, water, study, reading, practice, skincare, exercise, supplement, room]\ndays:\n"
         let start = DateFormat.days(first) ?? 0
         for day in 0..<count { yaml += Self.day(&g, date: DateFormat.string(start + day)) + "\n" }
         return yaml

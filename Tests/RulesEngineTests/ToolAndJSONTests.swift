@@ -45,7 +45,8 @@ import Testing
         #expect(validator.validate(huge).verdict.reason == "too_large")
         // 32 levels of nesting pass, 33 do not (the call object is the first level).
         func nested(_ levels: Int) -> String {
-            #"{"name":"no_action","arguments":{"x":"# + String(repeating: "[", count: levels - 2) + "1" + String(repeating: "]", count: levels - 2) + "}}"
+            #"{"name":"no_action","arguments":{"x":"# + String(repeating: "[", count: levels - 2) + "1" + String(repeating: "]", count: levels - 2)
+                + "}}"
         }
         #expect(validator.validate(nested(32)).verdict.reason != "too_deep")
         #expect(validator.validate(nested(33)).verdict.reason == "too_deep")

@@ -39,32 +39,36 @@ import Testing
         #expect(compiled?.type == type)
     }
 
-    @Test(arguments: [
-        ("completion_rat < 0.6", "type.unknown_fact", 1, "did you mean 'completion_rate'?"),
-        ("now >= 21:00 && completion_rat < 0.6", "type.unknown_fact", 17, "did you mean 'completion_rate'?"),
-        ("routines.watr.progress > 0", "type.unknown_routine", 10, "did you mean 'water'?"),
-        ("routines.water.progres > 0", "type.unknown_fact", 16, "did you mean 'routines.water.progress'?"),
-        ("sleep.minuts ?? 1", "type.unknown_fact", 7, "did you mean 'sleep.minutes'?"),
-        ("sleep.minutes < 360", "type.needs_default", 1, "give it a default with '??': (sleep.minutes ?? 420)"),
-        ("route == \"recvery\"", "type.unknown_enum_case", 10, "did you mean \"recovery\"? route is one of: \"regular\", \"light\", \"recovery\""),
-        ("risk in [\"high\", \"hihg\"]", "type.unknown_enum_case", 18, nil),
-        ("now >= 21", "type.mismatch", 1, "times are written 21:00; durations 30m"),
-        ("completion_rate", "type.not_boolean", 1, "compare it: completion_rate > 0"),
-        ("steps.today && true", "type.mismatch", 1, nil),
-        ("mni(1, 2)", "type.unknown_function", 1, "did you mean 'min'?"),
-        ("round(90m)", "type.wrong_arguments", 1, "round takes (number) -> int"),
-        ("min(1)", "type.wrong_arguments", 1, nil),
-        ("\"a\" - \"b\"", "type.mismatch", 1, nil),
-        ("1 == \"a\"", "type.mismatch", 1, nil),
-        ("[1, \"a\"] == []", "type.mismatch", 5, nil),
-        ("sleep", "type.unknown_fact", 1, "'sleep' is a group of facts; use one of: sleep.minutes, sleep.start, sleep.end"),
-        ("!sleep.minutes", "type.needs_default", 2, nil),
-        ("settings.bedtime < 23:00", "type.needs_default", 1, "give it a default with '??': (settings.bedtime ?? 00:00)"),
-        ("1 in 2", "type.mismatch", 6, nil),
-        ("true ? 1 : \"a\"", "type.mismatch", 1, nil),
-        ("routine.progress < 1", "type.unknown_fact", 1, nil),
-        ("progress >= 1.0", "type.unknown_fact", 1, nil),
-    ] as [(String, String, Int, String?)])
+    @Test(
+        arguments: [
+            ("completion_rat < 0.6", "type.unknown_fact", 1, "did you mean 'completion_rate'?"),
+            ("now >= 21:00 && completion_rat < 0.6", "type.unknown_fact", 17, "did you mean 'completion_rate'?"),
+            ("routines.watr.progress > 0", "type.unknown_routine", 10, "did you mean 'water'?"),
+            ("routines.water.progres > 0", "type.unknown_fact", 16, "did you mean 'routines.water.progress'?"),
+            ("sleep.minuts ?? 1", "type.unknown_fact", 7, "did you mean 'sleep.minutes'?"),
+            ("sleep.minutes < 360", "type.needs_default", 1, "give it a default with '??': (sleep.minutes ?? 420)"),
+            (
+                "route == \"recvery\"", "type.unknown_enum_case", 10,
+                "did you mean \"recovery\"? route is one of: \"regular\", \"light\", \"recovery\""
+            ),
+            ("risk in [\"high\", \"hihg\"]", "type.unknown_enum_case", 18, nil),
+            ("now >= 21", "type.mismatch", 1, "times are written 21:00; durations 30m"),
+            ("completion_rate", "type.not_boolean", 1, "compare it: completion_rate > 0"),
+            ("steps.today && true", "type.mismatch", 1, nil),
+            ("mni(1, 2)", "type.unknown_function", 1, "did you mean 'min'?"),
+            ("round(90m)", "type.wrong_arguments", 1, "round takes (number) -> int"),
+            ("min(1)", "type.wrong_arguments", 1, nil),
+            ("\"a\" - \"b\"", "type.mismatch", 1, nil),
+            ("1 == \"a\"", "type.mismatch", 1, nil),
+            ("[1, \"a\"] == []", "type.mismatch", 5, nil),
+            ("sleep", "type.unknown_fact", 1, "'sleep' is a group of facts; use one of: sleep.minutes, sleep.start, sleep.end"),
+            ("!sleep.minutes", "type.needs_default", 2, nil),
+            ("settings.bedtime < 23:00", "type.needs_default", 1, "give it a default with '??': (settings.bedtime ?? 00:00)"),
+            ("1 in 2", "type.mismatch", 6, nil),
+            ("true ? 1 : \"a\"", "type.mismatch", 1, nil),
+            ("routine.progress < 1", "type.unknown_fact", 1, nil),
+            ("progress >= 1.0", "type.unknown_fact", 1, nil),
+        ] as [(String, String, Int, String?)])
     func reportsProblem(input: String, code: String, column: Int, hint: String?) {
         let (compiled, diagnostics) = TestSchema.compile(input, .condition)
         #expect(compiled == nil)

@@ -85,7 +85,8 @@ import Testing
     }
 
     @Test func wrongFactKindIsATypeFaultNotATrap() {
-        if case .typeFault? = failure("steps.today > 1", ["steps.today": .string("x")]) {} else {
+        if case .typeFault? = failure("steps.today > 1", ["steps.today": .string("x")]) {
+        } else {
             Issue.record("expected a type fault")
         }
     }

@@ -3,10 +3,10 @@ import RulesCLI
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
-import Ruleset
-import RulesetFiles
 import RulesSimulator
 import RulesYAML
+import Ruleset
+import RulesetFiles
 import TestSupport
 import Testing
 
@@ -71,8 +71,8 @@ import Testing
         let scenario = try #require(ScenarioLoader.load(node, file: "x.yaml", source: nil, ruleset: ruleset).scenario)
         _ = Simulation.run(scenario, ruleset: ruleset) { coverage.observe($0, $1) }
         let items = Dictionary(uniqueKeysWithValues: coverage.items.map { ("\($0.category) \($0.label)", $0) })
-        #expect(items["tables route[2] light"]?.covered == true)       // 359 minutes of sleep
-        #expect(items["tables route[1] recovery"]?.covered == false)   // never after 21:00 below 60 %
+        #expect(items["tables route[2] light"]?.covered == true)  // 359 minutes of sleep
+        #expect(items["tables route[1] recovery"]?.covered == false)  // never after 21:00 below 60 %
         #expect(items["tables risk[3] low"]?.covered == true)
         #expect(items["tables risk[1] high"]?.covered == false)
         #expect(items["gates quiet_hours"]?.covered == false)
@@ -93,10 +93,19 @@ import Testing
     }
 
     @Test(arguments: [
-        ("07:30", "route=light", "good_day", "would have been the light route if sleep.minutes had been 359 (sleep.minutes < 360); it was 450 (it was regular)"),
-        ("18:00", "route=recovery", "collapsed_day", "would have been the recovery route if now had been 21:00 (now >= 21:00); it was 18:00 (it was light)"),
+        (
+            "07:30", "route=light", "good_day",
+            "would have been the light route if sleep.minutes had been 359 (sleep.minutes < 360); it was 450 (it was regular)"
+        ),
+        (
+            "18:00", "route=recovery", "collapsed_day",
+            "would have been the recovery route if now had been 21:00 (now >= 21:00); it was 18:00 (it was light)"
+        ),
         ("21:10", "route=recovery", "collapsed_day", "the route was already recovery"),
-        ("21:10", "notification=recovery_route", "collapsed_day", "recovery_route was stopped by the gate 'condition_false' (risk == \"high\"); it would have been risk high at 21:30 if completion_rate had been 0.49 (completion_rate < 0.5); it was 0.5 (it was medium)"),
+        (
+            "21:10", "notification=recovery_route", "collapsed_day",
+            "recovery_route was stopped by the gate 'condition_false' (risk == \"high\"); it would have been risk high at 21:30 if completion_rate had been 0.49 (completion_rate < 0.5); it was 0.5 (it was medium)"
+        ),
     ])
     func whyNotFindsTheSmallestChange(at: String, question: String, scenario: String, answer: String) {
         let run = CapturedRun(["explain", "scenarios/\(scenario).yaml", "--at", at, "--why-not", question], in: Self.root)

@@ -1,10 +1,10 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
-import Ruleset
-import RulesetFiles
 import RulesSimulator
 import RulesYAML
+import Ruleset
+import RulesetFiles
 import TestSupport
 import Testing
 
@@ -57,9 +57,10 @@ import Testing
                 let mutated = g.next(4) == 0 ? Self.mutate(text, &g) : text
                 let parsed = YAMLReader.parse(mutated, file: file.display)
                 for node in parsed.documents {
-                    documents.append(RuleDocument(
-                        file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: node,
-                        source: SourceFile(path: file.display, text: mutated)))
+                    documents.append(
+                        RuleDocument(
+                            file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: node,
+                            source: SourceFile(path: file.display, text: mutated)))
                 }
             }
             let (ruleset, diagnostics) = Ruleset.load(documents: documents)

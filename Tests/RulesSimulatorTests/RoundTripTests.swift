@@ -1,8 +1,8 @@
 import Foundation
-import Ruleset
-import RulesetFiles
 import RulesSimulator
 import RulesYAML
+import Ruleset
+import RulesetFiles
 import TestSupport
 import Testing
 

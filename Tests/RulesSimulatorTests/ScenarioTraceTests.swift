@@ -1,12 +1,12 @@
 import Foundation
-import RulesetFiles
 import RulesCLI
 import RulesDiagnostics
+import RulesetFiles
 import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The shipped scenarios through the CLI: golden traces, byte-identical runs, a page that
@@ -77,19 +77,22 @@ import FoundationXML
 
     @Test func failedExpectationsShowExpectedActualAndWhy() {
         let directory = workspace()
-        Fixtures.write(["scenarios/wrong.yaml": """
-            name: 틀린 기대
-            date: 2026-06-29
-            timezone: Asia/Seoul
-            routines: [water, study]
-            events:
-              - { at: "21:05", app: open }
-            expect:
-              - { at: "21:05", route: light }
-              - { at: "20:30", delivered: evening_underachievement }
-              - { snapshot_at: "21:05", completed_routines: 1 }
-              - { day: success }
-            """], to: directory)
+        Fixtures.write(
+            [
+                "scenarios/wrong.yaml": """
+                name: 틀린 기대
+                date: 2026-06-29
+                timezone: Asia/Seoul
+                routines: [water, study]
+                events:
+                  - { at: "21:05", app: open }
+                expect:
+                  - { at: "21:05", route: light }
+                  - { at: "20:30", delivered: evening_underachievement }
+                  - { snapshot_at: "21:05", completed_routines: 1 }
+                  - { day: success }
+                """
+            ], to: directory)
         let run = CapturedRun(["test", "scenarios"], in: directory)
         #expect(run.exitCode == .failure)
         #expect(run.stdout.hasSuffix("0 passed, 4 failed\n"))
@@ -98,19 +101,22 @@ import FoundationXML
 
     @Test func badScenariosGiveDiagnosticsWithPositions() {
         let directory = workspace()
-        Fixtures.write(["scenarios/bad.yaml": """
-            name: 나쁜 시나리오
-            date: 2026-06-29
-            timezone: Asia/Seol
-            routines: [watr]
-            events:
-              - { at: "09:00", app: open }
-              - { at: "08:00", log: { routine: water, value: 300 } }
-              - { at: "25:00", app: open }
-              - { at: "10:00", notification: evening, response: opened }
-            expect:
-              - { at: "21:00", route: recvery }
-            """], to: directory)
+        Fixtures.write(
+            [
+                "scenarios/bad.yaml": """
+                name: 나쁜 시나리오
+                date: 2026-06-29
+                timezone: Asia/Seol
+                routines: [watr]
+                events:
+                  - { at: "09:00", app: open }
+                  - { at: "08:00", log: { routine: water, value: 300 } }
+                  - { at: "25:00", app: open }
+                  - { at: "10:00", notification: evening, response: opened }
+                expect:
+                  - { at: "21:00", route: recvery }
+                """
+            ], to: directory)
         let run = CapturedRun(["test", "scenarios"], in: directory)
         #expect(run.exitCode == .failure)
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/failures/bad.txt") == nil)
@@ -122,7 +128,8 @@ import FoundationXML
         let run = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10"], in: Self.root)
         #expect(run.exitCode == .success)
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/explain/route.txt") == nil)
-        let notification = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--decision", "notification", "recovery_route"], in: Self.root)
+        let notification = CapturedRun(
+            ["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--decision", "notification", "recovery_route"], in: Self.root)
         #expect(notification.stdout.contains("condition_false"))
         #expect(notification.stdout.contains("risk = \"medium\""))
         let template = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--decision", "template", "home"], in: Self.root)

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func positionsOfNestedNodes() throws {
-        let root = try only("""
+        let root = try only(
+            """
             risk:
               - level: high
                 when: now >= 21:00
@@ -137,12 +138,13 @@ import Testing
         #expect(parsed.diagnostics.map(\.code) == ["yaml.too_large"])
     }
 
-    @Test(arguments: [
-        ([0x61, 0x3A, 0x20, 0xFF], 1, 4),
-        ([0x61, 0x0A, 0x62, 0xC3, 0x28], 2, 2),
-        ([0xED, 0xA0, 0x80], 1, 1),
-        ([0xE1, 0x84], 1, 1),
-    ] as [([UInt8], Int, Int)])
+    @Test(
+        arguments: [
+            ([0x61, 0x3A, 0x20, 0xFF], 1, 4),
+            ([0x61, 0x0A, 0x62, 0xC3, 0x28], 2, 2),
+            ([0xED, 0xA0, 0x80], 1, 1),
+            ([0xE1, 0x84], 1, 1),
+        ] as [([UInt8], Int, Int)])
     func nonUTF8IsAnErrorAtTheFirstBadByte(bytes: [UInt8], line: Int, column: Int) {
         let parsed = YAMLReader.parse(bytes, file: "bad.yaml")
         #expect(parsed.diagnostics.map(\.code) == ["yaml.invalid_utf8"])

@@ -27,15 +27,19 @@ import Testing
 
     @Test func spellingDoesNotChangeAByte() {
         let block = Fixtures.temporaryDirectory()
-        Fixtures.write([
-            "routines/water.yaml": "# a comment\nid: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\nquick_log:\n  - 250\n  - 500\n",
-            "rules/route.yaml": "route:\n  - use: regular\n    when: true\n    reason: default\n",
-        ], to: block)
+        Fixtures.write(
+            [
+                "routines/water.yaml":
+                    "# a comment\nid: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\nquick_log:\n  - 250\n  - 500\n",
+                "rules/route.yaml": "route:\n  - use: regular\n    when: true\n    reason: default\n",
+            ], to: block)
         let flow = Fixtures.temporaryDirectory()
-        Fixtures.write([
-            "routines/water.yaml": "{ id: 'water', name: \"물\", category: water, source: manual, unit: ml, goal: \"1500\", quick_log: [250, '500'] }\n",
-            "rules/route.yaml": "route: [{ use: regular, when: 'true', reason: \"default\" }]   # flow\n",
-        ], to: flow)
+        Fixtures.write(
+            [
+                "routines/water.yaml":
+                    "{ id: 'water', name: \"물\", category: water, source: manual, unit: ml, goal: \"1500\", quick_log: [250, '500'] }\n",
+                "rules/route.yaml": "route: [{ use: regular, when: 'true', reason: \"default\" }]   # flow\n",
+            ], to: flow)
         #expect(bundle(of: block) == bundle(of: flow))
     }
 
@@ -69,7 +73,9 @@ import Testing
             let load = Ruleset.load(bundle: Data(text.utf8.prefix(length)))
             #expect(load.ruleset == nil, "prefix \(length)")
         }
-        let deep = "{\"format\":\"operator-rules-bundle\",\"version\":1,\"sha256\":\"x\",\"content\":" + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
+        let deep =
+            "{\"format\":\"operator-rules-bundle\",\"version\":1,\"sha256\":\"x\",\"content\":" + String(repeating: "[", count: 5000)
+            + String(repeating: "]", count: 5000) + "}"
         #expect(Ruleset.load(bundle: Data(deep.utf8)).diagnostics.first?.code == "json.too_deep")
     }
 

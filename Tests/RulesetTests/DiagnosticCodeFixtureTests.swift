@@ -20,8 +20,14 @@ import Testing
         ("expr.expected_operand", ["rules/route.yaml": "route:\n  - use: regular\n    when: now >= 21:00 &&\n"]),
         ("expr.invalid_time", ["rules/route.yaml": "route:\n  - use: regular\n    when: now >= 25:00\n"]),
         ("expr.unknown_operator", ["rules/route.yaml": "route:\n  - use: regular\n    when: route = \"light\"\n"]),
-        ("type.unknown_fact", ["rules/route.yaml": "route:\n  - use: recovery\n    when: now >= 21:00 && completion_rat < 0.6\n  - use: regular\n    when: true\n"]),
-        ("type.unknown_routine", ["routines/water.yaml": water, "rules/route.yaml": "route:\n  - use: light\n    when: routines.watr.progress < 0.5\n"]),
+        (
+            "type.unknown_fact",
+            ["rules/route.yaml": "route:\n  - use: recovery\n    when: now >= 21:00 && completion_rat < 0.6\n  - use: regular\n    when: true\n"]
+        ),
+        (
+            "type.unknown_routine",
+            ["routines/water.yaml": water, "rules/route.yaml": "route:\n  - use: light\n    when: routines.watr.progress < 0.5\n"]
+        ),
         ("type.needs_default", ["rules/route.yaml": "route:\n  - use: light\n    when: sleep.minutes < 360\n"]),
         ("type.unknown_enum_case", ["rules/route.yaml": "risk:\n  - level: high\n    when: route == \"recvery\"\n"]),
         ("type.mismatch", ["rules/route.yaml": "risk:\n  - level: high\n    when: now >= 21\n"]),
@@ -34,13 +40,28 @@ import Testing
         ("ruleset.invalid_id", ["routines/water.yaml": water.replacingOccurrences(of: "id: water", with: "id: Water-1")]),
         ("ruleset.duplicate_id", ["routines/a.yaml": water, "routines/b.yaml": water]),
         ("ruleset.duplicate_section", ["rules/a.yaml": "light:\n  scale: 0.6\n", "rules/b.yaml": "light:\n  scale: 0.5\n"]),
-        ("ruleset.unknown_reference", ["routines/skincare.yaml": skincare, "rules/recovery.yaml": "recovery:\n  items:\n    - { routine: skincare, item: 로숀 }\n"]),
+        (
+            "ruleset.unknown_reference",
+            ["routines/skincare.yaml": skincare, "rules/recovery.yaml": "recovery:\n  items:\n    - { routine: skincare, item: 로숀 }\n"]
+        ),
         ("ruleset.unsupported_version", ["rules/policy.yaml": "version: 2\npolicy:\n  max_per_day: 3\n"]),
         ("ruleset.tagged_value", ["rules/route.yaml": "route:\n  - use: regular\n    when: !settings.quiet\n"]),
         ("ruleset.anchored_value", ["rules/policy.yaml": "policy:\n  max_per_day: &cap 3\n"]),
-        ("ruleset.invalid_template", ["templates/t.yaml": "surfaces:\n  home: { sensitive: allowed }\ntemplates:\n  - id: home_x\n    surface: home\n    event: home\n    text: 오늘 {completed|thousandz}개\n"]),
+        (
+            "ruleset.invalid_template",
+            [
+                "templates/t.yaml":
+                    "surfaces:\n  home: { sensitive: allowed }\ntemplates:\n  - id: home_x\n    surface: home\n    event: home\n    text: 오늘 {completed|thousandz}개\n"
+            ]
+        ),
         ("ruleset.not_a_document", ["routines/water.yaml": "just text\n"]),
-        ("lint.sensitive_leak", ["templates/t.yaml": "surfaces:\n  lock_screen: { sensitive: forbidden, fallback: 오늘 루트가 업데이트됐어. }\ntemplates:\n  - id: sleep_note\n    surface: lock_screen\n    event: home\n    text: 수면 {sleep.minutes|hm}밖에 못 잤어.\n"]),
+        (
+            "lint.sensitive_leak",
+            [
+                "templates/t.yaml":
+                    "surfaces:\n  lock_screen: { sensitive: forbidden, fallback: 오늘 루트가 업데이트됐어. }\ntemplates:\n  - id: sleep_note\n    surface: lock_screen\n    event: home\n    text: 수면 {sleep.minutes|hm}밖에 못 잤어.\n"
+            ]
+        ),
     ]
 
     @Test(arguments: cases.map(\.0))

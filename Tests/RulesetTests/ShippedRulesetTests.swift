@@ -12,7 +12,8 @@ import Testing
         let load = Ruleset.load(directory: Self.root)
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics.map { "\($0.file):\($0.location) \($0.message)" })")
         let ruleset = try #require(load.ruleset)
-        #expect(ruleset.routines.map(\.id) == ["exercise", "practice", "reading", "room", "skincare", "sleep", "steps", "study", "supplement", "water"])
+        #expect(
+            ruleset.routines.map(\.id) == ["exercise", "practice", "reading", "room", "skincare", "sleep", "steps", "study", "supplement", "water"])
         #expect(ruleset.routines.filter(\.defaultEnabled).map(\.id).sorted() == ["skincare", "sleep", "steps", "study", "supplement", "water"])
     }
 
@@ -64,12 +65,14 @@ import Testing
     @Test(arguments: ["json", "sarif", "github", "text"])
     func multiFileFindingsInEachFormat(format: String) {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write([
-            "routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 0\n",
-            "rules/route.yaml": "route:\n  - use: regular\n    when: true\n  - use: light\n    when: (sleep.minutes ?? 420) < 360\n",
-            "rules/policy.yaml": "policy:\n  max_per_day: 3\n  category_coldown: 90m\n",
-            "templates/t.yaml": "surfaces:\n  lock_screen: { sensitive: forbidden, fallback: 업데이트 }\ntemplates:\n  - id: orphan\n    surface: lock_screen\n    text: 한 줄.\n",
-        ], to: directory)
+        Fixtures.write(
+            [
+                "routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 0\n",
+                "rules/route.yaml": "route:\n  - use: regular\n    when: true\n  - use: light\n    when: (sleep.minutes ?? 420) < 360\n",
+                "rules/policy.yaml": "policy:\n  max_per_day: 3\n  category_coldown: 90m\n",
+                "templates/t.yaml":
+                    "surfaces:\n  lock_screen: { sensitive: forbidden, fallback: 업데이트 }\ntemplates:\n  - id: orphan\n    surface: lock_screen\n    text: 한 줄.\n",
+            ], to: directory)
         let run = CapturedRun(["check", "--format", format, "."], in: directory)
         #expect(run.exitCode == .failure)
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/formats/findings.\(format)") == nil)

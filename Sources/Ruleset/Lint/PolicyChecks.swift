@@ -5,9 +5,11 @@ extension LintCatalogue {
     static let neverFires = LintCheck(
         "lint.never_fires", .warning,
         summary: "a notification that can never be delivered",
-        rationale: "A notification whose `at` is a fixed time inside quiet hours (and not `in_quiet_hours: allow` or `defer`), or whose `when` is constant false, is refused every day whatever the settings.",
+        rationale:
+            "A notification whose `at` is a fixed time inside quiet hours (and not `in_quiet_hours: allow` or `defer`), or whose `when` is constant false, is refused every day whatever the settings.",
         triggering: [
-            LintExample(["rules/n.yaml": """
+            LintExample([
+                "rules/n.yaml": """
                 policy:
                   quiet_hours: { start: "22:30", end: "07:00" }
                 notifications:
@@ -15,38 +17,47 @@ extension LintCatalogue {
                     category: checkin
                     at: 1️⃣"23:00"
                     template: checkin_ready
-                """, "templates/t.yaml": lockScreenTemplate]),
-            LintExample(["rules/n.yaml": """
+                """, "templates/t.yaml": lockScreenTemplate,
+            ]),
+            LintExample([
+                "rules/n.yaml": """
                 notifications:
                   - id: never
                     category: checkin
                     at: "09:00"
                     when: 1️⃣false
                     template: checkin_ready
-                """, "templates/t.yaml": lockScreenTemplate]),
+                """, "templates/t.yaml": lockScreenTemplate,
+            ]),
         ],
-        nonTriggering: [LintExample(["rules/n.yaml": """
-            policy:
-              quiet_hours: { start: "22:30", end: "07:00" }
-            notifications:
-              - id: bedtime
-                category: bedtime
-                at: "23:00"
-                in_quiet_hours: allow
-                template: checkin_ready
-            """, "templates/t.yaml": lockScreenTemplate])]
+        nonTriggering: [
+            LintExample([
+                "rules/n.yaml": """
+                policy:
+                  quiet_hours: { start: "22:30", end: "07:00" }
+                notifications:
+                  - id: bedtime
+                    category: bedtime
+                    at: "23:00"
+                    in_quiet_hours: allow
+                    template: checkin_ready
+                """, "templates/t.yaml": lockScreenTemplate,
+            ])
+        ]
     ) { context, report in
         var findings: [Diagnostic] = []
         let policy = context.ruleset.policy
         for rule in context.ruleset.notifications {
             if rule.inQuietHours == .drop, case .time(let at)? = ConstantAnalysis.constantValue(rule.at.typed), policy.isQuiet(at) {
-                findings.append(report.finding(
-                    rule.atOrigin, "notification '\(rule.id)' fires at \(TimeFormat.clock(at)), inside quiet hours, and is dropped every day",
-                    hint: "move it out of quiet hours, or set 'in_quiet_hours: defer' or 'allow'"))
+                findings.append(
+                    report.finding(
+                        rule.atOrigin, "notification '\(rule.id)' fires at \(TimeFormat.clock(at)), inside quiet hours, and is dropped every day",
+                        hint: "move it out of quiet hours, or set 'in_quiet_hours: defer' or 'allow'"))
             }
             if let when = rule.when, context.truth(when) == false {
-                findings.append(report.finding(
-                    rule.whenOrigin ?? rule.origin, "the condition of notification '\(rule.id)' is never true", hint: "fix the condition"))
+                findings.append(
+                    report.finding(
+                        rule.whenOrigin ?? rule.origin, "the condition of notification '\(rule.id)' is never true", hint: "fix the condition"))
             }
         }
         return findings
@@ -64,35 +75,43 @@ extension LintCatalogue {
     static let longCooldown = LintCheck(
         "lint.long_cooldown", .warning,
         summary: "a category cooldown of a day or more",
-        rationale: "The cooldown spaces deliveries of one category within a day; a day or more silences each category after its first notification for good.",
+        rationale:
+            "The cooldown spaces deliveries of one category within a day; a day or more silences each category after its first notification for good.",
         triggering: [LintExample(["rules/p.yaml": "policy:\n  category_cooldown: 1️⃣24h\n"])],
         nonTriggering: [LintExample(["rules/p.yaml": "policy:\n  category_cooldown: 90m\n"])]
     ) { context, report in
         let policy = context.ruleset.policy
         guard policy.categoryCooldown >= 86_400, let origin = context.ruleset.cooldownOrigin else { return [] }
-        return [report.finding(
-            origin, "category_cooldown is \(TimeFormat.duration(policy.categoryCooldown)): a category could notify only once",
-            hint: "the seed's policy is 90m")]
+        return [
+            report.finding(
+                origin, "category_cooldown is \(TimeFormat.duration(policy.categoryCooldown)): a category could notify only once",
+                hint: "the seed's policy is 90m")
+        ]
     }
 
     static let recoveryTooLong = LintCheck(
         "lint.recovery_too_long", .warning,
         summary: "more recovery items than `max_items`",
         rationale: "The recovery route is the minimal route (seed 4.3: three items). Items past `max_items` are never offered.",
-        triggering: [LintExample([
-            "routines/r.yaml": "- { id: water, name: 물, category: water, source: manual, unit: ml, goal: 1500 }\n- { id: steps, name: 걸음 수, category: steps, source: healthkit, unit: steps, goal: 6000 }\n",
-            "rules/recovery.yaml": """
+        triggering: [
+            LintExample([
+                "routines/r.yaml":
+                    "- { id: water, name: 물, category: water, source: manual, unit: ml, goal: 1500 }\n- { id: steps, name: 걸음 수, category: steps, source: healthkit, unit: steps, goal: 6000 }\n",
+                "rules/recovery.yaml": """
                 recovery:
                   max_items: 1
                   items:
                     - { routine: water, target: 300 }
                     - 1️⃣{ routine: steps, delta: 300 }
                 """,
-        ])],
-        nonTriggering: [LintExample([
-            "routines/r.yaml": "- { id: water, name: 물, category: water, source: manual, unit: ml, goal: 1500 }\n",
-            "rules/recovery.yaml": "recovery:\n  max_items: 3\n  items:\n    - { routine: water, target: 300 }\n",
-        ])]
+            ])
+        ],
+        nonTriggering: [
+            LintExample([
+                "routines/r.yaml": "- { id: water, name: 물, category: water, source: manual, unit: ml, goal: 1500 }\n",
+                "rules/recovery.yaml": "recovery:\n  max_items: 3\n  items:\n    - { routine: water, target: 300 }\n",
+            ])
+        ]
     ) { context, report in
         guard let recovery = context.ruleset.recovery, recovery.items.count > recovery.maxItems else { return [] }
         return recovery.items.dropFirst(recovery.maxItems).map { item in
@@ -105,7 +124,8 @@ extension LintCatalogue {
     static let nonPositive = LintCheck(
         "lint.non_positive", .error,
         summary: "a goal, amount or delta that is zero or negative",
-        rationale: "Progress is value ÷ goal; a goal of zero or less makes every routine complete (or divides by zero), and a recovery item of zero is done before it starts.",
+        rationale:
+            "Progress is value ÷ goal; a goal of zero or less makes every routine complete (or divides by zero), and a recovery item of zero is done before it starts.",
         triggering: [
             LintExample(["routines/w.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1️⃣0\n"]),
             LintExample([
@@ -113,15 +133,24 @@ extension LintCatalogue {
                 "rules/recovery.yaml": "recovery:\n  items:\n    - 1️⃣{ routine: steps, delta: -300 }\n",
             ]),
         ],
-        nonTriggering: [LintExample(["routines/w.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\nroutes:\n  light: { goal: 1000 }\n"])]
+        nonTriggering: [
+            LintExample([
+                "routines/w.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\nroutes:\n  light: { goal: 1000 }\n"
+            ])
+        ]
     ) { context, report in
         var findings: [Diagnostic] = []
         for routine in context.ruleset.routines {
             if routine.goal <= 0 {
-                findings.append(report.finding(routine.goalOrigin ?? routine.origin, "routine '\(routine.id)' has goal \(Value.formatNumber(routine.goal))", hint: "goals are above zero"))
+                findings.append(
+                    report.finding(
+                        routine.goalOrigin ?? routine.origin, "routine '\(routine.id)' has goal \(Value.formatNumber(routine.goal))",
+                        hint: "goals are above zero"))
             }
             if let light = routine.lightGoal, light <= 0 {
-                findings.append(report.finding(routine.origin, "routine '\(routine.id)' has light goal \(Value.formatNumber(light))", hint: "goals are above zero"))
+                findings.append(
+                    report.finding(
+                        routine.origin, "routine '\(routine.id)' has light goal \(Value.formatNumber(light))", hint: "goals are above zero"))
             }
             if routine.quickLog.contains(where: { $0 <= 0 }) {
                 findings.append(report.finding(routine.origin, "routine '\(routine.id)' has a quick-log amount of zero or less"))
@@ -148,7 +177,11 @@ extension LintCatalogue {
         nonTriggering: [LintExample(["rules/light.yaml": "light:\n  scale: 0.6\n"])]
     ) { context, report in
         guard let light = context.ruleset.light, light.scale <= 0 || light.scale > 1 else { return [] }
-        return [report.finding(light.origin, "light scale is \(Value.formatNumber(light.scale)); it must be above 0 and at most 1", hint: "the seed's light route is 0.6")]
+        return [
+            report.finding(
+                light.origin, "light scale is \(Value.formatNumber(light.scale)); it must be above 0 and at most 1",
+                hint: "the seed's light route is 0.6")
+        ]
     }
 }
 
@@ -156,19 +189,23 @@ extension LintCatalogue {
     static let noToggle = LintCheck(
         "lint.no_toggle", .warning,
         summary: "a notification type the user cannot turn off",
-        rationale: "Seed 6.8: every notification type can be switched on and off in settings. The engine refuses a type whose bool setting of the same id is false (`disabled`); a type without one can only be silenced by editing the rules — unless it is opt-in, firing only at a time the user set (an optional setting in `at`).",
-        triggering: [LintExample([
-            "rules/n.yaml": """
+        rationale:
+            "Seed 6.8: every notification type can be switched on and off in settings. The engine refuses a type whose bool setting of the same id is false (`disabled`); a type without one can only be silenced by editing the rules — unless it is opt-in, firing only at a time the user set (an optional setting in `at`).",
+        triggering: [
+            LintExample([
+                "rules/n.yaml": """
                 notifications:
                   - id: 1️⃣morning_checkin
                     category: checkin
                     at: "09:00"
                     template: checkin_ready
                 """,
-            "templates/t.yaml": lockScreenTemplate,
-        ])],
-        nonTriggering: [LintExample([
-            "rules/n.yaml": """
+                "templates/t.yaml": lockScreenTemplate,
+            ])
+        ],
+        nonTriggering: [
+            LintExample([
+                "rules/n.yaml": """
                 settings:
                   morning_checkin: { type: bool, default: true }
                   bedtime: { type: "time?" }
@@ -183,14 +220,16 @@ extension LintCatalogue {
                     in_quiet_hours: allow
                     template: checkin_ready
                 """,
-            "templates/t.yaml": lockScreenTemplate,
-        ])]
+                "templates/t.yaml": lockScreenTemplate,
+            ])
+        ]
     ) { context, report in
         context.ruleset.notifications.compactMap { rule -> Diagnostic? in
             if context.ruleset.settings.declaration(rule.id)?.type == .bool { return nil }
-            let optIn = rule.at.factsRead.contains { name in
-                name.hasPrefix("settings.") && context.ruleset.schema.fact(named: name)?.type.isOptional == true
-            } || rule.perRoutine
+            let optIn =
+                rule.at.factsRead.contains { name in
+                    name.hasPrefix("settings.") && context.ruleset.schema.fact(named: name)?.type.isOptional == true
+                } || rule.perRoutine
             guard !optIn else { return nil }
             return report.finding(
                 rule.origin, "notification '\(rule.id)' has no bool setting '\(rule.id)', so the user cannot turn it off",

@@ -5,34 +5,36 @@ extension LintCatalogue {
     static let sensitiveLeak = LintCheck(
         "lint.sensitive_leak", .error,
         summary: "a template on a lock-screen-like surface reads a sensitive fact",
-        rationale: "Surfaces with `sensitive: forbidden` (lock screen, widget) are seen by anyone near the phone. Sleep, supplements, moods and any `sensitive: true` routine never appear there, not even through derived values such as `recovery.items_text` (seed 6.6, 11.1). The engine also refuses such values at run time, but a ruleset that tries is wrong.",
+        rationale:
+            "Surfaces with `sensitive: forbidden` (lock screen, widget) are seen by anyone near the phone. Sleep, supplements, moods and any `sensitive: true` routine never appear there, not even through derived values such as `recovery.items_text` (seed 6.6, 11.1). The engine also refuses such values at run time, but a ruleset that tries is wrong.",
         triggering: [
             LintExample([
                 "templates/lock.yaml": """
-                    surfaces:
-                      lock_screen: { sensitive: forbidden, max_length: 60, fallback: 오늘 루트가 업데이트됐어. }
-                    templates:
-                      - id: sleep_note
-                        surface: lock_screen
-                        text: 수면 1️⃣{sleep.minutes|hm}밖에 못 잤어.
-                    """
+                surfaces:
+                  lock_screen: { sensitive: forbidden, max_length: 60, fallback: 오늘 루트가 업데이트됐어. }
+                templates:
+                  - id: sleep_note
+                    surface: lock_screen
+                    text: 수면 1️⃣{sleep.minutes|hm}밖에 못 잤어.
+                """
             ]),
             LintExample([
                 "routines/supplement.yaml": "id: supplement\nname: 영양제\ncategory: supplement\nsource: checklist\nunit: check\n",
                 "rules/recovery.yaml": "recovery:\n  items:\n    - { routine: supplement, target: 1 }\n",
                 "templates/lock.yaml": """
-                    surfaces:
-                      widget: { sensitive: forbidden, max_length: 40, fallback: 오늘의 작전 대기 중 }
-                    templates:
-                      - id: widget_recovery
-                        surface: widget
-                        event: home
-                        text: "1️⃣{recovery.items_text}만 하자"
-                    """,
+                surfaces:
+                  widget: { sensitive: forbidden, max_length: 40, fallback: 오늘의 작전 대기 중 }
+                templates:
+                  - id: widget_recovery
+                    surface: widget
+                    event: home
+                    text: "1️⃣{recovery.items_text}만 하자"
+                """,
             ]),
         ],
-        nonTriggering: [LintExample([
-            "templates/home.yaml": """
+        nonTriggering: [
+            LintExample([
+                "templates/home.yaml": """
                 surfaces:
                   home: { sensitive: allowed }
                 templates:
@@ -41,7 +43,8 @@ extension LintCatalogue {
                     event: home
                     text: 수면 {sleep.minutes ?? 0}분
                 """
-        ])]
+            ])
+        ]
     ) { context, report in
         var findings: [Diagnostic] = []
         for template in context.ruleset.templates {
@@ -49,18 +52,20 @@ extension LintCatalogue {
             for case .placeholder(let placeholder) in template.segments {
                 for fact in placeholder.expression.factsRead {
                     guard let why = context.sensitivity(of: fact) else { continue }
-                    findings.append(report.finding(
-                        placeholder.origin,
-                        "template '\(template.id)' on surface '\(surface.name)' (sensitive: forbidden) shows '\(fact)': \(why)",
-                        hint: "show it only on a surface with 'sensitive: allowed' (home, chat), or use a redacted wording"))
+                    findings.append(
+                        report.finding(
+                            placeholder.origin,
+                            "template '\(template.id)' on surface '\(surface.name)' (sensitive: forbidden) shows '\(fact)': \(why)",
+                            hint: "show it only on a surface with 'sensitive: allowed' (home, chat), or use a redacted wording"))
                 }
             }
             if let when = template.when, let origin = template.whenOrigin {
                 for fact in when.factsRead {
                     guard let why = context.sensitivity(of: fact) else { continue }
-                    findings.append(report.finding(
-                        origin, "template '\(template.id)' on surface '\(surface.name)' is chosen by '\(fact)': \(why)",
-                        hint: "a line chosen by a sensitive fact reveals it; choose it by route or risk instead"))
+                    findings.append(
+                        report.finding(
+                            origin, "template '\(template.id)' on surface '\(surface.name)' is chosen by '\(fact)': \(why)",
+                            hint: "a line chosen by a sensitive fact reveals it; choose it by route or risk instead"))
                 }
             }
         }
@@ -70,9 +75,11 @@ extension LintCatalogue {
     static let notificationSurface = LintCheck(
         "lint.notification_surface", .error,
         summary: "a notification uses a template of a surface that allows sensitive facts",
-        rationale: "Notification bodies and titles appear on the lock screen, so their templates must belong to a surface with `sensitive: forbidden`; a home or chat line may speak of sleep or supplements.",
-        triggering: [LintExample([
-            "templates/t.yaml": """
+        rationale:
+            "Notification bodies and titles appear on the lock screen, so their templates must belong to a surface with `sensitive: forbidden`; a home or chat line may speak of sleep or supplements.",
+        triggering: [
+            LintExample([
+                "templates/t.yaml": """
                 surfaces:
                   home: { sensitive: allowed }
                 templates:
@@ -80,24 +87,27 @@ extension LintCatalogue {
                     surface: home
                     text: 오늘 루트가 준비됐어.
                 """,
-            "rules/n.yaml": """
+                "rules/n.yaml": """
                 notifications:
                   - id: morning_checkin
                     category: checkin
                     at: "09:00"
                     template: 1️⃣home_line
                 """,
-        ])],
-        nonTriggering: [LintExample([
-            "templates/t.yaml": lockScreenTemplate,
-            "rules/n.yaml": """
+            ])
+        ],
+        nonTriggering: [
+            LintExample([
+                "templates/t.yaml": lockScreenTemplate,
+                "rules/n.yaml": """
                 notifications:
                   - id: morning_checkin
                     category: checkin
                     at: "09:00"
                     template: checkin_ready
                 """,
-        ])]
+            ])
+        ]
     ) { context, report in
         var findings: [Diagnostic] = []
         for rule in context.ruleset.notifications {
@@ -106,9 +116,11 @@ extension LintCatalogue {
                     let surface = context.ruleset.surface(template.surface), surface.sensitivity == .allowed
                 else { continue }
                 let origin = role == "body" ? (rule.templateOrigin ?? rule.origin) : (rule.titleOrigin ?? rule.origin)
-                findings.append(report.finding(
-                    origin, "notification '\(rule.id)' uses template '\(id)' as its \(role), but surface '\(surface.name)' allows sensitive facts",
-                    hint: "use a template of a 'sensitive: forbidden' surface such as lock_screen"))
+                findings.append(
+                    report.finding(
+                        origin,
+                        "notification '\(rule.id)' uses template '\(id)' as its \(role), but surface '\(surface.name)' allows sensitive facts",
+                        hint: "use a template of a 'sensitive: forbidden' surface such as lock_screen"))
             }
         }
         return findings

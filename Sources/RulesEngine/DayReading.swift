@@ -30,30 +30,6 @@ struct DayReading {
 }
 
 extension OperatorEngine {
-    /// The goal of `routine` on `route` (SPEC §5.3): light scales steps, minutes, ml and
-    /// count goals (not sleep, checklists or checks) and rounds half up, unless the
-    /// routine names its own light goal; `set_goal` overrides win.
-    func goal(of routine: Routine, on route: RouteKind, in day: DayState) -> Double {
-        if let override = day.goalOverrides[routine.id] { return override }
-        guard route == .light else { return routine.goal }
-        if let light = routine.lightGoal { return light }
-        guard routine.scalesOnLightRoute, let scale = ruleset.light?.scale else { return routine.goal }
-        return (routine.goal * scale + 0.5).rounded(.down)
-    }
-
-    /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
-    /// items, or the sum of its logs.
-    func value(of routine: Routine, in day: DayState) -> Double {
-        if routine.source == .healthkit, let health = day.health {
-            if routine.unit == .steps, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
-            if routine.category == .sleep, health.sleepPermission == .granted, let minutes = health.sleepMinutes {
-                return Double(minutes)
-            }
-        }
-        if !routine.items.isEmpty { return Double(day.ticked(routine.id).intersection(routine.items).count) }
-        return day.logged(routine.id)
-    }
-
     /// Reads the day at `now` (seconds since midnight) with the goals of `route`.
     func read(_ day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String = "home") -> DayReading {
         var readings: [RoutineReading] = []
@@ -91,7 +67,7 @@ extension OperatorEngine {
         reading.facts.put(layout.total, .int(reading.total))
         reading.facts.put(layout.completionRate, .number(reading.rate))
         for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            reading.facts.put(layout.routines[index][4], .string(routine.status.rawValue))
+            reading.facts.put(layout.routines[index].status, .string(routine.status.rawValue))
         }
         return reading
     }
@@ -107,18 +83,4 @@ extension OperatorEngine {
         reading.completed = completed
     }
 
-    /// A routine's status by the first matching `judgement.routine` entry; no match is
-    /// `in_progress` with some progress, `not_started` without, and `failed` when the day
-    /// closes — `skipped` on a skipped day, where earned statuses stay.
-    /// `context` carries the day's facts; the entry's bindings are written into it in place.
-    func judgeRoutine(_ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool) -> RoutineStatus {
-        context.facts.put(layout.progress, .number(reading.progress))
-        context.facts.put(layout.value, .number(reading.value))
-        context.facts.put(layout.goal, .number(reading.goal))
-        for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
-            return entry.status
-        }
-        if closing { return skipped ? .skipped : .failed }
-        return reading.value > 0 ? .inProgress : .notStarted
-    }
 }

@@ -14,15 +14,16 @@ struct FactLayout: Sendable {
     let recoveryCompleted, recoveryItemsText: Int?
     let questStart, questTarget, questClear, questCurrent, questRemaining, questProgress: Int?
     let sentToday, streakDays, event: Int?
-    /// Per routine (in ruleset order): name, value, goal, progress, status, enabled, core.
-    let routines: [[Int?]]
+    /// Per routine (in ruleset order): `routines.<id>.*`.
+    let routines: [RoutineSlots]
     /// Per setting (in ruleset order).
     let settings: [Int?]
     /// Per notification type (in ruleset order): `notifications.<id>.ignored_streak`.
     let ignoredStreaks: [Int?]
     /// Bindings of a judgement entry and of a per-routine notification.
     let progress, value, goal: Int?
-    let routineBinding: [Int?]
+    /// `routine.*` of a per-routine notification.
+    let routineBinding: RoutineSlots
     let routineID, routineReminder: Int?
 
     init(ruleset: Ruleset) {
@@ -60,16 +61,42 @@ struct FactLayout: Sendable {
         sentToday = slot("notifications.sent_today")
         streakDays = slot("streak.days")
         event = slot("event")
-        let fields = FactSchema.routineFields.map(\.0)
-        routines = ruleset.routines.map { routine in fields.map { slot("routines.\(routine.id).\($0)") } }
+        routines = ruleset.routines.map { routine in RoutineSlots { slot("routines.\(routine.id).\($0)") } }
         settings = ruleset.settings.map { slot("settings.\($0.key)") }
         ignoredStreaks = ruleset.notifications.map { slot("notifications.\($0.id).ignored_streak") }
         progress = slot("progress")
         value = slot("value")
         goal = slot("goal")
-        routineBinding = fields.map { slot("routine.\($0)") }
+        routineBinding = RoutineSlots { slot("routine.\($0)") }
         routineID = slot("routine.id")
         routineReminder = slot("routine.reminder")
+    }
+}
+
+/// The slots of one routine's facts (`routines.<id>.*`, or the `routine.*` binding).
+struct RoutineSlots: Sendable {
+    let name, value, goal, progress, status, enabled, core: Int?
+
+    /// Looks each field up by its name (`name`, `value`, … as the fact schema spells them).
+    init(_ slot: (String) -> Int?) {
+        name = slot("name")
+        value = slot("value")
+        goal = slot("goal")
+        progress = slot("progress")
+        status = slot("status")
+        enabled = slot("enabled")
+        core = slot("core")
+    }
+
+    /// Writes a routine's reading into these slots.
+    func put(_ reading: RoutineReading, into facts: inout FactValues) {
+        facts.put(name, .string(reading.routine.name))
+        facts.put(value, .number(reading.value))
+        facts.put(goal, .number(reading.goal))
+        facts.put(progress, .number(reading.progress))
+        facts.put(status, .string(reading.status.rawValue))
+        facts.put(enabled, .bool(reading.enabled))
+        facts.put(core, .bool(reading.routine.core))
     }
 }
 

@@ -50,12 +50,7 @@ extension OperatorEngine {
         facts.put(layout.streakDays, .int(profile.streakDays))
         facts.put(layout.event, .string(event))
         for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            let slots = layout.routines[index]
-            let values: [Value] = [
-                .string(routine.routine.name), .number(routine.value), .number(routine.goal), .number(routine.progress),
-                .string(routine.status.rawValue), .bool(routine.enabled), .bool(routine.routine.core),
-            ]
-            for (slot, value) in zip(slots, values) { facts.put(slot, value) }
+            layout.routines[index].put(routine, into: &facts)
         }
         for (index, declaration) in ruleset.settings.enumerated() where index < layout.settings.count {
             facts.put(layout.settings[index], profile.settings[declaration.key] ?? declaration.defaultValue)
@@ -66,41 +61,4 @@ extension OperatorEngine {
         reading.facts = facts
     }
 
-    /// Whether every recovery item is done (false without items).
-    func recoveryCompleted(_ day: DayState) -> Bool {
-        !day.route.items.isEmpty && day.route.items.allSatisfy { $0.status == .completed }
-    }
-
-    /// The recovery items in Korean: `물 300ml, 양치, 300보`.
-    func recoveryItemsText(_ day: DayState) -> String {
-        let items = day.route.items.isEmpty && day.route.route != .recovery ? plannedRecoveryItems() : day.route.items
-        return items.map { item in
-            let routine = ruleset.routine(item.routine)
-            switch item.requirement {
-            case .target(let amount):
-                return "\(routine?.name ?? item.routine) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
-            case .item(let name):
-                return name
-            case .delta(let steps):
-                return "\(steps)보"
-            }
-        }.joined(separator: ", ")
-    }
-
-    /// The recovery items the ruleset declares (before the route starts).
-    func plannedRecoveryItems() -> [RouteItemState] {
-        (ruleset.recovery?.items ?? []).prefix(ruleset.recovery?.maxItems ?? 3).enumerated().map { index, item in
-            RouteItemState(id: "route_item_\(index + 1)", routine: item.routine, requirement: item.requirement, baseline: 0, status: .notStarted)
-        }
-    }
-
-    static func unitSuffix(_ unit: RoutineUnit?) -> String {
-        switch unit {
-        case .ml?: "ml"
-        case .minutes?: "분"
-        case .steps?: "보"
-        case .count?: "개"
-        case .check?, nil: ""
-        }
-    }
 }

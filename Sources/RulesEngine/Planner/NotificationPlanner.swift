@@ -135,8 +135,10 @@ extension OperatorEngine {
         _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool, at time: Date
     ) {
         var gates: [Explanation.Entry] = []
+        var problems: [String] = []
         let today = candidate.day == day?.day
-        let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates)
+        let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates, problems: &problems)
+        for message in problems { problem(at: time, "expression.evaluation", message) }
         plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
         if let reason = decision.reason {
             refusals.append(
@@ -181,11 +183,7 @@ extension OperatorEngine {
 
     /// Binds `routine.*` for a per-routine notification.
     func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
-        let values: [Value] = [
-            .string(reading.routine.name), .number(reading.value), .number(reading.goal), .number(reading.progress),
-            .string(reading.status.rawValue), .bool(reading.enabled), .bool(reading.routine.core),
-        ]
-        for (slot, value) in zip(layout.routineBinding, values) { facts.put(slot, value) }
+        layout.routineBinding.put(reading, into: &facts)
         facts.put(layout.routineID, .string(reading.routine.id))
         facts.put(layout.routineReminder, .time(reminder))
     }
@@ -199,114 +197,39 @@ extension OperatorEngine {
         return facts
     }
 
-    /// The gates in order; nil reason means scheduled.
+    /// The gates in order (`runGates`), then the request as iOS will show it; nil reason
+    /// means scheduled.
     private func gate(
-        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout [Explanation.Entry]
+        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout [Explanation.Entry], problems: inout [String]
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         let rule = candidate.rule
-        let policy = ruleset.policy
-        func refuse(_ reason: GateReason, _ detail: String? = nil) -> (GateReason?, ScheduledNotification?) {
-            explain.append(Explanation.Entry(label: reason.rawValue, condition: detail, origin: nil, result: .notMatched))
-            return (reason, nil)
-        }
-        func pass(_ gate: GateReason) { explain.append(Explanation.Entry(label: gate.rawValue, condition: nil, origin: nil, result: .matched)) }
-        if profile.flag(rule.id) == false { return refuse(.disabled, "setting '\(rule.id)' is false") }
-        pass(.disabled)
-        if skipped { return refuse(.skipped, "the user skipped today") }
-        pass(.skipped)
-        var fireSeconds = candidate.seconds
-        var fireAt = candidate.fireAt
-        var facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
-        if let when = rule.when {
-            var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
-            guard (try? when.isTrue(&context)) == true else { return refuse(.conditionFalse, when.source) }
-            explain.append(
-                Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
-        } else {
-            pass(.conditionFalse)
-        }
-        if rule.perRoutine, policy.cancelWhenCompleted, let routine = candidate.routine,
-            let slot = layout.routines[safe: ruleset.routines.firstIndex { $0.id == routine }]?[safe: 4],
-            case .string(let status)? = slot.map({ facts[$0] }), status == RoutineStatus.completed.rawValue
-        {
-            return refuse(.completed, "routine '\(routine)' is done")
-        }
-        pass(.completed)
-        var deferredBy = 0
-        if policy.isQuiet(fireSeconds) {
-            switch rule.inQuietHours {
-            case .drop: return refuse(.quietHours, "\(TimeFormat.clock(fireSeconds)) is inside quiet hours")
-            case .allow: pass(.quietHours)
-            case .defer:
-                guard let quiet = policy.quietHours else { break }
-                // The next wall-clock end of quiet hours, DST-correct: over a spring-forward
-                // night 23:00 → 07:00 is seven hours, not eight.
-                let end = quiet.end
-                let local = clock.local(fireAt)
-                let deferredTo = clock.instant(day: end > local.seconds ? local.day : local.day + 1, seconds: end)
-                deferredBy = Int(deferredTo.timeIntervalSince(fireAt))
-                fireSeconds = end
-                fireAt = deferredTo
-                facts = factsAtFire(candidate.facts, fireSeconds: fireSeconds)
-                explain.append(
-                    Explanation.Entry(
-                        label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(end))", origin: nil, result: .matched))
-            }
-        } else {
-            pass(.quietHours)
-        }
-        // A request belongs to the logical day it fires on (a deferred one, to the next).
-        let fireDay = deferredBy > 0 ? clock.logical(fireAt, dayStart: profile.dayStart(ruleset)).day : candidate.day
-        let sameDayDelivered = fireDay == day?.day ? (day?.deliveries.count ?? 0) : 0
-        let sameDayScheduled = accepted.count { $0.day == fireDay }
-        if sameDayDelivered + sameDayScheduled >= policy.maxPerDay {
-            return refuse(.dailyCap, "\(sameDayDelivered + sameDayScheduled) of \(policy.maxPerDay) already delivered or scheduled")
-        }
-        pass(.dailyCap)
-        let cooldown = TimeInterval(policy.categoryCooldown)
-        let recent =
-            (day?.deliveries ?? []).filter { $0.category == rule.category }.map(\.at)
-            + accepted.filter { $0.category == rule.category }.map(\.scheduledAt)
-        if let close = recent.first(where: { abs(fireAt.timeIntervalSince($0)) < cooldown }) {
-            return refuse(.categoryCooldown, "category '\(rule.category)' delivered or scheduled at \(clock.iso8601(close))")
-        }
-        pass(.categoryCooldown)
-        var level = rule.interruptionLevel
-        var relevance = 1.0
-        if (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored {
-            switch policy.weakenEffect {
-            case .off: return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: off")
-            case .everyOtherDay:
-                let since = profile.weakenedSince[rule.id] ?? candidate.day
-                if (candidate.day - since) % 2 == 1 {
-                    return refuse(.weakened, "ignored \(policy.weakenAfterIgnored) times in a row: every other day")
-                }
-            case .passive:
-                level = .passive
-                relevance = 0.2
-            }
-        }
-        pass(.weakened)
-        if deferredBy > 0, let expires = rule.expiresAfter, deferredBy > expires {
-            return refuse(.stale, "deferred \(TimeFormat.duration(deferredBy)), over expires_after \(TimeFormat.duration(expires))")
-        }
-        pass(.stale)
-        let body = notificationText(rule.template, facts: facts)
-        let title = rule.title.map { notificationText($0, facts: facts) }
-        let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: facts)
+        var gated = GatedCandidate(
+            candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
+            facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: rule.interruptionLevel)
+        let refusal = runGates(&gated, GateInputs(accepted: accepted, skipped: skipped))
+        explain = gated.explanation
+        problems += gated.problems
+        if let refusal { return (refusal, nil) }
+        return (nil, request(for: gated))
+    }
+
+    /// The request iOS will hold for a candidate that passed every gate.
+    func request(for gated: GatedCandidate) -> ScheduledNotification {
+        let candidate = gated.candidate
+        let rule = candidate.rule
+        let body = notificationText(rule.template, facts: gated.facts)
+        let title = rule.title.map { notificationText($0, facts: gated.facts) }
+        let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: gated.facts)
         let reason =
             candidate.day == day?.day && day?.route.route == .recovery
             ? (day?.route.reason ?? "default")
             : routeIndex.map { ruleset.route[$0].reason } ?? "default"
-        return (
-            nil,
-            ScheduledNotification(
-                id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: fireAt, day: fireDay, status: "scheduled",
-                deepLink: rule.deepLink, templateID: rule.template, sensitive: body.redacted || (title?.redacted ?? false),
-                createdReason: reason, interruptionLevel: level, relevance: relevance, threadID: "thread.\(rule.category)",
-                category: rule.category, actions: rule.actions, title: title?.text, text: body.text,
-                redacted: body.redacted || (title?.redacted ?? false))
-        )
+        let redacted = body.redacted || (title?.redacted ?? false)
+        return ScheduledNotification(
+            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: gated.fireAt, day: gated.fireDay, status: "scheduled",
+            deepLink: rule.deepLink, templateID: rule.template, sensitive: redacted, createdReason: reason, interruptionLevel: gated.level,
+            relevance: gated.relevance, threadID: "thread.\(rule.category)", category: rule.category, actions: rule.actions, title: title?.text,
+            text: body.text, redacted: redacted)
     }
 
     /// A notification's text on its template's surface (the fallback when refused or unknown).
@@ -320,88 +243,6 @@ extension OperatorEngine {
         }
     }
 
-    // MARK: the device
-
-    /// Whether a request's `when` still holds at its fire time for the real health data
-    /// (`truth`) and what the app knows otherwise. A request whose condition went false
-    /// after the last app run is still delivered, marked `stale_condition`: the device model
-    /// asks this before it reports the delivery.
-    public func conditionHolds(for request: ScheduledNotification, truth: HealthReading?) -> Bool {
-        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else { return true }
-        if let truth { current.health = truth }
-        let seconds = clock.local(request.scheduledAt).seconds
-        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
-        var facts = reading.facts
-        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
-            let reminder = profile.reminder(for: routine)
-        {
-            bind(&facts, routineReading, reminder: reminder)
-        }
-        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
-        return (try? when.isTrue(&context)) == true
-    }
-
-    /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
-    mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
-        pending.removeAll { $0.id == request.id }
-        if request.day == day?.day {
-            day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
-            delivered[request.id] = request
-        }
-        records.append(EngineRecord(at: request.scheduledAt, kind: .notificationDelivered(request, staleCondition: staleCondition)))
-    }
-
-    /// With no device reporting deliveries, iOS is presumed to deliver the soonest pending
-    /// request at its time; `truth` flags a stale condition.
-    mutating func presumeNextDelivery(truth: ((Date) -> HealthReading?)?) {
-        guard let next = pending.first else { return }
-        let stale = truth.map { !conditionHolds(for: next, truth: $0(next.scheduledAt)) } ?? false
-        deliver(next, staleCondition: stale)
-    }
-
-    /// The user's answer to a delivered notification.
-    mutating func respond(id: String, response: NotificationResponse, health: HealthReading?, at time: Date) {
-        // By request id, else the latest delivery of that type today (never dictionary order).
-        let byType = delivered.values.filter { $0.type == id }.max { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
-        guard let notification = delivered[id] ?? byType else {
-            return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
-        }
-        let label: String
-        switch response {
-        case .opened: label = "opened"
-        case .ignored: label = "ignored"
-        case .action(let action): label = action.rawValue
-        }
-        records.append(EngineRecord(at: time, kind: .notificationResponse(id: notification.id, type: notification.type, response: label)))
-        switch response {
-        case .ignored:
-            let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
-            profile.ignoredStreaks[notification.type] = streak
-            if streak == ruleset.policy.weakenAfterIgnored, let today = day?.day { profile.weakenedSince[notification.type] = today }
-        case .opened, .action(.openApp):
-            profile.ignoredStreaks[notification.type] = 0
-            profile.weakenedSince[notification.type] = nil
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
-            sync(health, at: time)
-            decide(at: time)
-        case .action(let action):
-            profile.ignoredStreaks[notification.type] = 0
-            profile.weakenedSince[notification.type] = nil
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification_action:\(action.rawValue)", synced: false)))
-            switch action {
-            case .startRecovery: request(.startRecovery, at: time)
-            case .skipToday: request(.skipToday, at: time)
-            case .logWater250:
-                if let water = ruleset.routines.first(where: { $0.category == .water }) {
-                    addLog(routine: water.id, value: 250, unit: nil, source: .notificationAction, at: time)
-                }
-            case .completeSupplement: complete(category: .supplement, source: .notificationAction, at: time)
-            case .completeSkincare: complete(category: .skincare, source: .notificationAction, at: time)
-            case .openApp: break
-            }
-            decide(at: time)
-        }
-    }
 }
 
 extension Array {

@@ -1,0 +1,64 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// Judgement: each routine by the first matching `judgement.routine` entry, and the day
+/// when it closes, with streak and XP.
+extension OperatorEngine {
+
+    /// Closes the current day at `time` (the next `day_starts_at`): judged from what the app
+    /// knew at its last run; streak and XP carry on. A fresh day opens for the device's
+    /// deliveries.
+    mutating func closeDay(at time: Date) {
+        guard let current = day else { return }
+        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? profile.dayStart(ruleset)
+        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
+        var statuses: [String: RoutineStatus] = [:]
+        var completed = 0
+        var partial = 0
+        var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
+        for routine in reading.routines where routine.enabled {
+            let status =
+                current.completedRoutines.contains(routine.routine.id)
+                ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
+            statuses[routine.routine.id] = status
+            if status == .completed { completed += 1 }
+            if status == .partial { partial += 1 }
+        }
+        var result = DayResult.failed
+        if current.skipped {
+            result = .skipped
+        } else {
+            let (index, explanation) = firstMatch(
+                (ruleset.judgement?.day ?? []).map { ($0.result.rawValue, $0.when, $0.origin) }, facts: reading.facts,
+                decision: "day", at: time, fallback: DayResult.failed.rawValue)
+            decisionExplanations["day"] = explanation
+            result = index.map { ruleset.judgement?.day[$0].result ?? .failed } ?? .failed
+        }
+        let xp = ruleset.judgement?.xp ?? ExperiencePoints()
+        let gained = completed * xp.completed + partial * xp.partial + (recoveryCompleted(current) ? xp.recoveryCompleted : 0)
+        let streakCounts = ruleset.judgement?.streakCounts ?? [.success, .recovered]
+        profile.streakDays = streakCounts.contains(result) ? profile.streakDays + 1 : 0
+        profile.xp += gained
+        let close = DayClose(day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, statuses: statuses)
+        closedDays.append(close)
+        records.append(EngineRecord(at: time, kind: .dayClosed(close)))
+        day = DayState(day: current.day + 1)
+        delivered = [:]
+    }
+
+    /// A routine's status by the first matching `judgement.routine` entry; no match is
+    /// `in_progress` with some progress, `not_started` without, and `failed` when the day
+    /// closes — `skipped` on a skipped day, where earned statuses stay.
+    /// `context` carries the day's facts; the entry's bindings are written into it in place.
+    func judgeRoutine(_ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool) -> RoutineStatus {
+        context.facts.put(layout.progress, .number(reading.progress))
+        context.facts.put(layout.value, .number(reading.value))
+        context.facts.put(layout.goal, .number(reading.goal))
+        for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
+            return entry.status
+        }
+        if closing { return skipped ? .skipped : .failed }
+        return reading.value > 0 ? .inProgress : .notStarted
+    }
+}

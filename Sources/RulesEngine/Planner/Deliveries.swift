@@ -1,0 +1,88 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// What iOS did with the plan, as the app learns it: deliveries (reported by the device,
+/// or presumed when nobody reports them) and the user's responses.
+extension OperatorEngine {
+    /// Whether a request's `when` still holds at its fire time for the real health data
+    /// (`truth`) and what the app knows otherwise. A request whose condition went false
+    /// after the last app run is still delivered, marked `stale_condition`: the device model
+    /// asks this before it reports the delivery.
+    public func conditionHolds(for request: ScheduledNotification, truth: HealthReading?) -> Bool {
+        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else { return true }
+        if let truth { current.health = truth }
+        let seconds = clock.local(request.scheduledAt).seconds
+        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
+        var facts = reading.facts
+        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
+            let reminder = profile.reminder(for: routine)
+        {
+            bind(&facts, routineReading, reminder: reminder)
+        }
+        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
+        return (try? when.isTrue(&context)) == true
+    }
+
+    /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
+    mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
+        pending.removeAll { $0.id == request.id }
+        if request.day == day?.day {
+            day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
+            delivered[request.id] = request
+        }
+        records.append(EngineRecord(at: request.scheduledAt, kind: .notificationDelivered(request, staleCondition: staleCondition)))
+    }
+
+    /// With no device reporting deliveries, iOS is presumed to deliver the soonest pending
+    /// request at its time; `truth` flags a stale condition.
+    mutating func presumeNextDelivery(truth: ((Date) -> HealthReading?)?) {
+        guard let next = pending.first else { return }
+        let stale = truth.map { !conditionHolds(for: next, truth: $0(next.scheduledAt)) } ?? false
+        deliver(next, staleCondition: stale)
+    }
+
+    /// The user's answer to a delivered notification.
+    mutating func respond(id: String, response: NotificationResponse, health: HealthReading?, at time: Date) {
+        // By request id, else the latest delivery of that type today (never dictionary order).
+        let byType = delivered.values.filter { $0.type == id }.max { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
+        guard let notification = delivered[id] ?? byType else {
+            return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
+        }
+        let label: String
+        switch response {
+        case .opened: label = "opened"
+        case .ignored: label = "ignored"
+        case .action(let action): label = action.rawValue
+        }
+        records.append(EngineRecord(at: time, kind: .notificationResponse(id: notification.id, type: notification.type, response: label)))
+        switch response {
+        case .ignored:
+            let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
+            profile.ignoredStreaks[notification.type] = streak
+            if streak == ruleset.policy.weakenAfterIgnored, let today = day?.day { profile.weakenedSince[notification.type] = today }
+        case .opened, .action(.openApp):
+            profile.ignoredStreaks[notification.type] = 0
+            profile.weakenedSince[notification.type] = nil
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
+            sync(health, at: time)
+            decide(at: time)
+        case .action(let action):
+            profile.ignoredStreaks[notification.type] = 0
+            profile.weakenedSince[notification.type] = nil
+            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification_action:\(action.rawValue)", synced: false)))
+            switch action {
+            case .startRecovery: request(.startRecovery, at: time)
+            case .skipToday: request(.skipToday, at: time)
+            case .logWater250:
+                if let water = ruleset.routines.first(where: { $0.category == .water }) {
+                    addLog(routine: water.id, value: 250, unit: nil, source: .notificationAction, at: time)
+                }
+            case .completeSupplement: complete(category: .supplement, source: .notificationAction, at: time)
+            case .completeSkincare: complete(category: .skincare, source: .notificationAction, at: time)
+            case .openApp: break
+            }
+            decide(at: time)
+        }
+    }
+}

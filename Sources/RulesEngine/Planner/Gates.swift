@@ -1,0 +1,183 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// A notification candidate on its way through the gates: where and when it would fire,
+/// the facts at that moment, and how it would be presented. Gates may move it (quiet-hours
+/// deferral) or change its presentation (passive weakening).
+struct GatedCandidate {
+    let candidate: Candidate
+    var fireSeconds: Int
+    var fireAt: Date
+    /// The logical day it fires on (a deferred candidate's is the next day's).
+    var fireDay: Int
+    var facts: FactValues
+    /// Seconds it was deferred out of quiet hours (0: not deferred).
+    var deferredBy = 0
+    var level: InterruptionLevel
+    var relevance = 1.0
+    /// The gates passed so far and the refusing one, for explanations.
+    var explanation: [Explanation.Entry] = []
+    /// Evaluation errors met on the way (reported as `problem` records).
+    var problems: [String] = []
+}
+
+/// What one gate decided.
+enum GateResult {
+    /// Passed; the explanation entry when the gate has more to say than its name.
+    case passed(Explanation.Entry?)
+    /// Refused, with what refused it.
+    case refused(String)
+}
+
+/// What the gates read besides the candidate: today's deliveries and this plan's requests.
+struct GateInputs {
+    var accepted: [ScheduledNotification]
+    var skipped: Bool
+}
+
+extension GateReason {
+    /// The gates a candidate passes, in order (`max_pending` is iOS's limit, applied to the
+    /// whole plan afterwards).
+    static let planOrder: [GateReason] = [
+        .disabled, .skipped, .conditionFalse, .completed, .quietHours, .dailyCap, .categoryCooldown, .weakened, .stale,
+    ]
+}
+
+extension OperatorEngine {
+    /// Runs the gates in order; nil when the candidate passes them all, else the refusing one.
+    func runGates(_ gated: inout GatedCandidate, _ inputs: GateInputs) -> GateReason? {
+        for gate in GateReason.planOrder {
+            switch check(gate, &gated, inputs) {
+            case .passed(let entry):
+                gated.explanation.append(entry ?? Explanation.Entry(label: gate.rawValue, condition: nil, origin: nil, result: .matched))
+            case .refused(let detail):
+                gated.explanation.append(Explanation.Entry(label: gate.rawValue, condition: detail, origin: nil, result: .notMatched))
+                return gate
+            }
+        }
+        return nil
+    }
+
+    private func check(_ gate: GateReason, _ gated: inout GatedCandidate, _ inputs: GateInputs) -> GateResult {
+        switch gate {
+        case .disabled: disabledGate(gated)
+        case .skipped: inputs.skipped ? .refused("the user skipped today") : .passed(nil)
+        case .conditionFalse: conditionGate(&gated)
+        case .completed: completedGate(gated)
+        case .quietHours: quietHoursGate(&gated)
+        case .dailyCap: dailyCapGate(gated, inputs)
+        case .categoryCooldown: cooldownGate(gated, inputs)
+        case .weakened: weakeningGate(&gated)
+        case .stale: staleGate(gated)
+        case .maxPending: .passed(nil)
+        }
+    }
+
+    /// `disabled`: the type's own bool setting (the setting named like the type) is false.
+    func disabledGate(_ gated: GatedCandidate) -> GateResult {
+        let id = gated.candidate.rule.id
+        return profile.flag(id) == false ? .refused("setting '\(id)' is false") : .passed(nil)
+    }
+
+    /// `condition_false`: `when` does not hold at the fire time with what the app knows now.
+    /// An evaluation error refuses too, and is reported.
+    func conditionGate(_ gated: inout GatedCandidate) -> GateResult {
+        let rule = gated.candidate.rule
+        guard let when = rule.when else { return .passed(nil) }
+        var context = EvaluationContext(facts: gated.facts, dayStart: profile.dayStart(ruleset))
+        do {
+            guard try when.isTrue(&context) else { return .refused(when.source) }
+        } catch {
+            gated.problems.append(evaluationProblem(when, origin: rule.whenOrigin, error))
+            return .refused(when.source)
+        }
+        return .passed(
+            Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
+    }
+
+    /// `completed`: a per-routine reminder whose routine is done (with `cancel_when_completed`).
+    func completedGate(_ gated: GatedCandidate) -> GateResult {
+        let rule = gated.candidate.rule
+        guard rule.perRoutine, ruleset.policy.cancelWhenCompleted, let routine = gated.candidate.routine,
+            let index = ruleset.routines.firstIndex(where: { $0.id == routine }), index < layout.routines.count,
+            let slot = layout.routines[index].status, case .string(let status) = gated.facts[slot],
+            status == RoutineStatus.completed.rawValue
+        else { return .passed(nil) }
+        return .refused("routine '\(routine)' is done")
+    }
+
+    /// `quiet_hours`: inside quiet hours a candidate is dropped, allowed, or deferred to
+    /// their end (see `QuietHours`).
+    func quietHoursGate(_ gated: inout GatedCandidate) -> GateResult {
+        let policy = ruleset.policy
+        guard policy.isQuiet(gated.fireSeconds), let quiet = policy.quietHours else { return .passed(nil) }
+        switch gated.candidate.rule.inQuietHours {
+        case .drop: return .refused("\(TimeFormat.clock(gated.fireSeconds)) is inside quiet hours")
+        case .allow: return .passed(nil)
+        case .defer:
+            let deferredTo = QuietHours.end(after: gated.fireAt, end: quiet.end, clock: clock)
+            gated.deferredBy = Int(deferredTo.timeIntervalSince(gated.fireAt))
+            gated.fireSeconds = quiet.end
+            gated.fireAt = deferredTo
+            gated.fireDay = clock.logical(deferredTo, dayStart: profile.dayStart(ruleset)).day
+            gated.facts = factsAtFire(gated.candidate.facts, fireSeconds: quiet.end)
+            return .passed(
+                Explanation.Entry(
+                    label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(quiet.end))", origin: nil, result: .matched))
+        }
+    }
+
+    /// `daily_cap`: deliveries made plus requests already scheduled on the day it fires.
+    func dailyCapGate(_ gated: GatedCandidate, _ inputs: GateInputs) -> GateResult {
+        let maximum = ruleset.policy.maxPerDay
+        let delivered = gated.fireDay == day?.day ? (day?.deliveries.count ?? 0) : 0
+        let scheduled = inputs.accepted.count { $0.day == gated.fireDay }
+        guard delivered + scheduled >= maximum else { return .passed(nil) }
+        return .refused("\(delivered + scheduled) of \(maximum) already delivered or scheduled")
+    }
+
+    /// `category_cooldown`: less than the cooldown from a delivery or request of the same
+    /// category (exactly the cooldown passes).
+    func cooldownGate(_ gated: GatedCandidate, _ inputs: GateInputs) -> GateResult {
+        let category = gated.candidate.rule.category
+        let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
+        let recent =
+            (day?.deliveries ?? []).filter { $0.category == category }.map(\.at)
+            + inputs.accepted.filter { $0.category == category }.map(\.scheduledAt)
+        guard let close = recent.first(where: { abs(gated.fireAt.timeIntervalSince($0)) < cooldown }) else { return .passed(nil) }
+        return .refused("category '\(category)' delivered or scheduled at \(clock.iso8601(close))")
+    }
+
+    /// `weakened`: a type ignored `after_ignored` times in a row is off, delivered every
+    /// other day, or delivered passively (relevance 0.2).
+    func weakeningGate(_ gated: inout GatedCandidate) -> GateResult {
+        let rule = gated.candidate.rule
+        let policy = ruleset.policy
+        guard (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed(nil) }
+        switch policy.weakenEffect {
+        case .off:
+            return .refused("ignored \(policy.weakenAfterIgnored) times in a row: off")
+        case .everyOtherDay:
+            let day = gated.candidate.day
+            let since = profile.weakenedSince[rule.id] ?? day
+            if (day - since) % 2 == 1 { return .refused("ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
+        case .passive:
+            gated.level = .passive
+            gated.relevance = 0.2
+        }
+        return .passed(nil)
+    }
+
+    /// `stale`: deferred for longer than the type's `expires_after`.
+    func staleGate(_ gated: GatedCandidate) -> GateResult {
+        guard gated.deferredBy > 0, let expires = gated.candidate.rule.expiresAfter, gated.deferredBy > expires else { return .passed(nil) }
+        return .refused("deferred \(TimeFormat.duration(gated.deferredBy)), over expires_after \(TimeFormat.duration(expires))")
+    }
+
+    /// The message of an evaluation error: the expression's file and line and the error.
+    func evaluationProblem(_ expression: CompiledExpression, origin: Origin?, _ error: any Error) -> String {
+        let place = origin.map { "\($0.file):\($0.location.line): " } ?? ""
+        return "\(place)'\(expression.source)' could not be evaluated: \(error)"
+    }
+}

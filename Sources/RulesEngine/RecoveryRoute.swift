@@ -1,0 +1,113 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// The recovery route (its items, counted only after the route started, and the walking
+/// quest of a `delta` item) and the light route's goals.
+extension OperatorEngine {
+
+    /// Recovery items at the route's start (SPEC §5.3): items of routines not enabled,
+    /// `delta` items without steps permission, and checklist items already ticked are left
+    /// out; at most `max_items`.
+    func startRecoveryItems(_ day: DayState, at time: Date) -> [RouteItemState] {
+        guard let recovery = ruleset.recovery else { return [] }
+        var items: [RouteItemState] = []
+        for item in recovery.items where items.count < recovery.maxItems {
+            guard profile.enabledRoutines.contains(item.routine) else { continue }
+            var baseline = 0
+            switch item.requirement {
+            case .delta:
+                guard day.health?.stepsPermission == .granted else { continue }
+                baseline = day.health?.stepsToday ?? 0
+            case .item(let name):
+                if day.ticked(item.routine).contains(name) { continue }
+            case .target:
+                break
+            }
+            items.append(
+                RouteItemState(
+                    id: "route_item_\(String(format: "%03d", items.count + 1))", routine: item.routine, requirement: item.requirement,
+                    baseline: baseline, status: .notStarted))
+        }
+        return items
+    }
+
+    /// The walking quest of the route's first `delta` item (seed 5.5).
+    func startQuest(_ day: DayState) -> WalkingQuest? {
+        guard let steps = day.health?.stepsToday, day.health?.stepsPermission == .granted else { return nil }
+        for item in day.route.items {
+            if case .delta(let delta) = item.requirement {
+                return WalkingQuest(startSteps: item.baseline, targetDelta: delta, currentSteps: steps)
+            }
+        }
+        return startRecoveryItems(day, at: .distantPast).compactMap { item -> WalkingQuest? in
+            if case .delta(let delta) = item.requirement { return WalkingQuest(startSteps: steps, targetDelta: delta, currentSteps: steps) }
+            return nil
+        }.first
+    }
+
+    /// Route items count only what happens after the route started.
+    mutating func updateRouteItems(_ day: inout DayState, at time: Date) {
+        guard let start = day.route.startedAt else { return }
+        if var quest = day.quest, let steps = day.health?.stepsToday {
+            quest.currentSteps = steps
+            day.quest = quest
+        }
+        for index in day.route.items.indices {
+            let item = day.route.items[index]
+            let status: RoutineStatus
+            switch item.requirement {
+            case .target(let amount):
+                let logged = day.logged(item.routine, after: day.route.logsBefore)
+                status = logged >= amount ? .completed : logged > 0 ? .inProgress : .notStarted
+            case .item(let name):
+                status = day.ticks.contains { $0.routine == item.routine && $0.item == name && $0.at > start } ? .completed : .notStarted
+            case .delta(let delta):
+                let steps = day.health?.stepsToday ?? item.baseline
+                status = steps - item.baseline >= delta ? .completed : steps > item.baseline ? .inProgress : .notStarted
+            }
+            if status != item.status {
+                day.route.items[index].status = status
+                if status == .completed { records.append(EngineRecord(at: time, kind: .routeItemDone(day.route.items[index]))) }
+            }
+        }
+    }
+
+    /// Whether every recovery item is done (false without items).
+    func recoveryCompleted(_ day: DayState) -> Bool {
+        !day.route.items.isEmpty && day.route.items.allSatisfy { $0.status == .completed }
+    }
+
+    /// The recovery items in Korean: `물 300ml, 양치, 300보`.
+    func recoveryItemsText(_ day: DayState) -> String {
+        let items = day.route.items.isEmpty && day.route.route != .recovery ? plannedRecoveryItems() : day.route.items
+        return items.map { item in
+            let routine = ruleset.routine(item.routine)
+            switch item.requirement {
+            case .target(let amount):
+                return "\(routine?.name ?? item.routine) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
+            case .item(let name):
+                return name
+            case .delta(let steps):
+                return "\(steps)보"
+            }
+        }.joined(separator: ", ")
+    }
+
+    /// The recovery items the ruleset declares (before the route starts).
+    func plannedRecoveryItems() -> [RouteItemState] {
+        (ruleset.recovery?.items ?? []).prefix(ruleset.recovery?.maxItems ?? 3).enumerated().map { index, item in
+            RouteItemState(id: "route_item_\(index + 1)", routine: item.routine, requirement: item.requirement, baseline: 0, status: .notStarted)
+        }
+    }
+
+    static func unitSuffix(_ unit: RoutineUnit?) -> String {
+        switch unit {
+        case .ml?: "ml"
+        case .minutes?: "분"
+        case .steps?: "보"
+        case .count?: "개"
+        case .check?, nil: ""
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// The risk and route tables: decision tables with hit policy FIRST, evaluated at every app
+/// run with `now` = the run's time — risk first, then route, each with the goals of the
+/// route in force. A user's request, a sticky route and a skipped day keep the route.
+extension OperatorEngine {
+    /// Risk by the first matching `risk:` entry (`low` when none); a skipped day keeps the
+    /// risk it had. Records a change.
+    mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
+        let risk: RiskLevel
+        if current.skipped, let kept = current.risk {
+            risk = kept
+        } else {
+            let (riskIndex, riskExplanation) = firstMatch(
+                ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: time,
+                fallback: RiskLevel.low.rawValue)
+            risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
+            decisionExplanations["risk"] = riskExplanation
+        }
+        if risk != current.risk {
+            records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
+            current.risk = risk
+        }
+        return risk
+    }
+
+    /// The route: kept on a skipped day, after a user's request, or when sticky; otherwise
+    /// the first matching `route:` entry (`regular` when none). A new route starts here:
+    /// its recovery items and walking quest with it.
+    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) {
+        if current.skipped, current.routeDecided {
+            decisionExplanations["route"] = Explanation(
+                decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
+                note: "the user skipped today: the route in force stays")
+        } else if current.route.requestedByUser {
+            decisionExplanations["route"]?.at = time
+        } else if current.routeDecided, ruleset.sticky.contains(current.route.route) {
+            decisionExplanations["route"] = Explanation(
+                decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
+                note: "'\(current.route.route.rawValue)' is sticky: once entered it stays for the rest of the day")
+        } else {
+            let (routeIndex, routeExplanation) = firstMatch(
+                ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
+                fallback: RouteKind.regular.rawValue)
+            decisionExplanations["route"] = routeExplanation
+            let route = routeIndex.map { ruleset.route[$0].route } ?? .regular
+            let reason = routeIndex.map { ruleset.route[$0].reason } ?? "default"
+            if !current.routeDecided || route != current.route.route {
+                let from = current.routeDecided ? current.route.route : nil
+                current.route = RouteState(
+                    route: route, reason: reason, startedAt: time, requestedByUser: false, items: [], logsBefore: current.nextLogNumber - 1)
+                if route == .recovery {
+                    current.route.items = startRecoveryItems(current, at: time)
+                    current.quest = startQuest(current)
+                }
+                current.routeDecided = true
+                records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
+                if from != nil || route != .regular { routeChangedThisRun = true }
+            }
+        }
+    }
+}

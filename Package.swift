@@ -58,7 +58,7 @@ let package = Package(
             name: "RulesSimulatorTests",
             dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "RulesExpression", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,7 +49,8 @@ enum BundleCommand {
             return .success
         }
         do {
-            try Data(bundle.utf8).write(to: URL(fileURLWithPath: io.resolve(out)))
+            // Written to a temporary file and renamed: a reader never sees half a bundle.
+            try Data(bundle.utf8).write(to: URL(fileURLWithPath: io.resolve(out)), options: .atomic)
         } catch {
             io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
             return .usage

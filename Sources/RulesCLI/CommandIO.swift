@@ -41,8 +41,8 @@ public struct CommandIO {
     /// The process's real streams, environment and working directory.
     public static func standard() -> CommandIO {
         CommandIO(
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            out: { StandardStream.output.write($0) },
+            err: { StandardStream.error.write($0) },
             stdoutIsTerminal: isatty(1) == 1,
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath)

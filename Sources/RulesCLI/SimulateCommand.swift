@@ -74,7 +74,7 @@ enum SimulateCommand {
         }
         if let out = arguments.value("--out") {
             do {
-                try Data(output.utf8).write(to: URL(fileURLWithPath: io.resolve(out)))
+                try Data(output.utf8).write(to: URL(fileURLWithPath: io.resolve(out)), options: .atomic)
             } catch {
                 io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
                 return .usage

@@ -42,6 +42,13 @@ enum SimulationSupport {
 
     /// Scenario files under `paths` (directories are searched for .yaml/.yml files).
     static func scenarioFiles(_ paths: [String], _ io: CommandIO) -> [RulesetDirectory.File]? {
+        var ignored: [Diagnostic] = []
+        return scenarioFiles(paths, io, problems: &ignored)
+    }
+
+    /// The scenario files of `paths`, with what a directory walk could not read (unreadable
+    /// directories, symlinks that lead nowhere) in `problems`.
+    static func scenarioFiles(_ paths: [String], _ io: CommandIO, problems: inout [Diagnostic]) -> [RulesetDirectory.File]? {
         var files: [RulesetDirectory.File] = []
         for path in paths {
             let absolute = io.resolve(path)
@@ -51,7 +58,9 @@ enum SimulationSupport {
                 return nil
             }
             if isDirectory.boolValue {
-                for relative in RulesetDirectory.yamlFiles(under: absolute) {
+                let walk = RulesetDirectory.walk(under: absolute, display: path == "." ? nil : path)
+                problems += walk.problems
+                for relative in walk.files {
                     let display = path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
                     files.append(
                         RulesetDirectory.File(path: (absolute as NSString).appendingPathComponent(relative), display: display, folder: "scenarios"))

@@ -23,6 +23,14 @@ public enum InputLimits {
     public static let maxDiagnostics = 100
     /// Largest ruleset bundle accepted by `Ruleset.load(bundle:)`, in bytes (16 MiB).
     public static let maxBundleBytes = 16 * 1024 * 1024
+    /// Largest magnitude of any number a rule file, bundle or scenario gives (goals, targets,
+    /// deltas, XP, limits, counts, setting values), unless a field says less: 10^9. The
+    /// engine turns such numbers into integers and multiplies them; bounded, it never traps.
+    public static let maxNumber = 1_000_000_000
+    /// Longest duration a rule file gives (cooldowns, `expires_after`), in seconds: 10^9.
+    public static let maxDurationSeconds = 1_000_000_000
+    /// Largest value of one habit log (an event, a tool call or an edit).
+    public static let maxLogValue = 1_000_000.0
     /// Largest saved engine state accepted by `EngineState.decode`, in bytes (4 MiB).
     public static let maxStateBytes = 4 * 1024 * 1024
     /// Deepest nesting of a saved engine state's JSON.

@@ -34,6 +34,37 @@ public struct TextRenderer: Sendable {
         return parts.joined(separator: ", ")
     }
 
+    /// Whether a scalar would act on a terminal rather than show (C0 and C1 controls, DEL).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Text from input (file names, keys in messages) with control characters written as
+    /// `\u{1b}`: an ESC or BEL in a YAML key never retitles or clears the terminal.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar), scalar != "\n" {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A source line as shown under a diagnostic: tabs stay (the caret line copies them),
+    /// other control characters become U+FFFD, one column each, so the caret stays aligned.
+    static func shown(_ line: Substring) -> String {
+        guard line.unicodeScalars.contains(where: { isControl($0) && $0 != "\t" }) else { return String(line) }
+        var out = ""
+        for scalar in line.unicodeScalars {
+            out.unicodeScalars.append(isControl(scalar) && scalar != "\t" ? "\u{FFFD}" : scalar)
+        }
+        return out
+    }
+
     /// One diagnostic: the header line, the source line with a caret, and the hint.
     public func render(_ d: Diagnostic, source: SourceFile?) -> String {
         let severityStyle: String
@@ -42,19 +73,19 @@ public struct TextRenderer: Sendable {
         case .warning: severityStyle = "1;33"
         case .note: severityStyle = "1;36"
         }
-        var out = paint("\(d.file):\(d.location.line):\(d.location.column):", "1") + " "
+        var out = paint("\(TextRenderer.escaped(d.file)):\(d.location.line):\(d.location.column):", "1") + " "
         out += paint("\(d.severity.rawValue):", severityStyle) + " "
-        out += d.message + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
+        out += TextRenderer.escaped(d.message) + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
         let gutterWidth = Swift.max(5, String(d.location.line).count + 3)
         if let line = source?.line(d.location.line) {
             let number = String(d.location.line)
             let pad = String(repeating: " ", count: gutterWidth - number.count)
-            out += paint(pad + number + " |", "2") + " " + String(line) + "\n"
+            out += paint(pad + number + " |", "2") + " " + TextRenderer.shown(line) + "\n"
             out += paint(String(repeating: " ", count: gutterWidth) + " |", "2") + " "
             out += paint(caretLine(for: d, line: line), severityStyle) + "\n"
         }
         if let hint = d.hint {
-            out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + hint + "\n"
+            out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + TextRenderer.escaped(hint) + "\n"
         }
         return out
     }

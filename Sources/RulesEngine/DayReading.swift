@@ -27,6 +27,8 @@ struct DayReading {
     var total: Int
     var rate: Double { total == 0 ? 0 : Double(completed) / Double(total) }
     var facts: FactValues
+    /// Judgement conditions that failed to evaluate (reported by the app run that reads).
+    var problems: [String] = []
 }
 
 extension OperatorEngine {
@@ -58,7 +60,8 @@ extension OperatorEngine {
             // what was done); otherwise the judgement table decides.
             reading.routines[index].status =
                 day.completedRoutines.contains(reading.routines[index].routine.id)
-                ? .completed : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped)
+                ? .completed
+                : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
         }
         reading.facts = context.facts
         countCompletion(&reading)

@@ -20,7 +20,7 @@ extension OperatorEngine {
             guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
-            guard value.isFinite, value >= 0 else { return problem(at: time, "event.invalid_value", "a log value must be a number of zero or more") }
+            if let message = OperatorEngine.logValueProblem(value) { return problem(at: time, "event.invalid_value", message) }
             day?.logs[index].value = value
             day?.logs[index].updatedAt = time
             // The user changed what was done: the routine is judged afresh.
@@ -68,7 +68,7 @@ extension OperatorEngine {
     mutating func sync(_ health: HealthReading?, at time: Date) {
         records.append(EngineRecord(at: time, kind: .sync(health)))
         guard let health else { return }
-        day?.health = health
+        day?.health = health.bounded
         day?.syncedAt = clock.local(time).seconds
         lastPermissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
     }
@@ -82,8 +82,8 @@ extension OperatorEngine {
                 "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
             return nil
         }
-        guard value.isFinite, value >= 0, value <= 1_000_000 else {
-            problem(at: time, "event.invalid_value", "log value \(value) for '\(id)' is not a number from 0 to 1,000,000")
+        if let message = OperatorEngine.logValueProblem(value) {
+            problem(at: time, "event.invalid_value", "\(message) (routine '\(id)')")
             return nil
         }
         if let unit, unit != routine.unit {
@@ -99,6 +99,15 @@ extension OperatorEngine {
         day = current
         records.append(EngineRecord(at: time, kind: .log(log)))
         return log
+    }
+
+    /// The one check of a log value, for new logs and edits alike: finite, 0 or more, at
+    /// most `InputLimits.maxLogValue`. Nil when the value is fine.
+    static func logValueProblem(_ value: Double) -> String? {
+        guard value.isFinite, value >= 0, value <= InputLimits.maxLogValue else {
+            return "log value \(Value.formatNumber(value)) is not a number from 0 to 1,000,000"
+        }
+        return nil
     }
 
     /// Ticks or unticks a checklist item; false (with a problem record) when it does not exist.

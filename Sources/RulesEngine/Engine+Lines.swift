@@ -44,8 +44,8 @@ extension OperatorEngine {
         let stepsToday: Int
         if case .int(let value)? = layout.stepsToday.map({ reading.facts[$0] }) { stepsToday = value } else { stepsToday = 0 }
         let snapshot = DailySnapshot(
-            date: current.day, stepsToday: stepsToday, stepsGoal: Int(steps?.goal ?? 0), sleepMinutes: sleepMinutes,
-            waterML: Int(water?.value ?? 0), waterGoalML: Int(water?.goal ?? 0), completedRoutines: reading.completed,
+            date: current.day, stepsToday: stepsToday, stepsGoal: Int(saturating: steps?.goal ?? 0), sleepMinutes: sleepMinutes,
+            waterML: Int(saturating: water?.value ?? 0), waterGoalML: Int(saturating: water?.goal ?? 0), completedRoutines: reading.completed,
             totalRoutines: reading.total, completionRate: reading.rate, route: current.route.route, risk: current.risk ?? .low,
             characterLine: homeLine?.text.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widgetLine?.text,
             stepsPermission: current.health?.stepsPermission ?? lastPermissions.steps)

@@ -38,6 +38,23 @@ public struct HealthReading: Sendable, Hashable, Codable {
     }
 }
 
+extension HealthReading {
+    /// The reading with every value inside what a day can hold (steps 0…10^9, minutes
+    /// 0…1,440, times of day 0…86,400 s): a host's impossible number never reaches the
+    /// engine's arithmetic.
+    var bounded: HealthReading {
+        func clamp(_ value: Int?, _ upper: Int) -> Int? { value.map { Swift.min(Swift.max($0, 0), upper) } }
+        var copy = self
+        copy.stepsToday = clamp(stepsToday, 1_000_000_000)
+        copy.stepsYesterday = clamp(stepsYesterday, 1_000_000_000)
+        copy.stepsAverage7 = clamp(stepsAverage7, 1_000_000_000)
+        copy.sleepMinutes = clamp(sleepMinutes, 1_440)
+        copy.sleepStart = clamp(sleepStart, 86_400)
+        copy.sleepEnd = clamp(sleepEnd, 86_400)
+        return copy
+    }
+}
+
 /// Where a habit log came from (seed 8.2).
 public enum LogSource: String, Sendable, Hashable, CaseIterable, Codable {
     case healthkit, manual, widget

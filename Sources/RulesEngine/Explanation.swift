@@ -92,6 +92,15 @@ extension OperatorEngine {
         return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, reading: read, in: facts, schema: fullSchema))
     }
 
+    /// Reports each entry of `explanation` whose condition failed to evaluate.
+    mutating func reportFailures(_ explanation: Explanation, at time: Date) {
+        for entry in explanation.entries {
+            guard case .failed(let error) = entry.result else { continue }
+            let place = entry.origin.map { "\($0.file):\($0.location.line): " } ?? ""
+            problem(at: time, "expression.evaluation", "\(place)'\(entry.condition ?? entry.label)' could not be evaluated: \(error)")
+        }
+    }
+
     /// The index of the first entry whose condition holds (no explanation: the hot path).
     func firstMatchIndex<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues) -> Int? {
         var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))

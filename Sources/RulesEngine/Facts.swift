@@ -12,14 +12,14 @@ extension OperatorEngine {
         facts.put(layout.weekday, .string(DateFormat.weekday(day.day)))
         let stepsGranted = health?.stepsPermission == .granted
         let stepsRoutine = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
-        facts.put(layout.stepsToday, .int(stepsGranted ? health?.stepsToday ?? 0 : Int(stepsRoutine?.value ?? 0)))
+        facts.put(layout.stepsToday, .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: stepsRoutine?.value ?? 0)))
         facts.put(layout.stepsYesterday, .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
         facts.put(layout.stepsAverage7, .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
-        facts.put(layout.stepsGoal, .int(Int(stepsRoutine?.goal ?? 0)))
+        facts.put(layout.stepsGoal, .int(Int(saturating: stepsRoutine?.goal ?? 0)))
         let sleepGranted = health?.sleepPermission == .granted
         let sleepRoutine = reading.routines.first { $0.routine.category == .sleep }
         var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
-        if sleepMinutes == nil, let logged = sleepRoutine, logged.value > 0 { sleepMinutes = Int(logged.value) }
+        if sleepMinutes == nil, let logged = sleepRoutine, logged.value > 0 { sleepMinutes = Int(saturating: logged.value) }
         facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
         facts.put(layout.sleepStart, (sleepGranted ? health?.sleepStart : nil).map(Value.time) ?? .unknown)
         facts.put(layout.sleepEnd, (sleepGranted ? health?.sleepEnd : nil).map(Value.time) ?? .unknown)
@@ -27,8 +27,8 @@ extension OperatorEngine {
         facts.put(layout.healthSleep, .string((health?.sleepPermission ?? lastPermissions.sleep).rawValue))
         facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
         let water = reading.routines.first { $0.routine.category == .water }
-        facts.put(layout.waterML, .int(Int(water?.value ?? 0)))
-        facts.put(layout.waterGoal, .int(Int(water?.goal ?? 0)))
+        facts.put(layout.waterML, .int(Int(saturating: water?.value ?? 0)))
+        facts.put(layout.waterGoal, .int(Int(saturating: water?.goal ?? 0)))
         facts.put(layout.completed, .int(reading.completed))
         facts.put(layout.total, .int(reading.total))
         facts.put(layout.completionRate, .number(reading.rate))

@@ -17,14 +17,16 @@ extension OperatorEngine {
         var completed = 0
         var partial = 0
         var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
+        var problems: [String] = []
         for routine in reading.routines where routine.enabled {
             let status =
                 current.completedRoutines.contains(routine.routine.id)
-                ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped)
+                ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)
             statuses[routine.routine.id] = status
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
         }
+        for message in problems { problem(at: time, "expression.evaluation", message) }
         var result = DayResult.failed
         if current.skipped {
             result = .skipped
@@ -32,6 +34,7 @@ extension OperatorEngine {
             let (index, explanation) = firstMatch(
                 (ruleset.judgement?.day ?? []).map { ($0.result.rawValue, $0.when, $0.origin) }, facts: reading.facts,
                 decision: "day", at: time, fallback: DayResult.failed.rawValue)
+            reportFailures(explanation, at: time)
             decisionExplanations["day"] = explanation
             result = index.map { ruleset.judgement?.day[$0].result ?? .failed } ?? .failed
         }
@@ -39,7 +42,9 @@ extension OperatorEngine {
         let gained = completed * xp.completed + partial * xp.partial + (recoveryCompleted(current) ? xp.recoveryCompleted : 0)
         let streakCounts = ruleset.judgement?.streakCounts ?? [.success, .recovered]
         profile.streakDays = streakCounts.contains(result) ? profile.streakDays + 1 : 0
-        profile.xp += gained
+        // XP per entry is at most 10^9 (checked at load); the total saturates rather than trap.
+        let (total, overflow) = profile.xp.addingReportingOverflow(gained)
+        profile.xp = overflow ? Int.max : total
         let close = DayClose(day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, statuses: statuses)
         closedDays.append(close)
         records.append(EngineRecord(at: time, kind: .dayClosed(close)))
@@ -51,12 +56,19 @@ extension OperatorEngine {
     /// `in_progress` with some progress, `not_started` without, and `failed` when the day
     /// closes — `skipped` on a skipped day, where earned statuses stay.
     /// `context` carries the day's facts; the entry's bindings are written into it in place.
-    func judgeRoutine(_ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool) -> RoutineStatus {
+    /// An entry whose condition fails to evaluate does not match; the failure goes to `problems`.
+    func judgeRoutine(
+        _ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool, problems: inout [String]
+    ) -> RoutineStatus {
         context.facts.put(layout.progress, .number(reading.progress))
         context.facts.put(layout.value, .number(reading.value))
         context.facts.put(layout.goal, .number(reading.goal))
-        for entry in ruleset.judgement?.routine ?? [] where (try? entry.when.isTrue(&context)) == true {
-            return entry.status
+        for entry in ruleset.judgement?.routine ?? [] {
+            do {
+                if try entry.when.isTrue(&context) { return entry.status }
+            } catch {
+                problems.append(evaluationProblem(entry.when, origin: entry.origin, error) + " (routine '\(reading.routine.id)')")
+            }
         }
         if closing { return skipped ? .skipped : .failed }
         return reading.value > 0 ? .inProgress : .notStarted

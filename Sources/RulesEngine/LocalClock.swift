@@ -11,7 +11,11 @@ public struct LocalClock: Sendable, Hashable {
 
     /// `TimeZone(identifier:)` or nil for an unknown IANA name.
     public init?(identifier: String) {
-        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        // Only a printable name that the system knows as itself: "Asia/Seoul\0" is not
+        // Asia/Seoul (and must not quietly run at UTC).
+        guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
+            let zone = TimeZone(identifier: identifier)
+        else { return nil }
         timeZone = zone
     }
 

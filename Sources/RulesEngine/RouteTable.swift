@@ -18,6 +18,7 @@ extension OperatorEngine {
                 fallback: RiskLevel.low.rawValue)
             risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
             decisionExplanations["risk"] = riskExplanation
+            reportFailures(riskExplanation, at: time)
         }
         if risk != current.risk {
             records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
@@ -45,6 +46,7 @@ extension OperatorEngine {
                 ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
                 fallback: RouteKind.regular.rawValue)
             decisionExplanations["route"] = routeExplanation
+            reportFailures(routeExplanation, at: time)
             let route = routeIndex.map { ruleset.route[$0].route } ?? .regular
             let reason = routeIndex.map { ruleset.route[$0].reason } ?? "default"
             if !current.routeDecided || route != current.route.route {

@@ -48,7 +48,7 @@ struct TemplateRenderer {
             return thousands(value.numeric ?? 0)
         case .hm?:
             let minutes: Int
-            if case .duration(let seconds) = value { minutes = seconds / 60 } else { minutes = Int(value.numeric ?? 0) }
+            if case .duration(let seconds) = value { minutes = seconds / 60 } else { minutes = Int(saturating: value.numeric ?? 0) }
             return "\(minutes / 60)h \(minutes % 60)m"
         case .k?:
             let number = value.numeric ?? 0
@@ -78,6 +78,8 @@ struct TemplateRenderer {
 
     /// `3,240`.
     static func thousands(_ value: Double) -> String {
+        // Past 10^15 a number has no exact digits to group: written plainly.
+        guard value.isFinite, abs(value) < 1e15 else { return plain(value) }
         let rounded = Int(value.rounded())
         let digits = String(abs(rounded))
         var out = ""

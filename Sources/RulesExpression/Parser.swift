@@ -66,19 +66,27 @@ public struct Parser {
     private mutating func nested(_ body: (inout Parser) -> SyntaxNode) -> SyntaxNode {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= InputLimits.maxExpressionDepth else {
-            if !depthReported {
-                depthReported = true
-                report(ExpressionDiagnostics.tooDeep(current.range))
-            }
-            position = tokens.count - 1
-            return SyntaxNode(.error, current.range)
-        }
+        guard depth <= InputLimits.maxExpressionDepth else { return tooDeep() }
         return body(&self)
     }
 
+    /// Reports the depth limit once and skips the rest (everything after is a cascade).
+    private mutating func tooDeep() -> SyntaxNode {
+        if !depthReported {
+            depthReported = true
+            report(ExpressionDiagnostics.tooDeep(current.range))
+        }
+        position = tokens.count - 1
+        return SyntaxNode(.error, current.range)
+    }
+
+    /// One nesting level, without a closure: the path through parentheses is the deepest
+    /// recursion of the parser, so it stays a few small frames per level.
     mutating func expression() -> SyntaxNode {
-        nested { $0.conditional() }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= InputLimits.maxExpressionDepth else { return tooDeep() }
+        return conditional()
     }
 
     private mutating func conditional() -> SyntaxNode {
@@ -109,13 +117,22 @@ public struct Parser {
         [(.star, .multiply), (.slash, .divide)],
     ]
 
-    private mutating func binaryLevel(_ level: Int) -> SyntaxNode {
-        guard level < Parser.levels.count else { return unary() }
-        var lhs = binaryLevel(level + 1)
-        while let match = Parser.levels[level].first(where: { $0.0 == current.kind }) {
+    /// The level and operator of a binary operator token.
+    private static func binary(_ kind: Token.Kind) -> (level: Int, op: BinaryOperator)? {
+        for (level, operators) in levels.enumerated() {
+            if let match = operators.first(where: { $0.0 == kind }) { return (level, match.1) }
+        }
+        return nil
+    }
+
+    /// Operators of `minimum` level and tighter, by precedence climbing: one frame per
+    /// operand rather than one per level, so deep nesting stays shallow on the stack.
+    private mutating func binaryLevel(_ minimum: Int) -> SyntaxNode {
+        var lhs = unary()
+        while let (level, op) = Parser.binary(current.kind), level >= minimum {
             let token = advance()
             let rhs = operand(after: token.spelling) { $0.nested { $0.binaryLevel(level + 1) } }
-            lhs = SyntaxNode(.binary(match.1, lhs, rhs), lhs.range.union(rhs.range))
+            lhs = SyntaxNode(.binary(op, lhs, rhs), lhs.range.union(rhs.range))
         }
         return lhs
     }
@@ -158,9 +175,16 @@ public struct Parser {
         return SyntaxNode(.unary(op, operand), token.range.union(operand.range))
     }
 
+    /// Member access and calls after a primary. Each link of a chain counts as a level of
+    /// nesting (`(1).a.a…` cannot build a tree deeper than the limit).
     private mutating func postfix() -> SyntaxNode {
         var node = primary()
+        var links = 0
         while true {
+            if current.kind == .dot || current.kind == .leftParen {
+                links += 1
+                guard depth + links <= InputLimits.maxExpressionDepth else { return tooDeep() }
+            }
             if current.kind == .dot {
                 _ = advance()
                 guard case .identifier(let name) = current.kind else {
@@ -206,7 +230,22 @@ public struct Parser {
         }
     }
 
+    /// `( expression )`, kept out of `primary` so that the recursion through parentheses
+    /// does not carry `primary`'s large frame.
+    private mutating func parenthesized() -> SyntaxNode {
+        let open = advance()
+        guard Parser.canStartOperand(current.kind) else {
+            report(ExpressionDiagnostics.expectedOperand(after: "'('", found: current))
+            _ = expect(.rightParen, "')'")
+            return SyntaxNode(.error, open.range.union(previous.range))
+        }
+        let inner = expression()
+        _ = expect(.rightParen, "')'")
+        return SyntaxNode(inner.kind, open.range.union(previous.range))
+    }
+
     private mutating func primary() -> SyntaxNode {
+        if current.kind == .leftParen { return parenthesized() }
         let token = current
         switch token.kind {
         case .int(let value):
@@ -231,10 +270,7 @@ public struct Parser {
             _ = advance()
             return SyntaxNode(.identifier(name), token.range)
         case .leftParen:
-            _ = advance()
-            let inner = operand(after: "'('") { $0.expression() }
-            _ = expect(.rightParen, "')'")
-            return SyntaxNode(inner.kind, token.range.union(previous.range))
+            return parenthesized()
         case .leftBracket:
             _ = advance()
             let items = sequence(closing: .rightBracket, closingSpelling: "']'")

@@ -56,10 +56,20 @@ public struct SyntaxNode: Hashable, Sendable {
 
     /// `routines.water.progress` for a chain of identifiers and members, else nil.
     public var dottedPath: String? {
-        switch kind {
-        case .identifier(let name): return name
-        case .member(let base, let name, _): return base.dottedPath.map { $0 + "." + name }
-        default: return nil
+        // Walked iteratively: a chain is as long as the depth limit allows.
+        var names: [String] = []
+        var node = self
+        while true {
+            switch node.kind {
+            case .identifier(let name):
+                names.append(name)
+                return names.reversed().joined(separator: ".")
+            case .member(let base, let name, _):
+                names.append(name)
+                node = base
+            default:
+                return nil
+            }
         }
     }
 

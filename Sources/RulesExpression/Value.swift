@@ -163,3 +163,15 @@ public struct FactValues: Sendable {
         if let fact = schema.fact(named: name) { self[fact.slot] = value }
     }
 }
+
+extension Int {
+    /// `value` rounded toward zero and held within ±2^53 (NaN is 0): a conversion that never
+    /// traps, for values the ruleset already bounds (goals, amounts).
+    public init(saturating value: Double) {
+        guard value.isFinite else {
+            self = value.isNaN ? 0 : (value > 0 ? 9_007_199_254_740_992 : -9_007_199_254_740_992)
+            return
+        }
+        self = Int(Swift.min(Swift.max(value, -9_007_199_254_740_992), 9_007_199_254_740_992))
+    }
+}

@@ -20,10 +20,23 @@ public enum ExpectationChecker {
     public static func check(_ result: SimulationResult, ruleset: Ruleset) -> [ExpectationResult] {
         var results: [ExpectationResult] = []
         let clock = result.scenario.clock
+        let dayStart = result.dayStart
+        // Records by logical day, once (a scenario of many days stays linear).
+        var byDay: [Int: [EngineRecord]] = [:]
+        for record in result.records where !Trace.isDayClose(record) {
+            byDay[clock.logical(record.at, dayStart: dayStart).day, default: []].append(record)
+        }
         for day in result.scenario.days {
-            let dayStart = result.dayStart
-            let dayRecords = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date && !Trace.isDayClose($0) }
-            for expectation in day.expectations {
+            let dayRecords = byDay[day.date] ?? []
+            var expectations = day.expectations
+            // No problem is expected unless the day says how many: a day with problems and no
+            // `problems:` expectation fails (a day without problems adds nothing to the count).
+            if !expectations.contains(where: { if case .problems = $0.kind { true } else { false } }),
+                dayRecords.contains(where: { if case .problem = $0.kind { true } else { false } })
+            {
+                expectations.append(Expectation(kind: .problems(0), seconds: nil, origin: day.origin, text: "{ problems: 0 } (implied)"))
+            }
+            for expectation in expectations {
                 let time = expectation.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: dayStart) }
                 var outcome = evaluate(expectation, day: day, time: time, records: dayRecords, result: result, ruleset: ruleset)
                 outcome.day = day.date
@@ -96,6 +109,14 @@ public enum ExpectationChecker {
         case .notificationsDelivered(let count):
             let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
             return outcome(actual == count, String(count), String(actual))
+        case .problems(let count):
+            let problems = records.compactMap { record -> String? in
+                if case .problem(let code, let message) = record.kind { return "\(message) [\(code)]" }
+                return nil
+            }
+            return outcome(
+                problems.count == count, "\(count) problems",
+                problems.isEmpty ? "none" : "\(problems.count): " + problems.prefix(3).joined(separator: "; "))
         case .verdict(let expected, let reason):
             let verdicts = records.compactMap { record -> ToolVerdict? in
                 if case .toolVerdict(let verdict, _) = record.kind, fireMinuteMatches(record.at, time) { return verdict }

@@ -97,6 +97,9 @@ public struct Expectation: Sendable {
         case snapshot([(key: String, value: Value)])
         case day(DayResult)
         case notificationsDelivered(Int)
+        /// `problem` records that day (events the engine could not apply, expressions that
+        /// failed to evaluate). A day without this expectation expects none.
+        case problems(Int)
         /// A tool call's verdict at that minute (and reason, when given).
         case verdict(ToolVerdict.Outcome, reason: String?)
         case streak(Int)

@@ -15,7 +15,8 @@ public struct ScenarioLoader {
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
     static let eventKinds = ["app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget"]
     static let expectationKinds = [
-        "delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "streak", "xp", "that", "verdict",
+        "delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "problems", "streak", "xp", "that",
+        "verdict",
     ]
     public static let snapshotKeys = [
         "date", "steps_today", "steps_goal", "sleep_minutes", "water_ml", "water_goal_ml", "completed_routines",
@@ -327,6 +328,8 @@ public struct ScenarioLoader {
             return (reader.choice(value, key: "day", what: "day result") as DayResult?).flatMap { make(.day($0)) }
         case "notifications_delivered":
             return reader.int(value, key: "notifications_delivered", minimum: 0).flatMap { make(.notificationsDelivered($0)) }
+        case "problems":
+            return reader.int(value, key: "problems", minimum: 0).flatMap { make(.problems($0)) }
         case "streak":
             return reader.int(value, key: "streak", minimum: 0).flatMap { make(.streak($0)) }
         case "xp":

@@ -93,6 +93,11 @@ public enum ScenarioSchema {
             ("snapshot_at", S.string("Compare the snapshot saved last by then.", pattern: S.timePattern)),
             ("day", S.string("The day's result.", values: DayResult.allCases.map(\.rawValue))),
             ("notifications_delivered", S.number("Deliveries that day.", integer: true, minimum: 0)),
+            (
+                "problems",
+                S.number(
+                    "Problem records that day (events the engine could not apply, failed evaluations); 0 unless given.", integer: true, minimum: 0)
+            ),
             ("streak", S.number("Streak after the day.", integer: true, minimum: 0)),
             ("xp", S.number("XP after the day.", integer: true, minimum: 0)),
             ("that", S.expression("A condition on the facts at that minute.")),

@@ -88,17 +88,20 @@ public struct NodeReader {
         return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
     }
 
+    /// A whole number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`).
     public mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
         guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
         guard let value = Int(text.replacingOccurrences(of: "_", with: "")) else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a whole number"))
             return nil
         }
-        return checkRange(Double(value), node, key: key, minimum: minimum.map(Double.init), maximum: maximum.map(Double.init))
-            .map { _ in value }
+        return checkRange(
+            Double(value), node, key: key, minimum: Double(minimum ?? -InputLimits.maxNumber), maximum: Double(maximum ?? InputLimits.maxNumber)
+        ).map { _ in value }
     }
 
-    /// A number; `60%` reads as 0.6.
+    /// A number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`); `60%`
+    /// reads as 0.6.
     public mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
         guard let text = scalar(node, key: key, expected: "a number") else { return nil }
         var value: Double?
@@ -111,7 +114,8 @@ public struct NodeReader {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a number"))
             return nil
         }
-        return checkRange(value, node, key: key, minimum: minimum, maximum: maximum)
+        return checkRange(
+            value, node, key: key, minimum: minimum ?? -Double(InputLimits.maxNumber), maximum: maximum ?? Double(InputLimits.maxNumber))
     }
 
     private mutating func checkRange(_ value: Double, _ node: YAMLNode, key: String, minimum: Double?, maximum: Double?) -> Double? {
@@ -179,6 +183,10 @@ public struct NodeReader {
                 RulesetDiagnostics.wrongType(
                     file, node, expected: "a duration like 90m or 1h30m",
                     hint: Int(text) != nil ? "add a unit: \(text)m" : nil))
+            return nil
+        }
+        guard seconds <= InputLimits.maxDurationSeconds, seconds >= -InputLimits.maxDurationSeconds else {
+            report(RulesetDiagnostics.outOfRange(file, node, "'\(key)' must be at most \(InputLimits.maxDurationSeconds) seconds, found \(text)"))
             return nil
         }
         return seconds

@@ -108,6 +108,11 @@ public enum RulesetBundle {
                     hint: "the bundle was changed after it was made; keep the last good ruleset")
             )
         }
+        // No documents is no ruleset (the directory loader refuses an empty one too): the
+        // store must never swap it in for a good one.
+        guard !items.isEmpty else {
+            return ([], refuse("bundle.malformed", "the bundle holds no documents", hint: "make the bundle from a ruleset directory"))
+        }
         var documents: [RuleDocument] = []
         for item in items {
             guard let file = item["file"]?.scalar, let kind = item["kind"]?.scalar, let node = item["node"],

@@ -4,6 +4,12 @@ import RulesDocument
 import RulesYAML
 import Ruleset
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The files of a ruleset directory: every `.yaml` / `.yml` under `routines/`, `rules/`,
 /// `templates/` (and `scenarios/` for the commands that read them), recursively, in path
 /// order, skipping dot-files and dot-directories (SPEC §2).
@@ -27,9 +33,18 @@ public enum RulesetDirectory {
     /// The YAML files under `folders` of `directory`. `display` paths are `prefix`
     /// joined with the path inside the directory (no prefix: relative paths).
     public static func files(in directory: String, folders: [String], prefix: String = "") -> [File] {
+        var ignored: [Diagnostic] = []
+        return files(in: directory, folders: folders, prefix: prefix, problems: &ignored)
+    }
+
+    /// The same, with what the walk could not read in `problems`.
+    public static func files(in directory: String, folders: [String], prefix: String = "", problems: inout [Diagnostic]) -> [File] {
         var found: [File] = []
         for folder in folders {
-            for relative in yamlFiles(under: (directory as NSString).appendingPathComponent(folder)) {
+            let shown = prefix.isEmpty ? folder : (prefix.hasSuffix("/") ? prefix + folder : prefix + "/" + folder)
+            let walk = walk(under: (directory as NSString).appendingPathComponent(folder), display: shown)
+            problems += walk.problems
+            for relative in walk.files {
                 let inside = folder + "/" + relative
                 let display = prefix.isEmpty ? inside : (prefix.hasSuffix("/") ? prefix + inside : prefix + "/" + inside)
                 found.append(File(path: (directory as NSString).appendingPathComponent(inside), display: display, folder: folder))
@@ -39,23 +54,72 @@ public enum RulesetDirectory {
     }
 
     /// Relative paths of every YAML file below `directory`, sorted, without dot entries.
-    public static func yamlFiles(under directory: String) -> [String] {
+    public static func yamlFiles(under directory: String) -> [String] { walk(under: directory).files }
+
+    /// A directory's identity: a symlink loop (`a -> .`) meets one it has already entered.
+    private struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private static func identity(of path: String) -> DirectoryID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return DirectoryID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Every YAML file below `directory` (sorted relative paths, no dot entries), following
+    /// symlinks but entering each directory once (by device and inode), with what could not
+    /// be read: unreadable directories and symlinks that lead nowhere. `display` names the
+    /// directory in those diagnostics.
+    public static func walk(under directory: String, display: String? = nil) -> (files: [String], problems: [Diagnostic]) {
+        var files: [String] = []
+        var problems: [Diagnostic] = []
+        var entered: Set<DirectoryID> = []
+        walk(directory, "", display, &entered, &files, &problems)
+        return (files, problems)
+    }
+
+    /// One directory, its entries in name order, a subdirectory's files where its name sorts
+    /// (the order bundles and template rotation depend on).
+    private static func walk(
+        _ path: String, _ relative: String, _ display: String?, _ entered: inout Set<DirectoryID>, _ files: inout [String],
+        _ problems: inout [Diagnostic]
+    ) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
-        else { return [] }
-        var result: [String] = []
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+        guard let id = identity(of: path), entered.insert(id).inserted else { return }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            problems.append(problem("io.unreadable", display, relative, "cannot read the directory", hint: "check its permissions"))
+            return
+        }
         for name in names.sorted() where !name.hasPrefix(".") {
-            let full = (directory as NSString).appendingPathComponent(name)
+            let full = (path as NSString).appendingPathComponent(name)
+            let inside = relative.isEmpty ? name : relative + "/" + name
             var childIsDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory) else { continue }
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory) else {
+                // Not there when followed: a symlink that leads nowhere.
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil {
+                    problems.append(
+                        problem("io.dangling_link", display, inside, "a symbolic link that leads nowhere", hint: "remove it or fix its target"))
+                }
+                continue
+            }
             if childIsDirectory.boolValue {
-                result.append(contentsOf: yamlFiles(under: full).map { name + "/" + $0 })
+                walk(full, inside, display, &entered, &files, &problems)
             } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-                result.append(name)
+                files.append(inside)
             }
         }
-        return result
+    }
+
+    private static func problem(_ code: DiagnosticCode, _ display: String?, _ relative: String, _ message: String, hint: String) -> Diagnostic {
+        let base = display ?? ""
+        let file = relative.isEmpty ? (base.isEmpty ? "." : base) : (base.isEmpty ? relative : base + "/" + relative)
+        return Diagnostic(code: code, severity: .error, file: file, location: .fileStart, message: message, hint: hint)
     }
 
     /// Reads and parses `files`, returning the documents of the ruleset folders, every YAML
@@ -92,7 +156,8 @@ extension Ruleset {
     /// the ruleset when nothing is an error, and every diagnostic, capped at 100.
     /// File names in diagnostics are relative to the directory, prefixed with `displayPrefix`.
     public static func load(directory: String, displayPrefix: String = "") -> RulesetLoad {
-        let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix)
+        var walkProblems: [Diagnostic] = []
+        let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix, problems: &walkProblems)
         guard !files.isEmpty else {
             // An empty or missing directory is not an empty ruleset: a reload from it must
             // never replace a good one.
@@ -103,7 +168,7 @@ extension Ruleset {
         }
         let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files)
         let (ruleset, diagnostics) = Ruleset.load(documents: documents)
-        let all = DiagnosticCollector(yamlDiagnostics + diagnostics)
+        let all = DiagnosticCollector(walkProblems + yamlDiagnostics + diagnostics)
         let failed = all.hasFailures(strict: false)
         return RulesetLoad(ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources)
     }

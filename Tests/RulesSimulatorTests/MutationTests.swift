@@ -16,6 +16,9 @@ import Testing
         "", "-1", "0", "25:00", "24:00", "99999999999999999999999", "1e309", "true", "no", "'!x'", "\"&&\"", "[]", "{}",
         "[a, b]", "{a: 1}", "null", "~", "\"now >= 21:00 &&\"", "\"(((((((\"", "\"routines.nope.value > 1\"", "물", "\"\\u00e9\"",
         "-9223372036854775808", "0.0000001", "\"sleep.minutes < 1\"", "\"{sleep.minutes}\"", "90m", "\"25:61\"",
+        // Large finite numbers: the ones a check might let through and the engine multiply.
+        "1e19", "9223372036854775807", "1000000000", "1000000001", "999999999.5", "1.7976931348623157e308", "4294967296",
+        "99999999h", "\"{water.ml * 100000000000000000000.5 | thousands}\"", "\"now + 99999999h > 21:00\"",
     ]
 
     struct Generator {
@@ -51,10 +54,14 @@ import Testing
         let texts = try files.map { try String(contentsOfFile: $0.path, encoding: .utf8) }
         var g = Generator(state: 99)
         var refused = 0
-        for _ in 0..<300 {
+        var simulated = 0
+        for round in 0..<300 {
             var documents: [RuleDocument] = []
-            for (file, text) in zip(files, texts) {
-                let mutated = g.next(4) == 0 ? Self.mutate(text, &g) : text
+            // Even rounds mutate one file (most load: they test the engine), odd rounds about
+            // a quarter of them (most are refused: they test the diagnostics).
+            let single = g.next(files.count)
+            for (index, (file, text)) in zip(files, texts).enumerated() {
+                let mutated = (round % 2 == 0 ? index == single : g.next(4) == 0) ? Self.mutate(text, &g) : text
                 let parsed = YAMLReader.parse(mutated, file: file.display)
                 for node in parsed.documents {
                     documents.append(
@@ -64,12 +71,31 @@ import Testing
                 }
             }
             let (ruleset, diagnostics) = Ruleset.load(documents: documents)
-            if ruleset == nil {
+            guard let ruleset else {
                 refused += 1
                 #expect(diagnostics.contains { $0.severity == .error })
+                continue
+            }
+            // Whatever the check accepts must simulate without trapping.
+            for scenario in scenarios(for: ruleset) {
+                let result = Simulation.run(scenario, ruleset: ruleset)
+                _ = ExpectationChecker.check(result, ruleset: ruleset)
+                _ = Trace.jsonLines(result, ruleset: ruleset)
+                simulated += 1
             }
         }
         #expect(refused > 50)
+        #expect(simulated >= 30)  // every accepted mutant simulated (two scenarios each), large numbers among them
+    }
+
+    /// Two shipped scenarios (a collapsed day, a week) loaded against a mutated ruleset.
+    func scenarios(for ruleset: Ruleset) -> [Scenario] {
+        ["collapsed_day.yaml", "ignored_week.yaml"].compactMap { name in
+            guard let text = try? String(contentsOfFile: Self.root + "/scenarios/" + name, encoding: .utf8),
+                let node = YAMLReader.parse(text, file: name).documents.first
+            else { return nil }
+            return ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset).scenario
+        }
     }
 
     @Test func mutatedScenariosLoadOrRefuseAndSimulateWithoutTrapping() throws {

@@ -11,7 +11,7 @@ extension OperatorEngine {
     /// asks this before it reports the delivery.
     public func conditionHolds(for request: ScheduledNotification, truth: HealthReading?) -> Bool {
         guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else { return true }
-        if let truth { current.health = truth }
+        if let truth { current.health = truth.bounded }
         let seconds = clock.local(request.scheduledAt).seconds
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts

@@ -1,0 +1,121 @@
+import Foundation
+import RulesExpression
+import TestSupport
+import Testing
+
+/// The built `rules` under hostile output: a full disk, a closed descriptor and a reader
+/// that goes away. Never a trap: exit 2 with one line, or (a closed pipe) a quiet end.
+@Suite struct OutputErrorTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// Runs `script` in `bash` with `$RULES` set to the built binary; returns exit code and stderr.
+    func shell(_ script: String) throws -> (status: Int32, stderr: String) {
+        let binary = Self.root + "/.build/debug/rules"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.root)
+        process.environment = ["RULES": binary, "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func standardOutputOnAFullDiskIsExitTwoWithOneLine() throws {
+        let run = try shell(#""$RULES" check . > /dev/full"#)
+        #expect(run.status == 2)
+        #expect(run.stderr == "Error: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test func standardErrorOnAFullDiskIsExitTwo() throws {
+        // The unknown option's usage error goes to standard error, which is full.
+        let run = try shell(#""$RULES" check --no-such-option 2> /dev/full; echo "status $?" >&2"#)
+        #expect(run.stderr.hasSuffix("status 2\n"))
+        #expect(!run.stderr.contains("Fatal error"))
+    }
+
+    @Test func aClosedStandardOutputIsExitTwoWithOneLine() throws {
+        let run = try shell(#""$RULES" check . >&-"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: cannot write to standard output:"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// A scenario of 60 busy days: its JSON trace is far larger than a pipe's buffer.
+    func longScenario() throws -> String {
+        var yaml = "name: long\ntimezone: Asia/Seoul\nroutines: [water, study]\ndays:\n"
+        for day in 0..<60 {
+            yaml += "  - date: \(DateFormat.string(DateFormat.days("2026-03-01")! + day))\n"
+            yaml +=
+                "    events: [{ at: \"08:00\", app: open }, { at: \"09:00\", log: { routine: water, value: 250 } }, { at: \"21:00\", app: open }]\n"
+        }
+        let path = Fixtures.temporaryDirectory() + "/long.yaml"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietlyWithSigpipeIgnored() throws {
+        let path = try longScenario()
+        let run = try shell("trap '' PIPE; \"$RULES\" simulate \(path) --format json | head -c 100 > /dev/null; echo \"status ${PIPESTATUS[0]}\" >&2")
+        #expect(run.stderr == "status 0\n")
+    }
+
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietly() throws {
+        let path = try longScenario()
+        let run = try shell("\"$RULES\" simulate \(path) --format json | head -c 100 > /dev/null; echo done >&2")
+        #expect(run.stderr == "done\n")
+    }
+}
+
+/// Directory walks follow symlinks but never loop, and say what they could not read.
+@Suite struct DirectoryWalkTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// A copy of the shipped ruleset and scenarios with a symlink loop (`a -> .`) in every
+    /// folder, and with `upward`, one to the parent too (`x -> ..`).
+    func loopedCopy(upward: Bool = false) throws -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates", "scenarios"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+            try FileManager.default.createSymbolicLink(atPath: directory + "/" + folder + "/a", withDestinationPath: ".")
+            if upward { try FileManager.default.createSymbolicLink(atPath: directory + "/" + folder + "/x", withDestinationPath: "..") }
+        }
+        return directory
+    }
+
+    @Test func aLinkToTheParentEndsWithDiagnosticsNotAHang() throws {
+        let directory = try loopedCopy(upward: true)
+        // routines/x/rules/… are read as routines (and refused); nothing is entered twice.
+        let check = CapturedRun(["check", "."], in: directory)
+        #expect(check.exitCode == .failure)
+        #expect(check.stdout.contains("routines/x/rules/"))
+        #expect(!check.stdout.contains("routines/x/routines/"))
+    }
+
+    @Test func symlinkLoopsAreEnteredOnce() throws {
+        let directory = try loopedCopy()
+        let check = CapturedRun(["check", "."], in: directory)
+        #expect(check.exitCode == .success, "\(check.stdout)")
+        let test = CapturedRun(["test", "scenarios"], in: directory)
+        #expect(test.exitCode == .success, "\(test.stdout)")
+        let shipped = CapturedRun(["test", "scenarios"], in: Self.root)
+        #expect(test.stdout.split(separator: "\n").last == shipped.stdout.split(separator: "\n").last)
+    }
+
+    @Test func aDanglingSymlinkIsReportedAndAnEmptyScenarioFolderIsAnError() throws {
+        let directory = try loopedCopy()
+        try FileManager.default.createSymbolicLink(atPath: directory + "/scenarios/gone.yaml", withDestinationPath: "nowhere.yaml")
+        let test = CapturedRun(["test", "scenarios"], in: directory)
+        #expect(test.exitCode == .failure)
+        #expect(test.stdout.contains("scenarios/gone.yaml:1:1: error: a symbolic link that leads nowhere [io.dangling_link]"))
+        try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
+        let empty = CapturedRun(["test", "empty"], in: directory)
+        #expect(empty.exitCode == .usage)
+        #expect(empty.stderr.contains("no scenario files"))
+    }
+}

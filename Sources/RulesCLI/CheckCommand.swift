@@ -80,14 +80,26 @@ enum CheckCommand {
     }
 
     /// A single file: load the ruleset it belongs to (the directory above its routines/,
-    /// rules/ or templates/ folder) and keep that file's diagnostics; a file outside any
-    /// ruleset is only read as YAML.
+    /// rules/ or templates/ folder) and keep that file's diagnostics; a scenario (under
+    /// scenarios/) is loaded against that ruleset, as `rules check .` does; a file outside
+    /// any ruleset is only read as YAML.
     static func checkFile(_ path: String, absolute: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile]) {
         var components = (path as NSString).pathComponents
         var absoluteRoot = (absolute as NSString).deletingLastPathComponent
         components.removeLast()
         var inside: [String] = [(path as NSString).lastPathComponent]
         while let last = components.last {
+            if last == "scenarios" {
+                let root = (absoluteRoot as NSString).deletingLastPathComponent
+                if let ruleset = Ruleset.load(directory: root).ruleset {
+                    let file = RulesetDirectory.File(path: absolute, display: path, folder: "scenarios")
+                    for loaded in SimulationSupport.scenarios([file], ruleset: ruleset) {
+                        collector.append(contentsOf: loaded.diagnostics)
+                        if let source = loaded.source { sources[loaded.file] = source }
+                    }
+                    return
+                }
+            }
             if RulesetDirectory.rulesetFolders.contains(last) {
                 absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
                 components.removeLast()

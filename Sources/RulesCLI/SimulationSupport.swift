@@ -90,12 +90,15 @@ enum SimulationSupport {
             let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
             let parsed = YAMLReader.parse(bytes, file: file.display)
             guard parsed.isClean else {
-                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: parsed.diagnostics, source: source))
+                loaded.append(
+                    LoadedScenario(file: file.display, scenario: nil, diagnostics: DiagnosticCollector(parsed.diagnostics).report(), source: source))
                 continue
             }
             for document in parsed.documents where !document.isNull {
                 let (scenario, diagnostics) = ScenarioLoader.load(document, file: file.display, source: source, ruleset: ruleset)
-                loaded.append(LoadedScenario(file: file.display, scenario: scenario, diagnostics: diagnostics, source: source))
+                // Sorted, without duplicates, at most 100 (then one note), as `check` reports.
+                loaded.append(
+                    LoadedScenario(file: file.display, scenario: scenario, diagnostics: DiagnosticCollector(diagnostics).report(), source: source))
             }
         }
         return loaded

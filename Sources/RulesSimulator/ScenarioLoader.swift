@@ -56,7 +56,8 @@ public struct ScenarioLoader {
         if let routinesNode = fields["routines"], let items = reader.list(routinesNode, key: "routines") {
             routines = items.compactMap { routineID($0, key: "routines") }
         }
-        let baseSettings = fields["settings"].map { settings($0) } ?? [:]
+        // Top-level settings of a multi-day scenario (a single day reads its own, once).
+        let baseSettings = fields["days"] == nil ? [:] : fields["settings"].map { settings($0) } ?? [:]
         var days: [ScenarioDay] = []
         var health = TrueHealth()
         if let daysNode = fields["days"] {
@@ -77,7 +78,8 @@ public struct ScenarioLoader {
                 return nil
             }
             _ = dateNode
-            if let day = self.day(fields, node: node, health: &health, settings: baseSettings) { days.append(day) }
+            // The day's fields are the scenario's own: its settings are read once, there.
+            if let day = self.day(fields, node: node, health: &health, settings: [:]) { days.append(day) }
         }
         for (a, b) in zip(days, days.dropFirst()) where b.date <= a.date {
             reader.report(

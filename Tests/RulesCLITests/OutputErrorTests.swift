@@ -119,3 +119,38 @@ import Testing
         #expect(empty.stderr.contains("no scenario files"))
     }
 }
+
+/// `rules check` and `simulate` on scenario files report what `rules check .` reports, once
+/// each and at most 100.
+@Suite struct ScenarioCheckTests {
+    static let root = Fixtures.repositoryRoot()
+
+    func copyWithScenario(_ name: String, _ text: String) throws -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
+        try text.write(toFile: directory + "/scenarios/" + name, atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func checkingOneScenarioFileFindsItsUnknownKey() throws {
+        let directory = try copyWithScenario("bad.yaml", "name: bad\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevnts: []\n")
+        let one = CapturedRun(["check", "scenarios/bad.yaml"], in: directory)
+        let all = CapturedRun(["check", "."], in: directory)
+        #expect(one.exitCode == .failure)
+        #expect(one.stdout.contains("scenarios/bad.yaml:4:1: error: unknown key 'evnts'"))
+        #expect(all.stdout.contains("scenarios/bad.yaml:4:1: error: unknown key 'evnts'"))
+    }
+
+    @Test func thousandsOfUnknownSettingsAreReportedOnceEachAndCapped() throws {
+        let keys = (0..<500).map { "k\($0): 1" }.joined(separator: ", ")
+        let directory = try copyWithScenario("keys.yaml", "name: keys\ndate: 2026-07-20\ntimezone: Asia/Seoul\nsettings: { \(keys) }\nevents: []\n")
+        let run = CapturedRun(["simulate", "scenarios/keys.yaml"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.components(separatedBy: "unknown key 'k0' in settings").count == 2)
+        #expect(run.stdout.components(separatedBy: "[ruleset.unknown_key]").count - 1 <= 100)
+        #expect(run.stdout.utf8.count < 1_000_000)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import RulesDocument
+import RulesExpression
+import RulesSimulator
+import RulesYAML
+import Ruleset
+import RulesetFiles
+
+/// Linear cost: each kind of input at 1× and 100× its size, through the command a user runs,
+/// with the time ratio printed (goal: 100×, within ±30 %).
+enum ScalingBenchmark {
+    static func run(repository: String) {
+        guard let ruleset = Ruleset.load(directory: repository).ruleset else {
+            print("scaling: the shipped ruleset does not load")
+            return
+        }
+        report("keys in a scenario mapping", base: 200) { count in
+            let keys = (0..<count).map { "k\($0): 1" }.joined(separator: ", ")
+            return scenarioCost("name: keys\ndate: 2026-07-20\ntimezone: Asia/Seoul\nsettings: { \(keys) }\nevents: []\n", ruleset)
+        }
+        report("events in a day", base: 40) { count in
+            let events = (0..<count).map { index in
+                index % 2 == 0 ? "  - { at: \"08:00\", widget: log_water_250 }" : "  - { at: \"08:00\", app: open }"
+            }.joined(separator: "\n")
+            return scenarioCost("name: events\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevents:\n\(events)\n", ruleset, check: true)
+        }
+        report("days in a scenario", base: 10) { count in
+            var yaml = "name: days\ntimezone: Asia/Seoul\nroutines: [water, study]\ndays:\n"
+            let start = DateFormat.days("2026-01-01") ?? 0
+            for day in 0..<count {
+                yaml +=
+                    "  - date: \(DateFormat.string(start + day))\n    events: [{ at: \"08:00\", app: open }, { at: \"12:00\", log: { routine: water, value: 500 } }]\n"
+                yaml += "    expect: [{ day: failed }]\n"
+            }
+            return scenarioCost(yaml, ruleset, check: true)
+        }
+        report("forbidden phrases", base: 300) { count in
+            let phrases = (0..<count).map { "금지어\($0)" }.joined(separator: ", ")
+            let documents = [RuleDocument(file: "templates/extra.yaml", kind: .sections, node: parse("forbidden_phrases: [\(phrases)]"), source: nil)]
+            let files = RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)
+            let shipped = RulesetDirectory.read(files).documents
+            return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: shipped + documents)) }
+        }
+    }
+
+    static func parse(_ text: String) -> YAMLNode {
+        YAMLReader.parse(text, file: "bench.yaml").documents.first ?? YAMLNode(.scalar("", .plain), range: SourceRange(at: .fileStart))
+    }
+
+    /// Loads, simulates and (with `check`) checks the expectations of a scenario.
+    static func scenarioCost(_ yaml: String, _ ruleset: Ruleset, check: Bool = false) -> Double {
+        Measure.best(runs: 3) {
+            let node = parse(yaml)
+            guard let scenario = ScenarioLoader.load(node, file: "bench.yaml", source: nil, ruleset: ruleset).scenario else { return }
+            let result = Simulation.run(scenario, ruleset: ruleset)
+            if check { blackHole(ExpectationChecker.check(result, ruleset: ruleset)) }
+            blackHole(Trace.jsonLines(result, ruleset: ruleset))
+        }
+    }
+
+    static func report(_ name: String, base: Int, _ cost: (Int) -> Double) {
+        let small = cost(base)
+        let large = cost(base * 100)
+        print(
+            "scaling.\(name.replacingOccurrences(of: " ", with: "_")): \(base) → \(Measure.format(small * 1000)) ms, \(base * 100) → \(Measure.format(large * 1000)) ms; ratio \(Measure.format(large / small, decimals: 1))x (goal 100x ± 30 %)"
+        )
+    }
+}

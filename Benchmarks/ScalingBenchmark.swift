@@ -36,22 +36,24 @@ enum ScalingBenchmark {
         }
         report("forbidden phrases", base: 300) { count in
             let phrases = (0..<count).map { "금지어\($0)" }.joined(separator: ", ")
-            let documents = [RuleDocument(file: "templates/extra.yaml", kind: .sections, node: parse("forbidden_phrases: [\(phrases)]"), source: nil)]
+            guard let node = parse("forbidden_phrases: [\(phrases)]") else { return 0 }
+            let documents = [RuleDocument(file: "templates/extra.yaml", kind: .sections, node: node, source: nil)]
             let files = RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)
             let shipped = RulesetDirectory.read(files).documents
             return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: shipped + documents)) }
         }
     }
 
-    static func parse(_ text: String) -> YAMLNode {
-        YAMLReader.parse(text, file: "bench.yaml").documents.first ?? YAMLNode(.scalar("", .plain), range: SourceRange(at: .fileStart))
+    static func parse(_ text: String) -> YAMLNode? {
+        YAMLReader.parse(text, file: "bench.yaml").documents.first
     }
 
     /// Loads, simulates and (with `check`) checks the expectations of a scenario.
     static func scenarioCost(_ yaml: String, _ ruleset: Ruleset, check: Bool = false) -> Double {
         Measure.best(runs: 3) {
-            let node = parse(yaml)
-            guard let scenario = ScenarioLoader.load(node, file: "bench.yaml", source: nil, ruleset: ruleset).scenario else { return }
+            guard let node = parse(yaml),
+                let scenario = ScenarioLoader.load(node, file: "bench.yaml", source: nil, ruleset: ruleset).scenario
+            else { return }
             let result = Simulation.run(scenario, ruleset: ruleset)
             if check { blackHole(ExpectationChecker.check(result, ruleset: ruleset)) }
             blackHole(Trace.jsonLines(result, ruleset: ruleset))

@@ -49,7 +49,12 @@ struct Delivery: Sendable, Hashable, Codable {
 /// Everything the app knows about one logical day (part of the saved `EngineState`).
 struct DayState: Sendable, Hashable, Codable {
     var day: Int
-    var logs: [HabitLog] = []
+    /// The day's logs in the order they were made. Change them only through `appendLog`,
+    /// `updateLogs` and `removeLogs`, which keep `totals` right.
+    private(set) var logs: [HabitLog] = []
+    /// Total logged per routine: a cache of `logs` (not saved; rebuilt after a restore) so an
+    /// app run does not walk every log of the day.
+    private var totals: [String: Double] = [:]
     var ticks: [ChecklistTick] = []
     /// Health as of the last sync the app saw (nil: never synced today).
     var health: HealthReading?
@@ -74,13 +79,67 @@ struct DayState: Sendable, Hashable, Codable {
 
     init(day: Int) { self.day = day }
 
-    /// Total logged for `routine` (optionally only logs numbered above `after`).
-    func logged(_ routine: String, after: Int? = nil) -> Double {
-        logs.reduce(0) { total, log in
-            guard log.routine == routine else { return total }
-            if let after, log.number <= after { return total }
-            return total + log.value
+    private enum CodingKeys: String, CodingKey {
+        case day, logs, ticks, health, syncedAt, route, routeDecided, risk, skipped, quest, goalOverrides, deliveries, lastRun,
+            lastSnapshot, lastEvent, completedRoutines, recoveryWasCompleted, nextLogNumber
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        day = try container.decode(Int.self, forKey: .day)
+        logs = try container.decode([HabitLog].self, forKey: .logs)
+        ticks = try container.decode([ChecklistTick].self, forKey: .ticks)
+        health = try container.decodeIfPresent(HealthReading.self, forKey: .health)
+        syncedAt = try container.decodeIfPresent(Int.self, forKey: .syncedAt)
+        route = try container.decode(RouteState.self, forKey: .route)
+        routeDecided = try container.decode(Bool.self, forKey: .routeDecided)
+        risk = try container.decodeIfPresent(RiskLevel.self, forKey: .risk)
+        skipped = try container.decode(Bool.self, forKey: .skipped)
+        quest = try container.decodeIfPresent(WalkingQuest.self, forKey: .quest)
+        goalOverrides = try container.decode([String: Double].self, forKey: .goalOverrides)
+        deliveries = try container.decode([Delivery].self, forKey: .deliveries)
+        lastRun = try container.decodeIfPresent(Date.self, forKey: .lastRun)
+        lastSnapshot = try container.decodeIfPresent(DailySnapshot.self, forKey: .lastSnapshot)
+        lastEvent = try container.decode(String.self, forKey: .lastEvent)
+        completedRoutines = try container.decode([String].self, forKey: .completedRoutines)
+        recoveryWasCompleted = try container.decode(Bool.self, forKey: .recoveryWasCompleted)
+        nextLogNumber = try container.decode(Int.self, forKey: .nextLogNumber)
+        rebuildTotals()
+    }
+
+    /// Total logged for `routine` today.
+    func logged(_ routine: String) -> Double { totals[routine] ?? 0 }
+
+    /// Total logged for `routine` by logs numbered above `after` (the newest are last).
+    func logged(_ routine: String, after: Int) -> Double {
+        var total = 0.0
+        for log in logs.reversed() {
+            guard log.number > after else { break }
+            if log.routine == routine { total += log.value }
         }
+        return total
+    }
+
+    mutating func appendLog(_ log: HabitLog) {
+        logs.append(log)
+        totals[log.routine, default: 0] += log.value
+    }
+
+    /// Changes logs in place (edits); the totals are summed again.
+    mutating func updateLogs(_ change: (inout [HabitLog]) -> Void) {
+        change(&logs)
+        rebuildTotals()
+    }
+
+    mutating func removeLogs(where shouldRemove: (HabitLog) -> Bool) {
+        logs.removeAll(where: shouldRemove)
+        rebuildTotals()
+    }
+
+    /// Sums every routine's logs in log order (the same sums `appendLog` makes).
+    private mutating func rebuildTotals() {
+        totals = [:]
+        for log in logs { totals[log.routine, default: 0] += log.value }
     }
 
     func ticked(_ routine: String) -> Set<String> {

@@ -21,17 +21,20 @@ extension OperatorEngine {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
             if let message = OperatorEngine.logValueProblem(value) { return problem(at: time, "event.invalid_value", message) }
-            day?.logs[index].value = value
-            day?.logs[index].updatedAt = time
+            day?.updateLogs { logs in
+                logs[index].value = value
+                logs[index].updatedAt = time
+            }
             // The user changed what was done: the routine is judged afresh.
             if let routine = day?.logs[index].routine { day?.completedRoutines.removeAll { $0 == routine } }
             if let log = day?.logs[index] { records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: false))) }
             decide(at: time)
         case .deleteLog(let id):
             records.append(EngineRecord(at: time, kind: .appRun(cause: "delete_log", synced: false)))
-            guard let index = day?.logs.firstIndex(where: { $0.id == id }), let log = day?.logs.remove(at: index) else {
+            guard let log = day?.logs.first(where: { $0.id == id }) else {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
+            day?.removeLogs { $0.id == id }
             day?.completedRoutines.removeAll { $0 == log.routine }
             records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: true)))
             decide(at: time)
@@ -95,7 +98,7 @@ extension OperatorEngine {
             id: "log_\(LocalClock.compactDate(current.day))_\(String(format: "%03d", current.nextLogNumber))", day: current.day,
             routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
         current.nextLogNumber += 1
-        current.logs.append(log)
+        current.appendLog(log)
         day = current
         records.append(EngineRecord(at: time, kind: .log(log)))
         return log

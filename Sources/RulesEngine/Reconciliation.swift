@@ -67,7 +67,7 @@ extension OperatorEngine {
     private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, String) -> Void) {
         guard var current = day else { return }
         for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, "dropped") }
-        current.logs.removeAll { ruleset.routine($0.routine) == nil }
+        current.removeLogs { ruleset.routine($0.routine) == nil }
         for tick in current.ticks where !(ruleset.routine(tick.routine)?.items.contains(tick.item) ?? false) {
             note(.item, "\(tick.routine).\(tick.item)", "dropped")
         }

@@ -213,7 +213,20 @@ public struct OperatorEngine: Sendable {
     /// Starts the day of `time` if no day is open (first event ever, or after a close).
     mutating func openDay(for time: Date) {
         let logical = clock.logical(time, dayStart: profile.dayStart(ruleset)).day
-        if day == nil || (day?.day ?? logical) < logical {
+        guard day != nil else {
+            day = DayState(day: logical)
+            delivered = [:]
+            return
+        }
+        // A day still open although the time belongs to a later one: its close fell into a
+        // DST gap (a `day_starts_at` of 02:30 on a spring-forward night moves to 03:30, after
+        // a 03:00 event). It closes now, never silently replaced.
+        var guardCount = 0
+        while let current = day, current.day < logical, guardCount < 2 {
+            closeDay(at: time)
+            guardCount += 1
+        }
+        if let current = day, current.day < logical {
             day = DayState(day: logical)
             delivered = [:]
         }

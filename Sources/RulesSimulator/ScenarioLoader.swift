@@ -61,7 +61,7 @@ public struct ScenarioLoader {
         var days: [ScenarioDay] = []
         var health = TrueHealth()
         if let daysNode = fields["days"] {
-            for key in ["date", "events", "expect", "health"] where fields[key] != nil {
+            for key in ["date", "events", "expect"] where fields[key] != nil {
                 if let keyNode = fields.keys[key] {
                     reader.report(
                         RulesetDiagnostics.error(
@@ -70,7 +70,10 @@ public struct ScenarioLoader {
             }
             for (index, dayNode) in (reader.list(daysNode, key: "days") ?? []).enumerated() {
                 guard let dayFields = reader.fields(dayNode, "a scenario day", allowed: Self.dayKeys, required: ["date"]) else { continue }
-                if let day = self.day(dayFields, node: dayNode, health: &health, settings: index == 0 ? baseSettings : [:]) { days.append(day) }
+                // Top-level `health:` and `settings:` are every day's defaults.
+                if let day = self.day(dayFields, node: dayNode, health: &health, settings: baseSettings, healthDefaults: fields["health"]) {
+                    days.append(day)
+                }
             }
         } else {
             guard let dateNode = fields["date"] else {
@@ -91,7 +94,9 @@ public struct ScenarioLoader {
         return Scenario(name: name, file: reader.file, clock: clock, timeZoneName: zoneName, routines: routines, days: days)
     }
 
-    private mutating func day(_ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value]) -> ScenarioDay? {
+    private mutating func day(
+        _ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value], healthDefaults: YAMLNode? = nil
+    ) -> ScenarioDay? {
         guard let dateNode = fields["date"], let text = reader.string(dateNode, key: "date") else { return nil }
         guard let date = DateFormat.days(text) else {
             reader.report(
@@ -106,6 +111,7 @@ public struct ScenarioLoader {
         health.sleepStart = nil
         health.sleepEnd = nil
         if let previousFinal { health.yesterday = previousFinal }
+        if let defaults = healthDefaults { readHealth(defaults, into: &health) }
         if let healthNode = fields["health"] { readHealth(healthNode, into: &health) }
         var daySettings = base
         if let settingsNode = fields["settings"] { daySettings.merge(settings(settingsNode)) { _, new in new } }

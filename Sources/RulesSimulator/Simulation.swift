@@ -75,6 +75,7 @@ public enum Simulation {
             }
             return SimulationResult(scenario: scenario, records: records, states: states, closedDays: closed, problems: problems, engine: engine)
         }
+        var lastEventTime: Date?
         for (dayIndex, day) in scenario.days.enumerated() {
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
             if !day.settings.isEmpty {
@@ -91,7 +92,10 @@ public enum Simulation {
             // Positions where an expectation reads the app's state.
             let looks = day.expectations.compactMap { $0.seconds.map { logical(of: $0, dayStart: start) } }
             for (eventIndex, event) in day.events.enumerated() {
-                let time = clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start)
+                // Events happen in file order: one after a time a DST gap moved forward
+                // (02:30 → 03:30) happens with it, not before it.
+                let time = max(clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start), lastEventTime ?? .distantPast)
+                lastEventTime = time
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
                 let delivered = device.run(&engine, until: time, truth: dayTruth, after: restore)
                 records += delivered

@@ -99,3 +99,76 @@ import Testing
         #expect(statuses?["water"] == .failed)
     }
 }
+
+/// DST gaps around the day start and events: no day is lost, nothing is out of order.
+@Suite struct DaylightSavingGapTests {
+    @Test func aDayStartInsideTheGapStillClosesTheDayBefore() throws {
+        let result = try #require(
+            Shipped.run(
+                """
+                name: gap at the day start
+                timezone: America/New_York
+                settings: { day_starts_at: "02:30" }
+                routines: [water]
+                days:
+                  - date: 2026-03-07
+                    events: [{ at: "09:00", app: open }]
+                  - date: 2026-03-08
+                    events: [{ at: "03:00", app: open }, { at: "09:00", app: open }]
+                  - date: 2026-03-09
+                    events: [{ at: "09:00", app: open }]
+                """))
+        #expect(result.closedDays.map { DateFormat.string($0.day) } == ["2026-03-07", "2026-03-08", "2026-03-09"])
+        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
+    }
+
+    @Test func anEventAtANonexistentTimeIsNotOutOfOrderWithTheNextOne() throws {
+        let result = try #require(
+            Shipped.run(
+                """
+                name: gap between events
+                timezone: America/New_York
+                settings: { day_starts_at: "00:00" }
+                date: 2026-03-08
+                routines: [water]
+                events:
+                  - { at: "02:30", app: open }
+                  - { at: "03:00", log: { routine: water, value: 250 } }
+                """))
+        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
+        #expect(result.engine.habitLogs.count == 1 || result.closedDays.count == 1)
+        #expect(result.records.contains { if case .log = $0.kind { true } else { false } })
+    }
+}
+
+/// In a multi-day scenario, top-level `health:` and `settings:` are every day's defaults,
+/// which a day's own keys override key by key.
+@Suite struct ScenarioDefaultsTests {
+    @Test func topLevelHealthAndSettingsHoldOnEveryDay() throws {
+        let result = try #require(
+            Shipped.run(
+                """
+                name: defaults
+                timezone: Asia/Seoul
+                routines: [steps, water]
+                settings: { morning_checkin: false }
+                health:
+                  permission: { steps: granted }
+                  steps: { "07:00": 0, "12:00": 6000 }
+                days:
+                  - date: 2026-07-20
+                    events: [{ at: "13:00", app: open }]
+                  - date: 2026-07-21
+                    events: [{ at: "13:00", app: open }]
+                  - date: 2026-07-22
+                    health: { steps: { "07:00": 0, "12:00": 100 } }
+                    events: [{ at: "13:00", app: open }]
+                """))
+        let steps = result.records.compactMap { record -> Int? in
+            if case .sync(let health?) = record.kind { return health.stepsToday }
+            return nil
+        }
+        #expect(steps == [6000, 6000, 100])
+        #expect(!result.records.contains { if case .notificationDelivered(let n, _) = $0.kind { n.type == "morning_checkin" } else { false } })
+    }
+}

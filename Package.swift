@@ -44,6 +44,8 @@ let package = Package(
         .executableTarget(name: "EmbeddingExample", dependencies: ["Ruleset", "RulesEngine"], path: "Examples/EmbeddingExample"),
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
+        .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
+        .executableTarget(name: "FuzzEngine", dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
         .testTarget(
             name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
@@ -53,7 +55,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesEngineTests",
-            dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"]),
+            dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesSimulatorTests",
             dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Fuzzes one target with libFuzzer: Fuzz/run.sh FuzzYAML|FuzzExpression [SECONDS].
-# Crashes are written to the current directory as crash-*; seeds are Fuzz/corpus/<kind>.
+# Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
+# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine (the last two load the shipped
+# ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
+# whichever comes first. Crashes are written to the current directory as crash-*; seeds are
+# Fuzz/corpus/<kind>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression [SECONDS]}"
+target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine [SECONDS] [RUNS]}"
 seconds="${2:-60}"
+runs="${3:--1}"
 case "$target" in
     FuzzYAML) seeds=Fuzz/corpus/yaml ;;
     FuzzExpression) seeds=Fuzz/corpus/expression ;;
+    FuzzToolCall) seeds=Fuzz/corpus/toolcall ;;
+    FuzzEngine) seeds=Fuzz/corpus/engine ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
-swift build -c release --product "$target" --sanitize=fuzzer
+# A scratch path of its own: fuzzer builds never mix with (or wait on) the normal builds.
+swift build -c release --product "$target" --sanitize=fuzzer --scratch-path .build/fuzz
 work="$(mktemp -d)"
 cp "$seeds"/* "$work/"
-".build/release/$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 "$work"
+".build/fuzz/release/$target" -max_total_time="$seconds" -runs="$runs" -max_len=4096 -print_final_stats=1 "$work"

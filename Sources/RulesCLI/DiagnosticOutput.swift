@@ -1,9 +1,11 @@
 import RulesDiagnostics
 import RulesDocument
+import RulesEngine
 import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
+import RulesetFiles
 
 /// The output formats every diagnosing command offers.
 enum DiagnosticFormat: String, CaseIterable {
@@ -21,7 +23,7 @@ enum DiagnosticOutput {
     static var catalogue: [CodeDescription] {
         YAMLDiagnostics.descriptions + JSONReader.descriptions + ExpressionDiagnostics.descriptions
             + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions
-            + RulesetBundle.descriptions
+            + RulesetBundle.descriptions + RulesetDirectory.descriptions + EngineState.descriptions
     }
 
     /// The examples of a lint check, as `--explain` prints them.

@@ -26,6 +26,12 @@ enum SimulationSupport {
         }
         let load = Ruleset.load(directory: directory, displayPrefix: path == "." ? "" : path)
         guard let ruleset = load.ruleset else {
+            if load.diagnostics.contains(where: { $0.code == "ruleset.no_files" }) {
+                io.err(
+                    "Error: no ruleset at \(path): no .yaml files under routines/, rules/ or templates/\n"
+                        + "help: run from the ruleset's directory, or name it with --ruleset DIR\n")
+                return nil
+            }
             io.err("Error: the ruleset at \(path) has errors\n")
             io.err(TextRenderer(color: false).render(load.diagnostics, sources: load.sources))
             return nil

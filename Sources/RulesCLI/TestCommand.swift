@@ -84,7 +84,16 @@ enum TestCommand {
         var belowMinimum = false
         if let coverage {
             if arguments.value("--format") == "json" {
-                out += coverage.json().prettyRendered() + "\n"
+                // Standard output holds the JSON alone (valid whatever failed); the results
+                // and the summary line go to standard error.
+                var report = out
+                if let minimum, coverage.percent < minimum {
+                    report += "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
+                    belowMinimum = true
+                }
+                io.err(report + "\(passed) passed, \(failed) failed\n")
+                io.out(coverage.json().prettyRendered() + "\n")
+                return failed == 0 && !belowMinimum ? .success : .failure
             } else {
                 out += coverage.text()
             }

@@ -1,4 +1,4 @@
-/// Every limit on input, in one place (SPEC §11). Each protects the app or CI from a file,
+/// Every limit on input, in one place. Each protects the app or CI from a file,
 /// expression or tool call crafted to exhaust time or memory; crossing one is a diagnostic,
 /// never a trap.
 public enum InputLimits {

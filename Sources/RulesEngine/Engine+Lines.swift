@@ -20,15 +20,17 @@ extension OperatorEngine {
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
         guard var current = day else { return }
         let tone = profile.tone
-        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: current.day, facts: reading.facts)
+        var problems: [String] = []
+        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: current.day, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
             facts.put(layout.event, .string("home"))
-            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: current.day, facts: facts)
+            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: current.day, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
         widgetFacts.put(layout.event, .string("home"))
-        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts)
+        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts, problems: &problems)
+        for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines = []
         for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
             guard let line else { continue }
@@ -87,9 +89,11 @@ extension OperatorEngine {
         guard let current = day else { return RenderedText(templateID: nil, surface: surface, text: "", redacted: true) }
         let now = current.lastRun.map { clock.local($0).seconds } ?? 0
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
+        // A read-out, not an app run: failures here were reported by the run that rendered.
+        var ignored: [String] = []
         let line =
-            renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
-            ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts)
+            renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
+            ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
         return line.map { RenderedText(templateID: $0.text.templateID, surface: surface, text: $0.text.text, redacted: true) }
             ?? RenderedText(templateID: nil, surface: surface, text: "", redacted: true)
     }

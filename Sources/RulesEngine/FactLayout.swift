@@ -11,7 +11,7 @@ struct FactLayout: Sendable {
     let healthSteps, healthSleep, healthSyncedAt: Int?
     let waterML, waterGoal: Int?
     let completed, total, completionRate, route, risk: Int?
-    let recoveryCompleted, recoveryItemsText: Int?
+    let recoveryCompleted, recoveryItemsText, recoveryRemainingText: Int?
     let questStart, questTarget, questClear, questCurrent, questRemaining, questProgress: Int?
     let sentToday, streakDays, event: Int?
     /// Per routine (in ruleset order): `routines.<id>.*`.
@@ -52,6 +52,7 @@ struct FactLayout: Sendable {
         risk = slot("risk")
         recoveryCompleted = slot("recovery.completed")
         recoveryItemsText = slot("recovery.items_text")
+        recoveryRemainingText = slot("recovery.remaining_text")
         questStart = slot("quest.steps.start")
         questTarget = slot("quest.steps.target")
         questClear = slot("quest.steps.clear")

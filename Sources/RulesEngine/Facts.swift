@@ -38,6 +38,8 @@ extension OperatorEngine {
         // No item left: unknown, so no template renders an empty list.
         let itemsText = recoveryItemsText(day)
         facts.put(layout.recoveryItemsText, itemsText.isEmpty ? .unknown : .string(itemsText))
+        let remaining = recoveryRemainingText(day)
+        facts.put(layout.recoveryRemainingText, remaining.isEmpty ? .unknown : .string(remaining))
         if let quest = day.quest {
             facts.put(layout.questStart, .int(quest.startSteps))
             facts.put(layout.questTarget, .int(quest.targetDelta))

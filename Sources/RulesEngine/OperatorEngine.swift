@@ -7,7 +7,7 @@ import Ruleset
 /// the user sees, what is scheduled and what is said. Deterministic (same ruleset, same
 /// events → same records) and never traps: impossible events become `problem` records.
 ///
-/// Decisions happen at app runs (SPEC §5.1). Between runs only the device acts: call
+/// Decisions happen at app runs. Between runs only the device acts: call
 /// `advance(to:truth:)` to let it deliver what the last run scheduled (the simulator does;
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {

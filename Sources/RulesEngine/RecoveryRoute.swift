@@ -81,7 +81,16 @@ extension OperatorEngine {
     /// The recovery items in Korean: `물 300ml, 양치, 300보`.
     func recoveryItemsText(_ day: DayState) -> String {
         let items = day.route.items.isEmpty && day.route.route != .recovery ? plannedRecoveryItems() : day.route.items
-        return items.map { item in
+        return itemsText(items)
+    }
+
+    /// The recovery items not done yet (empty before the route starts or when all are done).
+    func recoveryRemainingText(_ day: DayState) -> String {
+        itemsText(day.route.items.filter { $0.status != .completed })
+    }
+
+    private func itemsText(_ items: [RouteItemState]) -> String {
+        items.map { item in
             let routine = ruleset.routine(item.routine)
             switch item.requirement {
             case .target(let amount):

@@ -14,7 +14,8 @@ struct TemplateRenderer {
         case unknown
         /// A sensitive value would reach a surface that forbids it.
         case refused
-        case failed
+        /// A placeholder failed to evaluate (the message names the file, line and error).
+        case failed(String)
     }
 
     /// Renders `template` with `facts`.
@@ -30,7 +31,13 @@ struct TemplateRenderer {
                 if forbidden, placeholder.expression.factsRead.contains(where: { ruleset.sensitivity(of: $0) != nil }) {
                     return .refused
                 }
-                guard let value = try? placeholder.expression.value(&context) else { return .failed }
+                let value: Value
+                do {
+                    value = try placeholder.expression.value(&context)
+                } catch {
+                    let place = "\(placeholder.origin.file):\(placeholder.origin.location.line)"
+                    return .failed("\(place): '{\(placeholder.expression.source)}' of template '\(template.id)' could not be evaluated: \(error)")
+                }
                 if value.isUnknown { return .unknown }
                 let written = TemplateRenderer.format(value, placeholder.filter)
                 text += written
@@ -49,7 +56,10 @@ struct TemplateRenderer {
         case .hm?:
             let minutes: Int
             if case .duration(let seconds) = value { minutes = seconds / 60 } else { minutes = Int(saturating: value.numeric ?? 0) }
-            return "\(minutes / 60)h \(minutes % 60)m"
+            // Korean, as the lines around it: 5시간 30분, 30분, 2시간.
+            let (hours, rest) = (minutes / 60, minutes % 60)
+            if hours == 0 { return "\(rest)분" }
+            return rest == 0 ? "\(hours)시간" : "\(hours)시간 \(rest)분"
         case .k?:
             let number = value.numeric ?? 0
             if abs(number) < 1000 { return plain(number) }
@@ -94,13 +104,24 @@ struct TemplateRenderer {
     /// in the user's tone preferred over toneless ones, then the one at
     /// (day number) mod (count) in file order. Templates whose value is unknown are skipped;
     /// a refused one yields the surface's fallback, marked redacted.
-    func line(surface: String, event: String, tone: String?, day: Int, facts: FactValues) -> (template: Template?, text: RenderedText)? {
+    /// Evaluation errors (a `when` or a placeholder) skip the template and go to `problems`.
+    func line(
+        surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]
+    ) -> (template: Template?, text: RenderedText)? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        var failures: [String] = []
         let matching = ruleset.templates.filter { template in
             guard template.surface == surface, template.event == event else { return false }
             guard let when = template.when else { return true }
-            return (try? when.isTrue(&context)) == true
+            do {
+                return try when.isTrue(&context)
+            } catch {
+                let place = template.whenOrigin.map { "\($0.file):\($0.location.line): " } ?? ""
+                failures.append("\(place)'\(when.source)' of template '\(template.id)' could not be evaluated: \(error)")
+                return false
+            }
         }
+        problems += failures
         let toned = matching.filter { $0.tone != nil && $0.tone == tone }
         var candidates = toned.isEmpty ? matching.filter { $0.tone == nil } : toned
         while !candidates.isEmpty {
@@ -112,7 +133,10 @@ struct TemplateRenderer {
             case .refused:
                 let fallback = ruleset.surface(surface)?.fallback ?? ""
                 return (template, RenderedText(templateID: template.id, surface: surface, text: fallback, redacted: true))
-            case .unknown, .failed:
+            case .unknown:
+                candidates.remove(at: index)
+            case .failed(let message):
+                problems.append(message)
                 candidates.remove(at: index)
             }
         }

@@ -10,7 +10,7 @@ public struct ToolCall: Sendable, Hashable {
     public var arguments: [String: Value]
 }
 
-/// Validates a model's proposed call against `tools:` (SPEC §5.8). The model proposes,
+/// Validates a model's proposed call against `tools:`. The model proposes,
 /// the engine decides: hostile or malformed JSON is rejected with a reason code, never a
 /// trap, and nothing changes unless the verdict is `accepted`.
 public struct ToolValidator: Sendable {

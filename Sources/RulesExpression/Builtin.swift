@@ -1,4 +1,4 @@
-/// The built-in functions (SPEC §3). There are no user-defined functions.
+/// The built-in functions. There are no user-defined functions.
 public enum Builtin: String, CaseIterable, Sendable {
     case min, max, clamp, abs, round, floor, ceil, minutes, hours, count, contains
 

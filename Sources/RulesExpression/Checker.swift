@@ -168,7 +168,7 @@ public struct Checker {
             let member = parts[prefixLength]
             let suggestion = Suggestions.nearest(to: member, among: schema.members(of: prefix)).map { prefix + "." + $0 }
             let range = memberRange(node, depth: parts.count - 1 - prefixLength)
-            return ExpressionDiagnostics.unknownMember(prefix, member: member, suggestion: suggestion, range)
+            return ExpressionDiagnostics.unknownMember(prefix, member: member, suggestion: suggestion, members: schema.members(of: prefix), range)
         }
         let candidates =
             schema.facts.map(\.name)
@@ -315,6 +315,22 @@ public struct Checker {
         return false
     }
 
+    /// The fix for comparing a number with a duration: a fact that counts minutes (or steps,
+    /// ml …) is compared with a number in its own unit (`sleep.minutes` with 390, not 6h30m).
+    static func unitHint(number: TypedNode, duration: TypedNode) -> String {
+        var node = number
+        while case .binary(.coalesce, let inner, _) = node.kind { node = inner }
+        guard case .fact(_, let name) = node.kind else {
+            return "a number and a duration do not combine: write the number in the fact's unit, or use a duration fact"
+        }
+        let unit = FactCatalogue.entry(name)?.unit ?? (name.hasSuffix(".value") || name.hasSuffix(".goal") ? "the routine's unit" : nil)
+        guard let unit else { return "'\(name)' is a number: compare it with a number, not a duration" }
+        if unit == "minutes", case .constant(.duration(let seconds)) = duration.kind {
+            return "'\(name)' counts minutes: write \(seconds / 60)"
+        }
+        return "'\(name)' counts \(unit): compare it with a number in that unit"
+    }
+
     private mutating func mismatch(_ op: BinaryOperator, _ lhs: TypedNode, _ rhs: TypedNode, _ range: TextRange) -> TypedNode {
         var hint: String?
         if (lhs.type == .time && rhs.type.isNumeric) || (rhs.type == .time && lhs.type.isNumeric) {
@@ -322,7 +338,8 @@ public struct Checker {
         } else if (lhs.type == .duration && rhs.type.isNumeric) || (rhs.type == .duration && lhs.type.isNumeric),
             op != .multiply, op != .divide
         {
-            hint = "write durations with a unit: 30m, 1h"
+            let (number, duration) = lhs.type == .duration ? (rhs, lhs) : (lhs, rhs)
+            hint = Checker.unitHint(number: number, duration: duration)
         }
         report(
             ExpressionDiagnostics.mismatch(

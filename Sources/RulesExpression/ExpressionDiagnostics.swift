@@ -7,7 +7,7 @@ public enum ExpressionDiagnostics {
     public static let descriptions: [CodeDescription] = [
         describe(
             "expr.unexpected_character", "a character the language does not use",
-            "Expressions use letters, digits, quotes and the operators of SPEC §3; anything else is a typo."),
+            "Expressions use letters, digits, quotes and the operators listed in docs/REFERENCE.md; anything else is a typo."),
         describe(
             "expr.unknown_operator", "'=', '&' or '|' where '==', '&&' or '||' was meant", "The language has no assignment and no bitwise operators."),
         describe("expr.invalid_time", "a time outside 00:00–24:00", "Times are HH:MM with hours 00–23 (or exactly 24:00) and minutes 00–59."),
@@ -29,11 +29,11 @@ public enum ExpressionDiagnostics {
         describe("expr.empty", "an empty expression", "Write a condition such as `true` or `completion_rate < 0.6`."),
         describe(
             "type.unknown_fact", "a name that is not a fact of the schema",
-            "Facts are listed in SPEC §3; routines, settings and bindings add their own."),
+            "Facts are listed in docs/REFERENCE.md and by `rules facts`; routines, settings and bindings add their own."),
         describe("type.unknown_routine", "a routine id the ruleset does not define", "`routines.<id>` needs a routine with that id under routines/."),
         describe(
             "type.mismatch", "operands of types the operator does not accept",
-            "Each operator takes the types listed in SPEC §3; int widens to number, nothing else converts."),
+            "Each operator takes the types listed in docs/REFERENCE.md; int widens to number, nothing else converts."),
         describe(
             "type.needs_default", "an optional fact used where a definite value is needed",
             "Facts that may be unknown (sleep, quest, bedtime) must be defaulted with `??` before comparing them."),
@@ -147,8 +147,11 @@ public enum ExpressionDiagnostics {
             hint: suggestion.map { "did you mean '\($0)'?" } ?? "routines are: \(known.joined(separator: ", "))")
     }
 
-    static func unknownMember(_ path: String, member: String, suggestion: String?, _ range: TextRange) -> Diagnostic {
-        at("type.unknown_fact", range, "'\(path)' has no member '\(member)'", hint: suggestion.map { "did you mean '\($0)'?" })
+    static func unknownMember(_ path: String, member: String, suggestion: String?, members: [String] = [], _ range: TextRange) -> Diagnostic {
+        let listed = members.isEmpty ? nil : "'\(path)' has: " + members.map { "\(path).\($0)" }.joined(separator: ", ")
+        return at(
+            "type.unknown_fact", range, "'\(path)' has no member '\(member)'",
+            hint: suggestion.map { "did you mean '\($0)'?" } ?? listed)
     }
 
     static func mismatch(_ message: String, _ range: TextRange, hint: String? = nil) -> Diagnostic {

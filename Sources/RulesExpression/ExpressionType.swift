@@ -18,7 +18,7 @@ public struct EnumType: Hashable, Sendable {
         name: "event", cases: ["home", "completed", "partial", "failed", "route_changed", "recovery_completed"])
 }
 
-/// The types of the language (SPEC §3).
+/// The types of the language.
 public indirect enum ExpressionType: Hashable, Sendable, CustomStringConvertible {
     case bool, int, number, string, duration, time, date
     case enumeration(EnumType)

@@ -40,6 +40,7 @@ public struct FactSchema: Sendable {
             ("completed", .int, nil), ("total", .int, nil), ("completion_rate", .number, nil),
             ("route", .enumeration(.route), nil), ("risk", .enumeration(.risk), nil),
             ("recovery.completed", .bool, nil), ("recovery.items_text", .optional(.string), "\"\""),
+            ("recovery.remaining_text", .optional(.string), "\"\""),
             ("quest.steps.start", .optional(.int), "0"), ("quest.steps.target", .optional(.int), "0"),
             ("quest.steps.clear", .optional(.int), "0"), ("quest.steps.current", .optional(.int), "0"),
             ("quest.steps.remaining", .optional(.int), "0"), ("quest.steps.progress", .optional(.number), "0"),

@@ -29,7 +29,17 @@ public struct Parser {
         }
         let tree = parser.expression()
         if parser.current.kind != .end, !parser.diagnostics.contains(where: { $0.severity == .error }) {
-            parser.report(ExpressionDiagnostics.unexpectedToken(parser.current, expected: "an operator or the end of the expression"))
+            var diagnostic = ExpressionDiagnostics.unexpectedToken(parser.current, expected: "an operator or the end of the expression")
+            // `8:30pm`: a 12-hour clock. The fix is the 24-hour time.
+            if case .time(let seconds) = parser.previous.kind, case .identifier(let suffix) = parser.current.kind,
+                ["am", "pm"].contains(suffix.lowercased())
+            {
+                var hour = seconds / 3600 % 12
+                if suffix.lowercased() == "pm" { hour += 12 }
+                let minutes = seconds % 3600 / 60
+                diagnostic.hint = "write 24-hour time: \(hour < 10 ? "0" : "")\(hour):\(minutes < 10 ? "0" : "")\(minutes)"
+            }
+            parser.report(diagnostic)
         }
         return (tree, parser.diagnostics)
     }

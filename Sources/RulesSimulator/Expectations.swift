@@ -15,7 +15,7 @@ public struct ExpectationResult: Sendable {
     public var explanation: Explanation?
 }
 
-/// Checks a scenario's `expect:` entries against a simulation (SPEC §8).
+/// Checks a scenario's `expect:` entries against a simulation.
 public enum ExpectationChecker {
     public static func check(_ result: SimulationResult, ruleset: Ruleset) -> [ExpectationResult] {
         var results: [ExpectationResult] = []

@@ -86,7 +86,7 @@ public struct ScenarioEvent: Sendable {
     public var origin: Origin
 }
 
-/// An expectation of `rules test` (SPEC §8).
+/// An expectation of `rules test`.
 public struct Expectation: Sendable {
     public enum Kind: Sendable {
         /// Delivered, optionally with this interruption level.

@@ -152,3 +152,20 @@ public enum ScenarioSchema {
         ])
     }
 }
+
+extension ScenarioSchema {
+    /// The keys of an event and of an expectation with their descriptions, in schema order
+    /// (for `docs/REFERENCE.md`).
+    public static var eventKeys: [(key: String, description: String)] { properties(of: event) }
+    public static var expectationKeys: [(key: String, description: String)] { properties(of: expectation) }
+
+    static func properties(of schema: JSONValue) -> [(key: String, description: String)] {
+        guard case .object(let members) = schema, case .object(let properties)? = members.first(where: { $0.0 == "properties" })?.1 else { return [] }
+        return properties.map { key, value in
+            guard case .object(let fields) = value, case .string(let text)? = fields.first(where: { $0.0 == "description" })?.1 else {
+                return (key, "")
+            }
+            return (key, text)
+        }
+    }
+}

@@ -4,7 +4,7 @@ import RulesEngine
 import RulesExpression
 import Ruleset
 
-/// The simulation's records as JSON lines and as a readable timeline (SPEC §9).
+/// The simulation's records as JSON lines and as a readable timeline.
 /// Kinds: `app.run`, `sync`, `log`, `log.changed`, `check`, `risk.changed`, `route.changed`,
 /// `route.item_done`, `notification.scheduled`, `notification.cancelled`,
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,

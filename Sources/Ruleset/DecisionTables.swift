@@ -1,6 +1,6 @@
 import RulesExpression
 
-/// The three routes of the day (SPEC §5.2).
+/// The three routes of the day.
 public enum RouteKind: String, Sendable, CaseIterable, Codable {
     case regular, light, recovery
 }
@@ -36,7 +36,7 @@ public struct LightRoute: Sendable, Hashable {
     public var origin: Origin
 }
 
-/// One item of the recovery route (SPEC §5.3).
+/// One item of the recovery route.
 public struct RecoveryItem: Sendable, Hashable {
     public enum Requirement: Sendable, Hashable, Codable {
         /// An amount logged since the route started, in the routine's unit.

@@ -44,7 +44,7 @@ public enum EditorSchemas {
     public static func expression(_ description: String) -> JSONValue {
         .object([
             ("type", .array([.string("string"), .string("boolean"), .string("number")])),
-            ("description", .string(description + " An expression of the rule language (SPEC §3), checked when the ruleset loads.")),
+            ("description", .string(description + " An expression of the rule language (docs/REFERENCE.md), checked when the ruleset loads.")),
         ])
     }
 
@@ -64,7 +64,7 @@ public enum EditorSchemas {
 
     static var routineObject: JSONValue {
         object(
-            "A routine (SPEC §4).",
+            "A routine.",
             [
                 ("id", string("Unique id, used as routines.<id> in expressions.", pattern: idPattern)),
                 ("name", string("Display name in Korean.")),
@@ -120,7 +120,7 @@ public enum EditorSchemas {
             ("description", .string("Default value, of the declared type."))
         ])
         let notification = object(
-            "A notification type (SPEC §5.6).",
+            "A notification type.",
             [
                 ("id", string("Unique id; also the setting that turns the type off.", pattern: idPattern)),
                 ("category", string("Cooldown group and thread id.", pattern: idPattern)),
@@ -147,7 +147,7 @@ public enum EditorSchemas {
                 ("description", string("What it is, for the model.")),
             ], required: ["type"])
         let template = object(
-            "A message template (SPEC §6).",
+            "A message template.",
             [
                 ("id", string("Unique id.", pattern: idPattern)),
                 ("surface", string("Where the text appears.", pattern: idPattern)),
@@ -174,11 +174,11 @@ public enum EditorSchemas {
             ], required: ["routine"])
         let properties: [(String, JSONValue)] = [
             ("version", version),
-            ("risk", table("Risk table (SPEC §5.2).", "level", RiskLevel.allCases.map(\.rawValue))),
+            ("risk", table("Risk table.", "level", RiskLevel.allCases.map(\.rawValue))),
             (
                 "route",
                 table(
-                    "Route table (SPEC §5.2).", "use", RouteKind.allCases.map(\.rawValue),
+                    "Route table.", "use", RouteKind.allCases.map(\.rawValue),
                     extra: [("reason", string("Recorded as created_reason.", pattern: idPattern))])
             ),
             ("sticky", list("Routes that stay once entered.", string("A route.", values: RouteKind.allCases.map(\.rawValue)))),
@@ -195,7 +195,7 @@ public enum EditorSchemas {
             (
                 "judgement",
                 object(
-                    "Judging routines and days (SPEC §5.5).",
+                    "Judging routines and days.",
                     [
                         ("routine", table("Routine statuses.", "status", RoutineStatus.allCases.map(\.rawValue))),
                         ("day", table("Day results.", "result", DayResult.allCases.map(\.rawValue))),
@@ -215,7 +215,7 @@ public enum EditorSchemas {
             (
                 "policy",
                 object(
-                    "Notification policy (SPEC §5.6).",
+                    "Notification policy.",
                     [
                         ("max_per_day", number("Deliveries per local day.", integer: true, minimum: 0)),
                         ("category_cooldown", string("Least time between deliveries of one category.", pattern: durationPattern)),
@@ -243,7 +243,7 @@ public enum EditorSchemas {
             (
                 "settings",
                 map(
-                    "User settings the rules read (SPEC §5.7).",
+                    "User settings the rules read.",
                     object(
                         "A setting.",
                         [
@@ -259,7 +259,7 @@ public enum EditorSchemas {
             (
                 "tools",
                 list(
-                    "Operator tools (SPEC §5.8).",
+                    "Operator tools.",
                     object(
                         "A tool.",
                         [

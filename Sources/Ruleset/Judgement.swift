@@ -42,7 +42,7 @@ public struct ExperiencePoints: Sendable, Hashable {
     }
 }
 
-/// `judgement:` (SPEC §5.5).
+/// `judgement:`.
 public struct Judgement: Sendable {
     public var routine: [RoutineJudgementEntry]
     public var day: [DayJudgementEntry]

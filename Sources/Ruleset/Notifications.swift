@@ -65,7 +65,7 @@ public enum WeakenEffect: String, Sendable, CaseIterable, Codable {
     case off
 }
 
-/// `policy:` — the gates every candidate passes (SPEC §5.6).
+/// `policy:` — the gates every candidate passes.
 public struct NotificationPolicy: Sendable, Hashable {
     public var maxPerDay: Int
     /// Seconds between deliveries of one category.

@@ -9,11 +9,11 @@ extension Ruleset {
         if parts.count >= 3, parts[0] == "routines", let routine = routine(parts[1]), routine.sensitive {
             return "'\(fact)' belongs to routine '\(routine.id)', which is sensitive"
         }
-        if fact == "recovery.items_text" {
+        if fact == "recovery.items_text" || fact == "recovery.remaining_text" {
             for item in recovery?.items ?? [] {
                 if let routine = routine(item.routine), routine.sensitive {
                     return
-                        "'recovery.items_text' lists recovery item '\(item.routine)' (\(item.origin.file):\(item.origin.location.line)), a sensitive routine"
+                        "'\(fact)' lists recovery item '\(item.routine)' (\(item.origin.file):\(item.origin.location.line)), a sensitive routine"
                 }
             }
         }

@@ -6,7 +6,7 @@ public enum RulesetDiagnostics {
     public static let descriptions: [CodeDescription] = [
         d(
             "ruleset.unknown_key", "a key the file kind does not have",
-            "Every key of a rule file is listed in SPEC §2–§6 and in the JSON Schemas of `rules schema`; an unknown key is usually a typo and would otherwise be ignored silently."
+            "Every key of a rule file is listed in docs/REFERENCE.md and in the JSON Schemas of `rules schema`; an unknown key is usually a typo and would otherwise be ignored silently."
         ),
         d("ruleset.missing_key", "a required key is missing", "The message names the key and what it is for."),
         d(

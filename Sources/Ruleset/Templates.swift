@@ -44,7 +44,7 @@ public enum Particle: String, Sendable, CaseIterable, Codable {
 public enum TemplateFilter: String, Sendable, CaseIterable, Codable {
     /// `3,240`
     case thousands
-    /// `5h 30m` from minutes or a duration
+    /// `5시간 30분` (`30분`, `2시간`) from minutes or a duration
     case hm
     /// `3.2k`
     case k

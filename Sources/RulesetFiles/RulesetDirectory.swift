@@ -12,9 +12,19 @@ import Ruleset
 
 /// The files of a ruleset directory: every `.yaml` / `.yml` under `routines/`, `rules/`,
 /// `templates/` (and `scenarios/` for the commands that read them), recursively, in path
-/// order, skipping dot-files and dot-directories (SPEC §2).
+/// order, skipping dot-files and dot-directories.
 public enum RulesetDirectory {
     public static let rulesetFolders = ["routines", "rules", "templates"]
+
+    /// The codes of directory walks.
+    public static let descriptions: [CodeDescription] = [
+        CodeDescription(
+            code: "io.unreadable", severity: .error, summary: "a file or directory that cannot be read",
+            rationale: "It exists but cannot be opened (permissions); what it holds is not checked."),
+        CodeDescription(
+            code: "io.dangling_link", severity: .error, summary: "a symbolic link that leads nowhere",
+            rationale: "Its target does not exist, so the file it stands for is missing from the ruleset or the scenarios."),
+    ]
 
     /// A file to read: its absolute path and the path shown to the user.
     public struct File: Sendable, Hashable {

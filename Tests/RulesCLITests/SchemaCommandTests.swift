@@ -43,3 +43,37 @@ import Testing
         #expect(unknown.stderr.contains("did you mean 'lint.sensitive_leak'?"))
     }
 }
+
+/// The users' reference is generated from the code and must be committed fresh.
+@Suite struct ReferenceTests {
+    static let root = Fixtures.repositoryRoot()
+
+    @Test func committedReferenceIsUpToDate() throws {
+        let run = CapturedRun(["reference"], in: Self.root)
+        #expect(run.exitCode == .success)
+        let committed = try String(contentsOfFile: Self.root + "/docs/REFERENCE.md", encoding: .utf8)
+        #expect(run.stdout == committed, "docs/REFERENCE.md is stale: run 'swift run rules reference --out docs/REFERENCE.md'")
+        #expect(!committed.contains("SPEC") && !committed.contains("seed "))
+        for section in [
+            "## Facts", "## Functions", "## Template filters", "## Korean particles", "## Settings", "## Scenario events", "## Scenario expectations",
+            "## Diagnostics",
+        ] {
+            #expect(committed.contains(section), "\(section)")
+        }
+    }
+
+    @Test func factsListsTheRulesetsRoutinesAndSettingsWithSensitivity() {
+        let run = CapturedRun(["facts"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.contains("routines.water.progress  number"))
+        #expect(run.stdout.contains("settings.bedtime  time?"))
+        #expect(run.stdout.contains("sleep.minutes  int?  [sensitive]"))
+        #expect(run.stdout.contains("routines.supplement.value  number  [sensitive]"))
+    }
+
+    @Test func runningFromAFolderWithoutARulesetNamesTheRulesetOption() {
+        let run = CapturedRun(["simulate", "x.yaml"], in: "/")
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("--ruleset DIR"))
+    }
+}

@@ -122,7 +122,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (Value.int(3240), TemplateFilter.thousands, "3,240"), (.int(330), .hm, "5h 30m"), (.duration(5400), .hm, "1h 30m"),
+        (Value.int(3240), TemplateFilter.thousands, "3,240"), (.int(330), .hm, "5시간 30분"), (.duration(5400), .hm, "1시간 30분"), (.int(30), .hm, "30분"),
+        (.int(120), .hm, "2시간"),
         (.int(3240), .k, "3.2k"), (.int(999), .k, "999"), (.number(0.5), .percent, "50%"),
         (.list([.string("물 300ml"), .string("양치"), .string("300보")]), .list, "물 300ml, 양치, 300보"),
         (.int(-1_234_567), .thousands, "-1,234,567"),

@@ -92,6 +92,20 @@ import Testing
         #expect(ok.stdout.contains("\"percent\": "))
     }
 
+    @Test func coverageJSONStaysValidWhenAScenarioFails() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
+        try "name: wrong\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevents: [{ at: \"08:00\", app: open }]\nexpect: [{ day: success }]\n"
+            .write(toFile: directory + "/scenarios/wrong.yaml", atomically: true, encoding: .utf8)
+        let run = CapturedRun(["test", "--coverage", "--format", "json"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) is [String: Any])
+        #expect(run.stderr.contains("0 passed, 1 failed"))
+    }
+
     @Test(arguments: [
         (
             "07:30", "route=light", "good_day",

@@ -210,15 +210,15 @@ extension OperatorEngine {
         explain = gated.explanation
         problems += gated.problems
         if let refusal { return (refusal, nil) }
-        return (nil, request(for: gated))
+        return (nil, request(for: gated, problems: &problems))
     }
 
     /// The request iOS will hold for a candidate that passed every gate.
-    func request(for gated: GatedCandidate) -> ScheduledNotification {
+    func request(for gated: GatedCandidate, problems: inout [String]) -> ScheduledNotification {
         let candidate = gated.candidate
         let rule = candidate.rule
-        let body = notificationText(rule.template, facts: gated.facts)
-        let title = rule.title.map { notificationText($0, facts: gated.facts) }
+        let body = notificationText(rule.template, facts: gated.facts, problems: &problems)
+        let title = rule.title.map { notificationText($0, facts: gated.facts, problems: &problems) }
         let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: gated.facts)
         let reason =
             candidate.day == day?.day && day?.route.route == .recovery
@@ -233,13 +233,16 @@ extension OperatorEngine {
     }
 
     /// A notification's text on its template's surface (the fallback when refused or unknown).
-    func notificationText(_ templateID: String, facts: FactValues) -> (text: String, redacted: Bool) {
+    func notificationText(_ templateID: String, facts: FactValues, problems: inout [String]) -> (text: String, redacted: Bool) {
         guard let template = ruleset.template(templateID) else { return ("", true) }
         let fallback = ruleset.surface(template.surface)?.fallback ?? ""
         switch renderer.render(template, facts: facts) {
         case .rendered(let text): return (text, false)
         case .refused: return (fallback, true)
-        case .unknown, .failed: return (fallback, false)
+        case .unknown: return (fallback, false)
+        case .failed(let message):
+            problems.append(message)
+            return (fallback, false)
         }
     }
 

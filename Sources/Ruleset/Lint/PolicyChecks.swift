@@ -85,14 +85,14 @@ extension LintCatalogue {
         return [
             report.finding(
                 origin, "category_cooldown is \(TimeFormat.duration(policy.categoryCooldown)): a category could notify only once",
-                hint: "the seed's policy is 90m")
+                hint: "the shipped policy uses 90m")
         ]
     }
 
     static let recoveryTooLong = LintCheck(
         "lint.recovery_too_long", .warning,
         summary: "more recovery items than `max_items`",
-        rationale: "The recovery route is the minimal route (seed 4.3: three items). Items past `max_items` are never offered.",
+        rationale: "The recovery route is the minimal route (three items in the shipped ruleset). Items past `max_items` are never offered.",
         triggering: [
             LintExample([
                 "routines/r.yaml":
@@ -172,7 +172,7 @@ extension LintCatalogue {
     static let lightScale = LintCheck(
         "lint.light_scale", .error,
         summary: "a light-route scale outside (0, 1]",
-        rationale: "The light route lowers goals (seed: 가벼운 루트); a scale of 0 or less removes them, one above 1 raises them.",
+        rationale: "The light route lowers goals (가벼운 루트); a scale of 0 or less removes them, one above 1 raises them.",
         triggering: [LintExample(["rules/light.yaml": "light:\n  scale: 1️⃣1.5\n"])],
         nonTriggering: [LintExample(["rules/light.yaml": "light:\n  scale: 0.6\n"])]
     ) { context, report in
@@ -180,7 +180,7 @@ extension LintCatalogue {
         return [
             report.finding(
                 light.origin, "light scale is \(Value.formatNumber(light.scale)); it must be above 0 and at most 1",
-                hint: "the seed's light route is 0.6")
+                hint: "the shipped light route uses 0.6")
         ]
     }
 }
@@ -190,7 +190,7 @@ extension LintCatalogue {
         "lint.no_toggle", .warning,
         summary: "a notification type the user cannot turn off",
         rationale:
-            "Seed 6.8: every notification type can be switched on and off in settings. The engine refuses a type whose bool setting of the same id is false (`disabled`); a type without one can only be silenced by editing the rules — unless it is opt-in, firing only at a time the user set (an optional setting in `at`).",
+            "Every notification type can be switched on and off in settings. The engine refuses a type whose bool setting of the same id is false (`disabled`); a type without one can only be silenced by editing the rules — unless it is opt-in, firing only at a time the user set (an optional setting in `at`).",
         triggering: [
             LintExample([
                 "rules/n.yaml": """

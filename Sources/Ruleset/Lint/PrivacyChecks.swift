@@ -6,7 +6,7 @@ extension LintCatalogue {
         "lint.sensitive_leak", .error,
         summary: "a template on a lock-screen-like surface reads a sensitive fact",
         rationale:
-            "Surfaces with `sensitive: forbidden` (lock screen, widget) are seen by anyone near the phone. Sleep, supplements, moods and any `sensitive: true` routine never appear there, not even through derived values such as `recovery.items_text` (seed 6.6, 11.1). The engine also refuses such values at run time, but a ruleset that tries is wrong.",
+            "Surfaces with `sensitive: forbidden` (lock screen, widget) are seen by anyone near the phone. Sleep, supplements, moods and any `sensitive: true` routine never appear there, not even through derived values such as `recovery.items_text`. The engine also refuses such values at run time, but a ruleset that tries is wrong.",
         triggering: [
             LintExample([
                 "templates/lock.yaml": """

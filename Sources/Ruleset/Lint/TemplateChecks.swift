@@ -195,7 +195,7 @@ extension LintCatalogue {
         "lint.forbidden_phrase", .warning,
         summary: "a template contains a forbidden phrase",
         rationale:
-            "`forbidden_phrases` lists medical and dosage advice and blame (seed 4.3, 11.3); no template, fallback or model line may contain them.",
+            "`forbidden_phrases` lists medical and dosage advice and blame; no template, fallback or model line may contain them.",
         triggering: [
             LintExample([
                 "templates/t.yaml": """

@@ -1,0 +1,28 @@
+// libFuzzer entry point for model tool calls: the JSON reader, the validator and the engine
+// applying an accepted call must never trap or hang, whatever the text. Run from the
+// repository root (it loads the shipped ruleset): Fuzz/run.sh FuzzToolCall.
+import Foundation
+import RulesEngine
+import Ruleset
+import RulesetFiles
+
+private let shipped = Ruleset.load(directory: FileManager.default.currentDirectoryPath).ruleset
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzToolCall(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard let ruleset = shipped, let clock = LocalClock(identifier: "Asia/Seoul") else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
+    // The validator's promises: a call only when accepted, a reason only when not.
+    if (call != nil) != (verdict.outcome == .accepted) { abort() }
+    if verdict.outcome == .rejected, verdict.rejection == nil { abort() }
+    var engine = OperatorEngine(ruleset: ruleset, clock: clock)
+    let day = 20_654
+    engine.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: 8 * 3600))
+    let before = engine.habitLogs.count
+    let records = engine.handle(.toolCall(text), at: clock.instant(day: day, seconds: 9 * 3600))
+    // Nothing changes unless the call was accepted.
+    if verdict.outcome != .accepted, engine.habitLogs.count != before { abort() }
+    if records.isEmpty { abort() }
+    return 0
+}

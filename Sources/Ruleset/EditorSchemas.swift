@@ -163,6 +163,7 @@ public enum EditorSchemas {
                 ("max_length", number("Longest text in characters.", integer: true, minimum: 1)),
                 ("max_sentences", number("Most sentences.", integer: true, minimum: 1)),
                 ("fallback", string("Shown instead of a text that would reveal a sensitive fact.")),
+                ("sensitive_words", list("Words no text on this surface may contain literally (sensitive topics).", string("A word."))),
             ], required: ["sensitive"])
         let recoveryItem = object(
             "A recovery item: exactly one of target, item, delta.",

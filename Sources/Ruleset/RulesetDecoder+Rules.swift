@@ -243,7 +243,8 @@ extension RulesetDecoder {
         for pair in pairs {
             guard let name = reader.identifier(pair.key, key: "surfaces"),
                 let fields = reader.fields(
-                    pair.value, "surface '\(name)'", allowed: ["sensitive", "max_length", "max_sentences", "fallback"], required: ["sensitive"]),
+                    pair.value, "surface '\(name)'", allowed: ["sensitive", "max_length", "max_sentences", "fallback", "sensitive_words"],
+                    required: ["sensitive"]),
                 let sensitivity: SurfaceSensitivity = fields["sensitive"].flatMap({ reader.choice($0, key: "sensitive", what: "surface sensitivity") }
                 )
             else { continue }
@@ -259,7 +260,10 @@ extension RulesetDecoder {
                     name: name, sensitivity: sensitivity,
                     maxLength: fields["max_length"].flatMap { reader.int($0, key: "max_length", minimum: 1) },
                     maxSentences: fields["max_sentences"].flatMap { reader.int($0, key: "max_sentences", minimum: 1) },
-                    fallback: fallback, origin: reader.origin(pair.key)))
+                    fallback: fallback,
+                    sensitiveWords: (fields["sensitive_words"].flatMap { reader.list($0, key: "sensitive_words") } ?? []).compactMap {
+                        reader.string($0, key: "sensitive_words")
+                    }, origin: reader.origin(pair.key)))
         }
     }
 

@@ -14,6 +14,9 @@ public struct Surface: Sendable, Hashable {
     public var maxSentences: Int?
     /// What is shown instead of a text that would reveal a sensitive fact.
     public var fallback: String?
+    /// Words that must not appear literally in a text on this surface (`수면`, `영양제` …):
+    /// a sensitive topic written out is as revealing as a sensitive fact.
+    public var sensitiveWords: [String] = []
     public var origin: Origin
 }
 

@@ -237,3 +237,67 @@ extension LintCatalogue {
         }
     }
 }
+
+extension LintCatalogue {
+    static let cooldownClash = LintCheck(
+        "lint.cooldown_clash", .warning,
+        summary: "two notifications of one category closer than the cooldown",
+        rationale:
+            "The category cooldown spaces deliveries of one category; a new 08:00 notice of the check-in category silently knocks out the 09:00 one on every day the first is delivered.",
+        triggering: [
+            LintExample([
+                "rules/n.yaml": """
+                policy:
+                  category_cooldown: 90m
+                notifications:
+                  - id: early
+                    category: checkin
+                    at: "08:00"
+                    template: checkin_ready
+                  - id: morning
+                    category: checkin
+                    at: 1️⃣"09:00"
+                    template: checkin_ready
+                """, "templates/t.yaml": lockScreenTemplate,
+            ])
+        ],
+        nonTriggering: [
+            LintExample([
+                "rules/n.yaml": """
+                policy:
+                  category_cooldown: 90m
+                notifications:
+                  - id: early
+                    category: checkin
+                    at: "07:00"
+                    template: checkin_ready
+                  - id: morning
+                    category: checkin
+                    at: "09:00"
+                    template: checkin_ready
+                """, "templates/t.yaml": lockScreenTemplate,
+            ])
+        ]
+    ) { context, report in
+        let ruleset = context.ruleset
+        let cooldown = ruleset.policy.categoryCooldown
+        let dayStart = ruleset.dayStartsAt
+        var seen: [(rule: NotificationRule, time: Int)] = []
+        var findings: [Diagnostic] = []
+        for rule in ruleset.notifications where !rule.perRoutine {
+            guard case .time(let at)? = ConstantAnalysis.constantValue(rule.at.typed) else { continue }
+            let position = ((at - dayStart) % 86_400 + 86_400) % 86_400
+            for earlier in seen where earlier.rule.category == rule.category && abs(earlier.time - position) < cooldown {
+                findings.append(
+                    report.finding(
+                        rule.atOrigin,
+                        "notifications '\(earlier.rule.id)' (\(earlier.rule.atOrigin.file):\(earlier.rule.atOrigin.location.line)) and '\(rule.id)' share category '\(rule.category)' and fire \(TimeFormat.duration(abs(earlier.time - position))) apart, under the \(TimeFormat.duration(cooldown)) cooldown",
+                        hint:
+                            "the later one is refused on every day the earlier is delivered: move one, give it its own category, or shorten category_cooldown"
+                    ))
+            }
+            seen.append((rule, position))
+        }
+        return findings
+    }
+}

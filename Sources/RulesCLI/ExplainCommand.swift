@@ -78,11 +78,48 @@ enum ExplainCommand {
             return .usage
         }
         guard let explanation = explanations[key] else {
-            io.out("no \(decision) decision was made by \(at)\(decision == "notification" ? " (no app run planned it)" : "")\n")
+            if decision == "notification", let id, let rule = ruleset.notification(id) {
+                io.out(fate(of: rule, result: result, clock: scenario.clock) + "\n")
+                return .success
+            }
+            io.out("no \(decision) decision was made by \(at)\n")
             return .failure
         }
         io.out(render(explanation, clock: scenario.clock))
         return .success
+    }
+
+    /// What became of a notification type the last plan did not explain: its latest
+    /// record (scheduled, delivered, suppressed or cancelled, with the gate), else why it was
+    /// never a candidate.
+    static func fate(of rule: NotificationRule, result: SimulationResult, clock: LocalClock) -> String {
+        for record in result.records.reversed() {
+            switch record.kind {
+            case .notificationDelivered(let request, _) where request.type == rule.id:
+                return "\(rule.id): delivered at \(clock.iso8601(request.scheduledAt)) (\(request.id))"
+            case .notificationSuppressed(let refusal) where refusal.type == rule.id:
+                return "\(rule.id): suppressed at \(clock.iso8601(refusal.fireAt)) by the gate '\(refusal.reason.rawValue)' (\(refusal.id))"
+            case .notificationCancelled(let request, let reason) where request.type == rule.id:
+                return "\(rule.id): cancelled at \(clock.iso8601(record.at)) (\(reason.rawValue)) (\(request.id))"
+            case .notificationScheduled(let request) where request.type == rule.id:
+                return "\(rule.id): scheduled for \(clock.iso8601(request.scheduledAt)) (\(request.id))"
+            default:
+                continue
+            }
+        }
+        if rule.perRoutine {
+            return "\(rule.id) was never a candidate: it fires once per enabled routine with a reminder in settings.reminders, and none is set"
+        }
+        if let facts = result.engine.currentFacts() {
+            var context = EvaluationContext(facts: facts, dayStart: result.dayStart)
+            if let value = try? rule.at.value(&context), value.isUnknown {
+                return
+                    "\(rule.id) was never a candidate: its time (\(rule.at.source)) is unknown — \(rule.at.factsRead.joined(separator: ", ")) not set"
+            }
+        } else {
+            return "\(rule.id) was never a candidate: no app run had happened yet"
+        }
+        return "\(rule.id) was never a candidate: its fire time had passed before the app ran"
     }
 
     /// The explanation as text: the outcome, each entry tried, the facts read.

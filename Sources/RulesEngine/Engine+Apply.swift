@@ -183,7 +183,9 @@ extension OperatorEngine {
                 current.route.reason = "user_request"
                 current.route.startedAt = time
                 current.route.logsBefore = current.nextLogNumber - 1
-                current.route.items = route == .recovery ? startRecoveryItems(current, at: time) : []
+                var leftOut: [RouteItemLeftOut] = []
+                current.route.items = route == .recovery ? startRecoveryItems(current, leftOut: &leftOut) : []
+                for item in leftOut { records.append(EngineRecord(at: time, kind: .routeItemLeftOut(item))) }
                 current.quest = route == .recovery ? startQuest(current) : nil
                 current.routeDecided = true
                 day = current

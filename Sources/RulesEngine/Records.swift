@@ -83,6 +83,18 @@ public struct Reconciliation: Sendable, Hashable {
     public var action: String
 }
 
+/// A recovery item the route did not take, and why.
+public struct RouteItemLeftOut: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable {
+        case routineNotEnabled = "routine_not_enabled"
+        case noStepsPermission = "no_steps_permission"
+        case alreadyDone = "already_done"
+    }
+
+    public var routine: String
+    public var reason: Reason
+}
+
 /// A candidate refused by a gate.
 public struct SuppressedNotification: Sendable, Hashable, Codable {
     public var id: String
@@ -157,6 +169,8 @@ public struct EngineRecord: Sendable {
         case riskChanged(from: RiskLevel?, to: RiskLevel)
         case routeChanged(from: RouteKind?, to: RouteKind, reason: String)
         case routeItemDone(RouteItemState)
+        /// A recovery item left out when the route started (its routine is off, …).
+        case routeItemLeftOut(RouteItemLeftOut)
         case notificationScheduled(ScheduledNotification)
         case notificationCancelled(ScheduledNotification, reason: CancelReason)
         case notificationDelivered(ScheduledNotification, staleCondition: Bool)
@@ -189,6 +203,7 @@ extension EngineRecord.Kind {
         case .riskChanged: "risk.changed"
         case .routeChanged: "route.changed"
         case .routeItemDone: "route.item_done"
+        case .routeItemLeftOut: "route.item_left_out"
         case .notificationScheduled: "notification.scheduled"
         case .notificationCancelled: "notification.cancelled"
         case .notificationDelivered: "notification.delivered"

@@ -10,17 +10,33 @@ extension OperatorEngine {
     /// `delta` items without steps permission, and checklist items already ticked are left
     /// out; at most `max_items`.
     func startRecoveryItems(_ day: DayState, at time: Date) -> [RouteItemState] {
+        var leftOut: [RouteItemLeftOut] = []
+        return startRecoveryItems(day, leftOut: &leftOut)
+    }
+
+    /// The same, with the items left out and why (each becomes a `route.item_left_out`
+    /// record where the route starts).
+    func startRecoveryItems(_ day: DayState, leftOut: inout [RouteItemLeftOut]) -> [RouteItemState] {
         guard let recovery = ruleset.recovery else { return [] }
         var items: [RouteItemState] = []
         for item in recovery.items where items.count < recovery.maxItems {
-            guard profile.enabledRoutines.contains(item.routine) else { continue }
+            guard profile.enabledRoutines.contains(item.routine) else {
+                leftOut.append(RouteItemLeftOut(routine: item.routine, reason: .routineNotEnabled))
+                continue
+            }
             var baseline = 0
             switch item.requirement {
             case .delta:
-                guard day.health?.stepsPermission == .granted else { continue }
+                guard day.health?.stepsPermission == .granted else {
+                    leftOut.append(RouteItemLeftOut(routine: item.routine, reason: .noStepsPermission))
+                    continue
+                }
                 baseline = day.health?.stepsToday ?? 0
             case .item(let name):
-                if day.ticked(item.routine).contains(name) { continue }
+                if day.ticked(item.routine).contains(name) {
+                    leftOut.append(RouteItemLeftOut(routine: item.routine, reason: .alreadyDone))
+                    continue
+                }
             case .target:
                 break
             }

@@ -54,7 +54,9 @@ extension OperatorEngine {
                 current.route = RouteState(
                     route: route, reason: reason, startedAt: time, requestedByUser: false, items: [], logsBefore: current.nextLogNumber - 1)
                 if route == .recovery {
-                    current.route.items = startRecoveryItems(current, at: time)
+                    var leftOut: [RouteItemLeftOut] = []
+                    current.route.items = startRecoveryItems(current, leftOut: &leftOut)
+                    for item in leftOut { records.append(EngineRecord(at: time, kind: .routeItemLeftOut(item))) }
                     current.quest = startQuest(current)
                 }
                 current.routeDecided = true

@@ -9,7 +9,7 @@ import Ruleset
 /// `route.item_done`, `notification.scheduled`, `notification.cancelled`,
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,
 /// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`,
-/// `state.reconciled`, `problem`.
+/// `route.item_left_out`, `state.reconciled`, `problem`.
 public enum Trace {
     public static func kind(_ record: EngineRecord) -> String { record.kind.name }
 
@@ -78,6 +78,8 @@ public enum Trace {
             ]
         case .settingsChanged(let keys):
             members += [("settings", .array(keys.map(JSONValue.string)))]
+        case .routeItemLeftOut(let item):
+            members += [("routine", .string(item.routine)), ("reason", .string(item.reason.rawValue))]
         case .stateReconciled(let change):
             members += [("subject", .string(change.subject.rawValue)), ("id", .string(change.id)), ("action", .string(change.action))]
         case .problem(let code, let message):
@@ -170,6 +172,8 @@ public enum Trace {
                 "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
         case .settingsChanged(let keys):
             return "  settings changed: \(keys.joined(separator: ", "))"
+        case .routeItemLeftOut(let item):
+            return "  route item left out: \(item.routine) (\(item.reason.rawValue))"
         case .stateReconciled(let change):
             return "  ♻️ state fitted to the ruleset: \(change.subject.rawValue) \(change.id) \(change.action)"
         case .problem(let code, let message):

@@ -77,3 +77,21 @@ import Testing
         #expect(run.stderr.contains("--ruleset DIR"))
     }
 }
+
+/// `explain --decision notification X` gives X's fate, or why it was never a candidate.
+@Suite struct NotificationFateTests {
+    static let root = Fixtures.repositoryRoot()
+
+    @Test func aTypeWithoutATimeSaysWhyItWasNeverACandidate() {
+        let run = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "08:30", "--decision", "notification", "bedtime"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout == "bedtime was never a candidate: its time (settings.bedtime - 30m) is unknown — settings.bedtime not set\n")
+    }
+
+    @Test func aPerRoutineTypeWithoutRemindersSaysSo() {
+        let run = CapturedRun(
+            ["explain", "scenarios/collapsed_day.yaml", "--at", "08:30", "--decision", "notification", "routine_reminder"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.hasSuffix("and none is set\n"))
+    }
+}

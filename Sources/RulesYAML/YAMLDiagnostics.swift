@@ -115,6 +115,9 @@ public enum YAMLDiagnostics {
             return "'&' and '*' at the start of a value begin an anchor or alias; quote the value"
                 + quotedForm(of: line).map { ": \($0)" }.orEmpty
         }
+        if problem.contains("did not find expected '-' indicator") || problem.contains("block sequence entries are not allowed") {
+            return "check the indentation: every '- ' item of a list starts at the same column, under its key"
+        }
         if problem.contains("did not find expected key") || problem.contains("could not find expected ':'") {
             return "check the indentation of this line against the lines above it"
         }

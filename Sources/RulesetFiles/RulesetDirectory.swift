@@ -24,6 +24,11 @@ public enum RulesetDirectory {
         CodeDescription(
             code: "io.dangling_link", severity: .error, summary: "a symbolic link that leads nowhere",
             rationale: "Its target does not exist, so the file it stands for is missing from the ruleset or the scenarios."),
+        CodeDescription(
+            code: "ruleset.knock_on", severity: .note, summary: "findings left out because a file did not parse",
+            rationale:
+                "A file with a YAML error is missing from the ruleset, so 'never used' or 'unknown reference' findings elsewhere may only follow from it; they are left out until it parses."
+        ),
     ]
 
     /// A file to read: its absolute path and the path shown to the user.
@@ -177,7 +182,25 @@ extension Ruleset {
             return RulesetLoad(ruleset: nil, diagnostics: [diagnostic], sources: [:])
         }
         let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files)
-        let (ruleset, diagnostics) = Ruleset.load(documents: documents)
+        var (ruleset, diagnostics) = Ruleset.load(documents: documents)
+        // A file that did not parse is missing from the ruleset: findings that only say
+        // something is unused or missing may just follow from that. They are left out, with
+        // one note, so the parse error stands alone.
+        let brokenFiles = Set(yamlDiagnostics.filter { $0.severity == .error }.map(\.file))
+        if !brokenFiles.isEmpty {
+            let knockOn: Set<String> = ["lint.unused_template", "lint.missing_line", "lint.no_toggle", "ruleset.unknown_reference"]
+            let dropped = diagnostics.filter { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }
+            if !dropped.isEmpty {
+                diagnostics.removeAll { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }
+                let first = brokenFiles.sorted()[0]
+                diagnostics.append(
+                    Diagnostic(
+                        code: "ruleset.knock_on", severity: .note, file: first, location: .fileStart,
+                        message: "\(dropped.count) finding\(dropped.count == 1 ? "" : "s") that may follow from \(first) not parsing left out",
+                        hint: "fix the YAML error first, then check again"))
+            }
+            ruleset = nil
+        }
         let all = DiagnosticCollector(walkProblems + yamlDiagnostics + diagnostics)
         let failed = all.hasFailures(strict: false)
         return RulesetLoad(ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources)

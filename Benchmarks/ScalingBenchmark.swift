@@ -34,6 +34,18 @@ enum ScalingBenchmark {
             }
             return scenarioCost(yaml, ruleset, check: true)
         }
+        report("days in an HTML report", base: 10) { count in
+            var yaml = "name: days\ntimezone: Asia/Seoul\nroutines: [water, study]\ndays:\n"
+            let start = DateFormat.days("2026-01-01") ?? 0
+            for day in 0..<count {
+                yaml += "  - date: \(DateFormat.string(start + day))\n    events: [{ at: \"08:00\", app: open }]\n"
+            }
+            guard let node = parse(yaml), let scenario = ScenarioLoader.load(node, file: "bench.yaml", source: nil, ruleset: ruleset).scenario else {
+                return 0
+            }
+            let result = Simulation.run(scenario, ruleset: ruleset)
+            return Measure.best(runs: 3) { blackHole(HTMLReport.render(result, ruleset: ruleset)) }
+        }
         report("forbidden phrases", base: 300) { count in
             let phrases = (0..<count).map { "금지어\($0)" }.joined(separator: ", ")
             guard let node = parse("forbidden_phrases: [\(phrases)]") else { return 0 }

@@ -12,9 +12,13 @@ public enum HTMLReport {
         let dayStart = result.dayStart
         var body =
             "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
+        // Records and closes by logical day, once: a scenario of many days stays linear.
+        var byDay: [Int: [EngineRecord]] = [:]
+        for record in result.records { byDay[clock.logical(record.at, dayStart: dayStart).day, default: []].append(record) }
+        var closes: [Int: DayClose] = [:]
+        for close in result.closedDays where closes[close.day] == nil { closes[close.day] = close }
         for day in result.scenario.days {
-            let records = result.records.filter { clock.logical($0.at, dayStart: dayStart).day == day.date }
-            body += section(day: day, records: records, result: result, ruleset: ruleset)
+            body += section(day: day, records: byDay[day.date] ?? [], close: closes[day.date], result: result, ruleset: ruleset)
         }
         return """
             <!DOCTYPE html>
@@ -53,7 +57,7 @@ public enum HTMLReport {
     /// x of a logical position (seconds after the day's start).
     static func x(_ position: Int) -> Double { left + plotWidth * Double(position) / 86_400 }
 
-    static func section(day: ScenarioDay, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset) -> String {
+    static func section(day: ScenarioDay, records: [EngineRecord], close: DayClose?, result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
         let dayStart = result.dayStart
         func position(_ date: Date) -> Int {
@@ -155,7 +159,7 @@ public enum HTMLReport {
             }
             html += "</table>\n"
         }
-        if let close = result.closedDays.first(where: { $0.day == day.date }) {
+        if let close {
             html += "<p>day result: <b>\(close.result.rawValue)</b> · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))</p>\n"
         }
         return html

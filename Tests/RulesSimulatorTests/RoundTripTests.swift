@@ -88,3 +88,21 @@ import Testing
         #expect(compared >= 16)
     }
 }
+
+/// The HTML report groups records by day once: the same page as before, in linear time
+/// (the timing itself is the `Benchmarks scaling` case).
+@Suite struct HTMLReportTests {
+    @Test func aMultiDayReportHasOneSectionPerDayWithItsOwnRecords() throws {
+        let root = Fixtures.repositoryRoot()
+        let ruleset = try #require(Ruleset.load(directory: root).ruleset)
+        var yaml = "name: days\ntimezone: Asia/Seoul\nroutines: [water]\ndays:\n"
+        for day in 1...5 { yaml += "  - date: 2026-01-0\(day)\n    events: [{ at: \"08:0\(day)\", app: open }]\n" }
+        let node = try #require(YAMLReader.parse(yaml, file: "days.yaml").documents.first)
+        let scenario = try #require(ScenarioLoader.load(node, file: "days.yaml", source: nil, ruleset: ruleset).scenario)
+        let page = HTMLReport.render(Simulation.run(scenario, ruleset: ruleset), ruleset: ruleset)
+        for day in 1...5 {
+            #expect(page.contains("2026-01-0\(day)"))
+            #expect(page.components(separatedBy: "08:0\(day)").count >= 2)
+        }
+    }
+}

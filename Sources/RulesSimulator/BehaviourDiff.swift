@@ -28,6 +28,12 @@ public struct BehaviourDiff: Sendable {
         /// Notifications gained (+) or lost (−).
         public var delta: Int
         public var subject: String
+        /// Deliveries at new times, deliveries gone, deliveries moved (for the summary).
+        public var gained = 0
+        public var lost = 0
+        public var moved = 0
+        /// The gate that now refuses a lost delivery, when one does.
+        public var cause: String?
     }
 
     public var changes: [Change]
@@ -85,11 +91,28 @@ public struct BehaviourDiff: Sendable {
         func change(_ kind: String, _ subject: String, _ message: String, minutes: Int? = nil, delta: Int = 0) {
             changes.append(Change(scenario: scenario, day: day, kind: kind, message: message, minutes: minutes, delta: delta, subject: subject))
         }
+        /// Counts a type's deliveries: times only in the new run are gained, only in the old
+        /// one lost; as many as both have are counted as moved.
+        func count(_ old: [Int], _ new: [Int], cause: String?) {
+            guard var last = changes.popLast() else { return }
+            var remaining = old
+            var added = 0
+            for time in new {
+                if let index = remaining.firstIndex(of: time) { remaining.remove(at: index) } else { added += 1 }
+            }
+            let removed = remaining.count
+            last.moved = Swift.min(added, removed)
+            last.gained = added - last.moved
+            last.lost = removed - last.moved
+            last.cause = last.lost > 0 ? cause : nil
+            changes.append(last)
+        }
         for type in Set(a.deliveries.keys).union(b.deliveries.keys).sorted() {
             let old = a.deliveries[type] ?? []
             let new = b.deliveries[type] ?? []
             guard old != new else { continue }
-            let why = (b.suppressions[type] ?? []).first.map { " (now \($0))" } ?? ""
+            let gate = (b.suppressions[type] ?? []).first
+            let why = gate.map { " (now \($0))" } ?? ""
             if new.count > old.count {
                 change(
                     "notification", type,
@@ -105,6 +128,7 @@ public struct BehaviourDiff: Sendable {
                     "notification", type,
                     "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))")
             }
+            count(old, new, cause: gate)
         }
         for route in RouteKind.allCases {
             switch (a.routeStarts[route], b.routeStarts[route]) {
@@ -151,12 +175,23 @@ public struct BehaviourDiff: Sendable {
     public var summary: String {
         if changes.isEmpty { return "no behaviour changed over \(days) day\(days == 1 ? "" : "s")" }
         var parts: [String] = []
-        let delta = changes.reduce(0) { $0 + $1.delta }
-        let notificationChanges = changes.filter { $0.kind == "notification" }
-        if delta != 0 {
-            parts.append("\(delta > 0 ? "+" : "−")\(abs(delta)) notification\(abs(delta) == 1 ? "" : "s") over \(days) day\(days == 1 ? "" : "s")")
-        } else if !notificationChanges.isEmpty {
-            parts.append("\(notificationChanges.count) notification\(notificationChanges.count == 1 ? "" : "s") moved")
+        // Deliveries gained, lost and moved, each counted (a net "+1" can hide 14 moved and
+        // one lost), with the gates that now refuse the lost ones.
+        let notifications = changes.filter { $0.kind == "notification" }
+        let gained = notifications.reduce(0) { $0 + $1.gained }
+        let lost = notifications.reduce(0) { $0 + $1.lost }
+        let moved = notifications.reduce(0) { $0 + $1.moved }
+        if gained + lost + moved > 0 {
+            var counts: [String] = []
+            if gained > 0 { counts.append("\(gained) gained") }
+            if lost > 0 {
+                var causes: [String: Int] = [:]
+                for change in notifications where change.lost > 0 { causes[change.cause ?? "no longer a candidate", default: 0] += change.lost }
+                let because = causes.keys.sorted().map { "\($0) ×\(causes[$0] ?? 0)" }.joined(separator: ", ")
+                counts.append("\(lost) lost (\(because))")
+            }
+            if moved > 0 { counts.append("\(moved) moved") }
+            parts.append("notifications \(counts.joined(separator: ", ")) over \(days) day\(days == 1 ? "" : "s")")
         }
         for kind in ["route", "risk"] {
             let moves = Dictionary(grouping: changes.filter { $0.kind == kind }, by: \.subject)

@@ -57,6 +57,36 @@ import Testing
         #expect(json.stdout.contains("\"changed\": true"))
     }
 
+    @Test func theDiffSummaryCountsGainedLostAndMovedDeliveriesWithTheGate() {
+        let old = copy()
+        // An 08:00 notice of the check-in category: the 09:00 check-in is lost to the cooldown
+        // on every day, and nothing else changes.
+        let new = copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(
+                of: "notifications:\n",
+                with: "notifications:\n  - id: early_hello\n    category: checkin\n    at: \"08:00\"\n    template: checkin_ready\n", options: [],
+                range: nil)
+        }
+        let scenarios = Fixtures.temporaryDirectory()
+        Fixtures.write(
+            [
+                "mornings.yaml": """
+                name: mornings
+                timezone: Asia/Seoul
+                routines: [water]
+                days:
+                  - date: 2026-07-20
+                    events: [{ at: "07:00", app: open }, { at: "12:00", app: open }]
+                  - date: 2026-07-21
+                    events: [{ at: "07:00", app: open }, { at: "12:00", app: open }]
+                """
+            ], to: scenarios)
+        let run = CapturedRun(["diff", old, new, "--scenarios", scenarios + "/mornings.yaml"], in: "/")
+        #expect(run.exitCode == .failure)
+        let summary = run.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(summary.hasPrefix("notifications 2 gained, 2 lost (category_cooldown ×2) over 2 days"), "\(summary)")
+    }
+
     @Test func coverageCountsWhatTheScenariosExercised() throws {
         let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
         let coverage = RuleCoverage(ruleset: ruleset)

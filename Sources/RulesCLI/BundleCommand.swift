@@ -48,13 +48,7 @@ enum BundleCommand {
             io.out(bundle)
             return .success
         }
-        do {
-            // Written to a temporary file and renamed: a reader never sees half a bundle.
-            try Data(bundle.utf8).write(to: URL(fileURLWithPath: io.resolve(out)), options: .atomic)
-        } catch {
-            io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
-            return .usage
-        }
+        guard io.writeAtomically(bundle, to: out) else { return .usage }
         io.out("wrote \(out) (\(bundle.utf8.count) bytes, \(documents.count) documents)\n")
         return .success
     }

@@ -48,6 +48,18 @@ public struct CommandIO {
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 
+    /// Writes `text` to `path` (resolved) through a temporary file and a rename, so a reader
+    /// never sees half a file; on failure prints one line and returns false.
+    public func writeAtomically(_ text: String, to path: String) -> Bool {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: resolve(path)), options: .atomic)
+            return true
+        } catch {
+            err("Error: cannot write \(path): \(error.localizedDescription)\n")
+            return false
+        }
+    }
+
     /// Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty.
     public var useColor: Bool {
         stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty

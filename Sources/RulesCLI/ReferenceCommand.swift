@@ -54,12 +54,7 @@ enum ReferenceCommand {
             io.out(text)
             return .success
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: io.resolve(out)), options: .atomic)
-        } catch {
-            io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
-            return .usage
-        }
+        guard io.writeAtomically(text, to: out) else { return .usage }
         io.out("wrote \(out)\n")
         return .success
     }

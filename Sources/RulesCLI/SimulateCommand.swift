@@ -73,12 +73,7 @@ enum SimulateCommand {
             io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
         }
         if let out = arguments.value("--out") {
-            do {
-                try Data(output.utf8).write(to: URL(fileURLWithPath: io.resolve(out)), options: .atomic)
-            } catch {
-                io.err("Error: cannot write \(out): \(error.localizedDescription)\n")
-                return .usage
-            }
+            guard io.writeAtomically(output, to: out) else { return .usage }
             io.out("wrote \(out)\n")
         } else {
             io.out(output)

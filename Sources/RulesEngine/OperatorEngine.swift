@@ -220,16 +220,9 @@ public struct OperatorEngine: Sendable {
         }
         // A day still open although the time belongs to a later one: its close fell into a
         // DST gap (a `day_starts_at` of 02:30 on a spring-forward night moves to 03:30, after
-        // a 03:00 event). It closes now, never silently replaced.
-        var guardCount = 0
-        while let current = day, current.day < logical, guardCount < 2 {
-            closeDay(at: time)
-            guardCount += 1
-        }
-        if let current = day, current.day < logical {
-            day = DayState(day: logical)
-            delivered = [:]
-        }
+        // a 03:00 event). It closes now, never silently replaced; each close opens the next
+        // day, so this ends at the logical day of `time`.
+        while let current = day, current.day < logical { closeDay(at: time) }
     }
 
     // MARK: events

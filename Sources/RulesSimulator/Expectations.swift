@@ -21,11 +21,7 @@ public enum ExpectationChecker {
         var results: [ExpectationResult] = []
         let clock = result.scenario.clock
         let dayStart = result.dayStart
-        // Records by logical day, once (a scenario of many days stays linear).
-        var byDay: [Int: [EngineRecord]] = [:]
-        for record in result.records where !Trace.isDayClose(record) {
-            byDay[clock.logical(record.at, dayStart: dayStart).day, default: []].append(record)
-        }
+        let byDay = result.recordsByDay { !Trace.isDayClose($0) }
         for day in result.scenario.days {
             let dayRecords = byDay[day.date] ?? []
             var expectations = day.expectations

@@ -8,13 +8,10 @@ import Ruleset
 /// markers with their fate on hover, and the final snapshot.
 public enum HTMLReport {
     public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        let clock = result.scenario.clock
-        let dayStart = result.dayStart
         var body =
             "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
         // Records and closes by logical day, once: a scenario of many days stays linear.
-        var byDay: [Int: [EngineRecord]] = [:]
-        for record in result.records { byDay[clock.logical(record.at, dayStart: dayStart).day, default: []].append(record) }
+        let byDay = result.recordsByDay()
         var closes: [Int: DayClose] = [:]
         for close in result.closedDays where closes[close.day] == nil { closes[close.day] = close }
         for day in result.scenario.days {

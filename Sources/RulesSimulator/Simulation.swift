@@ -34,6 +34,16 @@ public struct SimulationResult: Sendable {
     /// The `day_starts_at` in force at the end (a scenario's own setting, else the ruleset's).
     public var dayStart: Int { engine.profile.dayStart(engine.ruleset) }
 
+    /// The records grouped by logical day (in one pass: linear in days and records), keeping
+    /// those `include` accepts.
+    public func recordsByDay(including include: (EngineRecord) -> Bool = { _ in true }) -> [Int: [EngineRecord]] {
+        let clock = scenario.clock
+        let start = dayStart
+        var byDay: [Int: [EngineRecord]] = [:]
+        for record in records where include(record) { byDay[clock.logical(record.at, dayStart: start).day, default: []].append(record) }
+        return byDay
+    }
+
     /// The state the app had at `time` (the last state saved at or before it).
     public func state(at time: Date) -> AppState? {
         states.last { $0.at <= time }

@@ -176,14 +176,9 @@ import Testing
 /// An expression that fails to evaluate is a `problem` record naming its file and line —
 /// never a silent `false` or a silently skipped line — and `rules test` fails such a day.
 @Suite struct EvaluationProblemTests {
-    @Test func aFailingPlaceholderIsAProblemRecordWithItsFileAndLine() throws {
-        let overflowing = try Shipped.variant([
-            (
-                "templates/character.yaml", "text: 오늘 루트는 {completed}/{total} 진행 중. 다음 하나만 처리해.",
-                "text: 오늘 루트는 {(completed + 1) * 9000000000000000000 * 9000000000000000000}/{total} 진행 중."
-            )
-        ])
-        let result = try #require(
+    /// One app open at 08:00 under `ruleset`.
+    func morning(_ ruleset: Ruleset, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> SimulationResult {
+        try #require(
             Shipped.run(
                 """
                 name: overflow
@@ -191,11 +186,25 @@ import Testing
                 timezone: Asia/Seoul
                 routines: [water]
                 events: [{ at: "08:00", app: open }]
-                """, ruleset: overflowing))
-        let problems = result.records.compactMap { record -> String? in
+                """, ruleset: ruleset), sourceLocation: sourceLocation)
+    }
+
+    func evaluationProblems(_ result: SimulationResult) -> [String] {
+        result.records.compactMap { record -> String? in
             if case .problem("expression.evaluation", let message) = record.kind { return message }
             return nil
         }
+    }
+
+    @Test func aFailingPlaceholderIsAProblemRecordWithItsFileAndLine() throws {
+        let overflowing = try Shipped.variant([
+            (
+                "templates/character.yaml", "text: 오늘 루트는 {completed}/{total} 진행 중. 다음 하나만 처리해.",
+                "text: 오늘 루트는 {(completed + 1) * 9000000000000000000 * 9000000000000000000}/{total} 진행 중."
+            )
+        ])
+        let result = try morning(overflowing)
+        let problems = evaluationProblems(result)
         let shipped = try String(contentsOfFile: Shipped.root + "/templates/character.yaml", encoding: .utf8)
         let lineOfHomeDefault = (shipped.components(separatedBy: "\n").firstIndex { $0.contains("text: 오늘 루트는 {completed}/{total}") } ?? 0) + 1
         #expect(problems.contains { $0.hasPrefix("templates/character.yaml:\(lineOfHomeDefault): ") && $0.contains("home_default") })
@@ -210,18 +219,7 @@ import Testing
                 "when: (sleep.minutes ?? 420) * 9000000000000000000 * 9000000000000000000 < 360"
             )
         ])
-        let result = try #require(
-            Shipped.run(
-                """
-                name: overflow
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water]
-                events: [{ at: "08:00", app: open }]
-                """, ruleset: overflowing))
-        #expect(
-            result.records.contains {
-                if case .problem("expression.evaluation", let message) = $0.kind { message.hasPrefix("rules/route.yaml:") } else { false }
-            })
+        let result = try morning(overflowing)
+        #expect(evaluationProblems(result).contains { $0.hasPrefix("rules/route.yaml:") })
     }
 }

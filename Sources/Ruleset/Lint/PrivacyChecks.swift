@@ -173,12 +173,9 @@ extension LintCatalogue {
             for segment in template.segments { if case .text(let text) = segment { literal += text } }
             guard let word = surface.sensitiveWords.first(where: { literal.contains($0) }) else { continue }
             var origin = template.textOrigin
-            if let range = template.source.range(of: word) {
-                // Underline the word: its column within a one-line text.
-                let offset = template.source.unicodeScalars.distance(
-                    from: template.source.unicodeScalars.startIndex,
-                    to: range.lowerBound.samePosition(in: template.source.unicodeScalars) ?? template.source.unicodeScalars.startIndex)
-                if !template.source.contains("\n") { origin.location.column += offset }
+            // Underline the word: its column (in scalars) within a one-line text.
+            if let range = template.source.range(of: word), !template.source.contains("\n") {
+                origin.location.column += template.source[..<range.lowerBound].unicodeScalars.count
             }
             findings.append(
                 report.finding(

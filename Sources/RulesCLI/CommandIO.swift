@@ -48,11 +48,16 @@ public struct CommandIO {
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 
-    /// Writes `text` to `path` (resolved) through a temporary file and a rename, so a reader
-    /// never sees half a file; on failure prints one line and returns false.
+    /// Writes `text` to `path` (resolved, symlinks followed) through a temporary file and a
+    /// rename, so a reader never sees half a file; on failure prints one line and returns
+    /// false. Anything but a regular file (`/dev/stdout`, a device, a pipe) is written in
+    /// place: a rename would replace the device node or the link itself.
     public func writeAtomically(_ text: String, to path: String) -> Bool {
+        let target = URL(fileURLWithPath: resolve(path)).resolvingSymlinksInPath()
+        let type = (try? FileManager.default.attributesOfItem(atPath: target.path))?[.type] as? FileAttributeType
+        let regular = type == nil || type == .typeRegular
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: resolve(path)), options: .atomic)
+            try Data(text.utf8).write(to: target, options: regular ? .atomic : [])
             return true
         } catch {
             err("Error: cannot write \(path): \(error.localizedDescription)\n")

@@ -154,3 +154,27 @@ import Testing
         #expect(run.stdout.utf8.count < 1_000_000)
     }
 }
+
+/// `--out` writes a regular file through a rename, but never renames over a device or a
+/// link: `/dev/full` stays a device and reports the full disk.
+@Suite struct OutFileTests {
+    static let root = Fixtures.repositoryRoot()
+
+    @Test func outToADeviceWritesInPlaceAndReportsTheError() throws {
+        let run = CapturedRun(["reference", "--out", "/dev/full"], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.hasPrefix("Error: cannot write /dev/full:"))
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+    }
+
+    @Test func outThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try "old".write(toFile: directory + "/target.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.md", withDestinationPath: directory + "/target.md")
+        let run = CapturedRun(["reference", "--out", directory + "/link.md"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link.md") == directory + "/target.md")
+        #expect(try String(contentsOfFile: directory + "/target.md", encoding: .utf8).hasPrefix("# Operator rules — reference"))
+    }
+}

@@ -54,6 +54,21 @@ enum ScalingBenchmark {
             let shipped = RulesetDirectory.read(files).documents
             return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: shipped + documents)) }
         }
+        report("files in a directory", base: 20) { count in
+            // The shipped ruleset plus `count` small files in a subfolder: walked, read, parsed, loaded.
+            let directory = NSTemporaryDirectory() + "scaling-files-\(count)-\(ProcessInfo.processInfo.processIdentifier)"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            for folder in RulesetDirectory.rulesetFolders {
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try? FileManager.default.copyItem(atPath: repository + "/" + folder, toPath: directory + "/" + folder)
+            }
+            try? FileManager.default.createDirectory(atPath: directory + "/templates/extra", withIntermediateDirectories: true)
+            for index in 0..<count {
+                let text = "forbidden_phrases: [파일\(index)]\n"
+                FileManager.default.createFile(atPath: directory + "/templates/extra/f\(index).yaml", contents: Data(text.utf8))
+            }
+            return Measure.best(runs: 3) { blackHole(Ruleset.load(directory: directory)) }
+        }
     }
 
     static func parse(_ text: String) -> YAMLNode? {

@@ -25,6 +25,10 @@ public enum RulesetDirectory {
             code: "io.dangling_link", severity: .error, summary: "a symbolic link that leads nowhere",
             rationale: "Its target does not exist, so the file it stands for is missing from the ruleset or the scenarios."),
         CodeDescription(
+            code: "io.file_name", severity: .error, summary: "a file name that is not UTF-8",
+            rationale:
+                "Its name cannot be shown or bundled faithfully, so the file would be missing from the ruleset or the scenarios without a word."),
+        CodeDescription(
             code: "ruleset.knock_on", severity: .note, summary: "findings left out because a file did not parse",
             rationale:
                 "A file with a YAML error is missing from the ruleset, so 'never used' or 'unknown reference' findings elsewhere may only follow from it; they are left out until it parses."
@@ -104,14 +108,23 @@ public enum RulesetDirectory {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
         guard let id = identity(of: path), entered.insert(id).inserted else { return }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path)
-        } catch {
+        guard let entries = entryNames(of: path) else {
             problems.append(problem("io.unreadable", display, relative, "cannot read the directory", hint: "check its permissions"))
             return
         }
-        for name in names.sorted() where !name.hasPrefix(".") {
+        var names: [String] = []
+        for bytes in entries where bytes.first != UInt8(ascii: ".") {
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                let shown = escaped(bytes)
+                problems.append(
+                    problem(
+                        "io.file_name", display, relative.isEmpty ? shown : relative + "/" + shown, "a file name that is not UTF-8",
+                        hint: "rename it (with UTF-8 text) so it can be read"))
+                continue
+            }
+            names.append(name)
+        }
+        for name in names.sorted() {
             let full = (path as NSString).appendingPathComponent(name)
             let inside = relative.isEmpty ? name : relative + "/" + name
             var childIsDirectory: ObjCBool = false
@@ -129,6 +142,25 @@ public enum RulesetDirectory {
                 files.append(inside)
             }
         }
+    }
+
+    /// The names in a directory as raw bytes (a name need not be UTF-8), nil when it cannot
+    /// be read.
+    private static func entryNames(of path: String) -> [[UInt8]]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(bytes)
+        }
+        return names
+    }
+
+    /// A name for the terminal: printable ASCII and valid UTF-8 as is, other bytes as `\xFF`.
+    private static func escaped(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
     }
 
     private static func problem(_ code: DiagnosticCode, _ display: String?, _ relative: String, _ message: String, hint: String) -> Diagnostic {

@@ -118,6 +118,18 @@ import Testing
         #expect(empty.exitCode == .usage)
         #expect(empty.stderr.contains("no scenario files"))
     }
+
+    @Test func aFileNameThatIsNotUTF8IsReportedNotSkipped() throws {
+        let directory = try loopedCopy()
+        // bad\xFF.yaml holding a broken mapping: it used to vanish from the walk.
+        let bytes = Array((directory + "/rules/bad").utf8) + [0xFF] + Array(".yaml".utf8)
+        let file = try #require(fopen(bytes.map { CChar(bitPattern: $0) } + [0], "w"))
+        fputs("settings: [[[\n", file)
+        fclose(file)
+        let check = CapturedRun(["check", "."], in: directory)
+        #expect(check.exitCode == .failure)
+        #expect(check.stdout.contains("rules/bad\\xFF.yaml:1:1: error: a file name that is not UTF-8 [io.file_name]"), "\(check.stdout)")
+    }
 }
 
 /// `rules check` and `simulate` on scenario files report what `rules check .` reports, once

@@ -135,6 +135,11 @@ enum Reference {
                 "`\($0.id)` (\($0.name)\($0.sensitive || ruleset.sensitivity(of: "routines.\($0.id).value") != nil ? ", sensitive" : ""))"
             }.joined(separator: ", ") + ".\n"
         out += "Inside a `judgement.routine` entry, `progress`, `value` and `goal` are that routine's.\n"
+        out += "\n## Routine categories\n\nA routine's `category:` is one of "
+        out += RoutineCategory.builtIn.map { "`\($0.rawValue)`\($0.isSensitiveByNature ? " (always sensitive)" : "")" }.joined(separator: ", ")
+        out +=
+            ", or one a rules file declares with its sensitivity:\n\n```yaml\ncategories:\n  - { id: stretching, sensitive: false }\n  - { id: therapy, sensitive: true, description: 상담 기록 }\n```\n\n"
+        out += "A routine of a sensitive category is sensitive: its facts never reach a lock screen or widget.\n"
         out += "\n## Functions\n\n| function | takes |\n|---|---|\n"
         for function in Builtin.allCases { out += "| `\(function.rawValue)` | \(cell(function.signature)) |\n" }
         out += "\n## Template filters\n\n`{expression|filter}` writes a value for people:\n\n| filter | example |\n|---|---|\n"

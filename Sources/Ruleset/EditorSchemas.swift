@@ -68,7 +68,12 @@ public enum EditorSchemas {
             [
                 ("id", string("Unique id, used as routines.<id> in expressions.", pattern: idPattern)),
                 ("name", string("Display name in Korean.")),
-                ("category", string("What the routine measures.", values: RoutineCategory.allCases.map(\.rawValue))),
+                (
+                    "category",
+                    string(
+                        "What the routine measures: \(RoutineCategory.builtIn.map(\.rawValue).joined(separator: ", ")), or a category declared under categories: in a rules file.",
+                        pattern: idPattern)
+                ),
                 ("source", string("Where its values come from.", values: RoutineSource.allCases.map(\.rawValue))),
                 ("unit", string("Unit of value and goal.", values: RoutineUnit.allCases.map(\.rawValue))),
                 ("goal", number("The regular day's goal, in the unit (checklists default to their item count).")),
@@ -270,6 +275,18 @@ public enum EditorSchemas {
                         ], required: ["name", "description"]))
             ),
             ("forbidden_phrases", list("Phrases no text may contain.", string("A phrase."))),
+            (
+                "categories",
+                list(
+                    "Routine categories besides the built-in ones.",
+                    object(
+                        "A routine category.",
+                        [
+                            ("id", string("The category's id, written as a routine's category.", pattern: idPattern)),
+                            ("sensitive", boolean("Whether its routines' values must never reach the lock screen or the widget.")),
+                            ("description", string("A note for designers.")),
+                        ], required: ["id", "sensitive"]))
+            ),
         ]
         return .object([
             ("$schema", .string(draft)),

@@ -1,8 +1,49 @@
 import RulesExpression
 
-/// What a routine measures (seed 3.2).
-public enum RoutineCategory: String, Sendable, CaseIterable, Codable {
-    case steps, sleep, water, study, reading, practice, skincare, supplement, room, exercise
+/// What a routine measures: one of the built-in categories, or one a ruleset declares under
+/// `categories:` (with its sensitivity). Encoded as its id.
+public struct RoutineCategory: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(from decoder: Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+    public var description: String { rawValue }
+
+    public static let steps = RoutineCategory(rawValue: "steps")
+    public static let sleep = RoutineCategory(rawValue: "sleep")
+    public static let water = RoutineCategory(rawValue: "water")
+    public static let study = RoutineCategory(rawValue: "study")
+    public static let reading = RoutineCategory(rawValue: "reading")
+    public static let practice = RoutineCategory(rawValue: "practice")
+    public static let skincare = RoutineCategory(rawValue: "skincare")
+    public static let supplement = RoutineCategory(rawValue: "supplement")
+    public static let room = RoutineCategory(rawValue: "room")
+    public static let exercise = RoutineCategory(rawValue: "exercise")
+
+    /// The categories every ruleset has, in the order the reference lists them.
+    public static let builtIn: [RoutineCategory] = [.steps, .sleep, .water, .study, .reading, .practice, .skincare, .supplement, .room, .exercise]
+
+    /// Built-in categories whose values are sensitive whatever a routine file says.
+    public var isSensitiveByNature: Bool { self == .sleep || self == .supplement }
+}
+
+/// A category a ruleset adds (`categories:` in a rules file): routines of a sensitive one are
+/// sensitive (their values never reach the lock screen or the widget).
+public struct DeclaredCategory: Sendable, Hashable {
+    public var id: String
+    public var sensitive: Bool
+    public var description: String?
+    public var origin: Origin
+
+    public init(id: String, sensitive: Bool, description: String? = nil, origin: Origin = .unknown) {
+        self.id = id
+        self.sensitive = sensitive
+        self.description = description
+        self.origin = origin
+    }
 }
 
 /// Where a routine's values come from.
@@ -33,7 +74,8 @@ public struct Routine: Sendable, Hashable {
     /// Whether a new user has it on (the onboarding selection, seed 9.2).
     public var defaultEnabled: Bool
     /// Whether its values must never reach the lock screen or the widget. Sleep and
-    /// supplements are sensitive whatever the file says.
+    /// supplements, and routines of a category declared sensitive, are sensitive whatever
+    /// the routine file says.
     public var sensitive: Bool
     /// Checklist items (`양치`, `세수`, …), empty for other routines.
     public var items: [String]
@@ -57,7 +99,7 @@ public struct Routine: Sendable, Hashable {
         self.quickLog = quickLog
         self.core = core
         self.defaultEnabled = defaultEnabled
-        self.sensitive = sensitive || category == .sleep || category == .supplement
+        self.sensitive = sensitive || category.isSensitiveByNature
         self.items = items
         self.lightGoal = lightGoal
         self.origin = origin

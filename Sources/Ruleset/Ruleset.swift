@@ -7,6 +7,8 @@ import RulesExpression
 /// load never changes a ruleset someone holds.
 public struct Ruleset: Sendable {
     public var routines: [Routine] = []
+    /// Categories the ruleset adds to the built-in ones.
+    public var categories: [DeclaredCategory] = []
     public var settings: [SettingDeclaration] = []
     /// Risk table, first match wins; empty means risk is always `low`.
     public var risk: [RiskEntry] = []

@@ -19,7 +19,8 @@ extension RulesetDecoder {
         }
         guard let idNode = fields["id"], let id = reader.identifier(idNode, key: "id") else { return }
         let name = fields["name"].flatMap { reader.string($0, key: "name") }
-        let category: RoutineCategory? = fields["category"].flatMap { reader.choice($0, key: "category", what: "routine category") }
+        let categoryNode = fields["category"]
+        let category = categoryNode.flatMap { reader.identifier($0, key: "category") }.map(RoutineCategory.init(rawValue:))
         let source: RoutineSource? = fields["source"].flatMap { reader.choice($0, key: "source", what: "routine source") }
         let unit: RoutineUnit? = fields["unit"].flatMap { reader.choice($0, key: "unit", what: "unit") }
         var items: [String] = []
@@ -70,7 +71,56 @@ extension RulesetDecoder {
             core: core, defaultEnabled: defaultEnabled, sensitive: sensitive, items: items, lightGoal: lightGoal,
             origin: reader.origin(idNode))
         routine.goalOrigin = fields["goal"].map { reader.origin($0) }
+        if !RoutineCategory.builtIn.contains(category), let categoryNode {
+            pendingCategories.append((ruleset.routines.count, categoryNode, NodeReader(file: reader.file, source: reader.source)))
+        }
         ruleset.routines.append(routine)
+    }
+
+    // MARK: categories
+
+    /// Reads `categories:` and resolves each routine's category that is not built in: a
+    /// declared one lends its sensitivity, an undeclared one is an error.
+    mutating func decodeCategories() {
+        var declared: [String: DeclaredCategory] = [:]
+        for (start, node) in lists["categories"] ?? [] {
+            var reader = start
+            defer { merge(reader) }
+            for item in reader.list(node, key: "categories") ?? [] {
+                guard
+                    let fields = reader.fields(
+                        item, "a routine category", allowed: ["id", "sensitive", "description"], required: ["id", "sensitive"]),
+                    let idNode = fields["id"], let id = reader.identifier(idNode, key: "id"),
+                    let sensitive = fields["sensitive"].flatMap({ reader.bool($0, key: "sensitive") })
+                else { continue }
+                let description = fields["description"].flatMap { reader.string($0, key: "description") }
+                if RoutineCategory.builtIn.contains(RoutineCategory(rawValue: id)) {
+                    reader.report(
+                        RulesetDiagnostics.error(
+                            "ruleset.duplicate_id", reader.file, idNode, "'\(id)' is a built-in category",
+                            hint: "use it without declaring it, or pick another id"))
+                    continue
+                }
+                guard isNewID(id, kind: "category", node: idNode, &reader) else { continue }
+                let category = DeclaredCategory(id: id, sensitive: sensitive, description: description, origin: reader.origin(idNode))
+                declared[id] = category
+                ruleset.categories.append(category)
+            }
+        }
+        for pending in pendingCategories {
+            var reader = pending.reader
+            let id = ruleset.routines[pending.routine].category.rawValue
+            if let category = declared[id] {
+                if category.sensitive { ruleset.routines[pending.routine].sensitive = true }
+            } else {
+                reader.report(
+                    RulesetDiagnostics.unknownValue(
+                        reader.file, pending.node, what: "routine category",
+                        allowed: RoutineCategory.builtIn.map(\.rawValue) + ruleset.categories.map(\.id),
+                        hint: "declare it in a rules file: categories: [{ id: \(id), sensitive: false }]"))
+            }
+            merge(reader)
+        }
     }
 
     // MARK: settings

@@ -7,7 +7,7 @@ import RulesExpression
 /// make the fact schema), then everything with expressions, then cross-references.
 struct RulesetDecoder {
     static let singletonSections = ["risk", "route", "sticky", "light", "recovery", "judgement", "policy", "surfaces", "settings"]
-    static let listSections = ["notifications", "templates", "tools", "forbidden_phrases"]
+    static let listSections = ["notifications", "templates", "tools", "forbidden_phrases", "categories"]
     static var sectionKeys: [String] { singletonSections + listSections + ["version"] }
 
     var ruleset = Ruleset()
@@ -20,6 +20,9 @@ struct RulesetDecoder {
     var notificationNodes: [String: Fields] = [:]
     /// Ids seen so far, by kind (routine, template, …), with where each was defined.
     var seenIDs: [String: [String: Origin]] = [:]
+    /// Routine categories that are not built in, to resolve against `categories:` once every
+    /// document is collected: the routine's index, the node and the file's reader.
+    var pendingCategories: [(routine: Int, node: YAMLNode, reader: NodeReader)] = []
     /// The schema with `routine.*` bindings, built once when first needed.
     var perRoutineSchema: FactSchema?
 
@@ -28,6 +31,7 @@ struct RulesetDecoder {
     static func decode(_ documents: [RuleDocument]) -> (ruleset: Ruleset, diagnostics: [Diagnostic]) {
         var decoder = RulesetDecoder()
         for document in documents { decoder.collect(document) }
+        decoder.decodeCategories()
         decoder.decodeSettings()
         decoder.buildSchema()
         decoder.decodeSections()

@@ -75,10 +75,11 @@ public enum RulesetDiagnostics {
         error("ruleset.out_of_range", file, node, message, hint: hint)
     }
 
-    public static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String]) -> Diagnostic {
+    public static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String], hint extra: String? = nil) -> Diagnostic {
         let value = node.scalar ?? "?"
         var hint = "\(what) is one of: \(allowed.joined(separator: ", "))"
         if let near = Suggestions.nearest(to: value, among: allowed) { hint = "did you mean '\(near)'? " + hint }
+        if let extra { hint += "; or \(extra)" }
         return error("ruleset.unknown_value", file, node, "'\(value)' is not a valid \(what)", hint: hint)
     }
 

@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import RulesetFiles
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `rules watch [SCENARIO] [--html FILE]`: checks, tests and simulates again on every save.
+///
+/// No server and no file-system events: the watch polls the files' sizes and modification
+/// times (every `--interval` seconds) under `routines/`, `rules/`, `templates/` and
+/// `scenarios/`, plus SCENARIO. A report written with `--html` carries a small script that
+/// reloads the page (keeping its scroll position) while the watch runs — a page opened from
+/// a file cannot fetch other files, but it can reload itself. When the watch ends (Ctrl-C),
+/// the report is rewritten without the script.
+enum WatchCommand {
+    static var command: Command {
+        Command(
+            name: "watch",
+            abstract: "Check, test and simulate again on every save of a rule or scenario file.",
+            discussion: """
+                Runs 'rules check', 'rules test' on scenarios/ and, with SCENARIO, the simulation, then
+                again whenever a file under routines/, rules/, templates/ or scenarios/ (or SCENARIO)
+                changes. With --html FILE the simulation is written there as a report that reloads
+                itself in the browser while the watch runs: open it once and keep editing. Ctrl-C
+                ends the watch and leaves a report that no longer reloads.
+                """,
+            usage: "rules watch [SCENARIO] [--ruleset DIR] [--html FILE] [--interval SECONDS] [--rounds N]",
+            arguments: [("SCENARIO", "A scenario to simulate on every change (optional).")],
+            options: [
+                SimulationSupport.rulesetOption,
+                OptionSpec(name: "--html", valueName: "FILE", help: "Write the simulation of SCENARIO as a self-reloading HTML report."),
+                OptionSpec(name: "--interval", valueName: "SECONDS", help: "How often to look for changes (default: 0.5)."),
+                OptionSpec(name: "--rounds", valueName: "N", help: "Stop after N rounds (default: run until interrupted)."),
+            ],
+            run: run)
+    }
+
+    /// Set by SIGINT or SIGTERM; read by the polling loop.
+    final class StopFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        func stop() { lock.withLock { stopped = true } }
+        var isStopped: Bool { lock.withLock { stopped } }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        guard arguments.positional.count <= 1 else {
+            return RulesCLI.usageError("watch takes at most one scenario file", usage: command.usage, helpName: "watch", io: io)
+        }
+        let scenario = arguments.positional.first
+        let html = arguments.value("--html")
+        if html != nil, scenario == nil {
+            return RulesCLI.usageError("--html needs a SCENARIO to simulate", usage: command.usage, helpName: "watch", io: io)
+        }
+        let interval = arguments.value("--interval").map { Double($0) } ?? 0.5
+        guard let interval, interval >= 0.05, interval <= 60 else {
+            return RulesCLI.usageError("--interval takes seconds from 0.05 to 60", usage: command.usage, helpName: "watch", io: io)
+        }
+        var rounds: Int?
+        if let text = arguments.value("--rounds") {
+            guard let value = Int(text), value >= 1 else {
+                return RulesCLI.usageError("--rounds takes a positive whole number", usage: command.usage, helpName: "watch", io: io)
+            }
+            rounds = value
+        }
+        let rulesetPath = arguments.value("--ruleset") ?? "."
+        let directory = io.resolve(rulesetPath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            io.err("Error: no ruleset directory at \(rulesetPath)\n")
+            return .usage
+        }
+
+        let flag = StopFlag()
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { flag.stop() }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+
+        var last: [String: Stamp]?
+        var round = 0
+        var lastReport: String?
+        io.out("watching \(rulesetPath == "." ? "the current directory" : rulesetPath) — Ctrl-C to stop\n")
+        while !flag.isStopped {
+            let now = fingerprint(directory: directory, scenario: scenario.map(io.resolve))
+            if now != last {
+                round += 1
+                let changed = last.map { changes(from: $0, to: now) } ?? []
+                io.out("\n── round \(round)\(changed.isEmpty ? "" : ": " + changed.joined(separator: ", ")) ──\n")
+                lastReport = runRound(scenario: scenario, html: html, rulesetPath: rulesetPath, directory: directory, io: io) ?? lastReport
+                last = now
+                if let rounds, round >= rounds { break }
+            }
+            Thread.sleep(forTimeInterval: interval)
+        }
+        // The report stays, without its reload script.
+        if let html, let report = lastReport { _ = io.writeAtomically(report, to: html) }
+        io.out("\nwatch ended after \(round) round\(round == 1 ? "" : "s")\n")
+        return .success
+    }
+
+    /// One round: check, test, simulate. Returns the report without its reload script.
+    static func runRound(scenario: String?, html: String?, rulesetPath: String, directory: String, io: CommandIO) -> String? {
+        let ruleset = ["--ruleset", rulesetPath]
+        io.out("rules check\n")
+        _ = RulesCLI.run(arguments: ["check", rulesetPath], io: io)
+        if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("scenarios")) {
+            io.out("rules test\n")
+            let scenarios = rulesetPath == "." ? "scenarios" : (rulesetPath as NSString).appendingPathComponent("scenarios")
+            _ = RulesCLI.run(arguments: ["test", scenarios] + ruleset, io: io)
+        }
+        guard let scenario else { return nil }
+        guard let html else {
+            io.out("rules simulate \(scenario)\n")
+            _ = RulesCLI.run(arguments: ["simulate", scenario] + ruleset, io: io)
+            return nil
+        }
+        var page = ""
+        var capture = io
+        capture.out = { page += $0 }
+        let status = RulesCLI.run(arguments: ["simulate", scenario, "--format", "html"] + ruleset, io: capture)
+        guard status == .success else {
+            io.out("rules simulate \(scenario): the scenario does not simulate; the report keeps its last version\n")
+            return nil
+        }
+        guard io.writeAtomically(withReload(page), to: html) else { return nil }
+        io.out("report: \(html) (reloads itself while the watch runs)\n")
+        return page
+    }
+
+    /// `page` with a script that reloads it every 1.5 s, keeping the scroll position.
+    static func withReload(_ page: String) -> String {
+        let script = """
+            <div id="rules-watch" style="position:fixed;right:8px;bottom:8px;padding:2px 8px;border-radius:4px;background:#222;color:#fff;font:12px sans-serif;opacity:.7">rules watch: live</div>
+            <script>
+            (function () {
+              var key = "rules-watch-scroll:" + location.pathname;
+              var y = sessionStorage.getItem(key);
+              if (y !== null) { window.scrollTo(0, Number(y)); }
+              setTimeout(function () { sessionStorage.setItem(key, String(window.scrollY)); location.reload(); }, 1500);
+            })();
+            </script>
+
+            """
+        guard let end = page.range(of: "</body>", options: .backwards) else { return page + script }
+        return page.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: script)
+    }
+
+    /// A file's size and modification time.
+    struct Stamp: Equatable {
+        var size: Int64
+        var modified: Int64
+    }
+
+    /// Every watched file with its stamp, by path.
+    static func fingerprint(directory: String, scenario: String?) -> [String: Stamp] {
+        var stamps: [String: Stamp] = [:]
+        func add(_ path: String, as name: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return }
+            #if canImport(Darwin)
+                let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+            #else
+                let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            #endif
+            stamps[name] = Stamp(size: Int64(info.st_size), modified: modified)
+        }
+        for file in RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders + ["scenarios"]) {
+            add(file.path, as: file.display)
+        }
+        if let scenario { add(scenario, as: scenario) }
+        return stamps
+    }
+
+    /// The names of files added, changed or removed, sorted.
+    static func changes(from old: [String: Stamp], to new: [String: Stamp]) -> [String] {
+        let names = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+        return names.sorted()
+    }
+}

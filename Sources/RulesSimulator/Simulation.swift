@@ -59,8 +59,14 @@ public enum Simulation {
     /// records of that step (coverage uses it). With `restoreEachEvent` the engine's state
     /// goes to JSON and back into a fresh engine after every event and delivery, as the app
     /// does between runs: the records must not change.
+    ///
+    /// `responder` answers delivered notifications as a user would (a population's users): its
+    /// answer comes as a response event `delay` seconds after the delivery, in time order with
+    /// the other events and deliveries, if it falls within the same logical day. Without
+    /// `retain`, records and states are only passed to `observe` (a population keeps none).
     public static func run(
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
+        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil
     ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
@@ -85,16 +91,53 @@ public enum Simulation {
             }
             return SimulationResult(scenario: scenario, records: records, states: states, closedDays: closed, problems: problems, engine: engine)
         }
+        // Responses a responder has decided on, soonest first.
+        var answers: [(time: Date, id: String, response: NotificationResponse)] = []
+        var dayEnd = Date.distantFuture
+        /// Lets time pass until `time`: deliveries and (with a responder) the answers to them,
+        /// one at a time in time order.
+        func pass(until time: Date, truth: @escaping (Date) -> HealthReading?) -> [EngineRecord] {
+            guard let responder else { return device.run(&engine, until: time, truth: truth, after: restore) }
+            var out: [EngineRecord] = []
+            while true {
+                let delivery = device.pending.first?.scheduledAt
+                if let answer = answers.first, answer.time <= time, delivery.map({ answer.time < $0 }) ?? true {
+                    answers.removeFirst()
+                    out += device.run(&engine, until: answer.time, truth: truth, after: restore)
+                    let response = engine.handle(
+                        .notificationResponse(id: answer.id, response: answer.response, health: truth(answer.time)), at: answer.time)
+                    device.apply(response)
+                    restore(&engine)
+                    out += response
+                    continue
+                }
+                guard let delivery, delivery <= time else { break }
+                let delivered = device.run(&engine, until: delivery, truth: truth, after: restore)
+                out += delivered
+                for record in delivered {
+                    guard case .notificationDelivered(let request, _) = record.kind, let answer = responder(request) else { continue }
+                    let at = record.at.addingTimeInterval(TimeInterval(answer.delay))
+                    guard at < dayEnd else { continue }
+                    let index = answers.firstIndex { $0.time > at } ?? answers.endIndex
+                    answers.insert((at, request.id, answer.response), at: index)
+                }
+            }
+            return out + device.run(&engine, until: time, truth: truth, after: restore)
+        }
         var lastEventTime: Date?
         for (dayIndex, day) in scenario.days.enumerated() {
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
             if !day.settings.isEmpty {
                 // Settings of the scenario or day hold from the day's start.
                 let start = clock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
-                records += device.run(&engine, until: start, truth: truthFunction, after: restore)
+                let passed = pass(until: start, truth: truthFunction)
+                if retain { records += passed }
+                observe?(engine, passed)
                 engine.adopt(settings: day.settings)
             }
             let start = engine.profile.dayStart(ruleset)
+            dayEnd = clock.instant(day: day.date + 1, seconds: start)
+            answers.removeAll()
             // A day without any event still opens (and so closes and is judged).
             if engine.currentDay == nil { engine.openDay(at: clock.instant(day: day.date, seconds: start)) }
             let health = day.health
@@ -107,8 +150,8 @@ public enum Simulation {
                 let time = max(clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start), lastEventTime ?? .distantPast)
                 lastEventTime = time
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
-                let delivered = device.run(&engine, until: time, truth: dayTruth, after: restore)
-                records += delivered
+                let delivered = pass(until: time, truth: dayTruth)
+                if retain { records += delivered }
                 observe?(engine, delivered)
                 let position = logical(of: event.seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
@@ -132,10 +175,11 @@ public enum Simulation {
                 }
                 device.apply(output)
                 restore(&engine)
-                records += output
+                if retain { records += output }
                 observe?(engine, output)
                 let nextPosition = eventIndex + 1 < day.events.count ? logical(of: day.events[eventIndex + 1].seconds, dayStart: start) : 86_400
                 let looked = looks.contains { $0 >= position && $0 < nextPosition }
+                guard retain else { continue }
                 states.append(
                     AppState(
                         at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
@@ -143,14 +187,14 @@ public enum Simulation {
             }
             if let stop, dayIndex == stop.day {
                 let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
-                records += device.run(&engine, until: end, truth: dayTruth, after: restore)
+                records += pass(until: end, truth: dayTruth)
                 return finish()
             }
             // Let the device act until the day closes.
             let close = clock.instant(day: day.date + 1, seconds: start)
-            let closing = device.run(&engine, until: close, truth: dayTruth, after: restore)
+            let closing = pass(until: close, truth: dayTruth)
             restore(&engine)
-            records += closing
+            if retain { records += closing }
             observe?(engine, closing)
         }
         return finish()

@@ -1,0 +1,181 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import RulesSimulator
+import RulesYAML
+import Ruleset
+
+/// `rules population POP`: lives every synthetic user of a population file and reports what
+/// the ruleset does to them; `rules population merge FILE…` combines shard results.
+enum PopulationCommand {
+    static var command: Command {
+        Command(
+            name: "population",
+            abstract: "Live a population of synthetic users and report what the ruleset does to them.",
+            discussion: """
+                Draws the users of POP (a populations/*.yaml file) from its seed, lives each of their days
+                with the engine (app opens, logs, ticks and answers to notifications as their group
+                does) and prints deliveries per type and per user-day, routes, day results, streaks,
+                XP and the invariants (over the daily cap, in quiet hours, sensitive text on the lock
+                screen, problem records), which must all be 0: otherwise it exits 1 and names the first
+                user-day, which --user N replays as an ordinary trace.
+                --jobs spreads users over cores (default: all); the output is the same for any --jobs.
+                --shard K/N lives users K, K+N, K+2N, … and writes a partial result (JSON) that
+                'rules population merge FILE…' combines into what one run gives.
+                """,
+            usage:
+                "rules population POP [--ruleset DIR] [--users N] [--days N] [--seed S] [--jobs N] [--shard K/N] [--format text|json|html] [--out FILE] [--user N]\n       rules population merge FILE… [--format text|json|html] [--out FILE]",
+            arguments: [("POP", "A population file (populations/*.yaml), or 'merge' followed by shard results.")],
+            options: [
+                SimulationSupport.rulesetOption,
+                OptionSpec(name: "--users", valueName: "N", help: "How many users (default: the file's)."),
+                OptionSpec(name: "--days", valueName: "N", help: "How many days each (default: the file's)."),
+                OptionSpec(name: "--seed", valueName: "S", help: "The seed (default: the file's)."),
+                OptionSpec(name: "--jobs", valueName: "N", help: "Threads to spread users over (default: every core)."),
+                OptionSpec(name: "--shard", valueName: "K/N", help: "Live every N-th user from the K-th and write a partial result."),
+                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
+                OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
+                OptionSpec(name: "--user", valueName: "N", help: "Replay user N's days as an ordinary trace (text or json)."),
+            ],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        if arguments.positional.first == "merge" { return merge(Array(arguments.positional.dropFirst()), arguments, io) }
+        guard arguments.positional.count == 1, let path = arguments.positional.first else {
+            return usage("population takes one population file", io)
+        }
+        var users: Int?
+        var days: Int?
+        var seed: UInt64?
+        var user: Int?
+        var shard = Shard.whole
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        do throws(UsageError) {
+            users = try number(arguments, "--users", 1...Population.maxUsers)
+            days = try number(arguments, "--days", 1...Population.maxDays)
+            seed = try number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
+            user = try number(arguments, "--user", 1...Population.maxUsers)
+            jobs = try number(arguments, "--jobs", 1...256) ?? jobs
+            if let text = arguments.value("--shard") {
+                guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
+                shard = parsed
+            }
+        } catch {
+            return usage(error.message, io)
+        }
+        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        guard let population = load(path, ruleset: ruleset, io) else { return .failure }
+        let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+        let format = arguments.value("--format") ?? "text"
+        if let user {
+            guard user <= options.users else { return usage("--user \(user) is past the last user (\(options.users))", io) }
+            let result = PopulationRun.replay(population, ruleset: ruleset, user: user, options: options)
+            let output =
+                format == "json"
+                ? Trace.jsonLines(result, ruleset: ruleset)
+                : format == "html" ? HTMLReport.render(result, ruleset: ruleset) : Trace.text(result, ruleset: ruleset)
+            return write(output, arguments, io) ? .success : .usage
+        }
+        var tally = PopulationRun.run(population, ruleset: ruleset, options: options)
+        PopulationReport.complete(&tally, ruleset: ruleset)
+        let header = PopulationHeader(
+            name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
+            rulesetSHA256: ruleset.sha256)
+        // A shard's result is for merging: JSON whatever the format asked.
+        let output: String
+        switch shard != .whole ? "json" : format {
+        case "json": output = PopulationReport.json(tally, header: header, shard: shard).prettyRendered() + "\n"
+        case "html": output = PopulationReport.html(tally, header: header)
+        default: output = PopulationReport.text(tally, header: header)
+        }
+        guard write(output, arguments, io) else { return .usage }
+        return tally.violations == 0 ? .success : .failure
+    }
+
+    static func merge(_ files: [String], _ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        guard !files.isEmpty else { return usage("merge takes the shard results to combine", io) }
+        var parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: io.resolve(file)) else {
+                io.err("Error: cannot read \(file)\n")
+                return .usage
+            }
+            let parsed = JSONReader.parse([UInt8](data), file: file, maxBytes: 256 * 1024 * 1024, maxDepth: 16)
+            guard let node = parsed.documents.first, parsed.diagnostics.isEmpty else {
+                io.out(TextRenderer(color: io.useColor).render(parsed.diagnostics, sources: [:]))
+                return .failure
+            }
+            do throws(PopulationReport.ReadFailure) {
+                parts.append(try PopulationReport.read(node))
+            } catch {
+                io.err("Error: \(file) is not a population result: \(error.description)\n")
+                return .failure
+            }
+        }
+        switch PopulationReport.merge(parts) {
+        case .failure(let failure):
+            io.err("Error: cannot merge: \(failure.description)\n")
+            return .failure
+        case .success(let (header, tally)):
+            let output: String
+            switch arguments.value("--format") ?? "json" {
+            case "text": output = PopulationReport.text(tally, header: header)
+            case "html": output = PopulationReport.html(tally, header: header)
+            default: output = PopulationReport.json(tally, header: header).prettyRendered() + "\n"
+            }
+            guard write(output, arguments, io) else { return .usage }
+            return tally.violations == 0 ? .success : .failure
+        }
+    }
+
+    /// The population of `path`, or nil after printing its diagnostics.
+    static func load(_ path: String, ruleset: Ruleset, _ io: CommandIO) -> Population? {
+        guard let data = FileManager.default.contents(atPath: io.resolve(path)) else {
+            io.err("Error: cannot read \(path)\n")
+            return nil
+        }
+        let bytes = [UInt8](data)
+        let source = SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let parsed = YAMLReader.parse(bytes, file: path)
+        var diagnostics = parsed.diagnostics
+        var population: Population?
+        if parsed.isClean {
+            if let document = parsed.documents.first(where: { !$0.isNull }) {
+                let loaded = PopulationLoader.load(document, file: path, source: source, ruleset: ruleset)
+                population = loaded.population
+                diagnostics += loaded.diagnostics
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        code: "ruleset.not_a_document", severity: .error, file: path, location: .fileStart, message: "the file holds no population"))
+            }
+        }
+        let report = DiagnosticCollector(diagnostics).report()
+        if !report.isEmpty { io.out(TextRenderer(color: io.useColor).render(report, sources: [path: source])) }
+        return report.contains { $0.severity == .error } ? nil : population
+    }
+
+    static func number(_ arguments: ParsedArguments, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(message: "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    static func write(_ output: String, _ arguments: ParsedArguments, _ io: CommandIO) -> Bool {
+        if let out = arguments.value("--out") {
+            guard io.writeAtomically(output, to: out) else { return false }
+            io.out("wrote \(out)\n")
+        } else {
+            io.out(output)
+        }
+        return true
+    }
+
+    static func usage(_ message: String, _ io: CommandIO) -> ExitCode {
+        RulesCLI.usageError(message, usage: command.usage, helpName: "population", io: io)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import RulesEngine
+import Ruleset
+
+/// What must hold in every trace of a sound ruleset, whatever the user does: no day over the
+/// daily cap, nothing delivered inside quiet hours unless its type allows it, no lock-screen
+/// text made from a sensitive fact unless redacted, and no problem records (expressions that
+/// failed to evaluate, events the engine could not apply). The population counts violations;
+/// the engine fuzzer aborts on the first.
+public struct Invariants {
+    public enum Kind: String, CaseIterable, Sendable {
+        case overDailyCap = "over_daily_cap"
+        case inQuietHours = "in_quiet_hours"
+        case sensitiveOnLockScreen = "sensitive_on_lock_screen"
+        case problems
+    }
+
+    public struct Violation: Sendable, Hashable {
+        public var kind: Kind
+        /// The logical day it happened on.
+        public var day: Int
+        public var what: String
+    }
+
+    let ruleset: Ruleset
+    let clock: LocalClock
+    /// Deliveries per logical day (only recent days are kept).
+    private var perDay: [Int: Int] = [:]
+    /// The day being lived, for problems (which carry no day).
+    public var currentDay = 0
+
+    public init(ruleset: Ruleset, clock: LocalClock) {
+        self.ruleset = ruleset
+        self.clock = clock
+    }
+
+    /// The violations `record` makes.
+    public mutating func check(_ record: EngineRecord) -> [Violation] {
+        switch record.kind {
+        case .notificationDelivered(let request, _):
+            var found: [Violation] = []
+            let count = perDay[request.day, default: 0] + 1
+            perDay[request.day] = count
+            if count == ruleset.policy.maxPerDay + 1 {
+                found.append(Violation(kind: .overDailyCap, day: request.day, what: "more than \(ruleset.policy.maxPerDay) deliveries"))
+            }
+            let rule = ruleset.notification(request.type)
+            let local = clock.local(request.scheduledAt).seconds
+            if ruleset.policy.isQuiet(local), rule?.inQuietHours != .allow {
+                found.append(
+                    Violation(kind: .inQuietHours, day: request.day, what: "'\(request.type)' delivered at \(Self.hm(local)) inside quiet hours"))
+            }
+            if !request.redacted, let template = ruleset.template(request.templateID),
+                ruleset.surface(template.surface)?.sensitivity == .forbidden,
+                let fact = template.factsRead.first(where: { ruleset.sensitivity(of: $0) != nil })
+            {
+                found.append(
+                    Violation(
+                        kind: .sensitiveOnLockScreen, day: request.day,
+                        what: "'\(request.type)' showed template '\(template.id)', which reads sensitive '\(fact)'"))
+            }
+            return found
+        case .problem(let code, let message):
+            return [Violation(kind: .problems, day: currentDay, what: "\(code): \(message)")]
+        case .dayClosed(let close):
+            perDay[close.day - 1] = nil
+            return []
+        default:
+            return []
+        }
+    }
+
+    static func hm(_ seconds: Int) -> String {
+        let h = seconds / 3600
+        let m = seconds % 3600 / 60
+        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+    }
+}

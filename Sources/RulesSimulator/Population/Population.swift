@@ -1,0 +1,281 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import RulesExpression
+import Ruleset
+
+/// A normal distribution to draw from: `mean` and standard deviation `sd`.
+public struct Spread: Sendable, Hashable {
+    public var mean: Double
+    public var sd: Double
+}
+
+/// A time of day to draw: `at` (seconds since midnight) with `sd` minutes of spread.
+public struct TimeDraw: Sendable, Hashable {
+    /// Probability per day (1 for draws that always happen).
+    public var p: Double
+    public var at: Int
+    public var sdMinutes: Double
+}
+
+/// Habit logs a group makes: on a day (with probability `p`) `count` logs of `value`, each
+/// at a time drawn around `at`.
+public struct LogDraw: Sendable, Hashable {
+    public var routine: String
+    public var p: Double
+    public var value: Double
+    public var count: Int
+    public var time: TimeDraw
+}
+
+/// One group of a population: who its users are and how their days go.
+public struct PopulationGroup: Sendable {
+    public var name: String
+    public var weight: Double
+    /// Enabled routines; nil means every `default_enabled` routine.
+    public var routines: [String]?
+    /// Probability that HealthKit steps / sleep access is granted (else denied).
+    public var stepsPermission: Double
+    public var sleepPermission: Double
+    /// Minutes slept the night before, clipped to 0…900; nil: HealthKit holds no sleep.
+    public var sleepMinutes: Spread?
+    /// When the night ends (the app reads sleep up to there).
+    public var wake: TimeDraw
+    /// A day's steps, clipped at 0, walked evenly from 07:00 to 23:00; nil: none.
+    public var steps: Spread?
+    public var appOpens: [TimeDraw]
+    public var logs: [LogDraw]
+    /// Probability that each item of a checklist routine is ticked, evenings.
+    public var checks: [(routine: String, p: Double)]
+    /// When the evening ticks happen.
+    public var checkTime: TimeDraw
+    /// Responses to each delivered notification: opened, ignored, else none.
+    public var opened: Double
+    public var ignored: Double
+    public var skipToday: Double
+    public var origin: Origin
+}
+
+/// A population file (`populations/*.yaml`): synthetic users the engine lives day by day.
+public struct Population: Sendable {
+    public var name: String
+    public var file: String
+    public var seed: UInt64
+    public var users: Int
+    public var days: Int
+    /// The first logical day (days since 1970-01-01).
+    public var start: Int
+    public var timeZoneName: String
+    public var clock: LocalClock
+    public var groups: [PopulationGroup]
+
+    /// Bounds of a population file: a run is users × days user-days.
+    public static let maxUsers = 10_000_000
+    public static let maxDays = 3_660
+    public static let maxGroups = 100
+    public static let maxDrawsPerGroup = 100
+    public static let maxLogsPerDraw = 100
+}
+
+/// Reads population documents with the rule files' diagnostics: positions, did-you-mean for
+/// keys and routine ids, numbers in range.
+public struct PopulationLoader {
+    let ruleset: Ruleset
+    var reader: NodeReader
+
+    static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
+    static let groupKeys = [
+        "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
+        "response", "skip_today", "description",
+    ]
+
+    /// The population of a parsed document; nil with diagnostics when it has errors.
+    public static func load(
+        _ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset
+    ) -> (
+        population: Population?, diagnostics: [Diagnostic]
+    ) {
+        var loader = PopulationLoader(ruleset: ruleset, reader: NodeReader(file: file, source: source))
+        let population = loader.population(node)
+        let failed = loader.reader.diagnostics.contains { $0.severity == .error }
+        return (failed ? nil : population, loader.reader.diagnostics)
+    }
+
+    mutating func population(_ node: YAMLNode) -> Population? {
+        guard let fields = reader.fields(node, "a population", allowed: Self.topKeys, required: ["seed", "users", "days", "start", "groups"])
+        else { return nil }
+        if let version = fields["version"], version.scalar != "1" {
+            reader.report(
+                RulesetDiagnostics.error(
+                    "ruleset.unsupported_version", reader.file, version, "version '\(version.scalar ?? "")' is not supported",
+                    hint: "write version: 1"))
+        }
+        _ = fields["description"].flatMap { reader.string($0, key: "description") }
+        let name = fields["name"].flatMap { reader.string($0, key: "name") } ?? (reader.file as NSString).lastPathComponent
+        let seed = fields["seed"].flatMap { reader.int($0, key: "seed", minimum: 0, maximum: InputLimits.maxNumber) }
+        let users = fields["users"].flatMap { reader.int($0, key: "users", minimum: 1, maximum: Population.maxUsers) }
+        let days = fields["days"].flatMap { reader.int($0, key: "days", minimum: 1, maximum: Population.maxDays) }
+        var start: Int?
+        if let startNode = fields["start"], let text = reader.string(startNode, key: "start") {
+            start = DateFormat.days(text)
+            if start == nil {
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.invalid_date", reader.file, startNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-07-06"))
+            }
+        }
+        var zoneName = "Asia/Seoul"
+        var clock = LocalClock(identifier: zoneName)
+        if let zoneNode = fields["timezone"], let text = reader.string(zoneNode, key: "timezone") {
+            zoneName = text
+            clock = LocalClock(identifier: text)
+            if clock == nil {
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.unknown_timezone", reader.file, zoneNode, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
+            }
+        }
+        var groups: [PopulationGroup] = []
+        if let groupsNode = fields["groups"], let items = reader.list(groupsNode, key: "groups") {
+            if items.isEmpty {
+                reader.report(RulesetDiagnostics.outOfRange(reader.file, groupsNode, "a population needs at least one group"))
+            } else if items.count > Population.maxGroups {
+                reader.report(RulesetDiagnostics.outOfRange(reader.file, groupsNode, "more than \(Population.maxGroups) groups"))
+            } else {
+                groups = items.compactMap { group($0) }
+            }
+        }
+        guard let seed, let users, let days, let start, let clock, !groups.isEmpty else { return nil }
+        return Population(
+            name: name, file: reader.file, seed: UInt64(seed), users: users, days: days, start: start, timeZoneName: zoneName, clock: clock,
+            groups: groups)
+    }
+
+    mutating func group(_ node: YAMLNode) -> PopulationGroup? {
+        guard let fields = reader.fields(node, "a population group", allowed: Self.groupKeys, required: ["name"]) else { return nil }
+        _ = fields["description"].flatMap { reader.string($0, key: "description") }
+        let name = fields["name"].flatMap { reader.string($0, key: "name") }
+        let weight = fields["weight"].map { reader.number($0, key: "weight", minimum: 0, maximum: Double(InputLimits.maxNumber)) } ?? 1
+        var routines: [String]?
+        if let routinesNode = fields["routines"], let items = reader.list(routinesNode, key: "routines") {
+            routines = items.compactMap { routineID($0, key: "routines") }
+        }
+        var stepsPermission = 1.0
+        var sleepPermission = 1.0
+        if let permission = fields["permission"], let pair = reader.fields(permission, "permissions", allowed: ["steps", "sleep"]) {
+            stepsPermission = pair["steps"].flatMap { probability($0, key: "steps") } ?? 1
+            sleepPermission = pair["sleep"].flatMap { probability($0, key: "sleep") } ?? 1
+        }
+        let sleepMinutes = fields["sleep_minutes"].flatMap { spread($0, key: "sleep_minutes", maximum: 900) }
+        let steps = fields["steps"].flatMap { spread($0, key: "steps", maximum: Double(InputLimits.maxNumber)) }
+        let wake = fields["wake"].flatMap { timeDraw($0, key: "wake", withProbability: false) } ?? TimeDraw(p: 1, at: 7 * 3600, sdMinutes: 0)
+        var appOpens: [TimeDraw] = []
+        if let opens = fields["app_opens"], let items = bounded(opens, key: "app_opens") {
+            appOpens = items.compactMap { timeDraw($0, key: "app_opens", withProbability: true) }
+        }
+        var logs: [LogDraw] = []
+        if let logsNode = fields["logs"], let items = bounded(logsNode, key: "logs") {
+            logs = items.compactMap { logDraw($0) }
+        }
+        var checks: [(String, Double)] = []
+        if let checksNode = fields["checks"] {
+            if let pairs = checksNode.pairs {
+                for pair in pairs {
+                    guard let id = routineID(pair.key, key: "checks"), let p = probability(pair.value, key: id) else { continue }
+                    if ruleset.routine(id)?.items.isEmpty == true {
+                        reader.report(
+                            ScenarioDiagnostics.error(
+                                "scenario.unknown_routine", reader.file, pair.key, "routine '\(id)' has no checklist items to tick",
+                                hint:
+                                    "checks: name checklist routines (\(ruleset.routines.filter { !$0.items.isEmpty }.map(\.id).joined(separator: ", ")))"
+                            ))
+                        continue
+                    }
+                    checks.append((id, p))
+                }
+            } else {
+                reader.report(RulesetDiagnostics.wrongType(reader.file, checksNode, expected: "a mapping of routine ids to probabilities"))
+            }
+        }
+        let checkTime =
+            fields["check_at"].flatMap { timeDraw($0, key: "check_at", withProbability: false) }
+            ?? TimeDraw(p: 1, at: 21 * 3600 + 1800, sdMinutes: 45)
+        var opened = 0.0
+        var ignored = 0.0
+        if let response = fields["response"], let pair = reader.fields(response, "responses", allowed: ["opened", "ignored"]) {
+            opened = pair["opened"].flatMap { probability($0, key: "opened") } ?? 0
+            ignored = pair["ignored"].flatMap { probability($0, key: "ignored") } ?? 0
+            if opened + ignored > 1 {
+                reader.report(
+                    RulesetDiagnostics.outOfRange(
+                        reader.file, response, "opened and ignored add up to more than 1", hint: "the rest (1 − opened − ignored) is no response"))
+            }
+        }
+        let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
+        guard let name, let weight else { return nil }
+        return PopulationGroup(
+            name: name, weight: weight, routines: routines, stepsPermission: stepsPermission, sleepPermission: sleepPermission,
+            sleepMinutes: sleepMinutes, wake: wake, steps: steps, appOpens: appOpens, logs: logs, checks: checks, checkTime: checkTime,
+            opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node))
+    }
+
+    private mutating func bounded(_ node: YAMLNode, key: String) -> [YAMLNode]? {
+        guard let items = reader.list(node, key: key) else { return nil }
+        guard items.count <= Population.maxDrawsPerGroup else {
+            reader.report(RulesetDiagnostics.outOfRange(reader.file, node, "more than \(Population.maxDrawsPerGroup) entries in '\(key)'"))
+            return nil
+        }
+        return items
+    }
+
+    private mutating func probability(_ node: YAMLNode, key: String) -> Double? {
+        reader.number(node, key: key, minimum: 0, maximum: 1)
+    }
+
+    private mutating func spread(_ node: YAMLNode, key: String, maximum: Double) -> Spread? {
+        guard let fields = reader.fields(node, "'\(key)'", allowed: ["mean", "sd"], required: ["mean"]),
+            let mean = fields["mean"].flatMap({ reader.number($0, key: "mean", minimum: 0, maximum: maximum) })
+        else { return nil }
+        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: maximum) } ?? 0
+        guard let sd else { return nil }
+        return Spread(mean: mean, sd: sd)
+    }
+
+    private mutating func timeDraw(_ node: YAMLNode, key: String, withProbability: Bool) -> TimeDraw? {
+        let allowed = withProbability ? ["p", "at", "sd"] : ["at", "sd"]
+        guard let fields = reader.fields(node, "'\(key)'", allowed: allowed, required: ["at"]) else { return nil }
+        let p = withProbability ? (fields["p"].map { probability($0, key: "p") } ?? 1) : 1
+        let at = fields["at"].flatMap { reader.time($0, key: "at") }
+        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: 24 * 60) } ?? 0
+        guard let p, let at, let sd else { return nil }
+        return TimeDraw(p: p, at: at % 86_400, sdMinutes: sd)
+    }
+
+    private mutating func logDraw(_ node: YAMLNode) -> LogDraw? {
+        guard
+            let fields = reader.fields(
+                node, "a log draw", allowed: ["routine", "p", "value", "count", "at", "sd"], required: ["routine", "value", "at"])
+        else { return nil }
+        let routine = fields["routine"].flatMap { routineID($0, key: "routine") }
+        let p = fields["p"].map { probability($0, key: "p") } ?? 1
+        let value = fields["value"].flatMap { reader.number($0, key: "value", minimum: 0, maximum: InputLimits.maxLogValue) }
+        let count = fields["count"].map { reader.int($0, key: "count", minimum: 1, maximum: Population.maxLogsPerDraw) } ?? 1
+        let at = fields["at"].flatMap { reader.time($0, key: "at") }
+        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: 24 * 60) } ?? 0
+        guard let routine, let p, let value, let count, let at, let sd else { return nil }
+        return LogDraw(routine: routine, p: p, value: value, count: count, time: TimeDraw(p: 1, at: at % 86_400, sdMinutes: sd))
+    }
+
+    private mutating func routineID(_ node: YAMLNode, key: String) -> String? {
+        guard let id = reader.string(node, key: key) else { return nil }
+        guard ruleset.routine(id) != nil else {
+            let ids = ruleset.routines.map(\.id)
+            var hint = "routines: \(ids.joined(separator: ", "))"
+            if let near = Suggestions.nearest(to: id, among: ids) { hint = "did you mean '\(near)'? " + hint }
+            reader.report(ScenarioDiagnostics.error("scenario.unknown_routine", reader.file, node, "no routine '\(id)'", hint: hint))
+            return nil
+        }
+        return id
+    }
+}

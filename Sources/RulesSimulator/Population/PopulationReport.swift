@@ -1,0 +1,356 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import RulesExpression
+import Ruleset
+
+/// What a population result is about: the same header in every shard, checked by merge.
+public struct PopulationHeader: Sendable, Equatable {
+    public var name: String
+    /// The population file as given on the command line (for replay hints).
+    public var file: String
+    public var users: Int
+    public var days: Int
+    public var seed: UInt64
+    public var start: Int
+    public var rulesetSHA256: String
+
+    public init(name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String) {
+        self.name = name
+        self.file = file
+        self.users = users
+        self.days = days
+        self.seed = seed
+        self.start = start
+        self.rulesetSHA256 = rulesetSHA256
+    }
+}
+
+/// A population result as JSON (one object), text and HTML; partial results of shards
+/// carry `shard` and `users_lived` and are read back by `merge`.
+public enum PopulationReport {
+    static let invariantKinds = Invariants.Kind.allCases.map(\.rawValue)
+
+    /// Adds the keys every report shows even at zero: each notification type, route, day
+    /// result and invariant (so shards and whole runs list the same keys).
+    public static func complete(_ tally: inout PopulationTally, ruleset: Ruleset) {
+        for rule in ruleset.notifications { tally.delivered[rule.id, default: 0] += 0 }
+        for route in RouteKind.allCases.map(\.rawValue) + ["none"] { tally.routes[route, default: 0] += 0 }
+        for result in DayResult.allCases { tally.dayResults[result.rawValue, default: 0] += 0 }
+        for kind in invariantKinds { tally.invariants[kind, default: 0] += 0 }
+    }
+
+    static func counts(_ values: [String: Int]) -> JSONValue {
+        .object(values.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+    }
+
+    static func share(_ count: Int, of total: Int) -> Double {
+        total == 0 ? 0 : (Double(count) / Double(total) * 10_000).rounded() / 10_000
+    }
+
+    public static func json(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("population", .string(header.name)), ("file", .string(header.file)), ("users", .int(header.users)), ("days", .int(header.days)),
+            ("user_days", .int(tally.userDays)), ("seed", .int(Int(clamping: header.seed))), ("start", .string(DateFormat.string(header.start))),
+            ("ruleset_sha256", .string(header.rulesetSHA256)),
+        ]
+        if let shard, shard != .whole {
+            fields.append(("shard", .string(shard.text)))
+            fields.append(("users_lived", .int(tally.users)))
+        }
+        let types = Set(tally.delivered.keys).union(tally.suppressed.keys).sorted()
+        let byType: [(String, JSONValue)] = types.map { type in
+            (type, .object([("delivered", .int(tally.delivered[type] ?? 0)), ("suppressed", counts(tally.suppressed[type] ?? [:]))]))
+        }
+        fields.append(("notifications", .object([("by_type", .object(byType)), ("per_user_day", tally.deliveriesPerUserDay.json())])))
+        fields.append(
+            (
+                "routes",
+                .object(
+                    tally.routes.sorted { $0.key < $1.key }.map {
+                        ($0.key, .object([("user_days", .int($0.value)), ("share", .number(share($0.value, of: tally.userDays)))]))
+                    })
+            ))
+        fields.append(("route_changes", counts(tally.routeChanges)))
+        fields.append(("day_results", counts(tally.dayResults)))
+        fields.append(("streak", tally.streak.json(p99: false)))
+        fields.append(("xp", tally.xp.json(p99: false)))
+        fields.append(("invariants", counts(tally.invariants)))
+        let examples: [(String, JSONValue)] = tally.examples.sorted { $0.key < $1.key }.map { kind, example in
+            (
+                kind,
+                .object([
+                    ("user", .int(example.user)), ("day", .string(DateFormat.string(example.day))), ("what", .string(example.what)),
+                    ("replay", .string(replay(header, user: example.user))),
+                ])
+            )
+        }
+        fields.append(("examples", .object(examples)))
+        return .object(fields)
+    }
+
+    static func replay(_ header: PopulationHeader, user: Int) -> String {
+        "rules population \(header.file) --users \(header.users) --days \(header.days) --seed \(header.seed) --user \(user) --format json"
+    }
+
+    // MARK: reading partial results back
+
+    public struct ReadFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A result written by `json` (a shard's or a whole run's).
+    public static func read(_ node: YAMLNode) throws(ReadFailure) -> (header: PopulationHeader, shard: Shard?, tally: PopulationTally) {
+        func fail(_ message: String) -> ReadFailure { ReadFailure(description: message) }
+        func int(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> Int {
+            guard let text = node?.scalar, let value = Int(text) else { throw fail("'\(key)' is not a whole number") }
+            return value
+        }
+        func string(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> String {
+            guard let text = node?.scalar else { throw fail("'\(key)' is missing") }
+            return text
+        }
+        func countMap(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> [String: Int] {
+            guard let pairs = node?.pairs else { throw fail("'\(key)' is not an object") }
+            var out: [String: Int] = [:]
+            for pair in pairs { out[pair.key.scalar ?? ""] = try int(pair.value, key) }
+            return out
+        }
+        func histogram(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> Histogram {
+            guard let items = node?["histogram"]?.items else { throw fail("'\(key).histogram' is missing") }
+            var histogram = Histogram()
+            for item in items {
+                guard let pair = item.items, pair.count == 2 else { throw fail("'\(key).histogram' holds something other than [value, count]") }
+                histogram.add(try int(pair[0], key), count: try int(pair[1], key))
+            }
+            return histogram
+        }
+        guard node.pairs != nil else { throw fail("not a population result (a JSON object)") }
+        guard let startDay = DateFormat.days(try string(node["start"], "start")) else { throw fail("'start' is not a date") }
+        let header = PopulationHeader(
+            name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: try int(node["users"], "users"),
+            days: try int(node["days"], "days"), seed: UInt64(clamping: try int(node["seed"], "seed")), start: startDay,
+            rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"))
+        var shard: Shard?
+        var tally = PopulationTally()
+        tally.userDays = try int(node["user_days"], "user_days")
+        if let text = node["shard"]?.scalar {
+            guard let parsed = Shard(text) else { throw fail("'shard' is not K/N") }
+            shard = parsed
+            tally.users = try int(node["users_lived"], "users_lived")
+        } else {
+            tally.users = header.users
+        }
+        guard let byType = node["notifications"]?["by_type"]?.pairs else { throw fail("'notifications.by_type' is missing") }
+        for pair in byType {
+            let type = pair.key.scalar ?? ""
+            tally.delivered[type] = try int(pair.value["delivered"], "delivered")
+            let suppressed = try countMap(pair.value["suppressed"], "suppressed")
+            if !suppressed.isEmpty { tally.suppressed[type] = suppressed }
+        }
+        tally.deliveriesPerUserDay = try histogram(node["notifications"]?["per_user_day"], "notifications.per_user_day")
+        guard let routes = node["routes"]?.pairs else { throw fail("'routes' is missing") }
+        for pair in routes { tally.routes[pair.key.scalar ?? ""] = try int(pair.value["user_days"], "routes") }
+        tally.routeChanges = try countMap(node["route_changes"], "route_changes")
+        tally.dayResults = try countMap(node["day_results"], "day_results")
+        tally.streak = try histogram(node["streak"], "streak")
+        tally.xp = try histogram(node["xp"], "xp")
+        tally.invariants = try countMap(node["invariants"], "invariants")
+        for pair in node["examples"]?.pairs ?? [] {
+            guard let day = DateFormat.days(try string(pair.value["day"], "examples.day")) else { throw fail("an example's day is not a date") }
+            tally.examples[pair.key.scalar ?? ""] = InvariantExample(
+                user: try int(pair.value["user"], "examples.user"), day: day, what: try string(pair.value["what"], "examples.what"))
+        }
+        return (header, shard, tally)
+    }
+
+    /// Combines shard results: every shard of one split exactly once, all of one population,
+    /// seed and ruleset. The result is what one run of the whole population gives.
+    public static func merge(
+        _ parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)]
+    ) -> Result<
+        (header: PopulationHeader, tally: PopulationTally), ReadFailure
+    > {
+        guard let first = parts.first else { return .failure(ReadFailure(description: "no results to merge")) }
+        for part in parts where part.header != first.header {
+            return .failure(
+                ReadFailure(
+                    description:
+                        "the results are not of one run: \(first.header.name) (\(first.header.users) users, \(first.header.days) days, seed \(first.header.seed), ruleset \(first.header.rulesetSHA256.prefix(12))) and \(part.header.name) (\(part.header.users) users, \(part.header.days) days, seed \(part.header.seed), ruleset \(part.header.rulesetSHA256.prefix(12)))"
+                ))
+        }
+        let count = first.shard?.count ?? 1
+        var seen = Set<Int>()
+        for part in parts {
+            let shard = part.shard ?? .whole
+            guard shard.count == count else { return .failure(ReadFailure(description: "shards of different splits (\(count) and \(shard.count))")) }
+            guard seen.insert(shard.index).inserted else { return .failure(ReadFailure(description: "shard \(shard.text) is given twice")) }
+        }
+        let missing = (1...count).filter { !seen.contains($0) }
+        guard missing.isEmpty else {
+            return .failure(
+                ReadFailure(description: "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))"))
+        }
+        var tally = PopulationTally()
+        for part in parts { tally.merge(part.tally) }
+        return .success((first.header, tally))
+    }
+
+    // MARK: text
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(character)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
+
+    static func percent(_ count: Int, of total: Int) -> String {
+        guard total > 0 else { return "0 %" }
+        let tenths = Int((Double(count) / Double(total) * 1000).rounded())
+        return "\(tenths / 10).\(tenths % 10) %"
+    }
+
+    static func summary(_ histogram: Histogram, p99: Bool = true) -> String {
+        let mean = String(format: "%.2f", histogram.mean)
+        return "mean \(mean), p50 \(histogram.quantile(0.5)), p90 \(histogram.quantile(0.9))"
+            + (p99 ? ", p99 \(histogram.quantile(0.99))" : "") + ", max \(histogram.max)"
+    }
+
+    public static func text(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
+        var out =
+            "\(header.name): \(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days"
+            + " (seed \(header.seed), from \(DateFormat.string(header.start)), ruleset \(header.rulesetSHA256.prefix(12)))"
+            + (shard.map { $0 == .whole ? "" : ", shard \($0.text)" } ?? "") + "\n\n"
+        out += "notifications delivered (suppressed: user-days on which a gate refused the type)\n"
+        let types = Set(tally.delivered.keys).union(tally.suppressed.keys).sorted()
+        let width = types.map(\.count).max() ?? 0
+        for type in types {
+            let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+            out += "  \(type.padding(toLength: width, withPad: " ", startingAt: 0))  \(grouped(tally.delivered[type] ?? 0))"
+            out += suppressed.isEmpty ? "\n" : "  (suppressed: \(suppressed.joined(separator: ", ")))\n"
+        }
+        out += "\ndeliveries per user-day: \(summary(tally.deliveriesPerUserDay))\n"
+        out += bars(tally.deliveriesPerUserDay, total: tally.userDays)
+        out += "\nroute at the day's end: "
+        out += tally.routes.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
+        let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+        out += "route changes: \(changes.isEmpty ? "none" : changes.joined(separator: ", "))\n"
+        out += "day results: "
+        out += tally.dayResults.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
+        out += "streak at the end: \(summary(tally.streak, p99: false))\n"
+        out += "XP at the end: \(summary(tally.xp, p99: false))\n"
+        out += "\ninvariants: "
+        out += tally.invariants.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + "\n"
+        for (kind, example) in tally.examples.sorted(by: { $0.key < $1.key }) {
+            out += "  \(kind): first at user \(example.user) on \(DateFormat.string(example.day)): \(example.what)\n"
+            out += "    replay: \(replay(header, user: example.user))\n"
+        }
+        return out
+    }
+
+    /// A text histogram, one bar per value (at most 40 columns).
+    static func bars(_ histogram: Histogram, total: Int) -> String {
+        let rows = histogram.sorted
+        let largest = rows.map(\.count).max() ?? 0
+        var out = ""
+        for row in rows {
+            let length = largest == 0 ? 0 : Int((Double(row.count) / Double(largest) * 40).rounded(.up))
+            out += "  \(String(row.value).leftPadded(to: 3)) \(String(repeating: "█", count: length)) \(grouped(row.count))\n"
+        }
+        return out
+    }
+
+    // MARK: HTML
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// An SVG bar chart of a histogram, labelled by value and count.
+    static func chart(_ histogram: Histogram, title: String) -> String {
+        let rows = histogram.sorted
+        guard !rows.isEmpty else { return "<p>\(escape(title)): no data</p>" }
+        // Wide histograms (XP) are drawn in at most 40 bins of equal width.
+        let low = rows.first?.value ?? 0
+        let high = rows.last?.value ?? 0
+        let binCount = Swift.min(40, high - low + 1)
+        let width = Swift.max(1, (high - low + 1 + binCount - 1) / binCount)
+        var bins = Array(repeating: 0, count: binCount)
+        for row in rows { bins[Swift.min(binCount - 1, (row.value - low) / width)] += row.count }
+        let largest = bins.max() ?? 1
+        let barWidth = 600 / binCount
+        var svg = "<figure><figcaption>\(escape(title))</figcaption><svg viewBox=\"0 0 620 150\" role=\"img\" aria-label=\"\(escape(title))\">"
+        for (index, count) in bins.enumerated() {
+            let height = largest == 0 ? 0 : Int(Double(count) / Double(largest) * 110)
+            let x = 10 + index * barWidth
+            let label = width == 1 ? "\(low + index)" : "\(low + index * width)–\(low + (index + 1) * width - 1)"
+            svg +=
+                "<rect x=\"\(x)\" y=\"\(120 - height)\" width=\"\(Swift.max(1, barWidth - 2))\" height=\"\(height)\"><title>\(label): \(count)</title></rect>"
+            if binCount <= 12 || index % Swift.max(1, binCount / 8) == 0 {
+                svg += "<text x=\"\(x + barWidth / 2)\" y=\"140\" text-anchor=\"middle\">\(escape(label))</text>"
+            }
+        }
+        return svg + "</svg></figure>"
+    }
+
+    public static func html(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
+        var rows = ""
+        for type in Set(tally.delivered.keys).union(tally.suppressed.keys).sorted() {
+            let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+            rows +=
+                "<tr><td>\(escape(type))</td><td class=n>\(grouped(tally.delivered[type] ?? 0))</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"
+        }
+        func shares(_ values: [String: Int]) -> String {
+            values.sorted { $0.key < $1.key }.map {
+                "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td><td class=n>\(percent($0.value, of: tally.userDays))</td></tr>"
+            }.joined()
+        }
+        let invariants = tally.invariants.sorted { $0.key < $1.key }.map { kind, count in
+            let example = tally.examples[kind].map {
+                " — first at user \($0.user) on \(DateFormat.string($0.day)): \(escape($0.what))<br><code>\(escape(replay(header, user: $0.user)))</code>"
+            }
+            return "<li class=\"\(count == 0 ? "ok" : "bad")\">\(escape(kind)): \(grouped(count))\(example ?? "")</li>"
+        }.joined()
+        return """
+            <!doctype html>
+            <html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(header.name)) — population</title>
+            <style>
+            body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
+            h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
+            .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:16px}
+            figure{margin:0}svg{width:100%;height:auto}rect{fill:#0a84ff}text{font-size:11px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+            code{font-size:.85em;overflow-wrap:anywhere}
+            </style></head><body>
+            <h1>\(escape(header.name))</h1>
+            <p>\(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days · seed \(header.seed) · from \(DateFormat.string(header.start)) · ruleset <code>\(header.rulesetSHA256.prefix(12))</code>\(shard.map { $0 == .whole ? "" : " · shard \($0.text)" } ?? "")</p>
+            <h2>Invariants</h2><ul>\(invariants)</ul>
+            <h2>Notifications</h2>
+            <table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table>
+            <div class="grid">
+            \(chart(tally.deliveriesPerUserDay, title: "deliveries per user-day (\(summary(tally.deliveriesPerUserDay)))"))
+            \(chart(tally.streak, title: "streak at the end (\(summary(tally.streak, p99: false)))"))
+            \(chart(tally.xp, title: "XP at the end (\(summary(tally.xp, p99: false)))"))
+            </div>
+            <div class="grid">
+            <div><h2>Route at the day's end</h2><table>\(shares(tally.routes))</table></div>
+            <div><h2>Day results</h2><table>\(shares(tally.dayResults))</table></div>
+            <div><h2>Route changes</h2><table>\(tally.routeChanges.sorted { $0.key < $1.key }.map { "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td></tr>" }.joined())</table></div>
+            </div>
+            </body></html>
+
+            """
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

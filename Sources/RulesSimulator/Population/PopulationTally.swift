@@ -1,0 +1,166 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import Ruleset
+
+/// Counts of whole numbers (deliveries in a user-day, a streak, XP): exact under merging,
+/// and every quantile is read from it, so shards merged give what one run gives.
+public struct Histogram: Sendable, Equatable {
+    public private(set) var counts: [Int: Int] = [:]
+
+    public init() {}
+
+    public mutating func add(_ value: Int, count: Int = 1) { counts[value, default: 0] += count }
+
+    public mutating func merge(_ other: Histogram) {
+        for (value, count) in other.counts { add(value, count: count) }
+    }
+
+    public var total: Int { counts.values.reduce(0, +) }
+    public var sorted: [(value: Int, count: Int)] { counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+
+    /// The nearest-rank quantile: the least value with at least `q` of the counts at or below it.
+    public func quantile(_ q: Double) -> Int {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        let rank = Swift.max(1, Int((q * Double(total)).rounded(.up)))
+        var seen = 0
+        for (value, count) in sorted {
+            seen += count
+            if seen >= rank { return value }
+        }
+        return sorted.last?.value ?? 0
+    }
+
+    public var mean: Double {
+        let total = self.total
+        guard total > 0 else { return 0 }
+        let sum = counts.reduce(0.0) { $0 + Double($1.key) * Double($1.value) }
+        return (sum / Double(total) * 100).rounded() / 100
+    }
+
+    public var max: Int { counts.keys.max() ?? 0 }
+
+    /// `{mean, p50, p90, p99, max, histogram: [[value, count], …]}`.
+    public func json(p99: Bool = true) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("mean", .number(mean)), ("p50", .int(quantile(0.5))), ("p90", .int(quantile(0.9)))]
+        if p99 { fields.append(("p99", .int(quantile(0.99)))) }
+        fields.append(("max", .int(max)))
+        fields.append(("histogram", .array(sorted.map { .array([.int($0.value), .int($0.count)]) })))
+        return .object(fields)
+    }
+}
+
+/// The first user-day (by user, then day) that broke an invariant: replayable with
+/// `rules population … --user N`.
+public struct InvariantExample: Sendable, Equatable {
+    public var user: Int
+    public var day: Int
+    public var what: String
+
+    func precedes(_ other: InvariantExample) -> Bool { (user, day) < (other.user, other.day) }
+}
+
+/// Everything a population run counts, aggregated as users are lived (memory does not grow
+/// with the number of users) and merged exactly across jobs and shards.
+public struct PopulationTally: Sendable, Equatable {
+    public var users = 0
+    public var userDays = 0
+    /// Deliveries per notification type.
+    public var delivered: [String: Int] = [:]
+    /// User-days on which a type was suppressed, by type and gate.
+    public var suppressed: [String: [String: Int]] = [:]
+    public var deliveriesPerUserDay = Histogram()
+    /// User-days by the route they ended on (`none`: no app run decided one).
+    public var routes: [String: Int] = [:]
+    /// Route changes by reason (the first decision of a day is not a change).
+    public var routeChanges: [String: Int] = [:]
+    public var dayResults: [String: Int] = [:]
+    public var streak = Histogram()
+    public var xp = Histogram()
+    public var invariants: [String: Int] = [:]
+    public var examples: [String: InvariantExample] = [:]
+
+    public init() {}
+
+    public mutating func merge(_ other: PopulationTally) {
+        users += other.users
+        userDays += other.userDays
+        for (key, value) in other.delivered { delivered[key, default: 0] += value }
+        for (type, reasons) in other.suppressed {
+            for (reason, count) in reasons { suppressed[type, default: [:]][reason, default: 0] += count }
+        }
+        deliveriesPerUserDay.merge(other.deliveriesPerUserDay)
+        for (key, value) in other.routes { routes[key, default: 0] += value }
+        for (key, value) in other.routeChanges { routeChanges[key, default: 0] += value }
+        for (key, value) in other.dayResults { dayResults[key, default: 0] += value }
+        streak.merge(other.streak)
+        xp.merge(other.xp)
+        for (key, value) in other.invariants { invariants[key, default: 0] += value }
+        for (key, example) in other.examples { note(key, example) }
+    }
+
+    mutating func note(_ kind: String, _ example: InvariantExample) {
+        if let current = examples[kind], !example.precedes(current) { return }
+        examples[kind] = example
+    }
+
+    public var violations: Int { invariants.values.reduce(0, +) }
+}
+
+/// Counts one user's records into a tally, day by day.
+struct UserTally {
+    let user: Int
+    var invariants: Invariants
+    var deliveredToday = 0
+    var suppressedToday: Set<String> = []
+    var route: RouteKind?
+    /// Deliveries on each day, in order (for `rules diff --population`).
+    var deliveriesByDay: [Int] = []
+
+    init(user: Int, ruleset: Ruleset, clock: LocalClock) {
+        self.user = user
+        invariants = Invariants(ruleset: ruleset, clock: clock)
+    }
+
+    mutating func count(_ records: [EngineRecord], into tally: inout PopulationTally) {
+        for record in records {
+            for violation in invariants.check(record) {
+                tally.invariants[violation.kind.rawValue, default: 0] += 1
+                tally.note(violation.kind.rawValue, InvariantExample(user: user, day: violation.day, what: violation.what))
+            }
+            switch record.kind {
+            case .notificationDelivered(let request, _):
+                tally.delivered[request.type, default: 0] += 1
+                deliveredToday += 1
+            case .notificationSuppressed(let suppressed):
+                if suppressedToday.insert(suppressed.type + "\u{1}" + suppressed.reason.rawValue).inserted {
+                    tally.suppressed[suppressed.type, default: [:]][suppressed.reason.rawValue, default: 0] += 1
+                }
+            case .routeChanged(let from, let to, let reason):
+                if from != nil { tally.routeChanges[reason, default: 0] += 1 }
+                route = to
+            case .dayClosed(let close):
+                tally.userDays += 1
+                tally.dayResults[close.result.rawValue, default: 0] += 1
+                tally.routes[route?.rawValue ?? "none", default: 0] += 1
+                tally.deliveriesPerUserDay.add(deliveredToday)
+                deliveriesByDay.append(deliveredToday)
+                deliveredToday = 0
+                suppressedToday.removeAll(keepingCapacity: true)
+                route = nil
+                invariants.currentDay = close.day + 1
+            default:
+                break
+            }
+        }
+    }
+
+    /// The user's end: streak and XP.
+    func finish(_ engine: OperatorEngine, into tally: inout PopulationTally) {
+        tally.users += 1
+        tally.streak.add(engine.profile.streakDays)
+        tally.xp.add(engine.profile.xp)
+    }
+}

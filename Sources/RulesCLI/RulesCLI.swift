@@ -7,7 +7,8 @@ public enum RulesCLI {
     static var commands: [Command] {
         [
             CheckCommand.command, SimulateCommand.command, TestCommand.command, ExplainCommand.command, DiffCommand.command, BundleCommand.command,
-            ToolsCommand.command, SchemaCommand.command, FactsCommand.command, ReferenceCommand.command, WatchCommand.command, PopulationCommand.command,
+            ToolsCommand.command, SchemaCommand.command, FactsCommand.command, ReferenceCommand.command, WatchCommand.command,
+            PopulationCommand.command,
         ]
     }
 

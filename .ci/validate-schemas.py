@@ -37,6 +37,7 @@ def main() -> int:
         "rules": "rules.schema.json",
         "templates": "rules.schema.json",
         "scenarios": "scenario.schema.json",
+        "populations": "population.schema.json",
     }
     failures = 0
     checked = 0

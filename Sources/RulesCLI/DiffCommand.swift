@@ -18,11 +18,17 @@ enum DiffCommand {
                 they moved, day results and streaks, and rendered texts that changed: a summary line
                 first, then details. Exits 0 when nothing changed, 1 when something did.
                 """,
-            usage: "rules diff OLD_DIR NEW_DIR [--scenarios PATH…] [--format text|json|html]",
+            usage:
+                "rules diff OLD_DIR NEW_DIR [--scenarios PATH…] [--format text|json|html]\n       rules diff OLD_DIR NEW_DIR --population POP [--users N] [--days N] [--seed S] [--jobs N] [--format text|json]",
             arguments: [("OLD_DIR", "The ruleset before the edit."), ("NEW_DIR", "The ruleset after it.")],
             options: [
                 OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).", repeatable: true),
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
+                OptionSpec(name: "--population", valueName: "POP", help: "Live the users of a population file under both rulesets instead."),
+                OptionSpec(name: "--users", valueName: "N", help: "With --population: how many users (default: the file's)."),
+                OptionSpec(name: "--days", valueName: "N", help: "With --population: how many days (default: the file's)."),
+                OptionSpec(name: "--seed", valueName: "S", help: "With --population: the seed (default: the file's)."),
+                OptionSpec(name: "--jobs", valueName: "N", help: "With --population: threads (default: every core)."),
             ],
             run: run)
     }
@@ -38,6 +44,7 @@ enum DiffCommand {
             guard let (ruleset, _) = SimulationSupport.ruleset(parsed, io) else { return .usage }
             rulesets.append(ruleset)
         }
+        if let path = arguments.value("--population") { return population(path, rulesets[0], rulesets[1], arguments, io) }
         let scenarioPaths = arguments.values["--scenarios"] ?? [(arguments.positional[1] as NSString).appendingPathComponent("scenarios")]
         guard let files = SimulationSupport.scenarioFiles(scenarioPaths, io) else { return .usage }
         let old = SimulationSupport.scenarios(files, ruleset: rulesets[0])
@@ -60,6 +67,43 @@ enum DiffCommand {
             io.out(
                 "<!DOCTYPE html>\n<html lang=\"ko\"><head><meta charset=\"utf-8\"/><title>rules diff</title></head><body>\n<h1>\(HTMLReport.escape(diff.summary))</h1>\n<table>\n\(rows.joined(separator: "\n"))\n</table>\n</body></html>\n"
             )
+        default: io.out(diff.text())
+        }
+        return diff.isEmpty ? .success : .failure
+    }
+
+    /// The same users under both rulesets: each metric's change and the user-days whose
+    /// deliveries changed most.
+    static func population(_ path: String, _ old: Ruleset, _ new: Ruleset, _ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        var users: Int?
+        var days: Int?
+        var seed: UInt64?
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        do throws(UsageError) {
+            users = try PopulationCommand.number(arguments, "--users", 1...Population.maxUsers)
+            days = try PopulationCommand.number(arguments, "--days", 1...Population.maxDays)
+            seed = try PopulationCommand.number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
+            jobs = try PopulationCommand.number(arguments, "--jobs", 1...256) ?? jobs
+        } catch {
+            return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
+        }
+        // The population is read against the new ruleset (the one being proposed) and must
+        // also read against the old one.
+        guard let population = PopulationCommand.load(path, ruleset: new, io), PopulationCommand.load(path, ruleset: old, io) != nil else {
+            return .failure
+        }
+        let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs)
+        var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
+        PopulationReport.complete(&before, ruleset: old)
+        PopulationReport.complete(&before, ruleset: new)
+        PopulationReport.complete(&after, ruleset: old)
+        PopulationReport.complete(&after, ruleset: new)
+        let header = PopulationHeader(
+            name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
+            rulesetSHA256: "")
+        let diff = PopulationDiff(old: before, new: after, header: header, days: changed, newRuleset: arguments.positional[1])
+        switch arguments.value("--format") ?? "text" {
+        case "json": io.out(diff.json().prettyRendered() + "\n")
         default: io.out(diff.text())
         }
         return diff.isEmpty ? .success : .failure

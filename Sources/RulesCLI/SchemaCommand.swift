@@ -11,14 +11,16 @@ enum SchemaCommand {
             abstract: "Write JSON Schemas of the rule files for editor completion.",
             discussion: """
                 With --out, writes one schema per file kind into DIR (routine.schema.json,
-                rules.schema.json, scenario.schema.json); without it, prints the schema of --kind.
+                rules.schema.json, scenario.schema.json, population.schema.json); without it, prints the schema of --kind.
                 Point a file at its schema with a first line such as
                   # yaml-language-server: $schema=../schemas/rules.schema.json
                 """,
-            usage: "rules schema [--out DIR] [--kind routine|rules|scenario]",
+            usage: "rules schema [--out DIR] [--kind routine|rules|scenario|population]",
             options: [
                 OptionSpec(name: "--out", valueName: "DIR", help: "Directory to write the schemas into."),
-                OptionSpec(name: "--kind", valueName: "KIND", allowed: ["routine", "rules", "scenario"], help: "Schema to print (default: rules)."),
+                OptionSpec(
+                    name: "--kind", valueName: "KIND", allowed: ["routine", "rules", "scenario", "population"],
+                    help: "Schema to print (default: rules)."),
             ],
             run: run)
     }
@@ -52,5 +54,7 @@ enum SchemaCommand {
 
 /// Schemas of file kinds that live above the ruleset (scenarios), added by later commands.
 enum SchemaExtras {
-    static var all: [(file: String, schema: JSONValue)] { [("scenario.schema.json", ScenarioSchema.schema)] }
+    static var all: [(file: String, schema: JSONValue)] {
+        [("scenario.schema.json", ScenarioSchema.schema), ("population.schema.json", PopulationSchema.schema)]
+    }
 }

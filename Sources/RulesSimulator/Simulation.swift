@@ -66,8 +66,8 @@ public enum Simulation {
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
     public static func run(
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
-        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil
+        observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
+        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true
     ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
         if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }

@@ -15,8 +15,11 @@ public struct PopulationHeader: Sendable, Equatable {
     public var seed: UInt64
     public var start: Int
     public var rulesetSHA256: String
+    /// The ruleset directory as given (`.` by default), for replay hints.
+    public var ruleset: String
 
-    public init(name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String) {
+    public init(name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String, ruleset: String = ".") {
+        self.ruleset = ruleset
         self.name = name
         self.file = file
         self.users = users
@@ -53,7 +56,7 @@ public enum PopulationReport {
         var fields: [(String, JSONValue)] = [
             ("population", .string(header.name)), ("file", .string(header.file)), ("users", .int(header.users)), ("days", .int(header.days)),
             ("user_days", .int(tally.userDays)), ("seed", .int(Int(clamping: header.seed))), ("start", .string(DateFormat.string(header.start))),
-            ("ruleset_sha256", .string(header.rulesetSHA256)),
+            ("ruleset", .string(header.ruleset)), ("ruleset_sha256", .string(header.rulesetSHA256)),
         ]
         if let shard, shard != .whole {
             fields.append(("shard", .string(shard.text)))
@@ -91,7 +94,7 @@ public enum PopulationReport {
     }
 
     static func replay(_ header: PopulationHeader, user: Int) -> String {
-        "rules population \(header.file) --users \(header.users) --days \(header.days) --seed \(header.seed) --user \(user) --format json"
+        "rules population \(header.file)\(header.ruleset == "." ? "" : " --ruleset " + header.ruleset) --users \(header.users) --days \(header.days) --seed \(header.seed) --user \(user) --format json"
     }
 
     // MARK: reading partial results back
@@ -131,7 +134,7 @@ public enum PopulationReport {
         let header = PopulationHeader(
             name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: try int(node["users"], "users"),
             days: try int(node["days"], "days"), seed: UInt64(clamping: try int(node["seed"], "seed")), start: startDay,
-            rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"))
+            rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"), ruleset: try string(node["ruleset"], "ruleset"))
         var shard: Shard?
         var tally = PopulationTally()
         tally.userDays = try int(node["user_days"], "user_days")
@@ -352,5 +355,96 @@ public enum PopulationReport {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// `rules diff OLD NEW --population POP`: every metric of the two results that differs, and
+/// the user-days whose deliveries changed most.
+public struct PopulationDiff: Sendable {
+    public struct Change: Sendable, Equatable {
+        public var metric: String
+        public var old: Double
+        public var new: Double
+    }
+
+    public var changes: [Change]
+    public var days: [ChangedUserDay]
+    public var header: PopulationHeader
+    public var newRuleset: String
+
+    public init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
+        let a = PopulationDiff.numbers(PopulationReport.json(old, header: header))
+        let b = PopulationDiff.numbers(PopulationReport.json(new, header: header))
+        var changes: [Change] = []
+        for key in Set(a.keys).union(b.keys).sorted() where a[key] != b[key] {
+            changes.append(Change(metric: key, old: a[key] ?? 0, new: b[key] ?? 0))
+        }
+        self.changes = changes
+        self.days = days
+        self.header = header
+        self.newRuleset = newRuleset
+    }
+
+    public var isEmpty: Bool { changes.isEmpty && days.isEmpty }
+
+    /// Every number of a report by its dotted path (histogram arrays left out: their
+    /// quantiles and means are compared).
+    static func numbers(_ value: JSONValue, path: String = "") -> [String: Double] {
+        switch value {
+        case .int(let number): return path.isEmpty ? [:] : [path: Double(number)]
+        case .number(let number): return path.isEmpty ? [:] : [path: number]
+        case .object(let fields):
+            var out: [String: Double] = [:]
+            for (key, field) in fields where !["seed", "users", "days"].contains(key) || !path.isEmpty {
+                out.merge(numbers(field, path: path.isEmpty ? key : path + "." + key)) { a, _ in a }
+            }
+            return out
+        default: return [:]
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? PopulationReport.grouped(Int(value)) : String(format: "%.4g", value)
+    }
+
+    public func text() -> String {
+        var out =
+            "\(header.name): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
+        for change in changes {
+            let delta = change.new - change.old
+            out += "  \(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))\n"
+        }
+        if !days.isEmpty {
+            out += "\nuser-days whose deliveries changed most:\n"
+            for day in days {
+                out += "  user \(day.user) on \(DateFormat.string(day.day)): \(day.old) → \(day.new) deliveries\n"
+                var replay = header
+                replay.ruleset = newRuleset
+                out += "    replay: \(PopulationReport.replay(replay, user: day.user))\n"
+            }
+        }
+        return out
+    }
+
+    public func json() -> JSONValue {
+        .object([
+            ("population", .string(header.name)), ("users", .int(header.users)), ("days", .int(header.days)),
+            (
+                "changes",
+                .array(
+                    changes.map {
+                        .object([
+                            ("metric", .string($0.metric)), ("old", .number($0.old)), ("new", .number($0.new)), ("delta", .number($0.new - $0.old)),
+                        ])
+                    })
+            ),
+            (
+                "user_days",
+                .array(
+                    days.map {
+                        .object([("user", .int($0.user)), ("day", .string(DateFormat.string($0.day))), ("old", .int($0.old)), ("new", .int($0.new))])
+                    })
+            ),
+        ])
     }
 }

@@ -81,9 +81,9 @@ public enum PopulationRun {
         // The user's own small tally, merged once: copying the job's tally (with its
         // histograms) per user would cost more the more users it holds.
         var mine = PopulationTally()
-        let result = Simulation.run(user.scenario, ruleset: ruleset, responder: user.response, retain: false) { _, records in
-            counter.count(records, into: &mine)
-        }
+        let result = Simulation.run(
+            user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
+            retain: false)
         counter.finish(result.engine, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay

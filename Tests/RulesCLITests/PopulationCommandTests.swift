@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `rules population` as the product team runs it: shards merged equal one run byte for
+/// byte, the output is the same for any --jobs and across processes, a broken invariant
+/// exits 1 and names a user-day whose replay shows it.
+@Suite struct PopulationCommandTests {
+    static let root = Fixtures.repositoryRoot()
+    static let office = ["populations/office_workers.yaml", "--users", "40", "--days", "4"]
+
+    @Test func fourShardsMergedEqualTheWholeRun() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let whole = CapturedRun(["population"] + Self.office + ["--format", "json", "--jobs", "1"], in: Self.root)
+        #expect(whole.exitCode == .success, "\(whole.stdout)\(whole.stderr)")
+        var files: [String] = []
+        for k in 1...4 {
+            let file = directory + "/shard\(k).json"
+            let shard = CapturedRun(["population"] + Self.office + ["--shard", "\(k)/4", "--out", file], in: Self.root)
+            #expect(shard.exitCode == .success, "\(shard.stderr)")
+            files.append(file)
+        }
+        let partial = try String(contentsOfFile: files[0], encoding: .utf8)
+        #expect(partial.contains("\"shard\": \"1/4\""))
+        let merged = CapturedRun(["population", "merge"] + files.reversed(), in: Self.root)
+        #expect(merged.exitCode == .success, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        // A missing or repeated shard is refused.
+        let missing = CapturedRun(["population", "merge"] + files.dropLast(), in: Self.root)
+        #expect(missing.exitCode == .failure)
+        #expect(missing.stderr.contains("missing shard 4/4"))
+        let twice = CapturedRun(["population", "merge", files[0], files[0], files[1], files[2]], in: Self.root)
+        #expect(twice.stderr.contains("shard 1/4 is given twice"))
+    }
+
+    @Test func theOutputIsTheSameForAnyJobsAndAcrossProcesses() throws {
+        let binary = Self.root + "/.build/debug/rules"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        func run(_ jobs: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["population"] + Self.office + ["--format", "json", "--jobs", jobs]
+            process.currentDirectoryURL = URL(fileURLWithPath: Self.root)
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let one = try run("1")
+        #expect(one.contains("\"user_days\": 160"))
+        #expect(try run("2") == one)
+        #expect(try run("3") == one)
+    }
+
+    @Test func aBrokenInvariantExitsOneAndItsUserDayReplays() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates", "populations"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        // A condition that divides by zero whenever it is evaluated: a problem record each time.
+        let path = directory + "/rules/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "    at: \"09:00\"\n    template: checkin_ready",
+            with: "    at: \"09:00\"\n    when: 1 / ((steps.today ?? 0) - (steps.today ?? 0)) > 0\n    template: checkin_ready"
+        ).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = CapturedRun(["population", "populations/office_workers.yaml", "--users", "12", "--days", "2"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("problems: first at user 1 on 2026-07-06: expression.evaluation"), "\(run.stdout)")
+        let replayLine = try #require(run.stdout.split(separator: "\n").first { $0.contains("replay: rules population") })
+        let replay = replayLine.split(separator: " ").dropFirst(2).map(String.init)  // after "replay: rules"
+        #expect(
+            replay == [
+                "population", "populations/office_workers.yaml", "--users", "12", "--days", "2", "--seed", "7", "--user", "1", "--format", "json",
+            ])
+        let trace = CapturedRun(replay, in: directory)
+        #expect(trace.exitCode == .success)
+        #expect(trace.stdout.split(separator: "\n").contains { $0.contains("\"kind\":\"problem\"") && $0.contains("division by zero") })
+        #expect(trace.stdout.contains("\"kind\":\"day.closed\""))
+    }
+
+    @Test func aDiffLivesTheSameUsersUnderBothRulesets() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let path = directory + "/rules/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 2").write(toFile: path, atomically: true, encoding: .utf8)
+        let same = CapturedRun(["diff", ".", ".", "--population", "populations/office_workers.yaml", "--users", "10", "--days", "3"], in: Self.root)
+        #expect(same.exitCode == .success, "\(same.stdout)")
+        #expect(same.stdout.contains("0 metrics changed"))
+        let diff = CapturedRun(
+            ["diff", ".", directory, "--population", "populations/office_workers.yaml", "--users", "10", "--days", "3"], in: Self.root)
+        #expect(diff.exitCode == .failure)
+        #expect(diff.stdout.contains("notifications.per_user_day.max: 3 → 2 (-1)"), "\(diff.stdout)")
+        #expect(diff.stdout.contains(".suppressed.daily_cap: 0 → "))
+        #expect(diff.stdout.contains("user-days whose deliveries changed most:"))
+        #expect(diff.stdout.contains("--ruleset \(directory) --users 10 --days 3 --seed 7 --user "))
+    }
+
+    @Test func theShippedPopulationsKeepTheirHeadlineNumbers() throws {
+        // 100 users × 14 days of each shipped population, pinned: a change of the ruleset or
+        // the engine that moves what people get shows here (update with UPDATE_GOLDEN=1).
+        var report = ""
+        for file in ["populations/office_workers.yaml", "populations/students_and_night_owls.yaml"] {
+            let run = CapturedRun(["population", file, "--users", "100", "--days", "14"], in: Self.root)
+            #expect(run.exitCode == .success, "\(run.stdout)")
+            report += run.stdout + "\n"
+            #expect(run.stdout.contains("invariants: in_quiet_hours 0, over_daily_cap 0, problems 0, sensitive_on_lock_screen 0"))
+        }
+        #expect(Golden.compare(report, toFile: Fixtures.directory() + "/population/headlines.txt") == nil)
+    }
+}

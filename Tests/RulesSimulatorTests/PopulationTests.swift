@@ -1,0 +1,134 @@
+import Foundation
+import RulesDocument
+import RulesEngine
+import RulesSimulator
+import RulesYAML
+import Ruleset
+import RulesetFiles
+import TestSupport
+import Testing
+
+/// The population's parts: the documented generator, users independent of each other, a
+/// tally that merges exactly, invariants counted from real traces.
+@Suite struct PopulationTests {
+    static let root = Fixtures.repositoryRoot()
+
+    static func population(_ file: String = "populations/office_workers.yaml", ruleset: Ruleset) throws -> Population {
+        let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+        let node = try #require(YAMLReader.parse(text, file: file).documents.first)
+        let load = PopulationLoader.load(node, file: file, source: nil, ruleset: ruleset)
+        return try #require(load.population, "\(load.diagnostics)")
+    }
+
+    @Test func splitMixGivesTheReferenceSequence() {
+        // SplitMix64 from state 0, as published with the algorithm.
+        var random = SplitMix64(state: 0)
+        #expect(random.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(random.next() == 0x6E78_9E6A_A1B9_65F4)
+        #expect(random.next() == 0x06C4_5D18_8009_454F)
+        var normal = SplitMix64(state: 42)
+        let draws = (0..<10_000).map { _ in normal.normal() }
+        let mean = draws.reduce(0, +) / Double(draws.count)
+        #expect(abs(mean) < 0.05)
+        #expect(draws.allSatisfy { abs($0) <= 6 })
+        #expect(SplitMix64.fnv1a("") == 0xCBF2_9CE4_8422_2325)
+        #expect(SplitMix64.fnv1a("a") == 0xAF63_DC4C_8601_EC8C)
+    }
+
+    @Test func aUserIsTheSameWhicheverUsersAreDrawnBefore() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let generator = PopulationGenerator(population: try Self.population(ruleset: ruleset), ruleset: ruleset)
+        let alone = generator.user(17, days: 5)
+        for number in 1...16 { _ = generator.user(number, days: 5) }
+        let after = generator.user(17, days: 5)
+        #expect(alone.group == after.group)
+        #expect(alone.scenario.days.map { $0.events.map(\.seconds) } == after.scenario.days.map { $0.events.map(\.seconds) })
+        #expect(alone.scenario.days.map(\.health) == after.scenario.days.map(\.health))
+        // Events are in the logical day's order, within the day.
+        for day in alone.scenario.days {
+            let positions = day.events.map { ($0.seconds - 4 * 3600 + 86_400) % 86_400 }
+            #expect(positions == positions.sorted())
+        }
+        // Another user differs.
+        #expect(generator.user(18, days: 5).scenario.days.map { $0.events.map(\.seconds) } != alone.scenario.days.map { $0.events.map(\.seconds) })
+    }
+
+    @Test func jobsAndShardsDoNotChangeTheResult() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let population = try Self.population(ruleset: ruleset)
+        let one = PopulationRun.run(population, ruleset: ruleset, options: PopulationOptions(population: population, users: 24, days: 4, jobs: 1))
+        let three = PopulationRun.run(population, ruleset: ruleset, options: PopulationOptions(population: population, users: 24, days: 4, jobs: 3))
+        #expect(one == three)
+        #expect(one.users == 24)
+        #expect(one.userDays == 96)
+        #expect(one.deliveriesPerUserDay.total == 96)
+        var merged = PopulationTally()
+        for index in 1...4 {
+            merged.merge(
+                PopulationRun.run(
+                    population, ruleset: ruleset,
+                    options: PopulationOptions(population: population, users: 24, days: 4, jobs: 2, shard: Shard(index: index, count: 4))))
+        }
+        #expect(merged == one)
+        #expect(one.delivered.values.reduce(0, +) > 0)
+        #expect(one.violations == 0)
+    }
+
+    @Test func deliveriesAreAnsweredAsTheGroupAnswers() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let population = try Self.population(ruleset: ruleset)
+        let options = PopulationOptions(population: population, users: 10, days: 3)
+        let result = PopulationRun.replay(population, ruleset: ruleset, user: 1, options: options)
+        let delivered = result.records.filter { if case .notificationDelivered = $0.kind { true } else { false } }
+        let responses = result.records.filter { if case .notificationResponse = $0.kind { true } else { false } }
+        #expect(!delivered.isEmpty)
+        #expect(!responses.isEmpty, "user 1's group answers 40–90 % of deliveries")
+        // Every answer follows its delivery on the same day.
+        for record in responses {
+            guard case .notificationResponse(let id, _, _) = record.kind else { continue }
+            let delivery = try #require(
+                delivered.first { if case .notificationDelivered(let request, _) = $0.kind { request.id == id } else { false } })
+            #expect(delivery.at < record.at)
+        }
+    }
+
+    @Test func histogramsGiveNearestRankQuantiles() {
+        var histogram = Histogram()
+        for value in 1...100 { histogram.add(value) }
+        #expect(histogram.quantile(0.5) == 50)
+        #expect(histogram.quantile(0.9) == 90)
+        #expect(histogram.quantile(0.99) == 99)
+        #expect(histogram.max == 100)
+        #expect(histogram.mean == 50.5)
+        var other = Histogram()
+        other.add(3, count: 2)
+        histogram.merge(other)
+        #expect(histogram.counts[3] == 3)
+        #expect(histogram.total == 102)
+    }
+
+    @Test func aPopulationFileWithMistakesGetsPositionedDiagnostics() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let text = """
+            seed: 1
+            users: 10
+            days: 3
+            start: 2026-07-06
+            groups:
+              - name: a
+                routines: [watr]
+                response: { opened: 0.7, ignored: 0.6 }
+                app_opens: [{ p: 1.5, at: "8:30pm" }]
+                checks: { water: 0.5 }
+            """
+        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
+        let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+        #expect(load.population == nil)
+        let messages = load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message) | \($0.hint ?? "")" }
+        #expect(messages.contains { $0.hasPrefix("7:16 no routine 'watr'") && $0.contains("did you mean 'water'?") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("8:15 opened and ignored add up to more than 1") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("9:22") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("9:31 expected a time like 20:30") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("10:15 routine 'water' has no checklist items to tick") }, "\(messages)")
+    }
+}

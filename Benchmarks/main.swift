@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [bundle] [scaling]
+//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [bundle] [scaling] [population] [population-memory]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
 let selected = Set(CommandLine.arguments.dropFirst())
@@ -13,6 +13,9 @@ if wants("check") { CheckBenchmark.run(repository: repositoryRoot()) }
 if wants("day") { DayBenchmark.run(repository: repositoryRoot()) }
 if wants("bundle") { BundleBenchmark.run(repository: repositoryRoot()) }
 if wants("scaling") { ScalingBenchmark.run(repository: repositoryRoot()) }
+if wants("population") { PopulationBenchmark.run(repository: repositoryRoot()) }
+// Minutes long: only when named.
+if selected.contains("population-memory") { PopulationBenchmark.memory(repository: repositoryRoot()) }
 
 /// The repository root: the current directory when it holds Package.swift (as with
 /// `swift run`), else the directory above the built binary's `.build`.

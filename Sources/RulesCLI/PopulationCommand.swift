@@ -78,7 +78,9 @@ enum PopulationCommand {
                 : format == "html" ? HTMLReport.render(result, ruleset: ruleset) : Trace.text(result, ruleset: ruleset)
             return write(output, arguments, io) ? .success : .usage
         }
-        var tally = PopulationRun.run(population, ruleset: ruleset, options: options)
+        // Each job gets its own copy of the ruleset (no shared reference counts between cores).
+        let directory = io.resolve(arguments.value("--ruleset") ?? ".")
+        var tally = PopulationRun.run(population, ruleset: ruleset, options: options, perJob: { Ruleset.load(directory: directory).ruleset })
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,

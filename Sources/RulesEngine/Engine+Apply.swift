@@ -95,7 +95,7 @@ extension OperatorEngine {
         }
         guard var current = day else { return nil }
         let log = HabitLog(
-            id: "log_\(LocalClock.compactDate(current.day))_\(String(format: "%03d", current.nextLogNumber))", day: current.day,
+            id: "log_\(LocalClock.compactDate(current.day))_\(threeDigits(current.nextLogNumber))", day: current.day,
             routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
         current.nextLogNumber += 1
         current.appendLog(log)

@@ -6,8 +6,17 @@ import RulesExpression
 /// `day_starts_at`: 01:10 with the default 04:00 still belongs to yesterday.
 public struct LocalClock: Sendable, Hashable {
     public let timeZone: TimeZone
+    /// The zone's one offset from 1990 to 2050 when it kept one (Asia/Seoul): most clock
+    /// readings then skip the time-zone database, which is slow and takes a lock.
+    let fixedOffset: Int?
 
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        fixedOffset = FixedOffsets.shared.offset(of: timeZone)
+    }
+
+    public static func == (a: LocalClock, b: LocalClock) -> Bool { a.timeZone == b.timeZone }
+    public func hash(into hasher: inout Hasher) { hasher.combine(timeZone) }
 
     /// `TimeZone(identifier:)` or nil for an unknown IANA name.
     public init?(identifier: String) {
@@ -16,11 +25,14 @@ public struct LocalClock: Sendable, Hashable {
         guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
             let zone = TimeZone(identifier: identifier)
         else { return nil }
-        timeZone = zone
+        self.init(timeZone: zone)
     }
 
     /// Seconds east of UTC at `instant`.
-    public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }
+    public func offset(at instant: Date) -> Int {
+        if let fixedOffset, instant >= FixedOffsets.start, instant < FixedOffsets.end { return fixedOffset }
+        return timeZone.secondsFromGMT(for: instant)
+    }
 
     /// The calendar day (days since 1970-01-01) and seconds since local midnight of `instant`.
     public func local(_ instant: Date) -> (day: Int, seconds: Int) {
@@ -39,6 +51,10 @@ public struct LocalClock: Sendable, Hashable {
     /// change moves forward by the gap; a repeated time takes its first occurrence.
     public func instant(day: Int, seconds: Int) -> Date {
         let wall = day * 86_400 + seconds
+        if let fixedOffset {
+            let instant = Date(timeIntervalSince1970: TimeInterval(wall - fixedOffset))
+            if instant >= FixedOffsets.start.addingTimeInterval(86_400), instant < FixedOffsets.end.addingTimeInterval(-86_400) { return instant }
+        }
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall - 86_400)))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall + 86_400)))
         let early = wall - before
@@ -77,4 +93,28 @@ public struct LocalClock: Sendable, Hashable {
     }
 
     private func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+}
+
+/// Zones that kept one offset from 1990 to 2050, found once per zone and process by reading
+/// the offset every 15 days (a change lasting less than that could hide; none has).
+final class FixedOffsets: @unchecked Sendable {
+    static let shared = FixedOffsets()
+    static let start = Date(timeIntervalSince1970: 631_152_000)  // 1990-01-01
+    static let end = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01
+
+    private let lock = NSLock()
+    private var known: [String: Int?] = [:]
+
+    func offset(of zone: TimeZone) -> Int? {
+        if let found = lock.withLock({ known[zone.identifier] }) { return found }
+        var offset: Int? = zone.secondsFromGMT(for: Self.start)
+        var instant = Self.start
+        while instant < Self.end, let first = offset {
+            if zone.secondsFromGMT(for: instant) != first { offset = nil }
+            instant = instant.addingTimeInterval(15 * 86_400)
+        }
+        if zone.secondsFromGMT(for: Self.end) != offset { offset = nil }
+        lock.withLock { known[zone.identifier] = offset }
+        return offset
+    }
 }

@@ -42,7 +42,7 @@ extension OperatorEngine {
             }
             items.append(
                 RouteItemState(
-                    id: "route_item_\(String(format: "%03d", items.count + 1))", routine: item.routine, requirement: item.requirement,
+                    id: "route_item_\(threeDigits(items.count + 1))", routine: item.routine, requirement: item.requirement,
                     baseline: baseline, status: .notStarted))
         }
         return items
@@ -135,4 +135,10 @@ extension OperatorEngine {
         case .check?, nil: ""
         }
     }
+}
+
+/// `7` → `007`, `1234` → `1234` (what `%03d` writes, without Foundation's formatter).
+func threeDigits(_ value: Int) -> String {
+    let text = String(value)
+    return text.count >= 3 ? text : String(repeating: "0", count: 3 - text.count) + text
 }

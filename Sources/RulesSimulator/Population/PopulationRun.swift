@@ -53,7 +53,13 @@ public enum PopulationRun {
     /// The tally of the users `options` selects, over `options.jobs` threads. Each job lives
     /// every `jobs`-th user of the shard and keeps its own tally; tallies merge exactly, so
     /// the result is the same for any number of jobs.
-    public static func run(_ population: Population, ruleset: Ruleset, options: PopulationOptions) -> PopulationTally {
+    ///
+    /// `perJob`, when given, makes each job its own copy of the ruleset (decoded anew): jobs
+    /// then share no reference-counted objects, whose counts would otherwise bounce between
+    /// cores on every retain and release.
+    public static func run(
+        _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil
+    ) -> PopulationTally {
         var seeded = population
         seeded.seed = options.seed
         let generator = PopulationGenerator(population: seeded, ruleset: ruleset)
@@ -63,6 +69,7 @@ public enum PopulationRun {
         let results = Results(count: jobs)
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             var tally = PopulationTally()
+            let ruleset = (job == 0 ? nil : perJob?()) ?? ruleset
             for index in stride(from: job, to: users.count, by: jobs) {
                 live(generator.user(users[index], days: options.days), ruleset: ruleset, clock: clock, into: &tally)
             }

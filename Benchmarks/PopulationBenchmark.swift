@@ -1,0 +1,75 @@
+import Foundation
+import RulesDocument
+import RulesSimulator
+import RulesYAML
+import Ruleset
+import RulesetFiles
+
+/// The population's speed: user-days per second per core for the shipped ruleset and the
+/// office-worker population (no trace output; goal ≥ 10,000), next to the same run's
+/// baseline — only drawing the users' days — and with 1 and 2 jobs (scaling with cores).
+/// Peak memory (max RSS) is printed after 10 k and 100 k users when asked for with
+/// `population-memory` (it takes minutes).
+enum PopulationBenchmark {
+    static func load(_ repository: String) -> (Population, Ruleset)? {
+        guard let ruleset = Ruleset.load(directory: repository).ruleset,
+            let text = try? String(contentsOfFile: repository + "/populations/office_workers.yaml", encoding: .utf8),
+            let node = YAMLReader.parse(text, file: "populations/office_workers.yaml").documents.first,
+            let population = PopulationLoader.load(node, file: "populations/office_workers.yaml", source: nil, ruleset: ruleset).population
+        else { return nil }
+        return (population, ruleset)
+    }
+
+    static func run(repository: String) {
+        guard let (population, ruleset) = load(repository) else {
+            print("population: the shipped ruleset or populations/office_workers.yaml does not load")
+            return
+        }
+        let users = 400
+        let days = 28
+        let userDays = Double(users * days)
+        let generator = PopulationGenerator(population: population, ruleset: ruleset)
+        let drawing = Measure.best(runs: 3) {
+            for number in 1...users { blackHole(generator.user(number, days: days)) }
+        }
+        print("population.draw_only: \(Measure.format(userDays / drawing, decimals: 0)) user-days/s (baseline: drawing the users' days)")
+        var perJob: [Int: Double] = [:]
+        for jobs in [1, 2] {
+            let options = PopulationOptions(population: population, users: users, days: days, jobs: jobs)
+            let seconds = Measure.best(runs: 3) {
+                blackHole(PopulationRun.run(population, ruleset: ruleset, options: options, perJob: { Ruleset.load(directory: repository).ruleset }))
+            }
+            perJob[jobs] = seconds
+            let rate = userDays / seconds
+            print(
+                "population.jobs_\(jobs): \(Measure.format(rate, decimals: 0)) user-days/s, \(Measure.format(rate / Double(jobs), decimals: 0)) per core; "
+                    + "\(Measure.format(seconds / drawing, decimals: 1))x the drawing baseline (goal ≥ 10,000 per core)")
+        }
+        if let one = perJob[1], let two = perJob[2] {
+            print("population.scaling: 2 jobs run \(Measure.format(one / two))x as fast as 1 (2 cores: at most 2x)")
+        }
+    }
+
+    /// Peak memory after living 10 k and then 100 k users for 7 days: flat in users when the
+    /// tally is aggregated as users are lived.
+    static func memory(repository: String) {
+        guard let (population, ruleset) = load(repository) else { return }
+        for users in [10_000, 100_000] {
+            let options = PopulationOptions(population: population, users: users, days: 7, jobs: ProcessInfo.processInfo.activeProcessorCount)
+            let start = DispatchTime.now().uptimeNanoseconds
+            blackHole(PopulationRun.run(population, ruleset: ruleset, options: options))
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            print("population.memory: \(users) users × 7 days in \(Measure.format(seconds, decimals: 1)) s, peak RSS \(peakRSS()) MB")
+        }
+    }
+
+    /// The process's peak resident set (VmHWM), in MB.
+    static func peakRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let digits = line.filter(\.isNumber)
+            return (Int(digits) ?? 0) / 1024
+        }
+        return 0
+    }
+}

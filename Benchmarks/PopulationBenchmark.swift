@@ -50,16 +50,16 @@ enum PopulationBenchmark {
         }
     }
 
-    /// Peak memory after living 10 k and then 100 k users for 7 days: flat in users when the
+    /// Peak memory after living 10 k and then 100 k users for 2 days: flat in users when the
     /// tally is aggregated as users are lived.
     static func memory(repository: String) {
         guard let (population, ruleset) = load(repository) else { return }
         for users in [10_000, 100_000] {
-            let options = PopulationOptions(population: population, users: users, days: 7, jobs: ProcessInfo.processInfo.activeProcessorCount)
+            let options = PopulationOptions(population: population, users: users, days: 2, jobs: ProcessInfo.processInfo.activeProcessorCount)
             let start = DispatchTime.now().uptimeNanoseconds
             blackHole(PopulationRun.run(population, ruleset: ruleset, options: options))
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            print("population.memory: \(users) users × 7 days in \(Measure.format(seconds, decimals: 1)) s, peak RSS \(peakRSS()) MB")
+            print("population.memory: \(users) users × 2 days in \(Measure.format(seconds, decimals: 1)) s, peak RSS \(peakRSS()) MB")
         }
     }
 

@@ -34,6 +34,8 @@ public struct BehaviourDiff: Sendable {
         public var moved = 0
         /// The gate that now refuses a lost delivery, when one does.
         public var cause: String?
+        /// The changed rule entries that can explain it, most direct first.
+        public var because: [RuleChanges.Entry] = []
     }
 
     public var changes: [Change]
@@ -45,12 +47,16 @@ public struct BehaviourDiff: Sendable {
     public static func compare(_ scenarios: [(old: Scenario, new: Scenario)], old: Ruleset, new: Ruleset) -> BehaviourDiff {
         var changes: [Change] = []
         var days = 0
+        let rules = RuleChanges(old: old, new: new)
         for (oldScenario, newScenario) in scenarios {
             let a = behaviour(Simulation.run(oldScenario, ruleset: old), ruleset: old)
             let b = behaviour(Simulation.run(newScenario, ruleset: new), ruleset: new)
             days += newScenario.days.count
             for day in newScenario.days.map(\.date) {
-                changes += compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day)
+                for var change in compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day) {
+                    change.because = rules.causes(kind: change.kind, subject: change.subject, ruleset: new)
+                    changes.append(change)
+                }
             }
         }
         return BehaviourDiff(changes: changes, days: days)
@@ -211,7 +217,14 @@ public struct BehaviourDiff: Sendable {
         if results > 0 { parts.append("\(results) day result\(results == 1 ? "" : "s") changed") }
         let texts = changes.filter { $0.kind == "text" }.count
         if texts > 0 { parts.append("\(texts) text change\(texts == 1 ? "" : "s")") }
-        return parts.joined(separator: ", ")
+        // The changed rules behind them, in the order first cited.
+        var cited: [RuleChanges.Entry] = []
+        for change in changes { for entry in change.because where !cited.contains(entry) { cited.append(entry) } }
+        var line = parts.joined(separator: ", ")
+        if !cited.isEmpty {
+            line += "; changed: " + cited.prefix(4).map(\.label).joined(separator: ", ") + (cited.count > 4 ? ", …" : "")
+        }
+        return line
     }
 
     public func text() -> String {
@@ -223,7 +236,11 @@ public struct BehaviourDiff: Sendable {
                 out += "\n\(header)\n"
                 current = header
             }
-            out += "  \(change.kind): \(change.message)\n"
+            out += "  \(change.kind): \(change.message)"
+            if !change.because.isEmpty {
+                out += " ← " + change.because.prefix(3).map(\.label).joined(separator: ", ") + (change.because.count > 3 ? ", …" : "")
+            }
+            out += "\n"
         }
         return out
     }
@@ -240,6 +257,16 @@ public struct BehaviourDiff: Sendable {
                             ("scenario", .string(change.scenario)), ("date", .string(DateFormat.string(change.day))),
                             ("kind", .string(change.kind)), ("subject", .string(change.subject)), ("message", .string(change.message)),
                             ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)),
+                            (
+                                "changed_rules",
+                                .array(
+                                    change.because.map {
+                                        .object([
+                                            ("kind", .string($0.kind)), ("id", .string($0.id)), ("file", .string($0.origin.file)),
+                                            ("line", .int($0.origin.location.line)),
+                                        ])
+                                    })
+                            ),
                         ])
                     })
             ),

@@ -47,8 +47,10 @@ import Testing
         Fixtures.write(["evenings.yaml": Self.evenings], to: scenarios)
         let run = CapturedRun(["diff", old, new, "--scenarios", scenarios + "/evenings.yaml"], in: "/")
         #expect(run.exitCode == .failure)
-        let normalized = run.stdout.replacingOccurrences(of: scenarios + "/", with: "")
+        let normalized = run.stdout.replacingOccurrences(of: scenarios + "/", with: "").replacingOccurrences(of: new + "/", with: "NEW/")
         #expect(normalized.hasPrefix("recovery route 60 minutes earlier on 2 days"))
+        // The edited table entry is named, with its line in the new ruleset.
+        #expect(normalized.contains("← route 'completion_rate_below_threshold' (NEW/rules/route.yaml:13)"))
         #expect(Golden.compare(normalized, toFile: Fixtures.directory() + "/diff/threshold.txt") == nil)
         let same = CapturedRun(["diff", old, copy(), "--scenarios", scenarios + "/evenings.yaml"], in: "/")
         #expect(same.exitCode == .success)

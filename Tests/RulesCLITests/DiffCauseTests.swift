@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `rules diff` names the changed rule behind each behaviour change, with file and line.
+@Suite struct DiffCauseTests {
+    static let root = Fixtures.repositoryRoot()
+
+    func edited(_ edit: (String) -> String) throws -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates", "scenarios"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let path = directory + "/rules/notifications.yaml"
+        try edit(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func aMovedNoticeNamesItsRuleAndAKnockOnNamesTheRuleThatMoved() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
+        let diff = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios"], in: Self.root)
+        #expect(diff.exitCode == .failure)
+        let cause = "notification 'morning_checkin' (\(directory)/rules/notifications.yaml:12)"
+        let summary = try #require(diff.stdout.split(separator: "\n").first)
+        #expect(summary.hasSuffix("; changed: \(cause)"), "\(summary)")
+        #expect(diff.stdout.contains("morning_checkin moved from 09:00 to 08:00 ← \(cause)"))
+        // evening_underachievement did not change; it is gained because the check-in moved.
+        #expect(diff.stdout.contains("+1 evening_underachievement at 20:30 ← \(cause)"), "\(diff.stdout)")
+        // A comment line added above every rule moves lines, not behaviour.
+        let commented = try edited { "# a note\n" + $0 }
+        let same = CapturedRun(["diff", ".", commented, "--scenarios", "scenarios"], in: Self.root)
+        #expect(same.exitCode == .success, "\(same.stdout)")
+    }
+
+    @Test func aLowerCapNamesThePolicyAndTheGate() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 2") }
+        let diff = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--format", "json"], in: Self.root)
+        #expect(diff.exitCode == .failure)
+        #expect(diff.stdout.contains("(daily_cap ×"), "\(diff.stdout.prefix(600))")
+        #expect(diff.stdout.contains("\"kind\": \"policy\""))
+        #expect(diff.stdout.contains("\"line\": 4"))
+    }
+}

@@ -3,17 +3,24 @@ import RulesEngine
 import RulesExpression
 import Ruleset
 
-/// One self-contained HTML page per simulation (inline CSS and SVG, no network): for each
-/// day the steps curve against the goal, completion over time, route bands, notification
-/// markers with their fate on hover, and the final snapshot.
+/// One self-contained HTML page per simulation (inline CSS and SVG, no script, no network),
+/// written to be read from a screenshot: for a multi-day scenario a week overview first
+/// (result, streak, XP, deliveries, the route each day ended on), then a section per day with
+/// the night's sleep and the day's figures, a timeline chart with labelled events (steps and
+/// their goal, completion, route bands, each notification), the events in words and local
+/// times (notification texts with their fate, route changes with their reason, logs), a
+/// phone column showing the lock screen as iOS would (title, redacted body, time) and the
+/// home and widget lines over the day, the recovery checklist with the time each item was
+/// done, and the snapshot at chosen times in readable units. Fits 390 px to 1440 px wide.
 public enum HTMLReport {
     public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        var body =
-            "<h1>\(escape(result.scenario.name))</h1>\n<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName))</p>\n"
         // Records and closes by logical day, once: a scenario of many days stays linear.
         let byDay = result.recordsByDay()
         var closes: [Int: DayClose] = [:]
         for close in result.closedDays where closes[close.day] == nil { closes[close.day] = close }
+        var body = "<header><h1>\(escape(result.scenario.name))</h1>\n"
+        body += "<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName)) · times are local</p></header>\n"
+        if result.scenario.days.count > 1 { body += overview(result, byDay: byDay, closes: closes) }
         for day in result.scenario.days {
             body += section(day: day, records: byDay[day.date] ?? [], close: closes[day.date], result: result, ruleset: ruleset)
         }
@@ -22,18 +29,10 @@ public enum HTMLReport {
             <html lang="ko">
             <head>
             <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
             <title>\(escape(result.scenario.name))</title>
             <style>
-            body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 24px; color: #1d1d1f; background: #fafafa; }
-            h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; }
-            .meta { color: #666; margin: 0 0 16px; }
-            svg { background: #fff; border: 1px solid #ddd; border-radius: 8px; }
-            .band-regular { fill: #e8f1ff; } .band-light { fill: #fff6d6; } .band-recovery { fill: #ffe3e3; }
-            .steps { fill: none; stroke: #0a84ff; stroke-width: 2; } .known { fill: #0a84ff; }
-            .goal { stroke: #0a84ff; stroke-dasharray: 4 4; } .completion { fill: none; stroke: #30a14e; stroke-width: 2; }
-            .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { font-size: 11px; fill: #555; }
-            table { border-collapse: collapse; margin-top: 12px; background: #fff; } td, th { border: 1px solid #ddd; padding: 4px 8px; font-size: 13px; text-align: left; }
-            .legend span { display: inline-block; margin-right: 14px; font-size: 13px; }
+            \(style)
             </style>
             </head>
             <body>
@@ -44,15 +43,100 @@ public enum HTMLReport {
             """
     }
 
+    static let style = """
+        * { box-sizing: border-box; }
+        body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 0 auto; padding: 16px; max-width: 1440px; color: #1d1d1f; background: #f5f5f7; overflow-wrap: anywhere; }
+        h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; margin: 0 0 8px; } h3 { font-size: 15px; margin: 14px 0 6px; }
+        .meta { color: #666; margin: 0 0 16px; }
+        section.day { background: #fff; border-radius: 12px; padding: 16px; margin: 0 0 20px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
+        .cards { display: flex; flex-wrap: wrap; gap: 8px; margin-bottom: 12px; }
+        .card { background: #f5f5f7; border-radius: 8px; padding: 6px 10px; font-size: 14px; } .card b { display: block; font-size: 12px; color: #666; font-weight: 500; }
+        .grid { display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 16px; align-items: start; }
+        @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
+        svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e5ea; border-radius: 8px; }
+        .band-regular { fill: #e8f1ff; } .band-light { fill: #fff6d6; } .band-recovery { fill: #ffe3e3; }
+        .steps { fill: none; stroke: #0a84ff; stroke-width: 2; } .known { fill: #0a84ff; }
+        .goal { stroke: #0a84ff; stroke-dasharray: 4 4; } .completion { fill: none; stroke: #30a14e; stroke-width: 2; }
+        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { font-size: 11px; fill: #555; } .tag { font-size: 10px; fill: #1d1d1f; }
+        .legend { font-size: 12px; color: #555; margin: 6px 0; } .legend span { display: inline-block; margin-right: 12px; }
+        ol.events { list-style: none; padding: 0; margin: 0; font-size: 14px; }
+        ol.events li { display: grid; grid-template-columns: 3.2em minmax(0, 1fr); gap: 8px; padding: 3px 0; border-bottom: 1px solid #f0f0f0; }
+        ol.events time { color: #666; font-variant-numeric: tabular-nums; }
+        .fate { font-size: 12px; color: #666; } .gone { color: #8e8e93; } .bell { color: #c77700; } .route { color: #c62828; }
+        .phone { background: #1c1c1e; color: #fff; border-radius: 28px; padding: 14px 12px 18px; }
+        .phone h3 { color: #aaa; font-size: 12px; text-transform: uppercase; letter-spacing: .04em; margin: 8px 6px; }
+        .notice { background: rgba(255,255,255,.14); border-radius: 14px; padding: 8px 10px; margin: 6px 0; font-size: 13px; }
+        .notice .app { display: flex; justify-content: space-between; color: #bbb; font-size: 11px; margin-bottom: 2px; }
+        .notice .title { font-weight: 600; } .notice.redacted .body { font-style: italic; }
+        .lines { font-size: 13px; margin: 0; padding: 0; list-style: none; } .lines li { padding: 4px 6px; border-bottom: 1px solid #333; }
+        .lines time { color: #aaa; margin-right: 6px; } .lines .where { color: #8ab4ff; font-size: 11px; margin-right: 4px; }
+        .table { overflow-x: auto; } table { border-collapse: collapse; background: #fff; font-size: 13px; width: 100%; }
+        td, th { border-bottom: 1px solid #e5e5ea; padding: 4px 8px; text-align: left; white-space: nowrap; } th { color: #666; font-weight: 500; }
+        ul.checklist { list-style: none; padding: 0; margin: 0; font-size: 14px; } ul.checklist li { padding: 2px 0; }
+        nav.overview { background: #fff; border-radius: 12px; padding: 12px 16px; margin-bottom: 20px; }
+        a { color: #0a60d0; }
+        """
+
+    /// A week (or longer) at a glance: one row per day, linked to its section.
+    static func overview(_ result: SimulationResult, byDay: [Int: [EngineRecord]], closes: [Int: DayClose]) -> String {
+        var rows = ""
+        for day in result.scenario.days {
+            let records = byDay[day.date] ?? []
+            let deliveries = records.filter { if case .notificationDelivered = $0.kind { true } else { false } }.count
+            var route = "—"
+            for record in records { if case .routeChanged(_, let to, _) = record.kind { route = to.rawValue } }
+            let close = closes[day.date]
+            rows +=
+                "<tr><td><a href=\"#day-\(DateFormat.string(day.date))\">\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</a></td>"
+                + "<td>\(close?.result.rawValue ?? "—")</td><td>\(close.map { String($0.streak) } ?? "—")</td>"
+                + "<td>\(close.map { "+\($0.xpGained) (\($0.xp))" } ?? "—")</td><td>\(deliveries)</td><td>\(route)</td></tr>\n"
+        }
+        return
+            "<nav class=\"overview\"><h2>Overview</h2><div class=\"table\"><table><tr><th>day</th><th>result</th><th>streak</th><th>XP</th><th>delivered</th><th>route at the end</th></tr>\n\(rows)</table></div></nav>\n"
+    }
+
     static let width = 960.0
-    static let height = 300.0
+    static let height = 320.0
     static let left = 50.0
     static let plotWidth = 880.0
     static let plotHeight = 220.0
-    static let top = 20.0
+    static let top = 40.0
 
     /// x of a logical position (seconds after the day's start).
     static func x(_ position: Int) -> Double { left + plotWidth * Double(position) / 86_400 }
+
+    /// Why a gate refused a notification, in words.
+    static func words(_ reason: GateReason) -> String {
+        switch reason {
+        case .disabled: "turned off in settings"
+        case .skipped: "the user skipped today"
+        case .conditionFalse: "its condition was false"
+        case .completed: "the routine was already done"
+        case .quietHours: "inside quiet hours"
+        case .dailyCap: "the daily cap was reached"
+        case .categoryCooldown: "too soon after another notice of its category"
+        case .weakened: "weakened after being ignored"
+        case .stale: "its condition no longer held"
+        case .maxPending: "more pending than iOS keeps"
+        }
+    }
+
+    /// A reason id as words: `completion_rate_below_threshold` → "completion rate below threshold".
+    static func plain(_ id: String) -> String { id.replacingOccurrences(of: "_", with: " ") }
+
+    static func hoursAndMinutes(_ minutes: Int) -> String {
+        minutes >= 60 ? "\(minutes / 60)시간 \(minutes % 60)분" : "\(minutes)분"
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(character)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
 
     static func section(day: ScenarioDay, records: [EngineRecord], close: DayClose?, result: SimulationResult, ruleset: Ruleset) -> String {
         let clock = result.scenario.clock
@@ -60,43 +144,188 @@ public enum HTMLReport {
         func position(_ date: Date) -> Int {
             logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
         }
+        func time(_ date: Date) -> String { TimeFormat.clock(clock.local(date).seconds) }
         var snapshots: [(Int, DailySnapshot)] = []
         var routes: [(Int, RouteKind)] = []
-        var markers: [(Int, String, String)] = []
+        var markers: [(position: Int, kind: String, label: String, title: String)] = []
         var known: [(Int, Int)] = []
+        var events: [(at: String, html: String)] = []
+        var notices: [(at: String, title: String?, body: String, redacted: Bool, fate: String)] = []
+        var lines: [(at: String, surface: String, text: String)] = []
+        var lastLine: [String: String] = [:]
+        var responses: [String: String] = [:]
         for record in records {
+            if case .notificationResponse(let id, _, let response) = record.kind { responses[id] = "\(response) at \(time(record.at))" }
+        }
+        for record in records {
+            let at = time(record.at)
             switch record.kind {
             case .snapshot(let s): snapshots.append((position(record.at), s))
-            case .routeChanged(_, let to, _): routes.append((position(record.at), to))
+            case .routeChanged(let from, let to, let reason):
+                routes.append((position(record.at), to))
+                let label = from.map { "\($0.rawValue) → \(to.rawValue)" } ?? to.rawValue
+                events.append((at, "<span class=\"route\">route \(label)</span>: \(escape(plain(reason)))"))
             case .notificationDelivered(let n, let stale):
-                markers.append((position(record.at), "delivered", "\(n.type) delivered: \(n.text)\(stale ? " (stale condition)" : "")"))
+                let fate = responses[n.id] ?? "no response"
+                markers.append((position(record.at), "delivered", n.type, "\(n.type) delivered: \(n.text)"))
+                events.append(
+                    (
+                        at,
+                        "<span class=\"bell\">● \(escape(n.type))</span> “\(escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">delivered\(stale ? ", its condition no longer held" : "") · \(escape(fate))</span>"
+                    ))
+                notices.append((at, n.title, n.text, n.redacted, fate))
             case .notificationSuppressed(let s):
-                markers.append((position(s.fireAt), "suppressed", "\(s.type) suppressed: \(s.reason.rawValue)"))
+                markers.append((position(s.fireAt), "suppressed", s.type, "\(s.type) suppressed: \(words(s.reason))"))
+                events.append(
+                    (
+                        at,
+                        "<span class=\"gone\">\(escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(escape(words(s.reason)))</span>"
+                    ))
+            case .appRun(let cause, let synced):
+                events.append((at, "app run: \(escape(plain(cause)))\(synced ? " (syncs HealthKit)" : "")"))
             case .sync(let health):
                 if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
+            case .log(let log):
+                events.append((at, "log: \(escape(log.routine)) +\(grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"))
+            case .check(let routine, let item, let checked):
+                events.append((at, "\(checked ? "ticked" : "unticked"): \(escape(routine)) \(escape(item))"))
+            case .routeItemDone(let item):
+                events.append((at, "recovery item done: \(escape(item.routine))"))
+            case .templateRendered(let text) where text.surface == "home" || text.surface == "widget":
+                if lastLine[text.surface] != text.text {
+                    lastLine[text.surface] = text.text
+                    lines.append((at, text.surface, text.text))
+                }
+            case .problem(let code, let message):
+                events.append((at, "<span class=\"route\">problem \(escape(code))</span>: \(escape(message))"))
             default: break
             }
         }
+        var html = "<section class=\"day\" id=\"day-\(DateFormat.string(day.date))\">\n"
+        html += "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
+        html += cards(day: day, close: close, last: snapshots.last?.1)
+        html += "<div class=\"grid\">\n<div>\n"
+        html += chart(day: day, snapshots: snapshots, routes: routes, markers: markers, known: known, dayStart: dayStart)
+        html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
+        for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
+        html += "</ol>\n"
+        html += checklist(records: records, time: time)
+        html += snapshotTable(snapshots, dayStart: dayStart)
+        html += "</div>\n"
+        html += phone(notices: notices, lines: lines)
+        html += "</div>\n</section>\n"
+        return html
+    }
+
+    /// The night's sleep and the day's figures.
+    static func cards(day: ScenarioDay, close: DayClose?, last: DailySnapshot?) -> String {
+        var cards: [(String, String)] = []
+        if let minutes = day.health.sleepMinutes, let start = day.health.sleepStart, let end = day.health.sleepEnd {
+            let shown = day.health.sleepPermission == .granted ? "" : " (not shared with the app)"
+            cards.append(("sleep", "\(hoursAndMinutes(minutes)) · \(TimeFormat.clock(start))–\(TimeFormat.clock(end))\(shown)"))
+        } else {
+            cards.append(("sleep", "no sleep data"))
+        }
+        if let last {
+            cards.append(("steps", "\(grouped(last.stepsToday)) / \(grouped(last.stepsGoal))"))
+            cards.append(("water", "\(grouped(last.waterML)) / \(grouped(last.waterGoalML)) ml"))
+            cards.append(("done", "\(last.completedRoutines)/\(last.totalRoutines) (\(Int((last.completionRate * 100).rounded())) %)"))
+        }
+        if let close {
+            cards.append(("result", close.result.rawValue))
+            cards.append(("streak · XP", "\(close.streak) · +\(close.xpGained) (\(close.xp))"))
+        }
+        return "<div class=\"cards\">" + cards.map { "<div class=\"card\"><b>\($0.0)</b>\(escape($0.1))</div>" }.joined() + "</div>\n"
+    }
+
+    /// The phone: the lock screen's notifications as iOS shows them, then home and widget lines.
+    static func phone(
+        notices: [(at: String, title: String?, body: String, redacted: Bool, fate: String)], lines: [(at: String, surface: String, text: String)]
+    )
+        -> String
+    {
+        var html = "<aside class=\"phone\" aria-label=\"phone\">\n<h3>Lock screen</h3>\n"
+        if notices.isEmpty { html += "<div class=\"notice\">no notifications</div>\n" }
+        for notice in notices {
+            html +=
+                "<div class=\"notice\(notice.redacted ? " redacted" : "")\"><div class=\"app\"><span>갓생 operator</span><span>\(notice.at)</span></div>"
+            if let title = notice.title { html += "<div class=\"title\">\(escape(title))</div>" }
+            html += "<div class=\"body\">\(escape(notice.body))</div></div>\n"
+        }
+        html += "<h3>Home and widget</h3>\n<ul class=\"lines\">\n"
+        for line in lines {
+            html += "<li><time>\(line.at)</time><span class=\"where\">\(line.surface)</span>\(escape(line.text))</li>\n"
+        }
+        return html + "</ul>\n</aside>\n"
+    }
+
+    /// The recovery route's items: each done with its time, each left out with why.
+    static func checklist(records: [EngineRecord], time: (Date) -> String) -> String {
+        guard records.contains(where: { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } }) else { return "" }
+        var html = "<h3>Recovery checklist</h3>\n<ul class=\"checklist\">\n"
+        var any = false
+        for record in records {
+            switch record.kind {
+            case .routeItemDone(let item):
+                any = true
+                html += "<li>✓ \(escape(item.routine)) \(escape(describe(item.requirement))) — done at \(time(record.at))</li>\n"
+            case .routeItemLeftOut(let left):
+                any = true
+                html += "<li class=\"gone\">— \(escape(left.routine)) left out: \(escape(plain(left.reason.rawValue)))</li>\n"
+            default: break
+            }
+        }
+        if !any { html += "<li class=\"gone\">no item done yet</li>\n" }
+        return html + "</ul>\n"
+    }
+
+    static func describe(_ requirement: RecoveryItem.Requirement) -> String {
+        switch requirement {
+        case .target(let amount): "\(grouped(Int(amount)))"
+        case .item(let name): name
+        case .delta(let steps): "+\(grouped(steps)) steps"
+        }
+    }
+
+    /// The snapshot the app had saved at chosen times (the last one at or before each).
+    static func snapshotTable(_ snapshots: [(Int, DailySnapshot)], dayStart: Int) -> String {
+        guard !snapshots.isEmpty else { return "" }
+        let chosen = [9, 13, 18, 21].map { (($0 * 3600 - dayStart) % 86_400 + 86_400) % 86_400 } + [86_399]
+        var html =
+            "<h3>Snapshot the app had saved</h3>\n<div class=\"table\"><table><tr><th>at</th><th>steps</th><th>water</th><th>sleep</th><th>done</th><th>route</th><th>risk</th></tr>\n"
+        var shown: Set<Date> = []
+        for moment in chosen {
+            guard let (_, s) = snapshots.last(where: { $0.0 <= moment }), shown.insert(s.lastUpdatedAt).inserted else { continue }
+            let label = moment == 86_399 ? "end of day" : TimeFormat.clock((moment + dayStart) % 86_400)
+            html +=
+                "<tr><td>\(label)</td><td>\(grouped(s.stepsToday)) / \(grouped(s.stepsGoal))</td><td>\(grouped(s.waterML)) / \(grouped(s.waterGoalML)) ml</td>"
+                + "<td>\(s.sleepMinutes.map(hoursAndMinutes) ?? "—")</td><td>\(s.completedRoutines)/\(s.totalRoutines) (\(Int((s.completionRate * 100).rounded())) %)</td>"
+                + "<td>\(s.route.rawValue)</td><td>\(s.risk.rawValue)</td></tr>\n"
+        }
+        return html + "</table></div>\n"
+    }
+
+    static func chart(
+        day: ScenarioDay, snapshots: [(Int, DailySnapshot)], routes: [(Int, RouteKind)],
+        markers: [(position: Int, kind: String, label: String, title: String)], known: [(Int, Int)], dayStart: Int
+    ) -> String {
         let goal = Double(snapshots.last?.1.stepsGoal ?? 0)
         let maxSteps = max(goal, Double(day.health.steps.map(\.steps).max() ?? 0), 1) * 1.1
         func y(_ steps: Double) -> Double { top + plotHeight - plotHeight * steps / maxSteps }
         var svg =
-            "<svg width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n"
-        // Route bands.
+            "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"the day's timeline\">\n"
         for (index, (start, route)) in routes.enumerated() {
             let end = index + 1 < routes.count ? routes[index + 1].0 : 86_400
             svg +=
                 "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(x(start)))\" y=\"\(fmt(top))\" width=\"\(fmt(max(0, x(end) - x(start))))\" height=\"\(fmt(plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
+            svg += "<text class=\"label\" x=\"\(fmt(x(start) + 3))\" y=\"\(fmt(top + plotHeight - 4))\">\(route.rawValue)</text>\n"
         }
-        // Axes and hours.
         svg +=
             "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(left + plotWidth))\" y2=\"\(fmt(top + plotHeight))\"/>\n"
         for hour in stride(from: 0, through: 24, by: 3) {
-            let px = x(hour * 3600)
             svg +=
-                "<text class=\"label\" x=\"\(fmt(px))\" y=\"\(fmt(top + plotHeight + 16))\" text-anchor=\"middle\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
+                "<text class=\"label\" x=\"\(fmt(x(hour * 3600)))\" y=\"\(fmt(top + plotHeight + 16))\" text-anchor=\"middle\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
         }
-        // Steps: the real curve (sampled every 10 minutes) and what the app saw at syncs.
         if !day.health.steps.isEmpty {
             let points = stride(from: 0, through: 86_400, by: 600).map { p in
                 "\(fmt(x(p))),\(fmt(y(Double(day.health.steps(at: p, dayStart: dayStart)))))"
@@ -107,26 +336,20 @@ public enum HTMLReport {
             svg +=
                 "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
         }
-        // The steps goal in force over the day (it changes with the route).
         if goal > 0 {
             var points: [String] = []
             var current = Double(snapshots.first?.1.stepsGoal ?? 0)
             var startX = x(snapshots.first?.0 ?? 0)
-            for (p, s) in snapshots {
-                let next = Double(s.stepsGoal)
-                if next != current {
-                    points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(p))),\(fmt(y(current)))")
-                    startX = x(p)
-                    current = next
-                }
+            for (p, s) in snapshots where Double(s.stepsGoal) != current {
+                points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(p))),\(fmt(y(current)))")
+                startX = x(p)
+                current = Double(s.stepsGoal)
             }
             points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
             svg +=
                 "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
             svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">\(Int(goal))</text>\n"
-            svg += "<text class=\"label\" x=\"\(fmt(left + plotWidth + 4))\" y=\"\(fmt(top + 4))\">100%</text>\n"
         }
-        // Completion over time (0–100 % on the plot's height), as a step line.
         if !snapshots.isEmpty {
             var points: [String] = []
             var last = top + plotHeight
@@ -139,27 +362,17 @@ public enum HTMLReport {
             points.append("\(fmt(x(86_400))),\(fmt(last))")
             svg += "<polyline class=\"completion\" points=\"\(points.joined(separator: " "))\"><title>completion rate</title></polyline>\n"
         }
-        for (p, kind, title) in markers {
-            svg += "<circle class=\"\(kind)\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(top + 8))\" r=\"6\"><title>\(escape(title))</title></circle>\n"
+        // Labelled markers, alternating between two rows so neighbours do not overlap.
+        for (index, marker) in markers.enumerated() {
+            let row = index % 2 == 0 ? 10.0 : 24.0
+            svg +=
+                "<circle class=\"\(marker.kind)\" cx=\"\(fmt(x(marker.position)))\" cy=\"\(fmt(top + row - 14))\" r=\"5\"><title>\(escape(marker.title))</title></circle>"
+            svg += "<text class=\"tag\" x=\"\(fmt(x(marker.position) + 7))\" y=\"\(fmt(top + row - 10))\">\(escape(marker.label))</text>\n"
         }
         svg += "</svg>\n"
-        var html = "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
-        html +=
-            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● suppressed</span><span>bands: regular / light / recovery</span></div>\n"
-        html += svg
-        if let last = snapshots.last?.1, case .object(let fields) = last.json(clock: clock) {
-            html += "<table><tr><th colspan=\"2\">snapshot at \(escape(clock.iso8601(last.lastUpdatedAt)))</th></tr>\n"
-            for (key, value) in fields {
-                let text: String
-                if case .string(let s) = value { text = s } else { text = value.rendered() }
-                html += "<tr><td>\(escape(key))</td><td>\(escape(text))</td></tr>\n"
-            }
-            html += "</table>\n"
-        }
-        if let close {
-            html += "<p>day result: <b>\(close.result.rawValue)</b> · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))</p>\n"
-        }
-        return html
+        let legend =
+            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● not sent</span><span>bands: regular / light / recovery</span></div>\n"
+        return svg + legend
     }
 
     static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }

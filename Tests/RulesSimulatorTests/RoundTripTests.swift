@@ -100,7 +100,11 @@ import Testing
         let node = try #require(YAMLReader.parse(yaml, file: "days.yaml").documents.first)
         let scenario = try #require(ScenarioLoader.load(node, file: "days.yaml", source: nil, ruleset: ruleset).scenario)
         let page = HTMLReport.render(Simulation.run(scenario, ruleset: ruleset), ruleset: ruleset)
+        // A week overview first, each day linked to its section.
+        #expect(page.contains("<nav class=\"overview\"><h2>Overview</h2>"))
         for day in 1...5 {
+            #expect(page.contains("<a href=\"#day-2026-01-0\(day)\">"))
+            #expect(page.contains("<section class=\"day\" id=\"day-2026-01-0\(day)\">"))
             #expect(page.contains("2026-01-0\(day)"))
             #expect(page.components(separatedBy: "08:0\(day)").count >= 2)
         }

@@ -52,7 +52,20 @@ import Testing
         #expect(html.contains("<polyline class=\"steps\""))
         #expect(html.contains("class=\"band-recovery\""))
         #expect(html.contains("<title>evening_underachievement delivered"))
-        #expect(html.contains("recovery_route suppressed: condition_false"))
+        #expect(html.contains("recovery_route suppressed: its condition was false"))
+        // The story in words: sleep, the phone's lock screen and lines, the route's reason,
+        // the recovery checklist with times, snapshots in readable units, local times.
+        #expect(html.contains("<b>sleep</b>5시간 30분 · 01:20–06:50"))
+        #expect(
+            html.contains(
+                "<div class=\"notice\"><div class=\"app\"><span>갓생 operator</span><span>09:00</span></div><div class=\"body\">오늘 루트가 준비됐어.</div></div>"
+            ))
+        #expect(html.contains("<li><time>21:50</time><span class=\"where\">widget</span>복구 완료</li>"))
+        #expect(html.contains("route light → recovery</span>: completion rate below threshold"))
+        #expect(html.contains("<li>✓ water 300 — done at 21:20</li>"))
+        #expect(html.contains("<td>800 / 1,500 ml</td>"))
+        #expect(html.contains("delivered · ignored at 20:30"))
+        #expect(!html.contains("+09:00"), "times are local, not ISO")
         let parser = XMLParser(data: Data(html.utf8))
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
     }

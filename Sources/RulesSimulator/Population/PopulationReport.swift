@@ -288,7 +288,7 @@ public enum PopulationReport {
         for row in rows { bins[Swift.min(binCount - 1, (row.value - low) / width)] += row.count }
         let largest = bins.max() ?? 1
         let barWidth = 600 / binCount
-        var svg = "<figure><figcaption>\(escape(title))</figcaption><svg viewBox=\"0 0 620 150\" role=\"img\" aria-label=\"\(escape(title))\">"
+        var svg = "<figure><figcaption>\(escape(title))</figcaption><svg viewBox=\"0 0 620 165\" role=\"img\" aria-label=\"\(escape(title))\">"
         for (index, count) in bins.enumerated() {
             let height = largest == 0 ? 0 : Int(Double(count) / Double(largest) * 110)
             let x = 10 + index * barWidth
@@ -296,7 +296,7 @@ public enum PopulationReport {
             svg +=
                 "<rect x=\"\(x)\" y=\"\(120 - height)\" width=\"\(Swift.max(1, barWidth - 2))\" height=\"\(height)\"><title>\(label): \(count)</title></rect>"
             if binCount <= 12 || index % Swift.max(1, binCount / 8) == 0 {
-                svg += "<text x=\"\(x + barWidth / 2)\" y=\"140\" text-anchor=\"middle\">\(escape(label))</text>"
+                svg += "<text x=\"\(x + barWidth / 2)\" y=\"150\" text-anchor=\"middle\">\(escape(label))</text>"
             }
         }
         return svg + "</svg></figure>"
@@ -316,7 +316,7 @@ public enum PopulationReport {
         }
         let invariants = tally.invariants.sorted { $0.key < $1.key }.map { kind, count in
             let example = tally.examples[kind].map {
-                " — first at user \($0.user) on \(DateFormat.string($0.day)): \(escape($0.what))<br><code>\(escape(replay(header, user: $0.user)))</code>"
+                " — first at user \($0.user) on \(DateFormat.string($0.day)): \(escape($0.what))<br/><code>\(escape(replay(header, user: $0.user)))</code>"
             }
             return "<li class=\"\(count == 0 ? "ok" : "bad")\">\(escape(kind)): \(grouped(count))\(example ?? "")</li>"
         }.joined()
@@ -327,24 +327,24 @@ public enum PopulationReport {
             <style>
             body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
             h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
-            .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:16px}
-            figure{margin:0}svg{width:100%;height:auto}rect{fill:#0a84ff}text{font-size:11px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
-            code{font-size:.85em;overflow-wrap:anywhere}
+            .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
+            figure{margin:0}svg{width:100%;height:auto}rect{fill:#0a84ff}svg text{font-size:17px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+            code{font-size:.85em;overflow-wrap:anywhere}.table{overflow-x:auto}*{box-sizing:border-box}body{overflow-wrap:anywhere}
             </style></head><body>
             <h1>\(escape(header.name))</h1>
             <p>\(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days · seed \(header.seed) · from \(DateFormat.string(header.start)) · ruleset <code>\(header.rulesetSHA256.prefix(12))</code>\(shard.map { $0 == .whole ? "" : " · shard \($0.text)" } ?? "")</p>
             <h2>Invariants</h2><ul>\(invariants)</ul>
             <h2>Notifications</h2>
-            <table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table>
+            <div class="table"><table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table></div>
             <div class="grid">
             \(chart(tally.deliveriesPerUserDay, title: "deliveries per user-day (\(summary(tally.deliveriesPerUserDay)))"))
             \(chart(tally.streak, title: "streak at the end (\(summary(tally.streak, p99: false)))"))
             \(chart(tally.xp, title: "XP at the end (\(summary(tally.xp, p99: false)))"))
             </div>
             <div class="grid">
-            <div><h2>Route at the day's end</h2><table>\(shares(tally.routes))</table></div>
-            <div><h2>Day results</h2><table>\(shares(tally.dayResults))</table></div>
-            <div><h2>Route changes</h2><table>\(tally.routeChanges.sorted { $0.key < $1.key }.map { "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td></tr>" }.joined())</table></div>
+            <div class="table"><h2>Route at the day's end</h2><table>\(shares(tally.routes))</table></div>
+            <div class="table"><h2>Day results</h2><table>\(shares(tally.dayResults))</table></div>
+            <div class="table"><h2>Route changes</h2><table>\(tally.routeChanges.sorted { $0.key < $1.key }.map { "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td></tr>" }.joined())</table></div>
             </div>
             </body></html>
 

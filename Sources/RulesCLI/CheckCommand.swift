@@ -44,9 +44,10 @@ enum CheckCommand {
             }
             let prefix = path == "." || path == "./" ? "" : path
             if isDirectory.boolValue {
-                let files = RulesetDirectory.files(in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios"], prefix: prefix)
+                let files = RulesetDirectory.files(
+                    in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix)
                 if files.isEmpty {
-                    io.err("Error: no .yaml or .yml files under routines/, rules/, templates/ or scenarios/ of \(path)\n")
+                    io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
                     return .usage
                 }
                 fileCount += files.count
@@ -55,13 +56,19 @@ enum CheckCommand {
                 sources.merge(load.sources) { a, _ in a }
                 // Scenarios are checked against the ruleset when it loaded, else read as YAML.
                 let scenarios = files.filter { $0.folder == "scenarios" }
+                let populations = files.filter { $0.folder == "populations" }
                 if let ruleset = load.ruleset {
                     for loaded in SimulationSupport.scenarios(scenarios, ruleset: ruleset) {
                         collector.append(contentsOf: loaded.diagnostics)
                         if let source = loaded.source { sources[loaded.file] = source }
                     }
+                    for file in populations {
+                        let read = PopulationCommand.read(display: file.display, absolute: file.path, ruleset: ruleset)
+                        collector.append(contentsOf: read.diagnostics)
+                        if let source = read.source { sources[file.display] = source }
+                    }
                 } else {
-                    let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios)
+                    let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios + populations)
                     collector.append(contentsOf: scenarioDiagnostics)
                     sources.merge(scenarioSources) { a, _ in a }
                 }
@@ -89,6 +96,15 @@ enum CheckCommand {
         components.removeLast()
         var inside: [String] = [(path as NSString).lastPathComponent]
         while let last = components.last {
+            if last == "populations" {
+                let root = (absoluteRoot as NSString).deletingLastPathComponent
+                if let ruleset = Ruleset.load(directory: root).ruleset {
+                    let read = PopulationCommand.read(display: path, absolute: absolute, ruleset: ruleset)
+                    collector.append(contentsOf: read.diagnostics)
+                    if let source = read.source { sources[path] = source }
+                    return
+                }
+            }
             if last == "scenarios" {
                 let root = (absoluteRoot as NSString).deletingLastPathComponent
                 if let ruleset = Ruleset.load(directory: root).ruleset {

@@ -134,29 +134,40 @@ enum PopulationCommand {
 
     /// The population of `path`, or nil after printing its diagnostics.
     static func load(_ path: String, ruleset: Ruleset, _ io: CommandIO) -> Population? {
-        guard let data = FileManager.default.contents(atPath: io.resolve(path)) else {
-            io.err("Error: cannot read \(path)\n")
-            return nil
+        let read = read(display: path, absolute: io.resolve(path), ruleset: ruleset)
+        if !read.diagnostics.isEmpty {
+            io.out(TextRenderer(color: io.useColor).render(read.diagnostics, sources: read.source.map { [path: $0] } ?? [:]))
+        }
+        return read.diagnostics.contains { $0.severity == .error } ? nil : read.population
+    }
+
+    /// A population file read against `ruleset`: the population when it has no error, and
+    /// its diagnostics (sorted, at most 100), as `rules check` reports them.
+    static func read(display: String, absolute: String, ruleset: Ruleset) -> (population: Population?, diagnostics: [Diagnostic], source: SourceFile?)
+    {
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            return (
+                nil, [Diagnostic(code: "io.unreadable", severity: .error, file: display, location: .fileStart, message: "cannot read the file")], nil
+            )
         }
         let bytes = [UInt8](data)
-        let source = SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self))
-        let parsed = YAMLReader.parse(bytes, file: path)
+        let source = SourceFile(path: display, text: String(decoding: bytes, as: UTF8.self))
+        let parsed = YAMLReader.parse(bytes, file: display)
         var diagnostics = parsed.diagnostics
         var population: Population?
         if parsed.isClean {
             if let document = parsed.documents.first(where: { !$0.isNull }) {
-                let loaded = PopulationLoader.load(document, file: path, source: source, ruleset: ruleset)
+                let loaded = PopulationLoader.load(document, file: display, source: source, ruleset: ruleset)
                 population = loaded.population
                 diagnostics += loaded.diagnostics
             } else {
                 diagnostics.append(
                     Diagnostic(
-                        code: "ruleset.not_a_document", severity: .error, file: path, location: .fileStart, message: "the file holds no population"))
+                        code: "ruleset.not_a_document", severity: .error, file: display, location: .fileStart, message: "the file holds no population"
+                    ))
             }
         }
-        let report = DiagnosticCollector(diagnostics).report()
-        if !report.isEmpty { io.out(TextRenderer(color: io.useColor).render(report, sources: [path: source])) }
-        return report.contains { $0.severity == .error } ? nil : population
+        return (population, DiagnosticCollector(diagnostics).report(), source)
     }
 
     static func number(_ arguments: ParsedArguments, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {

@@ -25,6 +25,8 @@ public struct OperatorEngine: Sendable {
     var ruleBoxes: [RuleBox]
     /// The routines, boxed once per ruleset.
     var routineBoxes: [RoutineBox]
+    /// What every app run would otherwise work out again from the ruleset.
+    var derived: RulesetDerived
     var day: DayState?
     /// Permissions as last known (before any sync today: from the last sync of any day).
     var lastPermissions = KnownPermissions()
@@ -87,6 +89,7 @@ public struct OperatorEngine: Sendable {
         self.profile = profile ?? OperatorProfile(ruleset: ruleset)
         self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
         self.routineBoxes = ruleset.routines.map(RoutineBox.init)
+        self.derived = RulesetDerived(ruleset: ruleset)
         self.stateRulesetSHA256 = ruleset.sha256
     }
 
@@ -154,6 +157,7 @@ public struct OperatorEngine: Sendable {
         fullSchema = new.perRoutineSchema
         ruleBoxes = new.notifications.map(RuleBox.init)
         routineBoxes = new.routines.map(RoutineBox.init)
+        derived = RulesetDerived(ruleset: new)
         tomorrowPlan = nil
         lastFacts = nil
         needsReconciliation = true

@@ -96,8 +96,7 @@ extension OperatorEngine {
 
     /// The recovery items in Korean: `물 300ml, 양치, 300보`.
     func recoveryItemsText(_ day: DayState) -> String {
-        let items = day.route.items.isEmpty && day.route.route != .recovery ? plannedRecoveryItems() : day.route.items
-        return itemsText(items)
+        day.route.items.isEmpty && day.route.route != .recovery ? derived.plannedRecoveryText : itemsText(day.route.items)
     }
 
     /// The recovery items not done yet (empty before the route starts or when all are done).
@@ -105,7 +104,11 @@ extension OperatorEngine {
         itemsText(day.route.items.filter { $0.status != .completed })
     }
 
-    private func itemsText(_ items: [RouteItemState]) -> String {
+    func itemsText(_ items: [RouteItemState]) -> String {
+        OperatorEngine.itemsText(items, ruleset: ruleset)
+    }
+
+    static func itemsText(_ items: [RouteItemState], ruleset: Ruleset) -> String {
         items.map { item in
             let routine = ruleset.routine(item.routine)
             switch item.requirement {
@@ -120,7 +123,7 @@ extension OperatorEngine {
     }
 
     /// The recovery items the ruleset declares (before the route starts).
-    func plannedRecoveryItems() -> [RouteItemState] {
+    static func plannedRecoveryItems(_ ruleset: Ruleset) -> [RouteItemState] {
         (ruleset.recovery?.items ?? []).prefix(ruleset.recovery?.maxItems ?? 3).enumerated().map { index, item in
             RouteItemState(id: "route_item_\(index + 1)", routine: item.routine, requirement: item.requirement, baseline: 0, status: .notStarted)
         }
@@ -141,4 +144,14 @@ extension OperatorEngine {
 func threeDigits(_ value: Int) -> String {
     let text = String(value)
     return text.count >= 3 ? text : String(repeating: "0", count: 3 - text.count) + text
+}
+
+/// What app runs read from the ruleset again and again, worked out once per ruleset.
+final class RulesetDerived: Sendable {
+    /// `recovery.items_text` before the route starts (the declared items).
+    let plannedRecoveryText: String
+
+    init(ruleset: Ruleset) {
+        plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
+    }
 }

@@ -113,4 +113,22 @@ import Testing
         }
         #expect(Golden.compare(report, toFile: Fixtures.directory() + "/population/headlines.txt") == nil)
     }
+
+    @Test func checkReadsPopulationFilesAgainstTheRuleset() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates", "populations"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let clean = CapturedRun(["check", "."], in: directory)
+        #expect(clean.exitCode == .success, "\(clean.stdout)")
+        Fixtures.write(
+            ["populations/bad.yaml": "seed: 1\nusers: 5\ndays: 2\nstart: 2026-07-06\ngroups:\n  - name: x\n    routines: [watr]\n"], to: directory)
+        for arguments in [["check", "."], ["check", "populations/bad.yaml"]] {
+            let run = CapturedRun(arguments, in: directory)
+            #expect(run.exitCode == .failure)
+            #expect(run.stdout.contains("populations/bad.yaml:7:16: error: no routine 'watr' [scenario.unknown_routine]"), "\(run.stdout)")
+        }
+        let population = CapturedRun(["population", "populations/bad.yaml"], in: directory)
+        #expect(population.exitCode == .failure)
+    }
 }

@@ -128,6 +128,7 @@ public enum HTMLReport {
         minutes >= 60 ? "\(minutes / 60)시간 \(minutes % 60)분" : "\(minutes)분"
     }
 
+    /// `12345` → `12,345`.
     static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""

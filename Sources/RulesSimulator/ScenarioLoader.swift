@@ -32,6 +32,19 @@ public struct ScenarioLoader {
         return (failed ? nil : scenario, loader.reader.diagnostics)
     }
 
+    /// `timezone:` (default Asia/Seoul): the name and its clock, nil after a diagnostic
+    /// when the name is not an IANA zone. Scenarios and populations read it alike.
+    static func timeZone(_ node: YAMLNode?, _ reader: inout NodeReader) -> (name: String, clock: LocalClock?) {
+        guard let node, let text = reader.string(node, key: "timezone") else { return ("Asia/Seoul", LocalClock(identifier: "Asia/Seoul")) }
+        let clock = LocalClock(identifier: text)
+        if clock == nil {
+            reader.report(
+                ScenarioDiagnostics.error(
+                    "scenario.unknown_timezone", reader.file, node, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
+        }
+        return (text, clock)
+    }
+
     mutating func scenario(_ node: YAMLNode) -> Scenario? {
         guard let fields = reader.fields(node, "a scenario", allowed: Self.topKeys) else { return nil }
         if let version = fields["version"], version.scalar != "1" {
@@ -41,17 +54,7 @@ public struct ScenarioLoader {
                     hint: "write version: 1"))
         }
         let name = fields["name"].flatMap { reader.string($0, key: "name") } ?? (reader.file as NSString).lastPathComponent
-        var zoneName = "Asia/Seoul"
-        var clock = LocalClock(identifier: zoneName)
-        if let zoneNode = fields["timezone"], let text = reader.string(zoneNode, key: "timezone") {
-            zoneName = text
-            clock = LocalClock(identifier: text)
-            if clock == nil {
-                reader.report(
-                    ScenarioDiagnostics.error(
-                        "scenario.unknown_timezone", reader.file, zoneNode, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
-            }
-        }
+        let (zoneName, clock) = ScenarioLoader.timeZone(fields["timezone"], &reader)
         var routines: [String]?
         if let routinesNode = fields["routines"], let items = reader.list(routinesNode, key: "routines") {
             routines = items.compactMap { routineID($0, key: "routines") }

@@ -125,17 +125,7 @@ public struct PopulationLoader {
                         "scenario.invalid_date", reader.file, startNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-07-06"))
             }
         }
-        var zoneName = "Asia/Seoul"
-        var clock = LocalClock(identifier: zoneName)
-        if let zoneNode = fields["timezone"], let text = reader.string(zoneNode, key: "timezone") {
-            zoneName = text
-            clock = LocalClock(identifier: text)
-            if clock == nil {
-                reader.report(
-                    ScenarioDiagnostics.error(
-                        "scenario.unknown_timezone", reader.file, zoneNode, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
-            }
-        }
+        let (zoneName, clock) = ScenarioLoader.timeZone(fields["timezone"], &reader)
         var groups: [PopulationGroup] = []
         if let groupsNode = fields["groups"], let items = reader.list(groupsNode, key: "groups") {
             if items.isEmpty {

@@ -202,15 +202,7 @@ public enum PopulationReport {
 
     // MARK: text
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
-            out.append(character)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
+    static func grouped(_ value: Int) -> String { HTMLReport.grouped(value) }
 
     static func percent(_ count: Int, of total: Int) -> String {
         guard total > 0 else { return "0 %" }

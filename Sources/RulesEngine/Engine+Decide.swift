@@ -15,8 +15,9 @@ extension OperatorEngine {
         let completedBefore = current.completedRoutines
 
         let risk = decideRisk(&current, facts: before.facts, at: time)
+        // Patched, not put: a put would copy the whole (shared) array of facts.
         var facts = before.facts
-        facts.put(layout.risk, .string(risk.rawValue))
+        facts.patch(layout.risk, .string(risk.rawValue))
         decideRoute(&current, facts: facts, at: time)
         let routeBefore = day?.route
         let questBefore = day?.quest
@@ -27,7 +28,7 @@ extension OperatorEngine {
         var reading: DayReading
         if current.route == routeBefore, current.quest == questBefore {
             reading = before
-            reading.facts.put(layout.risk, .string(risk.rawValue))
+            reading.facts.patch(layout.risk, .string(risk.rawValue))
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
@@ -48,7 +49,9 @@ extension OperatorEngine {
         routeChangedThisRun = false
         day = current
 
-        reading.facts.put(layout.event, .string(event))
+        reading.facts.patch(layout.event, .string(event))
+        // Once into the array: the lines and the plan patch these facts again.
+        reading.facts.flatten()
         day?.lastEvent = event
         lastFacts = reading.facts
         saveSnapshot(reading, event: event, at: time)

@@ -24,11 +24,11 @@ extension OperatorEngine {
         var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: current.day, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
-            facts.put(layout.event, .string("home"))
+            facts.patch(layout.event, .string("home"))
             homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: current.day, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
-        widgetFacts.put(layout.event, .string("home"))
+        widgetFacts.patch(layout.event, .string("home"))
         let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines = []

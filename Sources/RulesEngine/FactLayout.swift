@@ -106,4 +106,9 @@ extension FactValues {
     mutating func put(_ slot: Int?, _ value: Value) {
         if let slot { self[slot] = value }
     }
+
+    /// Overrides a slot the layout has without copying a shared array (see `patch`).
+    mutating func patch(_ slot: Int?, _ value: Value) {
+        if let slot { patch(slot, value) }
+    }
 }

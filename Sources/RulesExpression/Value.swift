@@ -158,6 +158,19 @@ public struct FactValues: Sendable {
         }
     }
 
+    /// Writes the patches into the array (one copy when the array is shared, none when it
+    /// is not): facts that many candidates will patch again start without patches.
+    @inlinable
+    public mutating func flatten() {
+        guard firstPatch != nil || secondPatch != nil else { return }
+        let first = firstPatch
+        let second = secondPatch
+        firstPatch = nil
+        secondPatch = nil
+        if let first, first.slot >= 0, first.slot < values.count { values[first.slot] = first.value }
+        if let second, second.slot >= 0, second.slot < values.count { values[second.slot] = second.value }
+    }
+
     /// Sets a fact by name; names the schema does not know are ignored.
     public mutating func set(_ name: String, _ value: Value, in schema: FactSchema) {
         if let fact = schema.fact(named: name) { self[fact.slot] = value }

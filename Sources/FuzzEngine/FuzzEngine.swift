@@ -14,6 +14,14 @@ import RulesetFiles
 
 private let files = RulesetDirectory.files(in: FileManager.default.currentDirectoryPath, folders: RulesetDirectory.rulesetFolders)
 private let texts = files.map { (try? String(contentsOfFile: $0.path, encoding: .utf8)) ?? "" }
+/// The shipped files parsed once: an input re-parses only the file it changes.
+private let parsed: [[RuleDocument]] = zip(files, texts).map { file, text in documents(text, file) }
+
+private func documents(_ text: String, _ file: RulesetDirectory.File) -> [RuleDocument] {
+    let parsed = YAMLReader.parse(text, file: file.display)
+    guard parsed.isClean else { return [] }
+    return parsed.documents.map { RuleDocument(file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: $0, source: nil) }
+}
 
 /// Values a mutation writes: large and edge numbers, times, durations, conditions, texts.
 private let values = [
@@ -48,16 +56,17 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             lines[line] = String(lines[line][..<colon.upperBound]) + values[bytes.next(values.count)]
         }
     }
-    var documents: [RuleDocument] = []
-    for (index, file) in files.enumerated() {
-        let text = index == fileIndex ? lines.joined(separator: "\n") : texts[index]
-        let parsed = YAMLReader.parse(text, file: file.display)
-        guard parsed.isClean else { return 0 }
-        for node in parsed.documents {
-            documents.append(RuleDocument(file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: node, source: nil))
+    var all: [RuleDocument] = []
+    for index in files.indices {
+        if index == fileIndex {
+            let changed = documents(lines.joined(separator: "\n"), files[index])
+            guard !changed.isEmpty else { return 0 }
+            all += changed
+        } else {
+            all += parsed[index]
         }
     }
-    guard let ruleset = Ruleset.load(documents: documents).ruleset else { return 0 }
+    guard let ruleset = Ruleset.load(documents: all).ruleset else { return 0 }
     // A day of events from the rest of the bytes, in time order.
     var events: [String] = []
     var minute = 6 * 60

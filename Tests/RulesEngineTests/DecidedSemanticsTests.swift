@@ -222,4 +222,15 @@ import Testing
         let result = try morning(overflowing)
         #expect(evaluationProblems(result).contains { $0.hasPrefix("rules/route.yaml:") })
     }
+
+    @Test func aFailingFireTimeIsAProblemRecordAndLeavesItsTypeOut() throws {
+        // A fire time that divides by zero: the type cannot be planned, and says so.
+        let failing = try Shipped.variant([
+            ("rules/notifications.yaml", "at: \"09:00\"", "at: 09:00 + 1m * (1 / ((steps.today ?? 0) - (steps.today ?? 0)))")
+        ])
+        let result = try morning(failing)
+        let problems = evaluationProblems(result)
+        #expect(problems.contains { $0.hasPrefix("rules/notifications.yaml:14: ") && $0.contains("could not be evaluated") }, "\(problems)")
+        #expect(!result.records.contains { if case .notificationScheduled(let n) = $0.kind { n.type == "morning_checkin" } else { false } })
+    }
 }

@@ -52,7 +52,8 @@ extension OperatorEngine {
         var accepted: [ScheduledNotification] = []
         var refusals: [SuppressedNotification] = []
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
-        let today = self.candidates(for: current, reading: reading, at: time)
+        var atProblems: [String] = []
+        let today = self.candidates(for: current, reading: reading, at: time, problems: &atProblems)
         for candidate in ordered(today) {
             decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, at: time)
         }
@@ -83,7 +84,7 @@ extension OperatorEngine {
         } else {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
-            let made = self.candidates(for: tomorrow, reading: fresh, at: time)
+            let made = self.candidates(for: tomorrow, reading: fresh, at: time, problems: &atProblems)
             let before = (accepted.count, refusals.count, plannedCandidates.count)
             for candidate in ordered(made) {
                 decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
@@ -95,6 +96,8 @@ extension OperatorEngine {
                     day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
                     refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }
+        // An `at:` that failed to evaluate leaves its type out of the plan, on the record.
+        for message in atProblems { problem(at: time, "expression.evaluation", message) }
         accepted.sort { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
         if accepted.count > ruleset.policy.maxPending {
             for extra in accepted[ruleset.policy.maxPending...] {
@@ -150,8 +153,9 @@ extension OperatorEngine {
         }
     }
 
-    /// The candidates of `day` that fire after `time` and were not delivered already.
-    func candidates(for day: DayState, reading base: DayReading, at time: Date) -> [Candidate] {
+    /// The candidates of `day` that fire after `time` and were not delivered already; an
+    /// `at:` that fails to evaluate adds its message to `problems`.
+    func candidates(for day: DayState, reading base: DayReading, at time: Date, problems: inout [String]) -> [Candidate] {
         let dayStart = profile.dayStart(ruleset)
         let isToday = day.day == self.day?.day
         var result: [Candidate] = []
@@ -170,7 +174,12 @@ extension OperatorEngine {
             }
             for (routine, facts) in bindings {
                 var context = EvaluationContext(facts: facts, dayStart: dayStart)
-                guard case .time(let seconds)? = try? rule.at.value(&context) else { continue }
+                let at: Value
+                do { at = try rule.at.value(&context) } catch {
+                    problems.append(evaluationProblem(rule.at, origin: rule.atOrigin, error))
+                    continue
+                }
+                guard case .time(let seconds) = at else { continue }
                 let fireAt = clock.instant(logicalDay: day.day, seconds: seconds, dayStart: dayStart)
                 guard fireAt > time else { continue }
                 let id = [rule.id, routine, LocalClock.compactDate(day.day)].compactMap { $0 }.joined(separator: ".")

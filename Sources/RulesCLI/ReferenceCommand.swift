@@ -167,6 +167,11 @@ enum Reference {
         for row in ScenarioSchema.eventKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\n## Scenario expectations\n\n| key | meaning |\n|---|---|\n"
         for row in ScenarioSchema.expectationKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
+        out +=
+            "\n## Population files\n\n`rules population populations/FILE.yaml` lives synthetic users (see README). Top-level keys:\n\n| key | meaning |\n|---|---|\n"
+        for row in PopulationSchema.topKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
+        out += "\nEach entry of `groups`:\n\n| key | meaning |\n|---|---|\n"
+        for row in PopulationSchema.groupKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see README for the kinds.\n"
         out += "\n## Diagnostics\n\n`rules check --explain CODE` prints one with examples.\n\n| code | severity | what |\n|---|---|---|\n"
         for description in DiagnosticOutput.catalogue.sorted(by: { $0.code.rawValue < $1.code.rawValue }) {

@@ -131,4 +131,9 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("9:31 expected a time like 20:30") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("10:15 routine 'water' has no checklist items to tick") }, "\(messages)")
     }
+
+    @Test func theSchemaAndTheLoaderKnowTheSameKeys() {
+        #expect(Set(PopulationSchema.topKeys.map(\.key)) == Set(PopulationLoader.topKeys))
+        #expect(Set(PopulationSchema.groupKeys.map(\.key)) == Set(PopulationLoader.groupKeys))
+    }
 }

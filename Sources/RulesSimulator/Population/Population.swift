@@ -84,8 +84,8 @@ public struct PopulationLoader {
     let ruleset: Ruleset
     var reader: NodeReader
 
-    static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
-    static let groupKeys = [
+    public static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
+    public static let groupKeys = [
         "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
         "response", "skip_today", "description",
     ]

@@ -87,4 +87,9 @@ public enum PopulationSchema {
             ("additionalProperties", .bool(false)),
         ])
     }
+
+    /// The keys of a population file and of a group, with their descriptions (for
+    /// `docs/REFERENCE.md`).
+    public static var topKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: schema) }
+    public static var groupKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: group) }
 }

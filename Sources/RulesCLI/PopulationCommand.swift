@@ -80,7 +80,18 @@ enum PopulationCommand {
         }
         // Each job gets its own copy of the ruleset (no shared reference counts between cores).
         let directory = io.resolve(arguments.value("--ruleset") ?? ".")
-        var tally = PopulationRun.run(population, ruleset: ruleset, options: options, perJob: { Ruleset.load(directory: directory).ruleset })
+        // A long run at a terminal shows how far it is: on the terminal itself (standard error),
+        // at most once a second, erased at the end.
+        let total = options.shard.size(of: options.users)
+        var progress: (@Sendable (Int) -> Void)?
+        if isatty(2) == 1, total >= 1_000 {
+            progress = { done in
+                guard Progress.shouldShow(done, of: total) else { return }
+                StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
+            }
+        }
+        var tally = PopulationRun.run(
+            population, ruleset: ruleset, options: options, perJob: { Ruleset.load(directory: directory).ruleset }, progress: progress)
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
@@ -190,5 +201,21 @@ enum PopulationCommand {
 
     static func usage(_ message: String, _ io: CommandIO) -> ExitCode {
         RulesCLI.usageError(message, usage: command.usage, helpName: "population", io: io)
+    }
+}
+
+/// Throttles progress lines to one a second (and the last one).
+final class Progress: @unchecked Sendable {
+    private static let shared = Progress()
+    private let lock = NSLock()
+    private var last = Date.distantPast
+
+    static func shouldShow(_ done: Int, of total: Int) -> Bool {
+        shared.lock.withLock {
+            let now = Date()
+            guard done == total || now.timeIntervalSince(shared.last) >= 1 else { return false }
+            shared.last = now
+            return true
+        }
     }
 }

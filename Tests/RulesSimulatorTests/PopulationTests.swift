@@ -70,6 +70,10 @@ import Testing
                     options: PopulationOptions(population: population, users: 24, days: 4, jobs: 2, shard: Shard(index: index, count: 4))))
         }
         #expect(merged == one)
+        #expect((1...4).map { Shard(index: $0, count: 4).size(of: 24) } == [6, 6, 6, 6])
+        #expect(Shard(index: 3, count: 4).size(of: 2) == 0)
+        #expect(Shard(index: 2, count: 4).size(of: 6) == 2)
+        #expect(Shard("0/4") == nil && Shard("5/4") == nil && Shard("2/4") == Shard(index: 2, count: 4))
         #expect(one.delivered.values.reduce(0, +) > 0)
         #expect(one.violations == 0)
     }

@@ -28,6 +28,9 @@ public struct Shard: Sendable, Equatable {
 
     /// The users of this shard among `users`.
     public func users(of users: Int) -> StrideTo<Int> { stride(from: index, to: users + 1, by: count) }
+
+    /// How many users of `users` this shard lives.
+    public func size(of users: Int) -> Int { users >= index ? (users - index) / count + 1 : 0 }
 }
 
 /// What a population run lives and how: the population's users and days unless overridden.
@@ -57,8 +60,10 @@ public enum PopulationRun {
     /// `perJob`, when given, makes each job its own copy of the ruleset (decoded anew): jobs
     /// then share no reference-counted objects, whose counts would otherwise bounce between
     /// cores on every retain and release.
+    /// `progress`, when given, is called (from any job) with the number of users lived so far.
     public static func run(
-        _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil
+        _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,
+        progress: (@Sendable (Int) -> Void)? = nil
     ) -> PopulationTally {
         var seeded = population
         seeded.seed = options.seed
@@ -67,11 +72,13 @@ public enum PopulationRun {
         let users = Array(options.shard.users(of: options.users))
         let jobs = Swift.min(options.jobs, Swift.max(1, users.count))
         let results = Results(count: jobs)
+        let counter = Counter()
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             var tally = PopulationTally()
             let ruleset = (job == 0 ? nil : perJob?()) ?? ruleset
             for index in stride(from: job, to: users.count, by: jobs) {
                 live(generator.user(users[index], days: options.days), ruleset: ruleset, clock: clock, into: &tally)
+                if let progress { progress(counter.add()) }
             }
             results.set(job, tally)
         }
@@ -103,6 +110,18 @@ public enum PopulationRun {
         population.seed = options.seed
         let user = PopulationGenerator(population: population, ruleset: ruleset).user(number, days: options.days)
         return Simulation.run(user.scenario, ruleset: ruleset, responder: user.response)
+    }
+
+    /// Users lived so far, over all jobs.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() -> Int {
+            lock.withLock {
+                count += 1
+                return count
+            }
+        }
     }
 
     /// Per-job results, written once each from concurrent jobs.

@@ -75,6 +75,7 @@ public enum HTMLReport {
         ul.checklist { list-style: none; padding: 0; margin: 0; font-size: 14px; } ul.checklist li { padding: 2px 0; }
         nav.overview { background: #fff; border-radius: 12px; padding: 12px 16px; margin-bottom: 20px; }
         a { color: #0a60d0; }
+        @media print { body { background: #fff; } section.day { break-before: page; box-shadow: none; } nav.overview { break-after: page; } }
         """
 
     /// A week (or longer) at a glance: one row per day, linked to its section.

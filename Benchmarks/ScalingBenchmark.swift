@@ -14,7 +14,7 @@ enum ScalingBenchmark {
             print("scaling: the shipped ruleset does not load")
             return
         }
-        report("keys in a scenario mapping", base: 200) { count in
+        report("keys in a scenario mapping", base: 1_000) { count in
             let keys = (0..<count).map { "k\($0): 1" }.joined(separator: ", ")
             return scenarioCost("name: keys\ndate: 2026-07-20\ntimezone: Asia/Seoul\nsettings: { \(keys) }\nevents: []\n", ruleset)
         }
@@ -24,7 +24,7 @@ enum ScalingBenchmark {
             }.joined(separator: "\n")
             return scenarioCost("name: events\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevents:\n\(events)\n", ruleset, check: true)
         }
-        report("days in a scenario", base: 10) { count in
+        report("days in a scenario", base: 30) { count in
             var yaml = "name: days\ntimezone: Asia/Seoul\nroutines: [water, study]\ndays:\n"
             let start = DateFormat.days("2026-01-01") ?? 0
             for day in 0..<count {

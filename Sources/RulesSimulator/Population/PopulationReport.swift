@@ -176,7 +176,12 @@ public enum PopulationReport {
         (header: PopulationHeader, tally: PopulationTally), ReadFailure
     > {
         guard let first = parts.first else { return .failure(ReadFailure(description: "no results to merge")) }
-        for part in parts where part.header != first.header {
+        // One run: the same population, size, seed, start and ruleset (the paths it was run
+        // with may differ from machine to machine; the first part's are kept).
+        func identity(_ header: PopulationHeader) -> [String] {
+            [header.name, String(header.users), String(header.days), String(header.seed), String(header.start), header.rulesetSHA256]
+        }
+        for part in parts where identity(part.header) != identity(first.header) {
             return .failure(
                 ReadFailure(
                     description:

@@ -31,6 +31,21 @@ import Testing
         #expect(missing.stderr.contains("missing shard 4/4"))
         let twice = CapturedRun(["population", "merge", files[0], files[0], files[1], files[2]], in: Self.root)
         #expect(twice.stderr.contains("shard 1/4 is given twice"))
+        // A shard of another ruleset is not part of this run; one run from another folder is.
+        let foreign = directory + "/foreign.json"
+        let moved = directory + "/moved.json"
+        let text = try String(contentsOfFile: files[3], encoding: .utf8)
+        let sha = try #require(text.split(separator: "\n").first { $0.contains("\"ruleset_sha256\"") })
+        try text.replacingOccurrences(of: String(sha), with: "  \"ruleset_sha256\": \"0000\",").write(
+            toFile: foreign, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"file\": \"populations/office_workers.yaml\"", with: "\"file\": \"/srv/pop/office_workers.yaml\"")
+            .write(toFile: moved, atomically: true, encoding: .utf8)
+        let mixed = CapturedRun(["population", "merge", files[0], files[1], files[2], foreign], in: Self.root)
+        #expect(mixed.exitCode == .failure)
+        #expect(mixed.stderr.contains("the results are not of one run"), "\(mixed.stderr)")
+        let elsewhere = CapturedRun(["population", "merge", files[0], files[1], files[2], moved], in: Self.root)
+        #expect(elsewhere.exitCode == .success, "\(elsewhere.stderr)")
+        #expect(elsewhere.stdout == whole.stdout)
     }
 
     @Test func theOutputIsTheSameForAnyJobsAndAcrossProcesses() throws {

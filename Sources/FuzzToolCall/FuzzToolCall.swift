@@ -7,18 +7,24 @@ import Ruleset
 import RulesetFiles
 
 private let shipped = Ruleset.load(directory: FileManager.default.currentDirectoryPath).ruleset
+private let day = 20_654
+/// The engine after the morning's app run, made once: each input goes on from a copy of it.
+private let morning: (engine: OperatorEngine, clock: LocalClock)? = {
+    guard let ruleset = shipped, let clock = LocalClock(identifier: "Asia/Seoul") else { return nil }
+    var engine = OperatorEngine(ruleset: ruleset, clock: clock)
+    engine.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: 8 * 3600))
+    return (engine, clock)
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzToolCall(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let ruleset = shipped, let clock = LocalClock(identifier: "Asia/Seoul") else { return 0 }
+    guard let ruleset = shipped, let (start, clock) = morning else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
     // The validator's promises: a call only when accepted, a reason only when not.
     if (call != nil) != (verdict.outcome == .accepted) { abort() }
     if verdict.outcome == .rejected, verdict.rejection == nil { abort() }
-    var engine = OperatorEngine(ruleset: ruleset, clock: clock)
-    let day = 20_654
-    engine.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: 8 * 3600))
+    var engine = start
     let before = engine.habitLogs.count
     let records = engine.handle(.toolCall(text), at: clock.instant(day: day, seconds: 9 * 3600))
     // Nothing changes unless the call was accepted.

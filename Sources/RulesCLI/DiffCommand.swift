@@ -75,15 +75,9 @@ enum DiffCommand {
     /// The same users under both rulesets: each metric's change and the user-days whose
     /// deliveries changed most.
     static func population(_ path: String, _ old: Ruleset, _ new: Ruleset, _ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        var users: Int?
-        var days: Int?
-        var seed: UInt64?
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        let sizes: PopulationCommand.Sizes
         do throws(UsageError) {
-            users = try PopulationCommand.number(arguments, "--users", 1...Population.maxUsers)
-            days = try PopulationCommand.number(arguments, "--days", 1...Population.maxDays)
-            seed = try PopulationCommand.number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
-            jobs = try PopulationCommand.number(arguments, "--jobs", 1...256) ?? jobs
+            sizes = try PopulationCommand.Sizes(arguments)
         } catch {
             return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
         }
@@ -92,7 +86,7 @@ enum DiffCommand {
         guard let population = PopulationCommand.load(path, ruleset: new, io), PopulationCommand.load(path, ruleset: old, io) != nil else {
             return .failure
         }
-        let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs)
+        let options = sizes.options(for: population)
         var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
         PopulationReport.complete(&before, ruleset: old)
         PopulationReport.complete(&before, ruleset: new)

@@ -46,28 +46,18 @@ enum PopulationCommand {
         guard arguments.positional.count == 1, let path = arguments.positional.first else {
             return usage("population takes one population file", io)
         }
-        var users: Int?
-        var days: Int?
-        var seed: UInt64?
-        var user: Int?
-        var shard = Shard.whole
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        let sizes: Sizes
+        let user: Int?
         do throws(UsageError) {
-            users = try number(arguments, "--users", 1...Population.maxUsers)
-            days = try number(arguments, "--days", 1...Population.maxDays)
-            seed = try number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
+            sizes = try Sizes(arguments)
             user = try number(arguments, "--user", 1...Population.maxUsers)
-            jobs = try number(arguments, "--jobs", 1...256) ?? jobs
-            if let text = arguments.value("--shard") {
-                guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
-                shard = parsed
-            }
         } catch {
             return usage(error.message, io)
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
         guard let population = load(path, ruleset: ruleset, io) else { return .failure }
-        let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+        let options = sizes.options(for: population)
+        let shard = options.shard
         let format = arguments.value("--format") ?? "text"
         if let user {
             guard user <= options.users else { return usage("--user \(user) is past the last user (\(options.users))", io) }
@@ -85,8 +75,9 @@ enum PopulationCommand {
         let total = options.shard.size(of: options.users)
         var progress: (@Sendable (Int) -> Void)?
         if isatty(2) == 1, total >= 1_000 {
+            let throttle = Throttle()
             progress = { done in
-                guard Progress.shouldShow(done, of: total) else { return }
+                guard throttle.shouldShow(done, of: total) else { return }
                 StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
             }
         }
@@ -181,6 +172,31 @@ enum PopulationCommand {
         return (population, DiagnosticCollector(diagnostics).report(), source)
     }
 
+    /// `--users`, `--days`, `--seed`, `--jobs` and `--shard`, as `population` and
+    /// `diff --population` read them (absent: the file's, every core, the whole population).
+    struct Sizes {
+        var users: Int?
+        var days: Int?
+        var seed: UInt64?
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var shard = Shard.whole
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            users = try number(arguments, "--users", 1...Population.maxUsers)
+            days = try number(arguments, "--days", 1...Population.maxDays)
+            seed = try number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
+            jobs = try number(arguments, "--jobs", 1...256) ?? jobs
+            if let text = arguments.value("--shard") {
+                guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
+                shard = parsed
+            }
+        }
+
+        func options(for population: Population) -> PopulationOptions {
+            PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+        }
+    }
+
     static func number(_ arguments: ParsedArguments, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = arguments.value(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
@@ -204,17 +220,16 @@ enum PopulationCommand {
     }
 }
 
-/// Throttles progress lines to one a second (and the last one).
-final class Progress: @unchecked Sendable {
-    private static let shared = Progress()
+/// Throttles one run's progress lines to one a second (and the last one).
+final class Throttle: @unchecked Sendable {
     private let lock = NSLock()
     private var last = Date.distantPast
 
-    static func shouldShow(_ done: Int, of total: Int) -> Bool {
-        shared.lock.withLock {
+    func shouldShow(_ done: Int, of total: Int) -> Bool {
+        lock.withLock {
             let now = Date()
-            guard done == total || now.timeIntervalSince(shared.last) >= 1 else { return false }
-            shared.last = now
+            guard done == total || now.timeIntervalSince(last) >= 1 else { return false }
+            last = now
             return true
         }
     }

@@ -48,10 +48,17 @@ public struct PopulationOptions: Sendable {
         self.jobs = Swift.max(1, jobs)
         self.shard = shard
     }
+
+    /// `population` with this run's seed.
+    func seeded(_ population: Population) -> Population {
+        var seeded = population
+        seeded.seed = seed
+        return seeded
+    }
 }
 
-/// Lives every user of a population (SPEC: one engine per user, kept alive across their
-/// days, deliveries answered as the user's group answers) and aggregates as it goes.
+/// Lives every user of a population (one engine per user, kept alive across their days,
+/// deliveries answered as the user's group answers) and aggregates as it goes.
 public enum PopulationRun {
     /// The tally of the users `options` selects, over `options.jobs` threads. Each job lives
     /// every `jobs`-th user of the shard and keeps its own tally; tallies merge exactly, so
@@ -65,26 +72,33 @@ public enum PopulationRun {
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,
         progress: (@Sendable (Int) -> Void)? = nil
     ) -> PopulationTally {
-        var seeded = population
-        seeded.seed = options.seed
-        let generator = PopulationGenerator(population: seeded, ruleset: ruleset)
+        let generator = PopulationGenerator(population: options.seeded(population), ruleset: ruleset)
         let clock = population.clock
-        let users = Array(options.shard.users(of: options.users))
-        let jobs = Swift.min(options.jobs, Swift.max(1, users.count))
-        let results = Results(count: jobs)
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: jobs) { job in
+        let tallies = inJobs(options) { job, users in
             var tally = PopulationTally()
             let ruleset = (job == 0 ? nil : perJob?()) ?? ruleset
-            for index in stride(from: job, to: users.count, by: jobs) {
-                live(generator.user(users[index], days: options.days), ruleset: ruleset, clock: clock, into: &tally)
+            for number in users {
+                live(generator.user(number, days: options.days), ruleset: ruleset, clock: clock, into: &tally)
                 if let progress { progress(counter.add()) }
             }
-            results.set(job, tally)
+            return tally
         }
         var total = PopulationTally()
-        for tally in results.all() { total.merge(tally) }
+        for tally in tallies { total.merge(tally) }
         return total
+    }
+
+    /// Runs `body` on `options.jobs` threads at once, each with the users of the shard it
+    /// lives (every `jobs`-th); the jobs' results in job order.
+    static func inJobs<Result: Sendable>(_ options: PopulationOptions, _ body: @Sendable (Int, [Int]) -> Result) -> [Result] {
+        let users = Array(options.shard.users(of: options.users))
+        let jobs = Swift.min(options.jobs, Swift.max(1, users.count))
+        let results = Results<Result>(count: jobs)
+        DispatchQueue.concurrentPerform(iterations: jobs) { job in
+            results.set(job, body(job, stride(from: job, to: users.count, by: jobs).map { users[$0] }))
+        }
+        return results.all()
     }
 
     /// Lives one user into `tally`; returns their deliveries per day.
@@ -106,9 +120,7 @@ public enum PopulationRun {
     /// User `number`'s days as an ordinary simulation (every record kept), for
     /// `rules population … --user N`.
     public static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
-        var population = population
-        population.seed = options.seed
-        let user = PopulationGenerator(population: population, ruleset: ruleset).user(number, days: options.days)
+        let user = PopulationGenerator(population: options.seeded(population), ruleset: ruleset).user(number, days: options.days)
         return Simulation.run(user.scenario, ruleset: ruleset, responder: user.response)
     }
 
@@ -125,12 +137,12 @@ public enum PopulationRun {
     }
 
     /// Per-job results, written once each from concurrent jobs.
-    final class Results: @unchecked Sendable {
+    final class Results<Result: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
-        private var tallies: [PopulationTally?]
-        init(count: Int) { tallies = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ tally: PopulationTally) { lock.withLock { tallies[index] = tally } }
-        func all() -> [PopulationTally] { lock.withLock { tallies.compactMap { $0 } } }
+        private var slots: [Result?]
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ result: Result) { lock.withLock { slots[index] = result } }
+        func all() -> [Result] { lock.withLock { slots.compactMap { $0 } } }
     }
 }
 
@@ -148,22 +160,15 @@ extension PopulationRun {
     public static func compare(
         _ population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions, limit: Int = 10
     ) -> (old: PopulationTally, new: PopulationTally, changed: [ChangedUserDay]) {
-        var seeded = population
-        seeded.seed = options.seed
-        let oldGenerator = PopulationGenerator(population: seeded, ruleset: old)
-        let newGenerator = PopulationGenerator(population: seeded, ruleset: new)
+        let oldGenerator = PopulationGenerator(population: options.seeded(population), ruleset: old)
+        let newGenerator = PopulationGenerator(population: options.seeded(population), ruleset: new)
         let clock = population.clock
         let start = population.start
-        let users = Array(options.shard.users(of: options.users))
-        let jobs = Swift.min(options.jobs, Swift.max(1, users.count))
-        let results = Results(count: jobs * 2)
-        let changes = Changes(count: jobs)
-        DispatchQueue.concurrentPerform(iterations: jobs) { job in
+        let jobs = inJobs(options) { _, users in
             var before = PopulationTally()
             var after = PopulationTally()
             var top: [ChangedUserDay] = []
-            for index in stride(from: job, to: users.count, by: jobs) {
-                let number = users[index]
+            for number in users {
                 let a = live(oldGenerator.user(number, days: options.days), ruleset: old, clock: clock, into: &before)
                 let b = live(newGenerator.user(number, days: options.days), ruleset: new, clock: clock, into: &after)
                 for day in 0..<Swift.max(a.count, b.count) {
@@ -174,17 +179,15 @@ extension PopulationRun {
                 }
                 if top.count > limit * 4 { top = ranked(top, limit) }
             }
-            results.set(job * 2, before)
-            results.set(job * 2 + 1, after)
-            changes.set(job, ranked(top, limit))
+            return (before: before, after: after, top: ranked(top, limit))
         }
-        let all = results.all()
         var before = PopulationTally()
         var after = PopulationTally()
-        for (index, tally) in all.enumerated() {
-            if index % 2 == 0 { before.merge(tally) } else { after.merge(tally) }
+        for job in jobs {
+            before.merge(job.before)
+            after.merge(job.after)
         }
-        return (before, after, ranked(changes.all(), limit))
+        return (before, after, ranked(jobs.flatMap(\.top), limit))
     }
 
     static func ranked(_ days: [ChangedUserDay], _ limit: Int) -> [ChangedUserDay] {
@@ -194,13 +197,5 @@ extension PopulationRun {
                 let b = abs($1.new - $1.old)
                 return a != b ? a > b : ($0.user, $0.day) < ($1.user, $1.day)
             }.prefix(limit))
-    }
-
-    final class Changes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lists: [[ChangedUserDay]]
-        init(count: Int) { lists = Array(repeating: [], count: count) }
-        func set(_ index: Int, _ list: [ChangedUserDay]) { lock.withLock { lists[index] = list } }
-        func all() -> [ChangedUserDay] { lock.withLock { lists.flatMap { $0 } } }
     }
 }

@@ -125,9 +125,8 @@ public enum HTMLReport {
     /// A reason id as words: `completion_rate_below_threshold` → "completion rate below threshold".
     static func plain(_ id: String) -> String { id.replacingOccurrences(of: "_", with: " ") }
 
-    static func hoursAndMinutes(_ minutes: Int) -> String {
-        minutes >= 60 ? "\(minutes / 60)시간 \(minutes % 60)분" : "\(minutes)분"
-    }
+    /// Minutes as the templates' `|hm` filter writes them: 5시간 30분, 30분, 2시간.
+    static func hoursAndMinutes(_ minutes: Int) -> String { TemplateRendererProbe.format(.int(minutes), .hm) }
 
     /// `12345` → `12,345`.
     static func grouped(_ value: Int) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesExpression
 import Ruleset
 
 /// What must hold in every trace of a sound ruleset, whatever the user does: no day over the
@@ -48,7 +49,8 @@ public struct Invariants {
             let local = clock.local(request.scheduledAt).seconds
             if ruleset.policy.isQuiet(local), rule?.inQuietHours != .allow {
                 found.append(
-                    Violation(kind: .inQuietHours, day: request.day, what: "'\(request.type)' delivered at \(Self.hm(local)) inside quiet hours"))
+                    Violation(
+                        kind: .inQuietHours, day: request.day, what: "'\(request.type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
             }
             if !request.redacted, let template = ruleset.template(request.templateID),
                 ruleset.surface(template.surface)?.sensitivity == .forbidden,
@@ -68,11 +70,5 @@ public struct Invariants {
         default:
             return []
         }
-    }
-
-    static func hm(_ seconds: Int) -> String {
-        let h = seconds / 3600
-        let m = seconds % 3600 / 60
-        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
     }
 }

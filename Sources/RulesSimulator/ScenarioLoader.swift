@@ -189,6 +189,12 @@ public struct ScenarioLoader {
     }
 
     private mutating func routineID(_ node: YAMLNode, key: String) -> String? {
+        ScenarioLoader.routineID(node, key: key, ruleset: ruleset, &reader)
+    }
+
+    /// A routine id of `ruleset`, else nil after a diagnostic with did-you-mean (scenarios and
+    /// populations name routines alike).
+    static func routineID(_ node: YAMLNode, key: String, ruleset: Ruleset, _ reader: inout NodeReader) -> String? {
         guard let id = reader.string(node, key: key) else { return nil }
         guard ruleset.routine(id) != nil else {
             let ids = ruleset.routines.map(\.id)

@@ -258,14 +258,6 @@ public struct PopulationLoader {
     }
 
     private mutating func routineID(_ node: YAMLNode, key: String) -> String? {
-        guard let id = reader.string(node, key: key) else { return nil }
-        guard ruleset.routine(id) != nil else {
-            let ids = ruleset.routines.map(\.id)
-            var hint = "routines: \(ids.joined(separator: ", "))"
-            if let near = Suggestions.nearest(to: id, among: ids) { hint = "did you mean '\(near)'? " + hint }
-            reader.report(ScenarioDiagnostics.error("scenario.unknown_routine", reader.file, node, "no routine '\(id)'", hint: hint))
-            return nil
-        }
-        return id
+        ScenarioLoader.routineID(node, key: key, ruleset: ruleset, &reader)
     }
 }

@@ -62,7 +62,7 @@ public enum PopulationReport {
             fields.append(("shard", .string(shard.text)))
             fields.append(("users_lived", .int(tally.users)))
         }
-        let types = Set(tally.delivered.keys).union(tally.suppressed.keys).sorted()
+        let types = tally.types
         let byType: [(String, JSONValue)] = types.map { type in
             (type, .object([("delivered", .int(tally.delivered[type] ?? 0)), ("suppressed", counts(tally.suppressed[type] ?? [:]))]))
         }
@@ -227,7 +227,7 @@ public enum PopulationReport {
             + " (seed \(header.seed), from \(DateFormat.string(header.start)), ruleset \(header.rulesetSHA256.prefix(12)))"
             + (shard.map { $0 == .whole ? "" : ", shard \($0.text)" } ?? "") + "\n\n"
         out += "notifications delivered (suppressed: user-days on which a gate refused the type)\n"
-        let types = Set(tally.delivered.keys).union(tally.suppressed.keys).sorted()
+        let types = tally.types
         let width = types.map(\.count).max() ?? 0
         for type in types {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
@@ -301,7 +301,7 @@ public enum PopulationReport {
 
     public static func html(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
         var rows = ""
-        for type in Set(tally.delivered.keys).union(tally.suppressed.keys).sorted() {
+        for type in tally.types {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
             rows +=
                 "<tr><td>\(escape(type))</td><td class=n>\(grouped(tally.delivered[type] ?? 0))</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"

@@ -107,6 +107,9 @@ public struct PopulationTally: Sendable, Equatable {
     }
 
     public var violations: Int { invariants.values.reduce(0, +) }
+
+    /// Every notification type delivered or suppressed, sorted.
+    public var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }
 }
 
 /// Counts one user's records into a tally, day by day.

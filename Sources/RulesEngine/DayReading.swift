@@ -53,7 +53,7 @@ extension OperatorEngine {
         // Statuses by the judgement table (one scratch copy of the facts for the bindings),
         // then facts again with the judged statuses.
         // The facts move into the context (no copy) for the bindings, and back.
-        var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         reading.facts = FactValues(count: 0)
         for index in reading.routines.indices {
             // A routine completed earlier today stays completed (the route never takes back

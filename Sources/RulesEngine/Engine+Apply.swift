@@ -191,9 +191,10 @@ extension OperatorEngine {
                 day = current
                 records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: "user_request")))
                 routeChangedThisRun = true
-                decisionExplanations["route"] = Explanation(
-                    decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
-                    note: "the user asked for it (\(action.rawValue)); a user request beats the table and sticks for the day")
+                decided.route = .ready(
+                    Explanation(
+                        decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
+                        note: "the user asked for it (\(action.rawValue)); a user request beats the table and sticks for the day"))
                 return
             }
         }

@@ -13,7 +13,7 @@ struct LineDecision: Sendable {
 }
 
 extension OperatorEngine {
-    var renderer: TemplateRenderer { TemplateRenderer(ruleset: ruleset, dayStart: profile.dayStart(ruleset)) }
+    var renderer: TemplateRenderer { TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived) }
 
     /// Renders the home line (for the run's event, else `home`) and the widget line, and
     /// saves the snapshot the widget shows until the next run.
@@ -62,7 +62,7 @@ extension OperatorEngine {
         let facts = line.facts
         var entries: [Explanation.Entry] = []
         var read: [String] = []
-        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
         for template in ruleset.templates where template.surface == line.text.surface && template.event == event {
             var result: Explanation.Result = .matched
             if let when = template.when {

@@ -62,13 +62,90 @@ public struct Explanation: Sendable {
     }
 }
 
+/// A decision kept to be explained on demand: explanations are asked for rarely, while
+/// tables decide at every app run.
+enum PendingExplanation: Sendable {
+    case ready(Explanation)
+    /// A table decided with `facts` at `at`; explaining evaluates it again (same facts, same
+    /// result) and lists every entry tried.
+    case table(DecisionTable, facts: FactValues, at: Date)
+
+    /// The same decision, seen again at `time`.
+    func at(_ time: Date) -> PendingExplanation {
+        switch self {
+        case .ready(var explanation):
+            explanation.at = time
+            return .ready(explanation)
+        case .table(let table, let facts, _): return .table(table, facts: facts, at: time)
+        }
+    }
+}
+
+/// The rows of a decision table as they were when it decided.
+enum DecisionTable: Sendable {
+    case risk([RiskEntry])
+    case route([RouteEntry])
+    case day([DayJudgementEntry])
+}
+
+/// The latest decision of each table, and of the tool validator.
+struct DecidedExplanations: Sendable {
+    var risk: PendingExplanation?
+    var route: PendingExplanation?
+    var day: PendingExplanation?
+    var other: [String: Explanation] = [:]
+}
+
 extension OperatorEngine {
+    /// The explanation of a kept decision.
+    func explain(_ pending: PendingExplanation) -> Explanation {
+        switch pending {
+        case .ready(let explanation):
+            return explanation
+        case .table(.risk(let entries), let facts, let time):
+            return firstMatch(
+                entries.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: time,
+                fallback: RiskLevel.low.rawValue
+            ).explanation
+        case .table(.route(let entries), let facts, let time):
+            return firstMatch(
+                entries.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
+                fallback: RouteKind.regular.rawValue
+            ).explanation
+        case .table(.day(let entries), let facts, let time):
+            return firstMatch(
+                entries.map { ($0.result.rawValue, $0.when, $0.origin) }, facts: facts, decision: "day", at: time,
+                fallback: DayResult.failed.rawValue
+            ).explanation
+        }
+    }
+
+    /// The index of the first entry of a decision table whose condition holds; an entry
+    /// whose condition fails to evaluate does not match and is reported as a problem.
+    mutating func decideTable<Entry>(
+        _ entries: [Entry], _ condition: (Entry) -> CompiledExpression, _ origin: (Entry) -> Origin, facts: FactValues, at time: Date
+    ) -> Int? {
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        for index in entries.indices {
+            let when = condition(entries[index])
+            do {
+                if try when.isTrue(&context) { return index }
+            } catch {
+                let place = origin(entries[index])
+                problem(
+                    at: time, "expression.evaluation",
+                    "\(place.file):\(place.location.line): '\(when.source)' could not be evaluated: \(error.description)")
+            }
+        }
+        return nil
+    }
+
     /// First match of a decision table, with the explanation of how it was found.
     func firstMatch(
         _ entries: [(label: String, when: CompiledExpression, origin: Origin)], facts: FactValues, decision: String,
         at time: Date, fallback: String
     ) -> (index: Int?, explanation: Explanation) {
-        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
         var tried: [Explanation.Entry] = []
         var read: [String] = []
         var decided: Int?
@@ -92,18 +169,9 @@ extension OperatorEngine {
         return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, reading: read, in: facts, schema: fullSchema))
     }
 
-    /// Reports each entry of `explanation` whose condition failed to evaluate.
-    mutating func reportFailures(_ explanation: Explanation, at time: Date) {
-        for entry in explanation.entries {
-            guard case .failed(let error) = entry.result else { continue }
-            let place = entry.origin.map { "\($0.file):\($0.location.line): " } ?? ""
-            problem(at: time, "expression.evaluation", "\(place)'\(entry.condition ?? entry.label)' could not be evaluated: \(error)")
-        }
-    }
-
     /// The index of the first entry whose condition holds (no explanation: the hot path).
     func firstMatchIndex<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues) -> Int? {
-        var context = EvaluationContext(facts: facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
         return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
     }
 }

@@ -54,17 +54,8 @@ extension OperatorEngine {
         for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
             layout.routines[index].put(routine, into: &facts)
         }
-        // By index: a declaration or rule copied out of the ruleset costs a retain per field.
-        for index in ruleset.settings.indices where index < layout.settings.count {
-            facts.put(layout.settings[index], profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue)
-        }
-        if !profile.ignoredStreaks.isEmpty {
-            for (index, box) in ruleBoxes.enumerated() where index < layout.ignoredStreaks.count {
-                facts.put(layout.ignoredStreaks[index], .int(profile.ignoredStreaks[box.value.id] ?? 0))
-            }
-        } else {
-            for index in ruleBoxes.indices where index < layout.ignoredStreaks.count { facts.put(layout.ignoredStreaks[index], .int(0)) }
-        }
+        for fact in fromProfile.settingFacts { facts[fact.slot] = fact.value }
+        for fact in fromProfile.ignoredStreakFacts { facts[fact.slot] = fact.value }
         reading.facts = facts
     }
 

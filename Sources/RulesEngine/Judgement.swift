@@ -11,12 +11,12 @@ extension OperatorEngine {
     /// deliveries.
     mutating func closeDay(at time: Date) {
         guard let current = day else { return }
-        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? profile.dayStart(ruleset)
+        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
         var statuses: [String: RoutineStatus] = [:]
         var completed = 0
         var partial = 0
-        var context = EvaluationContext(facts: reading.facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         var problems: [String] = []
         for routine in reading.routines where routine.enabled {
             let status =
@@ -31,12 +31,10 @@ extension OperatorEngine {
         if current.skipped {
             result = .skipped
         } else {
-            let (index, explanation) = firstMatch(
-                (ruleset.judgement?.day ?? []).map { ($0.result.rawValue, $0.when, $0.origin) }, facts: reading.facts,
-                decision: "day", at: time, fallback: DayResult.failed.rawValue)
-            reportFailures(explanation, at: time)
-            decisionExplanations["day"] = explanation
-            result = index.map { ruleset.judgement?.day[$0].result ?? .failed } ?? .failed
+            let table = ruleset.judgement?.day ?? []
+            let index = decideTable(table, { $0.when }, { $0.origin }, facts: reading.facts, at: time)
+            decided.day = .table(.day(table), facts: reading.facts, at: time)
+            result = index.map { table[$0].result } ?? .failed
         }
         let xp = ruleset.judgement?.xp ?? ExperiencePoints()
         let gained = completed * xp.completed + partial * xp.partial + (recoveryCompleted(current) ? xp.recoveryCompleted : 0)
@@ -63,11 +61,12 @@ extension OperatorEngine {
         context.facts.put(layout.progress, .number(reading.progress))
         context.facts.put(layout.value, .number(reading.value))
         context.facts.put(layout.goal, .number(reading.goal))
-        for entry in ruleset.judgement?.routine ?? [] {
+        let entries = derived.routineJudgement
+        for index in entries.indices {
             do {
-                if try entry.when.isTrue(&context) { return entry.status }
+                if try entries[index].when.isTrue(&context) { return entries[index].status }
             } catch {
-                problems.append(evaluationProblem(entry.when, origin: entry.origin, error) + " (routine '\(reading.routine.id)')")
+                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.routine.id)')")
             }
         }
         if closing { return skipped ? .skipped : .failed }

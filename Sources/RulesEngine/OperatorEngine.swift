@@ -17,8 +17,15 @@ public struct OperatorEngine: Sendable {
     var fullSchema: FactSchema
     public let clock: LocalClock
     public internal(set) var profile: OperatorProfile {
-        didSet { profileVersion &+= 1 }
+        didSet {
+            profileVersion &+= 1
+            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout)
+        }
     }
+    /// What app runs read off the profile, worked out again when it changes.
+    var fromProfile: ProfileDerived
+    /// `day_starts_at` in force (the user's setting, else the ruleset's).
+    var dayStart: Int { fromProfile.dayStart }
     /// Bumped at every change of the profile (cache key of tomorrow's candidates).
     var profileVersion = 0
     /// The notification rules, boxed once per ruleset.
@@ -43,8 +50,25 @@ public struct OperatorEngine: Sendable {
     var refused: [SuppressedNotification] = []
     /// Requests delivered on the current day, by id (responses must name one).
     var delivered: [String: ScheduledNotification] = [:]
-    /// The latest explanation of each decision (`risk`, `route`, `template <surface>`, …).
-    public internal(set) var decisionExplanations: [String: Explanation] = [:]
+    /// The latest decisions of the tables and tools, explained when asked.
+    var decided = DecidedExplanations()
+
+    /// The latest explanation of each decision (`risk`, `route`, `day`, `tool`).
+    public var decisionExplanations: [String: Explanation] {
+        var result = decided.other
+        for name in ["risk", "route", "day"] { result[name] = decisionExplanation(name) }
+        return result
+    }
+
+    /// The latest explanation of one decision (`risk`, `route`, `day`, `tool`), made now.
+    public func decisionExplanation(_ decision: String) -> Explanation? {
+        switch decision {
+        case "risk": decided.risk.map(explain)
+        case "route": decided.route.map(explain)
+        case "day": decided.day.map(explain)
+        default: decided.other[decision]
+        }
+    }
     /// The candidates of the last plan with their gates, explained on demand.
     var plannedCandidates: [PlannedCandidate] = []
     /// The lines of the last app run, explained on demand.
@@ -83,14 +107,17 @@ public struct OperatorEngine: Sendable {
 
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
         self.ruleset = ruleset
-        self.layout = FactLayout(ruleset: ruleset)
+        let layout = FactLayout(ruleset: ruleset)
+        self.layout = layout
         self.fullSchema = ruleset.perRoutineSchema
         self.clock = clock
-        self.profile = profile ?? OperatorProfile(ruleset: ruleset)
+        let profile = profile ?? OperatorProfile(ruleset: ruleset)
+        self.profile = profile
         self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
         self.routineBoxes = ruleset.routines.map(RoutineBox.init)
         self.derived = RulesetDerived(ruleset: ruleset)
         self.stateRulesetSHA256 = ruleset.sha256
+        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout)
     }
 
     /// An engine that goes on from a saved state. A state written under another ruleset
@@ -158,6 +185,7 @@ public struct OperatorEngine: Sendable {
         ruleBoxes = new.notifications.map(RuleBox.init)
         routineBoxes = new.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: new)
+        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout)
         tomorrowPlan = nil
         lastFacts = nil
         needsReconciliation = true
@@ -189,7 +217,7 @@ public struct OperatorEngine: Sendable {
                 if let current = next, (current.at, current.kind) <= (at, kind) { return }
                 next = (at, kind)
             }
-            consider(day.map { clock.instant(day: $0.day + 1, seconds: profile.dayStart(ruleset)) }, 0)
+            consider(day.map { clock.instant(day: $0.day + 1, seconds: dayStart) }, 0)
             consider(refused.map(\.fireAt).min(), 1)
             if presumingDeliveries { consider(pending.first?.scheduledAt, 2) }
             guard let next else { return }
@@ -216,7 +244,7 @@ public struct OperatorEngine: Sendable {
 
     /// Starts the day of `time` if no day is open (first event ever, or after a close).
     mutating func openDay(for time: Date) {
-        let logical = clock.logical(time, dayStart: profile.dayStart(ruleset)).day
+        let logical = clock.logical(time, dayStart: dayStart).day
         guard day != nil else {
             day = DayState(day: logical)
             delivered = [:]

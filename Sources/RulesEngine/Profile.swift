@@ -58,3 +58,31 @@ extension OperatorEngine {
         for (key, value) in values where ruleset.settings.declaration(key) != nil { profile.settings[key] = value }
     }
 }
+
+/// A fact slot and its value.
+struct SlotValue: Sendable {
+    var slot: Int
+    var value: Value
+}
+
+/// What every app run reads off the profile (day start, `settings.*` and
+/// `notifications.<id>.ignored_streak` facts), worked out once per change of the profile
+/// instead of by string lookups at every reading.
+struct ProfileDerived: Sendable {
+    var dayStart: Int
+    var settingFacts: [SlotValue] = []
+    var ignoredStreakFacts: [SlotValue] = []
+
+    init(profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) {
+        dayStart = profile.dayStart(ruleset)
+        // By index: a declaration or rule copied out of the ruleset costs a retain per field.
+        for index in ruleset.settings.indices where index < layout.settings.count {
+            guard let slot = layout.settings[index] else { continue }
+            settingFacts.append(SlotValue(slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue))
+        }
+        for index in ruleset.notifications.indices where index < layout.ignoredStreaks.count {
+            guard let slot = layout.ignoredStreaks[index] else { continue }
+            ignoredStreakFacts.append(SlotValue(slot: slot, value: .int(profile.ignoredStreaks[ruleset.notifications[index].id] ?? 0)))
+        }
+    }
+}

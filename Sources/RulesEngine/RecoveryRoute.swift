@@ -150,8 +150,30 @@ func threeDigits(_ value: Int) -> String {
 final class RulesetDerived: Sendable {
     /// `recovery.items_text` before the route starts (the declared items).
     let plannedRecoveryText: String
+    /// Per template id: the segment at which rendering is refused for privacy (see
+    /// `TemplateRenderer.refusedSegment`); absent when none is.
+    let refusedSegment: [String: Int]
+    /// Templates (indices, file order) by surface and event: the lines an app run chooses from.
+    let templatesByLine: [LineKey: [Int]]
+    /// `judgement.routine`, empty when the ruleset has no judgement.
+    let routineJudgement: [RoutineJudgementEntry]
 
     init(ruleset: Ruleset) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
+        var refused: [String: Int] = [:]
+        var byLine: [LineKey: [Int]] = [:]
+        for (index, template) in ruleset.templates.enumerated() {
+            if refused[template.id] == nil, let segment = TemplateRenderer.refusedSegment(template, in: ruleset) { refused[template.id] = segment }
+            byLine[LineKey(surface: template.surface, event: template.event), default: []].append(index)
+        }
+        refusedSegment = refused
+        templatesByLine = byLine
+        routineJudgement = ruleset.judgement?.routine ?? []
     }
+}
+
+/// A surface and an event: which templates compete for a line.
+struct LineKey: Hashable, Sendable {
+    var surface: String
+    var event: String?
 }

@@ -13,12 +13,10 @@ extension OperatorEngine {
         if current.skipped, let kept = current.risk {
             risk = kept
         } else {
-            let (riskIndex, riskExplanation) = firstMatch(
-                ruleset.risk.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: time,
-                fallback: RiskLevel.low.rawValue)
-            risk = riskIndex.map { ruleset.risk[$0].level } ?? .low
-            decisionExplanations["risk"] = riskExplanation
-            reportFailures(riskExplanation, at: time)
+            let table = ruleset.risk
+            let riskIndex = decideTable(table, { $0.when }, { $0.origin }, facts: facts, at: time)
+            risk = riskIndex.map { table[$0].level } ?? .low
+            decided.risk = .table(.risk(table), facts: facts, at: time)
         }
         if risk != current.risk {
             records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
@@ -32,23 +30,23 @@ extension OperatorEngine {
     /// its recovery items and walking quest with it.
     mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) {
         if current.skipped, current.routeDecided {
-            decisionExplanations["route"] = Explanation(
-                decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
-                note: "the user skipped today: the route in force stays")
+            decided.route = .ready(
+                Explanation(
+                    decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
+                    note: "the user skipped today: the route in force stays"))
         } else if current.route.requestedByUser {
-            decisionExplanations["route"]?.at = time
+            decided.route = decided.route?.at(time)
         } else if current.routeDecided, ruleset.sticky.contains(current.route.route) {
-            decisionExplanations["route"] = Explanation(
-                decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
-                note: "'\(current.route.route.rawValue)' is sticky: once entered it stays for the rest of the day")
+            decided.route = .ready(
+                Explanation(
+                    decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
+                    note: "'\(current.route.route.rawValue)' is sticky: once entered it stays for the rest of the day"))
         } else {
-            let (routeIndex, routeExplanation) = firstMatch(
-                ruleset.route.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
-                fallback: RouteKind.regular.rawValue)
-            decisionExplanations["route"] = routeExplanation
-            reportFailures(routeExplanation, at: time)
-            let route = routeIndex.map { ruleset.route[$0].route } ?? .regular
-            let reason = routeIndex.map { ruleset.route[$0].reason } ?? "default"
+            let table = ruleset.route
+            let routeIndex = decideTable(table, { $0.when }, { $0.origin }, facts: facts, at: time)
+            decided.route = .table(.route(table), facts: facts, at: time)
+            let route = routeIndex.map { table[$0].route } ?? .regular
+            let reason = routeIndex.map { table[$0].reason } ?? "default"
             if !current.routeDecided || route != current.route.route {
                 let from = current.routeDecided ? current.route.route : nil
                 current.route = RouteState(

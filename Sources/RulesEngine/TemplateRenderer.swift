@@ -7,6 +7,9 @@ import Ruleset
 struct TemplateRenderer {
     let ruleset: Ruleset
     let dayStart: Int
+    /// What the ruleset's templates need worked out once (the engine's), else worked out
+    /// at each render.
+    var derived: RulesetDerived? = nil
 
     enum Outcome {
         case rendered(String)
@@ -18,19 +21,27 @@ struct TemplateRenderer {
         case failed(String)
     }
 
+    /// The first segment of `template` that reads a sensitive fact on a surface that forbids
+    /// them (rendering stops there, refused), nil when none does.
+    static func refusedSegment(_ template: Template, in ruleset: Ruleset) -> Int? {
+        guard ruleset.surface(template.surface)?.sensitivity == .forbidden else { return nil }
+        return template.segments.firstIndex { segment in
+            guard case .placeholder(let placeholder) = segment else { return false }
+            return placeholder.expression.factsRead.contains { ruleset.sensitivity(of: $0) != nil }
+        }
+    }
+
     /// Renders `template` with `facts`.
     func render(_ template: Template, facts: FactValues) -> Outcome {
-        let forbidden = ruleset.surface(template.surface)?.sensitivity == .forbidden
+        let refusedAt = derived.map { $0.refusedSegment[template.id] } ?? TemplateRenderer.refusedSegment(template, in: ruleset)
         var text = ""
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        for segment in template.segments {
+        for (index, segment) in template.segments.enumerated() {
             switch segment {
             case .text(let literal):
                 text += literal
             case .placeholder(let placeholder):
-                if forbidden, placeholder.expression.factsRead.contains(where: { ruleset.sensitivity(of: $0) != nil }) {
-                    return .refused
-                }
+                if index == refusedAt { return .refused }
                 let value: Value
                 do {
                     value = try placeholder.expression.value(&context)
@@ -110,7 +121,9 @@ struct TemplateRenderer {
     ) -> (template: Template?, text: RenderedText)? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         var failures: [String] = []
-        let matching = ruleset.templates.filter { template in
+        let templates = ruleset.templates
+        let indices = derived.map { $0.templatesByLine[LineKey(surface: surface, event: event)] ?? [] } ?? Array(templates.indices)
+        let matching = indices.map { templates[$0] }.filter { template in
             guard template.surface == surface, template.event == event else { return false }
             guard let when = template.when else { return true }
             do {

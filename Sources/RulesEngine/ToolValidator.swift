@@ -140,7 +140,7 @@ extension OperatorEngine {
             }
         }
         records.append(EngineRecord(at: time, kind: .toolVerdict(verdict, log: log)))
-        decisionExplanations["tool"] = Explanation(
+        decided.other["tool"] = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [
                 Explanation.Entry(

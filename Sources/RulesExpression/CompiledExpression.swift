@@ -3,16 +3,37 @@ import RulesDiagnostics
 /// An expression that has been parsed, checked against a schema and compiled: what the
 /// ruleset stores for every `when:`, `at:` and template placeholder.
 public struct CompiledExpression: Sendable {
+    /// Behind one reference: rules and candidates copy their expressions often, and one
+    /// retain is cheaper than one per field.
+    private final class Storage: Sendable {
+        let source: String
+        let typed: TypedNode
+        let program: Evaluable
+        let factsRead: [String]
+
+        init(source: String, typed: TypedNode, program: Evaluable, factsRead: [String]) {
+            self.source = source
+            self.typed = typed
+            self.program = program
+            self.factsRead = factsRead
+        }
+    }
+    private let storage: Storage
+
+    private init(source: String, typed: TypedNode, program: Evaluable, factsRead: [String]) {
+        storage = Storage(source: source, typed: typed, program: program, factsRead: factsRead)
+    }
+
     /// The text as written in the rule file.
-    public let source: String
-    public let typed: TypedNode
-    private let program: Evaluable
+    public var source: String { storage.source }
+    public var typed: TypedNode { storage.typed }
+    private var program: Evaluable { storage.program }
 
     /// The checked type of the result.
     public var type: ExpressionType { typed.type }
 
     /// Facts read, each once, in first-read order (computed once, at compile time).
-    public let factsRead: [String]
+    public var factsRead: [String] { storage.factsRead }
 
     /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
     /// errors; warnings come back alongside a compiled expression. Diagnostics are placed

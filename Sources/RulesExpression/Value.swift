@@ -118,8 +118,19 @@ public enum DateFormat {
 /// for every candidate).
 public struct FactValues: Sendable {
     public var values: [Value]
-    @usableFromInline var firstPatch: (slot: Int, value: Value)?
-    @usableFromInline var secondPatch: (slot: Int, value: Value)?
+    /// One overridden slot (slot -1: none). A concrete struct, not an optional tuple:
+    /// copying a tuple goes through the runtime's generic value witnesses.
+    @usableFromInline struct Patch: Sendable {
+        @usableFromInline var slot: Int
+        @usableFromInline var value: Value
+        @usableFromInline static let none = Patch(slot: -1, value: .unknown)
+        @usableFromInline init(slot: Int, value: Value) {
+            self.slot = slot
+            self.value = value
+        }
+    }
+    @usableFromInline var firstPatch = Patch.none
+    @usableFromInline var secondPatch = Patch.none
 
     public init(schema: FactSchema) {
         values = Array(repeating: .unknown, count: schema.slotCount)
@@ -132,15 +143,13 @@ public struct FactValues: Sendable {
     @inlinable
     public subscript(slot: Int) -> Value {
         get {
-            if let patch = firstPatch, patch.slot == slot { return patch.value }
-            if let patch = secondPatch, patch.slot == slot { return patch.value }
+            if firstPatch.slot == slot, slot >= 0 { return firstPatch.value }
+            if secondPatch.slot == slot, slot >= 0 { return secondPatch.value }
             return slot >= 0 && slot < values.count ? values[slot] : .unknown
         }
         set {
-            if firstPatch != nil || secondPatch != nil {
-                if firstPatch?.slot == slot { firstPatch = nil }
-                if secondPatch?.slot == slot { secondPatch = nil }
-            }
+            if firstPatch.slot == slot { firstPatch = .none }
+            if secondPatch.slot == slot { secondPatch = .none }
             if slot >= 0, slot < values.count { values[slot] = newValue }
         }
     }
@@ -149,10 +158,11 @@ public struct FactValues: Sendable {
     /// written into the array.
     @inlinable
     public mutating func patch(_ slot: Int, _ value: Value) {
-        if firstPatch == nil || firstPatch?.slot == slot {
-            firstPatch = (slot, value)
-        } else if secondPatch == nil || secondPatch?.slot == slot {
-            secondPatch = (slot, value)
+        guard slot >= 0 else { return }
+        if firstPatch.slot < 0 || firstPatch.slot == slot {
+            firstPatch = Patch(slot: slot, value: value)
+        } else if secondPatch.slot < 0 || secondPatch.slot == slot {
+            secondPatch = Patch(slot: slot, value: value)
         } else {
             self[slot] = value
         }
@@ -162,13 +172,13 @@ public struct FactValues: Sendable {
     /// is not): facts that many candidates will patch again start without patches.
     @inlinable
     public mutating func flatten() {
-        guard firstPatch != nil || secondPatch != nil else { return }
+        guard firstPatch.slot >= 0 || secondPatch.slot >= 0 else { return }
         let first = firstPatch
         let second = secondPatch
-        firstPatch = nil
-        secondPatch = nil
-        if let first, first.slot >= 0, first.slot < values.count { values[first.slot] = first.value }
-        if let second, second.slot >= 0, second.slot < values.count { values[second.slot] = second.value }
+        firstPatch = .none
+        secondPatch = .none
+        if first.slot >= 0, first.slot < values.count { values[first.slot] = first.value }
+        if second.slot >= 0, second.slot < values.count { values[second.slot] = second.value }
     }
 
     /// Sets a fact by name; names the schema does not know are ignored.

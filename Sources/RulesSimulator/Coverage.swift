@@ -54,7 +54,7 @@ public final class RuleCoverage {
     /// Records what one step of a simulation exercised.
     public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
         for table in ["risk", "route", "day"] {
-            if let explanation = engine.decisionExplanations[table], let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
+            if let explanation = engine.decisionExplanation(table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
                 entries[table, default: []].insert(index)
             }
         }

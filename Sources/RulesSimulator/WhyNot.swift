@@ -15,7 +15,7 @@ public enum WhyNot {
         case "route":
             guard let target = RouteKind(rawValue: parts[1]) else { return "'\(parts[1])' is not a route" }
             if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
-            if let note = engine.decisionExplanations["route"]?.note { return "the table was not consulted: \(note)" }
+            if let note = engine.decisionExplanation("route")?.note { return "the table was not consulted: \(note)" }
             return table(
                 ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts,
                 ruleset: ruleset)

@@ -20,7 +20,7 @@ extension OperatorEngine {
         {
             bind(&facts, routineReading, reminder: reminder)
         }
-        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: dayStart)
         return (try? when.isTrue(&context)) == true
     }
 
@@ -62,14 +62,12 @@ extension OperatorEngine {
             profile.ignoredStreaks[notification.type] = streak
             if streak == ruleset.policy.weakenAfterIgnored, let today = day?.day { profile.weakenedSince[notification.type] = today }
         case .opened, .action(.openApp):
-            profile.ignoredStreaks[notification.type] = 0
-            profile.weakenedSince[notification.type] = nil
+            resetIgnored(notification.type)
             records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
             sync(health, at: time)
             decide(at: time)
         case .action(let action):
-            profile.ignoredStreaks[notification.type] = 0
-            profile.weakenedSince[notification.type] = nil
+            resetIgnored(notification.type)
             records.append(EngineRecord(at: time, kind: .appRun(cause: "notification_action:\(action.rawValue)", synced: false)))
             switch action {
             case .startRecovery: request(.startRecovery, at: time)
@@ -84,5 +82,12 @@ extension OperatorEngine {
             }
             decide(at: time)
         }
+    }
+
+    /// An answer other than ignoring ends a type's run of ignores; the profile changes (and
+    /// tomorrow's cached plan with it) only when it holds something else.
+    private mutating func resetIgnored(_ type: String) {
+        if profile.ignoredStreaks[type] != 0 { profile.ignoredStreaks[type] = 0 }
+        if profile.weakenedSince[type] != nil { profile.weakenedSince[type] = nil }
     }
 }

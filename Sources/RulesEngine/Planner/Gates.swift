@@ -85,7 +85,7 @@ extension OperatorEngine {
     func conditionGate(_ gated: inout GatedCandidate) -> GateResult {
         let rule = gated.candidate.rule
         guard let when = rule.when else { return .passed(nil) }
-        var context = EvaluationContext(facts: gated.facts, dayStart: profile.dayStart(ruleset))
+        var context = EvaluationContext(facts: gated.facts, dayStart: dayStart)
         do {
             guard try when.isTrue(&context) else { return .refused(when.source) }
         } catch {
@@ -120,7 +120,7 @@ extension OperatorEngine {
             gated.deferredBy = Int(deferredTo.timeIntervalSince(gated.fireAt))
             gated.fireSeconds = quiet.end
             gated.fireAt = deferredTo
-            gated.fireDay = clock.logical(deferredTo, dayStart: profile.dayStart(ruleset)).day
+            gated.fireDay = clock.logical(deferredTo, dayStart: dayStart).day
             gated.facts = factsAtFire(gated.candidate.facts, fireSeconds: quiet.end)
             return .passed(
                 Explanation.Entry(

@@ -156,8 +156,9 @@ extension OperatorEngine {
     /// The candidates of `day` that fire after `time` and were not delivered already; an
     /// `at:` that fails to evaluate adds its message to `problems`.
     func candidates(for day: DayState, reading base: DayReading, at time: Date, problems: inout [String]) -> [Candidate] {
-        let dayStart = profile.dayStart(ruleset)
+        let dayStart = self.dayStart
         let isToday = day.day == self.day?.day
+        let date = LocalClock.compactDate(day.day)
         var result: [Candidate] = []
         for box in ruleBoxes {
             let rule = box.value
@@ -182,7 +183,7 @@ extension OperatorEngine {
                 guard case .time(let seconds) = at else { continue }
                 let fireAt = clock.instant(logicalDay: day.day, seconds: seconds, dayStart: dayStart)
                 guard fireAt > time else { continue }
-                let id = [rule.id, routine, LocalClock.compactDate(day.day)].compactMap { $0 }.joined(separator: ".")
+                let id = routine.map { rule.id + "." + $0 + "." + date } ?? rule.id + "." + date
                 if isToday, delivered[id] != nil { continue }
                 result.append(Candidate(box: box, routine: routine, day: day.day, seconds: seconds % 86_400, fireAt: fireAt, facts: facts, id: id))
             }
@@ -228,11 +229,12 @@ extension OperatorEngine {
         let rule = candidate.rule
         let body = notificationText(rule.template, facts: gated.facts, problems: &problems)
         let title = rule.title.map { notificationText($0, facts: gated.facts, problems: &problems) }
-        let routeIndex = firstMatchIndex(ruleset.route, \.when, facts: gated.facts)
-        let reason =
-            candidate.day == day?.day && day?.route.route == .recovery
-            ? (day?.route.reason ?? "default")
-            : routeIndex.map { ruleset.route[$0].reason } ?? "default"
+        let reason: String
+        if candidate.day == day?.day, let current = day, current.route.route == .recovery {
+            reason = current.route.reason
+        } else {
+            reason = firstMatchIndex(ruleset.route, \.when, facts: gated.facts).map { ruleset.route[$0].reason } ?? "default"
+        }
         let redacted = body.redacted || (title?.redacted ?? false)
         return ScheduledNotification(
             id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: gated.fireAt, day: gated.fireDay, status: "scheduled",

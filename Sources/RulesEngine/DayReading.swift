@@ -37,14 +37,14 @@ extension OperatorEngine {
         var readings: [RoutineReading] = []
         readings.reserveCapacity(routineBoxes.count)
         for box in routineBoxes {
-            let routine = box.value
-            let value = value(of: routine, in: day)
-            let goal = goal(of: routine, on: route, in: day)
+            // Fields read through the box: a routine copied out of it costs a retain per field.
+            let value = value(of: box, in: day)
+            let goal = goal(of: box, on: route, in: day)
             let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
             readings.append(
                 RoutineReading(
-                    box: box, enabled: profile.enabledRoutines.contains(routine.id), value: value, goal: goal,
+                    box: box, enabled: profile.enabledRoutines.contains(box.value.id), value: value, goal: goal,
                     progress: progress, status: provisional))
         }
         var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
@@ -59,7 +59,7 @@ extension OperatorEngine {
             // A routine completed earlier today stays completed (the route never takes back
             // what was done); otherwise the judgement table decides.
             reading.routines[index].status =
-                day.completedRoutines.contains(reading.routines[index].routine.id)
+                day.completedRoutines.contains(reading.routines[index].box.value.id)
                 ? .completed
                 : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
         }

@@ -4,7 +4,6 @@ import Ruleset
 
 /// A line rendered at an app run, kept to explain its choice on demand.
 struct LineDecision: Sendable {
-    var template: Template?
     var text: RenderedText
     var event: String
     var at: Date
@@ -13,46 +12,46 @@ struct LineDecision: Sendable {
 }
 
 extension OperatorEngine {
-    var renderer: TemplateRenderer { TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived) }
+    var renderer: TemplateRenderer { fromProfile.renderer }
 
     /// Renders the home line (for the run's event, else `home`) and the widget line, and
     /// saves the snapshot the widget shows until the next run.
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
-        guard var current = day else { return }
+        // Read in place: a copy of the day would retain every array it holds.
+        guard let today = day?.day else { return }
         let tone = profile.tone
         var problems: [String] = []
-        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: current.day, facts: reading.facts, problems: &problems)
+        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: today, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
             facts.patch(layout.event, .string("home"))
-            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: current.day, facts: facts, problems: &problems)
+            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: today, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
         widgetFacts.patch(layout.event, .string("home"))
-        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: current.day, facts: widgetFacts, problems: &problems)
+        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: today, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines = []
         for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
             guard let line else { continue }
-            records.append(EngineRecord(at: time, kind: .templateRendered(line.text)))
+            records.append(EngineRecord(at: time, kind: .templateRendered(line)))
             lastLines.append(
-                LineDecision(template: line.template, text: line.text, event: lineEvent, at: time, facts: reading.facts, day: current.day))
+                LineDecision(text: line, event: lineEvent, at: time, facts: reading.facts, day: today))
         }
-        let steps = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
-        let water = reading.routines.first { $0.routine.category == .water }
+        let steps = reading.routines[safe: derived.stepsRoutine]
+        let water = reading.routines[safe: derived.waterRoutine]
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }
         var sleepMinutes: Int?
         if case .int(let minutes)? = sleepSlot { sleepMinutes = minutes }
         let stepsToday: Int
         if case .int(let value)? = layout.stepsToday.map({ reading.facts[$0] }) { stepsToday = value } else { stepsToday = 0 }
         let snapshot = DailySnapshot(
-            date: current.day, stepsToday: stepsToday, stepsGoal: Int(saturating: steps?.goal ?? 0), sleepMinutes: sleepMinutes,
+            date: today, stepsToday: stepsToday, stepsGoal: Int(saturating: steps?.goal ?? 0), sleepMinutes: sleepMinutes,
             waterML: Int(saturating: water?.value ?? 0), waterGoalML: Int(saturating: water?.goal ?? 0), completedRoutines: reading.completed,
-            totalRoutines: reading.total, completionRate: reading.rate, route: current.route.route, risk: current.risk ?? .low,
-            characterLine: homeLine?.text.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widgetLine?.text,
-            stepsPermission: current.health?.stepsPermission ?? lastPermissions.steps)
-        current.lastSnapshot = snapshot
-        day = current
+            totalRoutines: reading.total, completionRate: reading.rate, route: day?.route.route ?? .regular, risk: day?.risk ?? .low,
+            characterLine: homeLine?.text ?? "", lastUpdatedAt: time, quest: day?.quest, widgetLine: widgetLine,
+            stepsPermission: day?.health?.stepsPermission ?? lastPermissions.steps)
+        day?.lastSnapshot = snapshot
         records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
     }
 
@@ -73,7 +72,7 @@ extension OperatorEngine {
             entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))
         }
         return Explanation(
-            decision: "template \(line.text.surface)", outcome: line.template?.id ?? "none", at: time, entries: entries,
+            decision: "template \(line.text.surface)", outcome: line.text.templateID ?? "none", at: time, entries: entries,
             reading: read, in: facts, schema: fullSchema,
             note:
                 "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")"
@@ -94,7 +93,7 @@ extension OperatorEngine {
         let line =
             renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
             ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
-        return line.map { RenderedText(templateID: $0.text.templateID, surface: surface, text: $0.text.text, redacted: true) }
+        return line.map { RenderedText(templateID: $0.templateID, surface: surface, text: $0.text, redacted: true) }
             ?? RenderedText(templateID: nil, surface: surface, text: "", redacted: true)
     }
 }

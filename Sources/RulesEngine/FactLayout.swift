@@ -91,13 +91,13 @@ struct RoutineSlots: Sendable {
 
     /// Writes a routine's reading into these slots.
     func put(_ reading: RoutineReading, into facts: inout FactValues) {
-        facts.put(name, .string(reading.routine.name))
+        facts.put(name, .string(reading.box.value.name))
         facts.put(value, .number(reading.value))
         facts.put(goal, .number(reading.goal))
         facts.put(progress, .number(reading.progress))
         facts.put(status, .string(reading.status.rawValue))
         facts.put(enabled, .bool(reading.enabled))
-        facts.put(core, .bool(reading.routine.core))
+        facts.put(core, .bool(reading.box.value.core))
     }
 }
 

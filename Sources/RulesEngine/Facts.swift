@@ -11,13 +11,13 @@ extension OperatorEngine {
         facts.put(layout.today, .date(day.day))
         facts.put(layout.weekday, .string(DateFormat.weekday(day.day)))
         let stepsGranted = health?.stepsPermission == .granted
-        let stepsRoutine = reading.routines.first { $0.routine.unit == .steps && $0.routine.source == .healthkit }
+        let stepsRoutine = reading.routines[safe: derived.stepsRoutine]
         facts.put(layout.stepsToday, .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: stepsRoutine?.value ?? 0)))
         facts.put(layout.stepsYesterday, .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
         facts.put(layout.stepsAverage7, .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
         facts.put(layout.stepsGoal, .int(Int(saturating: stepsRoutine?.goal ?? 0)))
         let sleepGranted = health?.sleepPermission == .granted
-        let sleepRoutine = reading.routines.first { $0.routine.category == .sleep }
+        let sleepRoutine = reading.routines[safe: derived.sleepRoutine]
         var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
         if sleepMinutes == nil, let logged = sleepRoutine, logged.value > 0 { sleepMinutes = Int(saturating: logged.value) }
         facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
@@ -26,7 +26,7 @@ extension OperatorEngine {
         facts.put(layout.healthSteps, .string((health?.stepsPermission ?? lastPermissions.steps).rawValue))
         facts.put(layout.healthSleep, .string((health?.sleepPermission ?? lastPermissions.sleep).rawValue))
         facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
-        let water = reading.routines.first { $0.routine.category == .water }
+        let water = reading.routines[safe: derived.waterRoutine]
         facts.put(layout.waterML, .int(Int(saturating: water?.value ?? 0)))
         facts.put(layout.waterGoal, .int(Int(saturating: water?.goal ?? 0)))
         facts.put(layout.completed, .int(reading.completed))

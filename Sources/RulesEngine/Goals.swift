@@ -7,24 +7,35 @@ extension OperatorEngine {
     /// The goal of `routine` on `route` (SPEC §5.3): light scales steps, minutes, ml and
     /// count goals (not sleep, checklists or checks) and rounds half up, unless the
     /// routine names its own light goal; `set_goal` overrides win.
-    func goal(of routine: Routine, on route: RouteKind, in day: DayState) -> Double {
-        if let override = day.goalOverrides[routine.id] { return override }
-        guard route == .light else { return routine.goal }
-        if let light = routine.lightGoal { return light }
-        guard routine.scalesOnLightRoute, let scale = ruleset.light?.scale else { return routine.goal }
-        return (routine.goal * scale + 0.5).rounded(.down)
+    /// Fields are read through the box: a routine copied out of it costs a retain per field.
+    func goal(of box: RoutineBox, on route: RouteKind, in day: DayState) -> Double {
+        if !day.goalOverrides.isEmpty, let override = day.goalOverrides[box.value.id] { return override }
+        guard route == .light else { return box.value.goal }
+        if let light = box.value.lightGoal { return light }
+        guard box.value.scalesOnLightRoute, let scale = ruleset.light?.scale else { return box.value.goal }
+        return (box.value.goal * scale + 0.5).rounded(.down)
     }
 
     /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
     /// items, or the sum of its logs.
-    func value(of routine: Routine, in day: DayState) -> Double {
-        if routine.source == .healthkit, let health = day.health {
-            if routine.unit == .steps, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
-            if routine.category == .sleep, health.sleepPermission == .granted, let minutes = health.sleepMinutes {
+    func value(of box: RoutineBox, in day: DayState) -> Double {
+        if box.value.source == .healthkit, let health = day.health {
+            if box.value.unit == .steps, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
+            if box.value.category == .sleep, health.sleepPermission == .granted, let minutes = health.sleepMinutes {
                 return Double(minutes)
             }
         }
-        if !routine.items.isEmpty { return Double(day.ticked(routine.id).intersection(routine.items).count) }
-        return day.logged(routine.id)
+        if !box.value.items.isEmpty {
+            // The routine's items ticked today, each once (no sets built per reading).
+            let id = box.value.id
+            var ticked = 0
+            let items = box.value.items
+            for (index, item) in items.enumerated()
+            where !items[..<index].contains(item) && day.ticks.contains(where: { $0.routine == id && $0.item == item }) {
+                ticked += 1
+            }
+            return Double(ticked)
+        }
+        return day.logged(box.value.id)
     }
 }

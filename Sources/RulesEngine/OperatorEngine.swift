@@ -19,7 +19,7 @@ public struct OperatorEngine: Sendable {
     public internal(set) var profile: OperatorProfile {
         didSet {
             profileVersion &+= 1
-            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout)
+            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived)
         }
     }
     /// What app runs read off the profile, worked out again when it changes.
@@ -102,6 +102,9 @@ public struct OperatorEngine: Sendable {
     var records: [EngineRecord] = []
     /// Tomorrow's plan candidates, made for this profile (see `plan`).
     var tomorrowPlan: TomorrowPlan?
+    /// What the last plan was made from, and the soonest fire time among its candidates
+    /// (see `PlanMemo`); nil when the next run must plan anew.
+    var planMemo: KeptPlan?
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -115,9 +118,10 @@ public struct OperatorEngine: Sendable {
         self.profile = profile
         self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
         self.routineBoxes = ruleset.routines.map(RoutineBox.init)
-        self.derived = RulesetDerived(ruleset: ruleset)
+        let derived = RulesetDerived(ruleset: ruleset)
+        self.derived = derived
         self.stateRulesetSHA256 = ruleset.sha256
-        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout)
+        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived)
     }
 
     /// An engine that goes on from a saved state. A state written under another ruleset
@@ -185,8 +189,9 @@ public struct OperatorEngine: Sendable {
         ruleBoxes = new.notifications.map(RuleBox.init)
         routineBoxes = new.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: new)
-        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout)
+        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
         tomorrowPlan = nil
+        planMemo = nil
         lastFacts = nil
         needsReconciliation = true
     }

@@ -72,9 +72,18 @@ struct ProfileDerived: Sendable {
     var dayStart: Int
     var settingFacts: [SlotValue] = []
     var ignoredStreakFacts: [SlotValue] = []
+    /// Renders lines and notification texts with this day start.
+    let renderer: TemplateRenderer
+    /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
+    /// user with reminders.
+    let planReads: [Int]
 
-    init(profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) {
+    init(profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout, derived: RulesetDerived) {
         dayStart = profile.dayStart(ruleset)
+        renderer = TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived)
+        var reminders = false
+        if case .map(let entries)? = profile.settings["reminders"], !entries.isEmpty { reminders = true }
+        planReads = reminders ? derived.planReadsWithRoutines : derived.planReads
         // By index: a declaration or rule copied out of the ruleset costs a retain per field.
         for index in ruleset.settings.indices where index < layout.settings.count {
             guard let slot = layout.settings[index] else { continue }

@@ -157,6 +157,13 @@ final class RulesetDerived: Sendable {
     let templatesByLine: [LineKey: [Int]]
     /// `judgement.routine`, empty when the ruleset has no judgement.
     let routineJudgement: [RoutineJudgementEntry]
+    /// The routines (indices) behind `steps.*`, `sleep.*` and `water.*`: the first HealthKit
+    /// steps routine, the first sleep routine, the first water routine.
+    let stepsRoutine, sleepRoutine, waterRoutine: Int?
+    /// The fact slots a plan reads from an app run's facts (see `PlanMemo`), without and
+    /// with per-routine candidates (only a user with reminders has any).
+    let planReads: [Int]
+    let planReadsWithRoutines: [Int]
 
     init(ruleset: Ruleset) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
@@ -169,6 +176,36 @@ final class RulesetDerived: Sendable {
         refusedSegment = refused
         templatesByLine = byLine
         routineJudgement = ruleset.judgement?.routine ?? []
+        stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
+        sleepRoutine = ruleset.routines.firstIndex { $0.category == .sleep }
+        waterRoutine = ruleset.routines.firstIndex { $0.category == .water }
+        planReads = RulesetDerived.planReads(ruleset, routines: false)
+        planReadsWithRoutines = RulesetDerived.planReads(ruleset, routines: true)
+    }
+}
+
+extension RulesetDerived {
+    /// The slots of every fact a plan reads from the run's facts: what `at:` reads, and
+    /// what is read at a candidate's fire time — `when:`, the risk and route tables, the
+    /// notification texts — except `now` and `risk`, which are set anew there; with a
+    /// per-routine type and `routines`, every `routines.*` fact (its bindings and the
+    /// completed gate).
+    static func planReads(_ ruleset: Ruleset, routines: Bool) -> [Int] {
+        let schema = ruleset.perRoutineSchema
+        var names: [String] = []
+        var atFire: [String] = []
+        for rule in ruleset.notifications {
+            names += rule.at.factsRead
+            atFire += rule.when?.factsRead ?? []
+            for id in [rule.template] + (rule.title.map { [$0] } ?? []) { atFire += ruleset.template(id)?.factsRead ?? [] }
+        }
+        for entry in ruleset.risk { atFire += entry.when.factsRead }
+        for entry in ruleset.route { atFire += entry.when.factsRead }
+        names += atFire.filter { $0 != "now" && $0 != "risk" }
+        if routines, ruleset.notifications.contains(where: \.perRoutine) {
+            names += schema.facts.map(\.name).filter { $0.hasPrefix("routines.") }
+        }
+        return Array(Set(names.compactMap { schema.fact(named: $0)?.slot })).sorted()
     }
 }
 

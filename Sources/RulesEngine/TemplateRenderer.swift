@@ -4,12 +4,20 @@ import Ruleset
 
 /// Renders templates (SPEC §6): placeholders with filters, Korean particles, static and
 /// run-time redaction, and the reproducible choice among matching lines.
-struct TemplateRenderer {
+final class TemplateRenderer: Sendable {
     let ruleset: Ruleset
     let dayStart: Int
     /// What the ruleset's templates need worked out once (the engine's), else worked out
     /// at each render.
-    var derived: RulesetDerived? = nil
+    let derived: RulesetDerived?
+
+    /// A class, made once per ruleset and day start: a renderer holds the whole ruleset,
+    /// and copying that struct costs a retain per field.
+    init(ruleset: Ruleset, dayStart: Int, derived: RulesetDerived? = nil) {
+        self.ruleset = ruleset
+        self.dayStart = dayStart
+        self.derived = derived
+    }
 
     enum Outcome {
         case rendered(String)
@@ -118,34 +126,35 @@ struct TemplateRenderer {
     /// Evaluation errors (a `when` or a placeholder) skip the template and go to `problems`.
     func line(
         surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]
-    ) -> (template: Template?, text: RenderedText)? {
+    ) -> RenderedText? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        var failures: [String] = []
+        // By index: a template copied out of the ruleset costs a retain per field.
         let templates = ruleset.templates
         let indices = derived.map { $0.templatesByLine[LineKey(surface: surface, event: event)] ?? [] } ?? Array(templates.indices)
-        let matching = indices.map { templates[$0] }.filter { template in
-            guard template.surface == surface, template.event == event else { return false }
-            guard let when = template.when else { return true }
-            do {
-                return try when.isTrue(&context)
-            } catch {
-                let place = template.whenOrigin.map { "\($0.file):\($0.location.line): " } ?? ""
-                failures.append("\(place)'\(when.source)' of template '\(template.id)' could not be evaluated: \(error)")
-                return false
+        var matching: [Int] = []
+        for index in indices where templates[index].surface == surface && templates[index].event == event {
+            if let when = templates[index].when {
+                do {
+                    guard try when.isTrue(&context) else { continue }
+                } catch {
+                    let place = templates[index].whenOrigin.map { "\($0.file):\($0.location.line): " } ?? ""
+                    problems.append("\(place)'\(when.source)' of template '\(templates[index].id)' could not be evaluated: \(error)")
+                    continue
+                }
             }
+            matching.append(index)
         }
-        problems += failures
-        let toned = matching.filter { $0.tone != nil && $0.tone == tone }
-        var candidates = toned.isEmpty ? matching.filter { $0.tone == nil } : toned
+        let toned = matching.filter { templates[$0].tone != nil && templates[$0].tone == tone }
+        var candidates = toned.isEmpty ? matching.filter { templates[$0].tone == nil } : toned
         while !candidates.isEmpty {
             let index = ((day % candidates.count) + candidates.count) % candidates.count
-            let template = candidates[index]
+            let template = templates[candidates[index]]
             switch render(template, facts: facts) {
             case .rendered(let text):
-                return (template, RenderedText(templateID: template.id, surface: surface, text: text, redacted: false))
+                return RenderedText(templateID: template.id, surface: surface, text: text, redacted: false)
             case .refused:
                 let fallback = ruleset.surface(surface)?.fallback ?? ""
-                return (template, RenderedText(templateID: template.id, surface: surface, text: fallback, redacted: true))
+                return RenderedText(templateID: template.id, surface: surface, text: fallback, redacted: true)
             case .unknown:
                 candidates.remove(at: index)
             case .failed(let message):

@@ -53,6 +53,28 @@ import Testing
         #expect(generator.user(18, days: 5).scenario.days.map { $0.events.map(\.seconds) } != alone.scenario.days.map { $0.events.map(\.seconds) })
     }
 
+    /// An app run keeps the last plan when nothing it reads changed (most runs of these users
+    /// log water or tick a checklist item): the records are those of fresh plans — the
+    /// restored engine starts from its saved state after every event and keeps no plan.
+    @Test func aKeptPlanGivesTheRecordsOfAFreshPlan() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let generator = PopulationGenerator(population: try Self.population(ruleset: ruleset), ruleset: ruleset)
+        var deliveries = 0
+        for number in 1...12 {
+            let user = generator.user(number, days: 7)
+            let plain = Simulation.run(user.scenario, ruleset: ruleset, responder: user.response)
+            let restored = Simulation.run(user.scenario, ruleset: ruleset, restoreEachEvent: true, responder: user.response)
+            let a = Trace.jsonLines(plain, ruleset: ruleset)
+            let b = Trace.jsonLines(restored, ruleset: ruleset)
+            if a != b {
+                let first = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
+                Issue.record("user \(number) differs first at:\n\(first.map { "\($0.0)\n\($0.1)" } ?? "length")")
+            }
+            deliveries += plain.records.count { if case .notificationDelivered = $0.kind { true } else { false } }
+        }
+        #expect(deliveries > 50)
+    }
+
     @Test func jobsAndShardsDoNotChangeTheResult() throws {
         let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
         let population = try Self.population(ruleset: ruleset)

@@ -28,6 +28,28 @@ struct TomorrowPlan: Sendable {
     var planned: [PlannedCandidate]
 }
 
+/// What a plan was made from, to tell whether the next app run may keep it: a plan is a
+/// function of the facts it reads (`RulesetDerived.planReads`), the profile, the day's
+/// route, skip, deliveries and pending requests, and — through "fires after now" — of the
+/// time only when one of its candidates' fire time has come.
+struct PlanMemo: Sendable, Equatable {
+    var day: Int
+    var profileVersion: Int
+    var skipped: Bool
+    var route: RouteKind
+    var reason: String
+    var deliveries: Int
+    var delivered: Int
+    var pending: Int
+    var reads: [Value]
+}
+
+/// The last plan's inputs and the soonest fire time among its candidates.
+struct KeptPlan: Sendable {
+    var inputs: PlanMemo
+    var nextFire: Date
+}
+
 /// One candidate of a plan: a notification type (and routine) on a logical day.
 struct Candidate: Sendable {
     var box: RuleBox
@@ -47,6 +69,15 @@ extension OperatorEngine {
     /// soonest first; emits `schedule` / `cancel` records against the previous plan.
     mutating func plan(at time: Date, today reading: DayReading) {
         guard let current = day else { return }
+        let memo = PlanMemo(
+            day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route.route,
+            reason: current.route.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
+            reads: fromProfile.planReads.map { reading.facts[$0] })
+        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire {
+            keepPlan(at: time, facts: reading.facts)
+            return
+        }
+        let recordsBefore = records.count
         // Explanations of earlier plans' candidates are replaced by this plan's.
         plannedCandidates = []
         var accepted: [ScheduledNotification] = []
@@ -71,9 +102,12 @@ extension OperatorEngine {
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
         let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
+        var nextFire = Date.distantFuture
+        for candidate in today { nextFire = Swift.min(nextFire, candidate.fireAt) }
         if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion, !deferredIntoTomorrow,
             !touchesToday(cached.candidates)
         {
+            for candidate in cached.candidates { nextFire = Swift.min(nextFire, candidate.fireAt) }
             accepted += cached.accepted
             refusals += cached.refusals
             plannedCandidates += cached.planned.map { planned in
@@ -85,6 +119,7 @@ extension OperatorEngine {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
             let made = self.candidates(for: tomorrow, reading: fresh, at: time, problems: &atProblems)
+            for candidate in made { nextFire = Swift.min(nextFire, candidate.fireAt) }
             let before = (accepted.count, refusals.count, plannedCandidates.count)
             for candidate in ordered(made) {
                 decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
@@ -119,6 +154,27 @@ extension OperatorEngine {
         }
         pending = accepted
         refused = refusals
+        // A plan that reported a problem is made again (and reports it again) at every run.
+        var reported = false
+        for index in recordsBefore..<records.count {
+            if case .problem = records[index].kind { reported = true }
+        }
+        var inputs = memo
+        inputs.pending = pending.count
+        planMemo = reported ? nil : KeptPlan(inputs: inputs, nextFire: nextFire)
+    }
+
+    /// The plan of the last run stands: its candidates are explained as seen now (today's
+    /// with this run's `now` and `risk`, as a new plan would give them).
+    private mutating func keepPlan(at time: Date, facts: FactValues) {
+        let now = layout.now.map { facts[$0] }
+        let risk = layout.risk.map { facts[$0] }
+        for index in plannedCandidates.indices {
+            plannedCandidates[index].at = time
+            guard plannedCandidates[index].today else { continue }
+            if let slot = layout.now, let now { plannedCandidates[index].candidate.facts.patch(slot, now) }
+            if let slot = layout.risk, let risk { plannedCandidates[index].candidate.facts.patch(slot, risk) }
+        }
     }
 
     /// Candidates in time order, then higher priority, then id (sorting indices: candidates
@@ -156,45 +212,54 @@ extension OperatorEngine {
     /// The candidates of `day` that fire after `time` and were not delivered already; an
     /// `at:` that fails to evaluate adds its message to `problems`.
     func candidates(for day: DayState, reading base: DayReading, at time: Date, problems: inout [String]) -> [Candidate] {
-        let dayStart = self.dayStart
         let isToday = day.day == self.day?.day
         let date = LocalClock.compactDate(day.day)
         var result: [Candidate] = []
+        // Fields read through the boxes: a rule or routine copied out costs a retain per field.
         for box in ruleBoxes {
-            let rule = box.value
-            var bindings: [(routine: String?, facts: FactValues)] = []
-            if rule.perRoutine {
+            if box.value.perRoutine {
                 for reading in base.routines where reading.enabled {
-                    guard let reminder = profile.reminder(for: reading.routine.id) else { continue }
+                    let routine = reading.box.value.id
+                    guard let reminder = profile.reminder(for: routine) else { continue }
                     var facts = base.facts
                     bind(&facts, reading, reminder: reminder)
-                    bindings.append((reading.routine.id, facts))
+                    if let made = candidate(
+                        box, routine: routine, facts: facts, day: day.day, date: date, today: isToday, after: time, problems: &problems)
+                    {
+                        result.append(made)
+                    }
                 }
-            } else {
-                bindings.append((nil, base.facts))
-            }
-            for (routine, facts) in bindings {
-                var context = EvaluationContext(facts: facts, dayStart: dayStart)
-                let at: Value
-                do { at = try rule.at.value(&context) } catch {
-                    problems.append(evaluationProblem(rule.at, origin: rule.atOrigin, error))
-                    continue
-                }
-                guard case .time(let seconds) = at else { continue }
-                let fireAt = clock.instant(logicalDay: day.day, seconds: seconds, dayStart: dayStart)
-                guard fireAt > time else { continue }
-                let id = routine.map { rule.id + "." + $0 + "." + date } ?? rule.id + "." + date
-                if isToday, delivered[id] != nil { continue }
-                result.append(Candidate(box: box, routine: routine, day: day.day, seconds: seconds % 86_400, fireAt: fireAt, facts: facts, id: id))
+            } else if let made = candidate(
+                box, routine: nil, facts: base.facts, day: day.day, date: date, today: isToday, after: time, problems: &problems)
+            {
+                result.append(made)
             }
         }
         return result
     }
 
+    /// One candidate: its `at:` with `facts`, unless it fires by `time` or was delivered.
+    private func candidate(
+        _ box: RuleBox, routine: String?, facts: FactValues, day: Int, date: String, today: Bool, after time: Date, problems: inout [String]
+    ) -> Candidate? {
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        let at: Value
+        do { at = try box.value.at.value(&context) } catch {
+            problems.append(evaluationProblem(box.value.at, origin: box.value.atOrigin, error))
+            return nil
+        }
+        guard case .time(let seconds) = at else { return nil }
+        let fireAt = clock.instant(logicalDay: day, seconds: seconds, dayStart: dayStart)
+        guard fireAt > time else { return nil }
+        let id = routine.map { box.value.id + "." + $0 + "." + date } ?? box.value.id + "." + date
+        if today, delivered[id] != nil { return nil }
+        return Candidate(box: box, routine: routine, day: day, seconds: seconds % 86_400, fireAt: fireAt, facts: context.facts, id: id)
+    }
+
     /// Binds `routine.*` for a per-routine notification.
     func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
         layout.routineBinding.put(reading, into: &facts)
-        facts.put(layout.routineID, .string(reading.routine.id))
+        facts.put(layout.routineID, .string(reading.box.value.id))
         facts.put(layout.routineReminder, .time(reminder))
     }
 

@@ -82,7 +82,7 @@ public struct OperatorEngine: Sendable {
             let candidate = planned.candidate
             let explanation = Explanation(
                 decision: "notification \(candidate.rule.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at,
-                entries: planned.gates,
+                entries: planned.gates.entries(for: candidate.rule),
                 reading: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts, schema: fullSchema,
                 note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
             result["notification \(candidate.id)"] = explanation

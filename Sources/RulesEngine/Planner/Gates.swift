@@ -17,15 +17,45 @@ struct GatedCandidate {
     var level: InterruptionLevel
     var relevance = 1.0
     /// The gates passed so far and the refusing one, for explanations.
-    var explanation: [Explanation.Entry] = []
+    var outcome = GateOutcome()
     /// Evaluation errors met on the way (reported as `problem` records).
     var problems: [String] = []
 }
 
+/// How a candidate went through the gates: enough to explain it when asked (explanations
+/// are read rarely; candidates are gated at every plan).
+struct GateOutcome: Sendable {
+    /// Gates passed, in `GateReason.planOrder`.
+    var passed = 0
+    /// What refused it (the gate after those passed), if one did.
+    var refusal: String?
+    /// Where quiet hours deferred it to (seconds since midnight), if they did.
+    var deferredTo: Int?
+
+    /// The explanation entries: each gate passed, then the refusing one.
+    func entries(for rule: NotificationRule) -> [Explanation.Entry] {
+        var entries: [Explanation.Entry] = []
+        for gate in GateReason.planOrder.prefix(passed) {
+            switch gate {
+            case .conditionFalse where rule.when != nil:
+                entries.append(Explanation.Entry(label: gate.rawValue, condition: rule.when?.source, origin: rule.whenOrigin, result: .matched))
+            case .quietHours where deferredTo != nil:
+                let to = TimeFormat.clock(deferredTo ?? 0)
+                entries.append(Explanation.Entry(label: gate.rawValue, condition: "deferred to \(to)", origin: nil, result: .matched))
+            default:
+                entries.append(Explanation.Entry(label: gate.rawValue, condition: nil, origin: nil, result: .matched))
+            }
+        }
+        if let refusal, passed < GateReason.planOrder.count {
+            entries.append(Explanation.Entry(label: GateReason.planOrder[passed].rawValue, condition: refusal, origin: nil, result: .notMatched))
+        }
+        return entries
+    }
+}
+
 /// What one gate decided.
 enum GateResult {
-    /// Passed; the explanation entry when the gate has more to say than its name.
-    case passed(Explanation.Entry?)
+    case passed
     /// Refused, with what refused it.
     case refused(String)
 }
@@ -49,10 +79,10 @@ extension OperatorEngine {
     func runGates(_ gated: inout GatedCandidate, _ inputs: GateInputs) -> GateReason? {
         for gate in GateReason.planOrder {
             switch check(gate, &gated, inputs) {
-            case .passed(let entry):
-                gated.explanation.append(entry ?? Explanation.Entry(label: gate.rawValue, condition: nil, origin: nil, result: .matched))
+            case .passed:
+                gated.outcome.passed += 1
             case .refused(let detail):
-                gated.explanation.append(Explanation.Entry(label: gate.rawValue, condition: detail, origin: nil, result: .notMatched))
+                gated.outcome.refusal = detail
                 return gate
             }
         }
@@ -62,7 +92,7 @@ extension OperatorEngine {
     private func check(_ gate: GateReason, _ gated: inout GatedCandidate, _ inputs: GateInputs) -> GateResult {
         switch gate {
         case .disabled: disabledGate(gated)
-        case .skipped: inputs.skipped ? .refused("the user skipped today") : .passed(nil)
+        case .skipped: inputs.skipped ? .refused("the user skipped today") : .passed
         case .conditionFalse: conditionGate(&gated)
         case .completed: completedGate(gated)
         case .quietHours: quietHoursGate(&gated)
@@ -70,21 +100,21 @@ extension OperatorEngine {
         case .categoryCooldown: cooldownGate(gated, inputs)
         case .weakened: weakeningGate(&gated)
         case .stale: staleGate(gated)
-        case .maxPending: .passed(nil)
+        case .maxPending: .passed
         }
     }
 
     /// `disabled`: the type's own bool setting (the setting named like the type) is false.
     func disabledGate(_ gated: GatedCandidate) -> GateResult {
         let id = gated.candidate.rule.id
-        return profile.flag(id) == false ? .refused("setting '\(id)' is false") : .passed(nil)
+        return profile.flag(id) == false ? .refused("setting '\(id)' is false") : .passed
     }
 
     /// `condition_false`: `when` does not hold at the fire time with what the app knows now.
     /// An evaluation error refuses too, and is reported.
     func conditionGate(_ gated: inout GatedCandidate) -> GateResult {
         let rule = gated.candidate.rule
-        guard let when = rule.when else { return .passed(nil) }
+        guard let when = rule.when else { return .passed }
         var context = EvaluationContext(facts: gated.facts, dayStart: dayStart)
         do {
             guard try when.isTrue(&context) else { return .refused(when.source) }
@@ -92,8 +122,7 @@ extension OperatorEngine {
             gated.problems.append(evaluationProblem(when, origin: rule.whenOrigin, error))
             return .refused(when.source)
         }
-        return .passed(
-            Explanation.Entry(label: GateReason.conditionFalse.rawValue, condition: when.source, origin: rule.whenOrigin, result: .matched))
+        return .passed
     }
 
     /// `completed`: a per-routine reminder whose routine is done (with `cancel_when_completed`).
@@ -103,7 +132,7 @@ extension OperatorEngine {
             let index = ruleset.routines.firstIndex(where: { $0.id == routine }), index < layout.routines.count,
             let slot = layout.routines[index].status, case .string(let status) = gated.facts[slot],
             status == RoutineStatus.completed.rawValue
-        else { return .passed(nil) }
+        else { return .passed }
         return .refused("routine '\(routine)' is done")
     }
 
@@ -111,10 +140,10 @@ extension OperatorEngine {
     /// their end (see `QuietHours`).
     func quietHoursGate(_ gated: inout GatedCandidate) -> GateResult {
         let policy = ruleset.policy
-        guard policy.isQuiet(gated.fireSeconds), let quiet = policy.quietHours else { return .passed(nil) }
+        guard policy.isQuiet(gated.fireSeconds), let quiet = policy.quietHours else { return .passed }
         switch gated.candidate.rule.inQuietHours {
         case .drop: return .refused("\(TimeFormat.clock(gated.fireSeconds)) is inside quiet hours")
-        case .allow: return .passed(nil)
+        case .allow: return .passed
         case .defer:
             let deferredTo = QuietHours.end(after: gated.fireAt, end: quiet.end, clock: clock)
             gated.deferredBy = Int(deferredTo.timeIntervalSince(gated.fireAt))
@@ -122,9 +151,8 @@ extension OperatorEngine {
             gated.fireAt = deferredTo
             gated.fireDay = clock.logical(deferredTo, dayStart: dayStart).day
             gated.facts = factsAtFire(gated.candidate.facts, fireSeconds: quiet.end)
-            return .passed(
-                Explanation.Entry(
-                    label: GateReason.quietHours.rawValue, condition: "deferred to \(TimeFormat.clock(quiet.end))", origin: nil, result: .matched))
+            gated.outcome.deferredTo = quiet.end
+            return .passed
         }
     }
 
@@ -133,7 +161,7 @@ extension OperatorEngine {
         let maximum = ruleset.policy.maxPerDay
         let delivered = gated.fireDay == day?.day ? (day?.deliveries.count ?? 0) : 0
         let scheduled = inputs.accepted.count { $0.day == gated.fireDay }
-        guard delivered + scheduled >= maximum else { return .passed(nil) }
+        guard delivered + scheduled >= maximum else { return .passed }
         return .refused("\(delivered + scheduled) of \(maximum) already delivered or scheduled")
     }
 
@@ -145,7 +173,7 @@ extension OperatorEngine {
         let recent =
             (day?.deliveries ?? []).filter { $0.category == category }.map(\.at)
             + inputs.accepted.filter { $0.category == category }.map(\.scheduledAt)
-        guard let close = recent.first(where: { abs(gated.fireAt.timeIntervalSince($0)) < cooldown }) else { return .passed(nil) }
+        guard let close = recent.first(where: { abs(gated.fireAt.timeIntervalSince($0)) < cooldown }) else { return .passed }
         return .refused("category '\(category)' delivered or scheduled at \(clock.iso8601(close))")
     }
 
@@ -154,7 +182,7 @@ extension OperatorEngine {
     func weakeningGate(_ gated: inout GatedCandidate) -> GateResult {
         let rule = gated.candidate.rule
         let policy = ruleset.policy
-        guard (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed(nil) }
+        guard (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed }
         switch policy.weakenEffect {
         case .off:
             return .refused("ignored \(policy.weakenAfterIgnored) times in a row: off")
@@ -166,12 +194,12 @@ extension OperatorEngine {
             gated.level = .passive
             gated.relevance = 0.2
         }
-        return .passed(nil)
+        return .passed
     }
 
     /// `stale`: deferred for longer than the type's `expires_after`.
     func staleGate(_ gated: GatedCandidate) -> GateResult {
-        guard gated.deferredBy > 0, let expires = gated.candidate.rule.expiresAfter, gated.deferredBy > expires else { return .passed(nil) }
+        guard gated.deferredBy > 0, let expires = gated.candidate.rule.expiresAfter, gated.deferredBy > expires else { return .passed }
         return .refused("deferred \(TimeFormat.duration(gated.deferredBy)), over expires_after \(TimeFormat.duration(expires))")
     }
 

@@ -6,7 +6,7 @@ import Ruleset
 struct PlannedCandidate: Sendable {
     var candidate: Candidate
     var reason: GateReason?
-    var gates: [Explanation.Entry]
+    var gates: GateOutcome
     var at: Date
     var today: Bool
 }
@@ -142,15 +142,19 @@ extension OperatorEngine {
             }
             accepted.removeSubrange(ruleset.policy.maxPending...)
         }
-        let previous = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
-        let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
-        let acceptedIDs = Set(accepted.map(\.id))
-        for old in pending where !acceptedIDs.contains(old.id) {
-            records.append(
-                EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
-        }
-        for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
-            records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
+        // Most plans leave every request as it was: then there is nothing to tell iOS.
+        let unchanged = pending.count == accepted.count && zip(pending, accepted).allSatisfy { $0.sameRequest(as: $1) }
+        if !unchanged {
+            let previous = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
+            let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+            let acceptedIDs = Set(accepted.map(\.id))
+            for old in pending where !acceptedIDs.contains(old.id) {
+                records.append(
+                    EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
+            }
+            for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
+                records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
+            }
         }
         pending = accepted
         refused = refusals
@@ -193,7 +197,7 @@ extension OperatorEngine {
     mutating func decide(
         _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool, at time: Date
     ) {
-        var gates: [Explanation.Entry] = []
+        var gates = GateOutcome()
         var problems: [String] = []
         let today = candidate.day == day?.day
         let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates, problems: &problems)
@@ -275,14 +279,14 @@ extension OperatorEngine {
     /// The gates in order (`runGates`), then the request as iOS will show it; nil reason
     /// means scheduled.
     private func gate(
-        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout [Explanation.Entry], problems: inout [String]
+        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout GateOutcome, problems: inout [String]
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         let rule = candidate.rule
         var gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
             facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: rule.interruptionLevel)
         let refusal = runGates(&gated, GateInputs(accepted: accepted, skipped: skipped))
-        explain = gated.explanation
+        explain = gated.outcome
         problems += gated.problems
         if let refusal { return (refusal, nil) }
         return (nil, request(for: gated, problems: &problems))

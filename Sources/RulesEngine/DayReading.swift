@@ -36,7 +36,8 @@ extension OperatorEngine {
     func read(_ day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String = "home") -> DayReading {
         var readings: [RoutineReading] = []
         readings.reserveCapacity(routineBoxes.count)
-        for box in routineBoxes {
+        let enabled = fromProfile.enabled
+        for (index, box) in routineBoxes.enumerated() {
             // Fields read through the box: a routine copied out of it costs a retain per field.
             let value = value(of: box, in: day)
             let goal = goal(of: box, on: route, in: day)
@@ -44,7 +45,7 @@ extension OperatorEngine {
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
             readings.append(
                 RoutineReading(
-                    box: box, enabled: profile.enabledRoutines.contains(box.value.id), value: value, goal: goal,
+                    box: box, enabled: index < enabled.count && enabled[index], value: value, goal: goal,
                     progress: progress, status: provisional))
         }
         var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
@@ -63,7 +64,9 @@ extension OperatorEngine {
                 ? .completed
                 : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
         }
-        reading.facts = context.facts
+        // Moved back (swapped, not copied): a copy left in the context would make the next
+        // write copy the whole array.
+        swap(&reading.facts, &context.facts)
         countCompletion(&reading)
         // Only the judged facts changed: statuses and the counts made from them.
         reading.facts.put(layout.completed, .int(reading.completed))

@@ -108,7 +108,7 @@ struct DayState: Sendable, Hashable, Codable {
     }
 
     /// Total logged for `routine` today.
-    func logged(_ routine: String) -> Double { totals[routine] ?? 0 }
+    func logged(_ routine: String) -> Double { totals.isEmpty ? 0 : totals[routine] ?? 0 }
 
     /// Total logged for `routine` by logs numbered above `after` (the newest are last).
     func logged(_ routine: String, after: Int) -> Double {

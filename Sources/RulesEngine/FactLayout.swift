@@ -89,6 +89,17 @@ struct RoutineSlots: Sendable {
         core = slot("core")
     }
 
+    /// Writes a routine's reading into these slots of a fresh array.
+    func put(_ reading: RoutineReading, into facts: FactWriter) {
+        facts.put(name, .string(reading.box.value.name))
+        facts.put(value, .number(reading.value))
+        facts.put(goal, .number(reading.goal))
+        facts.put(progress, .number(reading.progress))
+        facts.put(status, .string(reading.status.rawValue))
+        facts.put(enabled, .bool(reading.enabled))
+        facts.put(core, .bool(reading.box.value.core))
+    }
+
     /// Writes a routine's reading into these slots.
     func put(_ reading: RoutineReading, into facts: inout FactValues) {
         facts.put(name, .string(reading.box.value.name))

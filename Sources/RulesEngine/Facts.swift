@@ -5,7 +5,17 @@ import Ruleset
 extension OperatorEngine {
     /// Fills every fact of SPEC §3 from the day, the profile and the reading.
     func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
-        var facts = FactValues(count: layout.count)
+        var values = [Value](repeating: .unknown, count: layout.count)
+        // Written straight into the fresh array: one uniqueness check, not one per fact.
+        values.withUnsafeMutableBufferPointer { buffer in
+            fill(FactWriter(buffer: buffer), reading, day: day, route: route, risk: risk, now: now, event: event)
+        }
+        var facts = FactValues(count: 0)
+        facts.values = values
+        reading.facts = facts
+    }
+
+    private func fill(_ facts: FactWriter, _ reading: DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
         let health = day.health
         facts.put(layout.now, .time(now))
         facts.put(layout.today, .date(day.day))
@@ -52,11 +62,20 @@ extension OperatorEngine {
         facts.put(layout.streakDays, .int(profile.streakDays))
         facts.put(layout.event, .string(event))
         for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            layout.routines[index].put(routine, into: &facts)
+            layout.routines[index].put(routine, into: facts)
         }
-        for fact in fromProfile.settingFacts { facts[fact.slot] = fact.value }
-        for fact in fromProfile.ignoredStreakFacts { facts[fact.slot] = fact.value }
-        reading.facts = facts
+        for fact in fromProfile.settingFacts { facts.put(fact.slot, fact.value) }
+        for fact in fromProfile.ignoredStreakFacts { facts.put(fact.slot, fact.value) }
     }
 
+}
+
+/// Writes facts into a fresh array in place (no uniqueness check or patch lookup per fact).
+struct FactWriter {
+    let buffer: UnsafeMutableBufferPointer<Value>
+
+    @inline(__always)
+    func put(_ slot: Int?, _ value: Value) {
+        if let slot, slot >= 0, slot < buffer.count { buffer[slot] = value }
+    }
 }

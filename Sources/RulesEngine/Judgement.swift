@@ -39,10 +39,13 @@ extension OperatorEngine {
         let xp = ruleset.judgement?.xp ?? ExperiencePoints()
         let gained = completed * xp.completed + partial * xp.partial + (recoveryCompleted(current) ? xp.recoveryCompleted : 0)
         let streakCounts = ruleset.judgement?.streakCounts ?? [.success, .recovered]
-        profile.streakDays = streakCounts.contains(result) ? profile.streakDays + 1 : 0
+        // One change of the profile, not two (each change works out what runs read off it).
+        var updated = profile
+        updated.streakDays = streakCounts.contains(result) ? profile.streakDays + 1 : 0
         // XP per entry is at most 10^9 (checked at load); the total saturates rather than trap.
         let (total, overflow) = profile.xp.addingReportingOverflow(gained)
-        profile.xp = overflow ? Int.max : total
+        updated.xp = overflow ? Int.max : total
+        profile = updated
         let close = DayClose(day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, statuses: statuses)
         closedDays.append(close)
         records.append(EngineRecord(at: time, kind: .dayClosed(close)))

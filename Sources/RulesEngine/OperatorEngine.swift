@@ -19,7 +19,7 @@ public struct OperatorEngine: Sendable {
     public internal(set) var profile: OperatorProfile {
         didSet {
             profileVersion &+= 1
-            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived)
+            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived, previous: fromProfile)
         }
     }
     /// What app runs read off the profile, worked out again when it changes.
@@ -109,19 +109,24 @@ public struct OperatorEngine: Sendable {
     var routeChangedThisRun = false
 
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
+        self.init(prepared: PreparedRuleset(ruleset), clock: clock, profile: profile)
+    }
+
+    /// An engine of a prepared ruleset: engines of one ruleset (a population's users, an
+    /// app that makes a fresh engine per run) work out its tables once.
+    public init(prepared: PreparedRuleset, clock: LocalClock, profile: OperatorProfile? = nil) {
+        let ruleset = prepared.ruleset
         self.ruleset = ruleset
-        let layout = FactLayout(ruleset: ruleset)
-        self.layout = layout
-        self.fullSchema = ruleset.perRoutineSchema
+        self.layout = prepared.layout
+        self.fullSchema = prepared.fullSchema
         self.clock = clock
         let profile = profile ?? OperatorProfile(ruleset: ruleset)
         self.profile = profile
-        self.ruleBoxes = ruleset.notifications.map(RuleBox.init)
-        self.routineBoxes = ruleset.routines.map(RoutineBox.init)
-        let derived = RulesetDerived(ruleset: ruleset)
-        self.derived = derived
+        self.ruleBoxes = prepared.ruleBoxes
+        self.routineBoxes = prepared.routineBoxes
+        self.derived = prepared.derived
         self.stateRulesetSHA256 = ruleset.sha256
-        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived)
+        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived)
     }
 
     /// An engine that goes on from a saved state. A state written under another ruleset
@@ -183,12 +188,13 @@ public struct OperatorEngine: Sendable {
     /// settings it does not declare are dropped, new ones take their defaults, requests of
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
+        let prepared = PreparedRuleset(new)
         ruleset = new
-        layout = FactLayout(ruleset: new)
-        fullSchema = new.perRoutineSchema
-        ruleBoxes = new.notifications.map(RuleBox.init)
-        routineBoxes = new.routines.map(RoutineBox.init)
-        derived = RulesetDerived(ruleset: new)
+        layout = prepared.layout
+        fullSchema = prepared.fullSchema
+        ruleBoxes = prepared.ruleBoxes
+        routineBoxes = prepared.routineBoxes
+        derived = prepared.derived
         fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
         tomorrowPlan = nil
         planMemo = nil
@@ -291,5 +297,25 @@ public struct OperatorEngine: Sendable {
 
     mutating func problem(at time: Date, _ code: String, _ message: String) {
         records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
+    }
+}
+
+/// What an engine works out from its ruleset before its first step: fact slots, the rules
+/// and routines boxed, the derived tables. Made once, shared by every engine of the ruleset.
+public final class PreparedRuleset: Sendable {
+    public let ruleset: Ruleset
+    let layout: FactLayout
+    let fullSchema: FactSchema
+    let ruleBoxes: [RuleBox]
+    let routineBoxes: [RoutineBox]
+    let derived: RulesetDerived
+
+    public init(_ ruleset: Ruleset) {
+        self.ruleset = ruleset
+        layout = FactLayout(ruleset: ruleset)
+        fullSchema = ruleset.perRoutineSchema
+        ruleBoxes = ruleset.notifications.map(RuleBox.init)
+        routineBoxes = ruleset.routines.map(RoutineBox.init)
+        derived = RulesetDerived(ruleset: ruleset)
     }
 }

@@ -77,13 +77,22 @@ struct ProfileDerived: Sendable {
     /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
     /// user with reminders.
     let planReads: [Int]
+    /// Per routine (ruleset order): whether the user has it on.
+    let enabled: [Bool]
 
-    init(profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout, derived: RulesetDerived) {
+    /// `previous`: what the profile gave before a change, whose renderer stands while the
+    /// day start does (it holds the whole ruleset: made again only when needed).
+    init(profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout, derived: RulesetDerived, previous: ProfileDerived? = nil) {
         dayStart = profile.dayStart(ruleset)
-        renderer = TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived)
+        if let previous, previous.dayStart == dayStart, previous.renderer.derived === derived {
+            renderer = previous.renderer
+        } else {
+            renderer = TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived)
+        }
         var reminders = false
         if case .map(let entries)? = profile.settings["reminders"], !entries.isEmpty { reminders = true }
         planReads = reminders ? derived.planReadsWithRoutines : derived.planReads
+        enabled = ruleset.routines.indices.map { profile.enabledRoutines.contains(ruleset.routines[$0].id) }
         // By index: a declaration or rule copied out of the ruleset costs a retain per field.
         for index in ruleset.settings.indices where index < layout.settings.count {
             guard let slot = layout.settings[index] else { continue }

@@ -99,9 +99,10 @@ public enum DateFormat {
 
     /// `mon` … `sun` for a day number (1970-01-01 was a Thursday).
     public static func weekday(_ days: Int) -> String {
-        let names = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
-        return names[((days % 7) + 7) % 7]
+        weekdayNames[((days % 7) + 7) % 7]
     }
+
+    private static let weekdayNames = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
 
     static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {

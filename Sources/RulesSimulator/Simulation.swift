@@ -64,14 +64,18 @@ public enum Simulation {
     /// answer comes as a response event `delay` seconds after the delivery, in time order with
     /// the other events and deliveries, if it falls within the same logical day. Without
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
+    /// `prepared`, when given for this ruleset, spares the engine working out its tables.
     public static func run(
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
-        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true
+        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
+        prepared: PreparedRuleset? = nil
     ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
         if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
-        var engine = OperatorEngine(ruleset: ruleset, clock: scenario.clock, profile: profile)
+        // A prepared ruleset is used only when it is this one.
+        let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
+        var engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
         var device = Device()
         var records: [EngineRecord] = []
         var states: [AppState] = []

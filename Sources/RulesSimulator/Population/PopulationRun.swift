@@ -77,9 +77,10 @@ public enum PopulationRun {
         let counter = Counter()
         let tallies = inJobs(options) { job, users in
             var tally = PopulationTally()
-            let ruleset = (job == 0 ? nil : perJob?()) ?? ruleset
+            // Each job its own prepared tables (from its own copy of the ruleset).
+            let prepared = PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
             for number in users {
-                live(generator.user(number, days: options.days), ruleset: ruleset, clock: clock, into: &tally)
+                live(generator.user(number, days: options.days), prepared: prepared, clock: clock, into: &tally)
                 if let progress { progress(counter.add()) }
             }
             return tally
@@ -103,7 +104,8 @@ public enum PopulationRun {
 
     /// Lives one user into `tally`; returns their deliveries per day.
     @discardableResult
-    static func live(_ user: SyntheticUser, ruleset: Ruleset, clock: LocalClock, into tally: inout PopulationTally) -> [Int] {
+    static func live(_ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, into tally: inout PopulationTally) -> [Int] {
+        let ruleset = prepared.ruleset
         var counter = UserTally(user: user.number, ruleset: ruleset, clock: clock)
         counter.invariants.currentDay = user.scenario.days.first?.date ?? 0
         // The user's own small tally, merged once: copying the job's tally (with its
@@ -111,7 +113,7 @@ public enum PopulationRun {
         var mine = PopulationTally()
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
-            retain: false)
+            retain: false, prepared: prepared)
         counter.finish(result.engine, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay
@@ -168,9 +170,11 @@ extension PopulationRun {
             var before = PopulationTally()
             var after = PopulationTally()
             var top: [ChangedUserDay] = []
+            let preparedOld = PreparedRuleset(old)
+            let preparedNew = PreparedRuleset(new)
             for number in users {
-                let a = live(oldGenerator.user(number, days: options.days), ruleset: old, clock: clock, into: &before)
-                let b = live(newGenerator.user(number, days: options.days), ruleset: new, clock: clock, into: &after)
+                let a = live(oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, into: &before)
+                let b = live(newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, into: &after)
                 for day in 0..<Swift.max(a.count, b.count) {
                     let x = day < a.count ? a[day] : 0
                     let y = day < b.count ? b[day] : 0

@@ -49,9 +49,9 @@ extension OperatorEngine {
         routeChangedThisRun = false
         day = current
 
+        // Patched (the reading's array is shared with the decisions kept for explanations):
+        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
         reading.facts.patch(layout.event, .string(event))
-        // Once into the array: the lines and the plan patch these facts again.
-        reading.facts.flatten()
         day?.lastEvent = event
         lastFacts = reading.facts
         saveSnapshot(reading, event: event, at: time)

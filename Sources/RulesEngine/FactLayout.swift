@@ -90,25 +90,19 @@ struct RoutineSlots: Sendable {
     }
 
     /// Writes a routine's reading into these slots of a fresh array.
-    func put(_ reading: RoutineReading, into facts: FactWriter) {
-        facts.put(name, .string(reading.box.value.name))
-        facts.put(value, .number(reading.value))
-        facts.put(goal, .number(reading.goal))
-        facts.put(progress, .number(reading.progress))
-        facts.put(status, .string(reading.status.rawValue))
-        facts.put(enabled, .bool(reading.enabled))
-        facts.put(core, .bool(reading.box.value.core))
-    }
+    func put(_ reading: RoutineReading, into facts: FactWriter) { write(reading, facts.put) }
 
     /// Writes a routine's reading into these slots.
-    func put(_ reading: RoutineReading, into facts: inout FactValues) {
-        facts.put(name, .string(reading.box.value.name))
-        facts.put(value, .number(reading.value))
-        facts.put(goal, .number(reading.goal))
-        facts.put(progress, .number(reading.progress))
-        facts.put(status, .string(reading.status.rawValue))
-        facts.put(enabled, .bool(reading.enabled))
-        facts.put(core, .bool(reading.box.value.core))
+    func put(_ reading: RoutineReading, into facts: inout FactValues) { write(reading) { facts.put($0, $1) } }
+
+    private func write(_ reading: RoutineReading, _ put: (Int?, Value) -> Void) {
+        put(name, .string(reading.box.value.name))
+        put(value, .number(reading.value))
+        put(goal, .number(reading.goal))
+        put(progress, .number(reading.progress))
+        put(status, .string(reading.status.rawValue))
+        put(enabled, .bool(reading.enabled))
+        put(core, .bool(reading.box.value.core))
     }
 }
 

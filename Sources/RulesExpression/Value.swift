@@ -114,9 +114,9 @@ public enum DateFormat {
 }
 
 /// The values of every fact for one evaluation, by slot (`FactSchema.Fact.slot`).
-/// Slots the engine does not fill are `unknown`. Up to two slots can be patched without
-/// copying the shared array (the planner moves `now` and `risk` to a candidate's fire time
-/// for every candidate).
+/// Slots the engine does not fill are `unknown`. Up to three slots can be patched without
+/// copying the shared array (an app run sets `risk` and `event` on its reading; the planner
+/// moves `now` and `risk` to each candidate's fire time).
 public struct FactValues: Sendable {
     public var values: [Value]
     /// One overridden slot (slot -1: none). A concrete struct, not an optional tuple:
@@ -132,6 +132,7 @@ public struct FactValues: Sendable {
     }
     @usableFromInline var firstPatch = Patch.none
     @usableFromInline var secondPatch = Patch.none
+    @usableFromInline var thirdPatch = Patch.none
 
     public init(schema: FactSchema) {
         values = Array(repeating: .unknown, count: schema.slotCount)
@@ -146,16 +147,18 @@ public struct FactValues: Sendable {
         get {
             if firstPatch.slot == slot, slot >= 0 { return firstPatch.value }
             if secondPatch.slot == slot, slot >= 0 { return secondPatch.value }
+            if thirdPatch.slot == slot, slot >= 0 { return thirdPatch.value }
             return slot >= 0 && slot < values.count ? values[slot] : .unknown
         }
         set {
             if firstPatch.slot == slot { firstPatch = .none }
             if secondPatch.slot == slot { secondPatch = .none }
+            if thirdPatch.slot == slot { thirdPatch = .none }
             if slot >= 0, slot < values.count { values[slot] = newValue }
         }
     }
 
-    /// Overrides one slot without touching the (possibly shared) array; a third patch is
+    /// Overrides one slot without touching the (possibly shared) array; a fourth patch is
     /// written into the array.
     @inlinable
     public mutating func patch(_ slot: Int, _ value: Value) {
@@ -164,22 +167,11 @@ public struct FactValues: Sendable {
             firstPatch = Patch(slot: slot, value: value)
         } else if secondPatch.slot < 0 || secondPatch.slot == slot {
             secondPatch = Patch(slot: slot, value: value)
+        } else if thirdPatch.slot < 0 || thirdPatch.slot == slot {
+            thirdPatch = Patch(slot: slot, value: value)
         } else {
             self[slot] = value
         }
-    }
-
-    /// Writes the patches into the array (one copy when the array is shared, none when it
-    /// is not): facts that many candidates will patch again start without patches.
-    @inlinable
-    public mutating func flatten() {
-        guard firstPatch.slot >= 0 || secondPatch.slot >= 0 else { return }
-        let first = firstPatch
-        let second = secondPatch
-        firstPatch = .none
-        secondPatch = .none
-        if first.slot >= 0, first.slot < values.count { values[first.slot] = first.value }
-        if second.slot >= 0, second.slot < values.count { values[second.slot] = second.value }
     }
 
     /// Sets a fact by name; names the schema does not know are ignored.

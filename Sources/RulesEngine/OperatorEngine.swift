@@ -314,7 +314,7 @@ public final class PreparedRuleset: Sendable {
         self.ruleset = ruleset
         layout = FactLayout(ruleset: ruleset)
         fullSchema = ruleset.perRoutineSchema
-        ruleBoxes = ruleset.notifications.map(RuleBox.init)
+        ruleBoxes = ruleset.notifications.map { RuleBox($0, in: ruleset) }
         routineBoxes = ruleset.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: ruleset)
     }

@@ -15,7 +15,28 @@ struct PlannedCandidate: Sendable {
 /// and a rule is a large value.
 final class RuleBox: Sendable {
     let value: NotificationRule
-    init(_ value: NotificationRule) { self.value = value }
+    /// Its text and title templates with their surfaces' fallbacks (looked up once), and
+    /// its thread.
+    let body: ResolvedTemplate?
+    let title: ResolvedTemplate?
+    let threadID: String
+
+    init(_ value: NotificationRule, in ruleset: Ruleset) {
+        self.value = value
+        func resolve(_ id: String) -> ResolvedTemplate? {
+            ruleset.template(id).map { ResolvedTemplate(template: $0, fallback: ruleset.surface($0.surface)?.fallback ?? "") }
+        }
+        body = resolve(value.template)
+        title = value.title.flatMap(resolve)
+        threadID = "thread.\(value.category)"
+    }
+}
+
+/// A template with its surface's fallback (a struct: a tuple would be copied through the
+/// runtime's generic witnesses).
+struct ResolvedTemplate: Sendable {
+    let template: Template
+    let fallback: String
 }
 
 /// Tomorrow's gated candidates, kept while the profile does not change.
@@ -294,29 +315,30 @@ extension OperatorEngine {
 
     /// The request iOS will hold for a candidate that passed every gate.
     func request(for gated: GatedCandidate, problems: inout [String]) -> ScheduledNotification {
-        let candidate = gated.candidate
-        let rule = candidate.rule
-        let body = notificationText(rule.template, facts: gated.facts, problems: &problems)
-        let title = rule.title.map { notificationText($0, facts: gated.facts, problems: &problems) }
+        // Fields read through the box and the day in place: copies retain every field.
+        let box = gated.candidate.box
+        let body = notificationText(box.body, facts: gated.facts, problems: &problems)
+        let title = box.value.title == nil ? nil : notificationText(box.title, facts: gated.facts, problems: &problems)
         let reason: String
-        if candidate.day == day?.day, let current = day, current.route.route == .recovery {
-            reason = current.route.reason
+        if gated.candidate.day == day?.day, day?.route.route == .recovery {
+            reason = day?.route.reason ?? "default"
         } else {
             reason = firstMatchIndex(ruleset.route, \.when, facts: gated.facts).map { ruleset.route[$0].reason } ?? "default"
         }
         let redacted = body.redacted || (title?.redacted ?? false)
         return ScheduledNotification(
-            id: candidate.id, type: rule.id, routine: candidate.routine, scheduledAt: gated.fireAt, day: gated.fireDay, status: "scheduled",
-            deepLink: rule.deepLink, templateID: rule.template, sensitive: redacted, createdReason: reason, interruptionLevel: gated.level,
-            relevance: gated.relevance, threadID: "thread.\(rule.category)", category: rule.category, actions: rule.actions, title: title?.text,
-            text: body.text, redacted: redacted)
+            id: gated.candidate.id, type: box.value.id, routine: gated.candidate.routine, scheduledAt: gated.fireAt, day: gated.fireDay,
+            status: "scheduled", deepLink: box.value.deepLink, templateID: box.value.template, sensitive: redacted, createdReason: reason,
+            interruptionLevel: gated.level, relevance: gated.relevance, threadID: box.threadID, category: box.value.category,
+            actions: box.value.actions, title: title?.text, text: body.text, redacted: redacted)
     }
 
-    /// A notification's text on its template's surface (the fallback when refused or unknown).
-    func notificationText(_ templateID: String, facts: FactValues, problems: inout [String]) -> (text: String, redacted: Bool) {
-        guard let template = ruleset.template(templateID) else { return ("", true) }
-        let fallback = ruleset.surface(template.surface)?.fallback ?? ""
-        switch renderer.render(template, facts: facts) {
+    /// A notification's text on its template's surface (the fallback when refused or unknown;
+    /// no template: nothing, redacted).
+    func notificationText(_ resolved: ResolvedTemplate?, facts: FactValues, problems: inout [String]) -> (text: String, redacted: Bool) {
+        guard let resolved else { return ("", true) }
+        let fallback = resolved.fallback
+        switch renderer.render(resolved.template, facts: facts) {
         case .rendered(let text): return (text, false)
         case .refused: return (fallback, true)
         case .unknown: return (fallback, false)

@@ -10,8 +10,8 @@ final class RoutineBox: Sendable {
 
 /// One routine as judged at a moment.
 struct RoutineReading: Sendable {
+    /// The routine, read through the box (`box.value.id`): a copy of it retains every field.
     var box: RoutineBox
-    var routine: Routine { box.value }
     var enabled: Bool
     var value: Double
     var goal: Double

@@ -32,7 +32,7 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
-        let completedAfter = reading.routines.filter { $0.status == .completed }.map(\.routine.id)
+        let completedAfter = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
         let recoveryDone = recoveryCompleted(current)
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {

@@ -20,9 +20,9 @@ extension OperatorEngine {
         var problems: [String] = []
         for routine in reading.routines where routine.enabled {
             let status =
-                current.completedRoutines.contains(routine.routine.id)
+                current.completedRoutines.contains(routine.box.value.id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)
-            statuses[routine.routine.id] = status
+            statuses[routine.box.value.id] = status
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
         }
@@ -69,7 +69,7 @@ extension OperatorEngine {
             do {
                 if try entries[index].when.isTrue(&context) { return entries[index].status }
             } catch {
-                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.routine.id)')")
+                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.box.value.id)')")
             }
         }
         if closing { return skipped ? .skipped : .failed }

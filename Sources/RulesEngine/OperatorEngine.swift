@@ -171,7 +171,7 @@ public struct OperatorEngine: Sendable {
     public func statuses() -> [String: RoutineStatus] {
         guard let day else { return [:] }
         let reading = read(day, route: day.route.route, risk: day.risk ?? .low, now: day.lastRun.map { clock.local($0).seconds } ?? 0)
-        return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.routine.id, $0.status) })
+        return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.box.value.id, $0.status) })
     }
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.

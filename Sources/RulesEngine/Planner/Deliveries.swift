@@ -15,7 +15,7 @@ extension OperatorEngine {
         let seconds = clock.local(request.scheduledAt).seconds
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
-        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.routine.id == routine }),
+        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }),
             let reminder = profile.reminder(for: routine)
         {
             bind(&facts, routineReading, reminder: reminder)

@@ -19,7 +19,7 @@ public struct OperatorEngine: Sendable {
     public internal(set) var profile: OperatorProfile {
         didSet {
             profileVersion &+= 1
-            fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: layout, derived: derived, previous: fromProfile)
+            fromProfile.update(from: oldValue, to: profile, ruleset: ruleset, layout: layout, derived: derived)
         }
     }
     /// What app runs read off the profile, worked out again when it changes.

@@ -98,9 +98,26 @@ struct ProfileDerived: Sendable {
             guard let slot = layout.settings[index] else { continue }
             settingFacts.append(SlotValue(slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue))
         }
+        ignoredStreakFacts = Self.ignoredStreakFacts(profile, ruleset: ruleset, layout: layout)
+    }
+
+    /// `notifications.<id>.ignored_streak` of every type.
+    static func ignoredStreakFacts(_ profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) -> [SlotValue] {
+        var facts: [SlotValue] = []
         for index in ruleset.notifications.indices where index < layout.ignoredStreaks.count {
             guard let slot = layout.ignoredStreaks[index] else { continue }
-            ignoredStreakFacts.append(SlotValue(slot: slot, value: .int(profile.ignoredStreaks[ruleset.notifications[index].id] ?? 0)))
+            facts.append(SlotValue(slot: slot, value: .int(profile.ignoredStreaks[ruleset.notifications[index].id] ?? 0)))
+        }
+        return facts
+    }
+
+    /// Follows a change of the profile from `old`: settings and enabled routines change
+    /// everything here; ignore counts their facts only; streak, XP and weakening nothing.
+    mutating func update(from old: OperatorProfile, to new: OperatorProfile, ruleset: Ruleset, layout: FactLayout, derived: RulesetDerived) {
+        if old.settings != new.settings || old.enabledRoutines != new.enabledRoutines {
+            self = ProfileDerived(profile: new, ruleset: ruleset, layout: layout, derived: derived, previous: self)
+        } else if old.ignoredStreaks != new.ignoredStreaks {
+            ignoredStreakFacts = Self.ignoredStreakFacts(new, ruleset: ruleset, layout: layout)
         }
     }
 }

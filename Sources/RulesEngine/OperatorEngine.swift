@@ -81,13 +81,13 @@ public struct OperatorEngine: Sendable {
         for planned in plannedCandidates {
             let candidate = planned.candidate
             let explanation = Explanation(
-                decision: "notification \(candidate.rule.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at,
-                entries: planned.gates.entries(for: candidate.rule),
-                reading: (candidate.rule.when?.factsRead ?? []) + candidate.rule.at.factsRead, in: candidate.facts, schema: fullSchema,
+                decision: "notification \(candidate.box.value.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at,
+                entries: planned.gates.entries(for: candidate.box.value),
+                reading: (candidate.box.value.when?.factsRead ?? []) + candidate.box.value.at.factsRead, in: candidate.facts, schema: fullSchema,
                 note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
             result["notification \(candidate.id)"] = explanation
-            if planned.today, result["notification \(candidate.rule.id)"] == nil || candidate.routine == nil {
-                result["notification \(candidate.rule.id)"] = explanation
+            if planned.today, result["notification \(candidate.box.value.id)"] == nil || candidate.routine == nil {
+                result["notification \(candidate.box.value.id)"] = explanation
             }
         }
         for line in lastLines { result["template \(line.text.surface)"] = templateExplanation(line) }

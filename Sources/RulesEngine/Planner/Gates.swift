@@ -106,20 +106,20 @@ extension OperatorEngine {
 
     /// `disabled`: the type's own bool setting (the setting named like the type) is false.
     func disabledGate(_ gated: GatedCandidate) -> GateResult {
-        let id = gated.candidate.rule.id
+        let id = gated.candidate.box.value.id
         return profile.flag(id) == false ? .refused("setting '\(id)' is false") : .passed
     }
 
     /// `condition_false`: `when` does not hold at the fire time with what the app knows now.
     /// An evaluation error refuses too, and is reported.
     func conditionGate(_ gated: inout GatedCandidate) -> GateResult {
-        let rule = gated.candidate.rule
-        guard let when = rule.when else { return .passed }
+        let rule = gated.candidate.box
+        guard let when = rule.value.when else { return .passed }
         var context = EvaluationContext(facts: gated.facts, dayStart: dayStart)
         do {
             guard try when.isTrue(&context) else { return .refused(when.source) }
         } catch {
-            gated.problems.append(evaluationProblem(when, origin: rule.whenOrigin, error))
+            gated.problems.append(evaluationProblem(when, origin: rule.value.whenOrigin, error))
             return .refused(when.source)
         }
         return .passed
@@ -127,8 +127,8 @@ extension OperatorEngine {
 
     /// `completed`: a per-routine reminder whose routine is done (with `cancel_when_completed`).
     func completedGate(_ gated: GatedCandidate) -> GateResult {
-        let rule = gated.candidate.rule
-        guard rule.perRoutine, ruleset.policy.cancelWhenCompleted, let routine = gated.candidate.routine,
+        let rule = gated.candidate.box
+        guard rule.value.perRoutine, ruleset.policy.cancelWhenCompleted, let routine = gated.candidate.routine,
             let index = ruleset.routines.firstIndex(where: { $0.id == routine }), index < layout.routines.count,
             let slot = layout.routines[index].status, case .string(let status) = gated.facts[slot],
             status == RoutineStatus.completed.rawValue
@@ -141,7 +141,7 @@ extension OperatorEngine {
     func quietHoursGate(_ gated: inout GatedCandidate) -> GateResult {
         let policy = ruleset.policy
         guard policy.isQuiet(gated.fireSeconds), let quiet = policy.quietHours else { return .passed }
-        switch gated.candidate.rule.inQuietHours {
+        switch gated.candidate.box.value.inQuietHours {
         case .drop: return .refused("\(TimeFormat.clock(gated.fireSeconds)) is inside quiet hours")
         case .allow: return .passed
         case .defer:
@@ -168,27 +168,30 @@ extension OperatorEngine {
     /// `category_cooldown`: less than the cooldown from a delivery or request of the same
     /// category (exactly the cooldown passes).
     func cooldownGate(_ gated: GatedCandidate, _ inputs: GateInputs) -> GateResult {
-        let category = gated.candidate.rule.category
+        let category = gated.candidate.box.value.category
         let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
-        let recent =
-            (day?.deliveries ?? []).filter { $0.category == category }.map(\.at)
-            + inputs.accepted.filter { $0.category == category }.map(\.scheduledAt)
-        guard let close = recent.first(where: { abs(gated.fireAt.timeIntervalSince($0)) < cooldown }) else { return .passed }
+        // The first delivery, then the first request, of the category within the cooldown.
+        func near(_ time: Date) -> Bool { abs(gated.fireAt.timeIntervalSince(time)) < cooldown }
+        var close = day?.deliveries.first { $0.category == category && near($0.at) }?.at
+        if close == nil, let index = inputs.accepted.firstIndex(where: { $0.category == category && near($0.scheduledAt) }) {
+            close = inputs.accepted[index].scheduledAt
+        }
+        guard let close else { return .passed }
         return .refused("category '\(category)' delivered or scheduled at \(clock.iso8601(close))")
     }
 
     /// `weakened`: a type ignored `after_ignored` times in a row is off, delivered every
     /// other day, or delivered passively (relevance 0.2).
     func weakeningGate(_ gated: inout GatedCandidate) -> GateResult {
-        let rule = gated.candidate.rule
+        let rule = gated.candidate.box
         let policy = ruleset.policy
-        guard (profile.ignoredStreaks[rule.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed }
+        guard (profile.ignoredStreaks[rule.value.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed }
         switch policy.weakenEffect {
         case .off:
             return .refused("ignored \(policy.weakenAfterIgnored) times in a row: off")
         case .everyOtherDay:
             let day = gated.candidate.day
-            let since = profile.weakenedSince[rule.id] ?? day
+            let since = profile.weakenedSince[rule.value.id] ?? day
             if (day - since) % 2 == 1 { return .refused("ignored \(policy.weakenAfterIgnored) times in a row: every other day") }
         case .passive:
             gated.level = .passive
@@ -199,7 +202,7 @@ extension OperatorEngine {
 
     /// `stale`: deferred for longer than the type's `expires_after`.
     func staleGate(_ gated: GatedCandidate) -> GateResult {
-        guard gated.deferredBy > 0, let expires = gated.candidate.rule.expiresAfter, gated.deferredBy > expires else { return .passed }
+        guard gated.deferredBy > 0, let expires = gated.candidate.box.value.expiresAfter, gated.deferredBy > expires else { return .passed }
         return .refused("deferred \(TimeFormat.duration(gated.deferredBy)), over expires_after \(TimeFormat.duration(expires))")
     }
 

@@ -74,7 +74,6 @@ struct KeptPlan: Sendable {
 /// One candidate of a plan: a notification type (and routine) on a logical day.
 struct Candidate: Sendable {
     var box: RuleBox
-    var rule: NotificationRule { box.value }
     var routine: String?
     var day: Int
     /// Fire time, seconds since midnight, and its instant.
@@ -118,7 +117,7 @@ extension OperatorEngine {
         let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
         func touchesToday(_ candidates: [Candidate]) -> Bool {
             candidates.contains { candidate in
-                latestToday[candidate.rule.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false
+                latestToday[candidate.box.value.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false
             }
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
@@ -164,7 +163,9 @@ extension OperatorEngine {
             accepted.removeSubrange(ruleset.policy.maxPending...)
         }
         // Most plans leave every request as it was: then there is nothing to tell iOS.
-        let unchanged = pending.count == accepted.count && zip(pending, accepted).allSatisfy { $0.sameRequest(as: $1) }
+        // (By index: a request copied out of an array retains each of its fields.)
+        var unchanged = pending.count == accepted.count
+        for index in pending.indices where unchanged && !pending[index].sameRequest(as: accepted[index]) { unchanged = false }
         if !unchanged {
             let previous = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
             let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
@@ -209,7 +210,7 @@ extension OperatorEngine {
             let a = candidates[i]
             let b = candidates[j]
             if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
-            if a.rule.priority != b.rule.priority { return a.rule.priority > b.rule.priority }
+            if a.box.value.priority != b.box.value.priority { return a.box.value.priority > b.box.value.priority }
             return a.id < b.id
         }.map { candidates[$0] }
     }
@@ -227,7 +228,7 @@ extension OperatorEngine {
         if let reason = decision.reason {
             refusals.append(
                 SuppressedNotification(
-                    id: candidate.id, type: candidate.rule.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day,
+                    id: candidate.id, type: candidate.box.value.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day,
                     reason: reason))
         } else if let scheduled = decision.scheduled {
             accepted.append(scheduled)
@@ -302,10 +303,9 @@ extension OperatorEngine {
     private func gate(
         _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout GateOutcome, problems: inout [String]
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
-        let rule = candidate.rule
         var gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
-            facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: rule.interruptionLevel)
+            facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: candidate.box.value.interruptionLevel)
         let refusal = runGates(&gated, GateInputs(accepted: accepted, skipped: skipped))
         explain = gated.outcome
         problems += gated.problems
@@ -361,9 +361,9 @@ extension OperatorEngine {
     /// Today's candidate of a notification type at the last plan: the refusing gate (nil when
     /// scheduled) and the facts at its fire time, for "why not" answers.
     public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
-        guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.rule.id == type }) else { return nil }
+        guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.box.value.id == type }) else { return nil }
         let candidate = planned.candidate
-        return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.rule.when, candidate.seconds)
+        return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds)
     }
 }
 

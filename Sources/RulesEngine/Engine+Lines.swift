@@ -2,6 +2,15 @@ import Foundation
 import RulesExpression
 import Ruleset
 
+/// A line of an earlier run and what it was made from (see `keptLine`).
+struct KeptLine: Sendable {
+    var key: LineKey
+    var tone: String?
+    var day: Int
+    var reads: [Value]
+    var line: RenderedText?
+}
+
 /// A line rendered at an app run, kept to explain its choice on demand.
 struct LineDecision: Sendable {
     var text: RenderedText
@@ -21,15 +30,15 @@ extension OperatorEngine {
         guard let today = day?.day else { return }
         let tone = profile.tone
         var problems: [String] = []
-        var homeLine = renderer.line(surface: "home", event: event, tone: tone, day: today, facts: reading.facts, problems: &problems)
+        var homeLine = keptLine(surface: "home", event: event, tone: tone, day: today, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
             facts.patch(layout.event, .string("home"))
-            homeLine = renderer.line(surface: "home", event: "home", tone: tone, day: today, facts: facts, problems: &problems)
+            homeLine = keptLine(surface: "home", event: "home", tone: tone, day: today, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
         widgetFacts.patch(layout.event, .string("home"))
-        let widgetLine = renderer.line(surface: "widget", event: "home", tone: tone, day: today, facts: widgetFacts, problems: &problems)
+        let widgetLine = keptLine(surface: "widget", event: "home", tone: tone, day: today, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines = []
         for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
@@ -53,6 +62,24 @@ extension OperatorEngine {
             stepsPermission: day?.health?.stepsPermission ?? lastPermissions.steps)
         day?.lastSnapshot = snapshot
         records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
+    }
+
+    /// The line for a surface and event, kept from an earlier run while the tone, the day and
+    /// every fact its templates read are the same (then the choice and the text are too); a
+    /// line whose rendering reported a problem is made again (and reports it again).
+    mutating func keptLine(surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
+        let key = LineKey(surface: surface, event: event)
+        let reads = (derived.lineReads[key] ?? []).map { facts[$0] }
+        let index = keptLines.firstIndex { $0.key == key }
+        if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].reads == reads {
+            return keptLines[index].line
+        }
+        var found: [String] = []
+        let line = renderer.line(surface: surface, event: event, tone: tone, day: day, facts: facts, problems: &found)
+        if let index { keptLines.remove(at: index) }
+        if found.isEmpty { keptLines.append(KeptLine(key: key, tone: tone, day: day, reads: reads, line: line)) }
+        problems += found
+        return line
     }
 
     func templateExplanation(_ line: LineDecision) -> Explanation {

@@ -105,6 +105,8 @@ public struct OperatorEngine: Sendable {
     /// What the last plan was made from, and the soonest fire time among its candidates
     /// (see `PlanMemo`); nil when the next run must plan anew.
     var planMemo: KeptPlan?
+    /// Lines of earlier runs by surface and event, with what they were made from.
+    var keptLines: [KeptLine] = []
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -198,6 +200,7 @@ public struct OperatorEngine: Sendable {
         fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
         tomorrowPlan = nil
         planMemo = nil
+        keptLines = []
         lastFacts = nil
         needsReconciliation = true
     }

@@ -155,6 +155,8 @@ final class RulesetDerived: Sendable {
     let refusedSegment: [String: Int]
     /// Templates (indices, file order) by surface and event: the lines an app run chooses from.
     let templatesByLine: [LineKey: [Int]]
+    /// The slots those templates read (conditions and placeholders), by surface and event.
+    let lineReads: [LineKey: [Int]]
     /// `judgement.routine`, empty when the ruleset has no judgement.
     let routineJudgement: [RoutineJudgementEntry]
     /// The routines (indices) behind `steps.*`, `sleep.*` and `water.*`: the first HealthKit
@@ -175,6 +177,10 @@ final class RulesetDerived: Sendable {
         }
         refusedSegment = refused
         templatesByLine = byLine
+        let schema = ruleset.perRoutineSchema
+        lineReads = byLine.mapValues { indices in
+            Array(Set(indices.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
+        }
         routineJudgement = ruleset.judgement?.routine ?? []
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
         sleepRoutine = ruleset.routines.firstIndex { $0.category == .sleep }

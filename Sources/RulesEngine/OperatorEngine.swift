@@ -302,23 +302,3 @@ public struct OperatorEngine: Sendable {
         records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
     }
 }
-
-/// What an engine works out from its ruleset before its first step: fact slots, the rules
-/// and routines boxed, the derived tables. Made once, shared by every engine of the ruleset.
-public final class PreparedRuleset: Sendable {
-    public let ruleset: Ruleset
-    let layout: FactLayout
-    let fullSchema: FactSchema
-    let ruleBoxes: [RuleBox]
-    let routineBoxes: [RoutineBox]
-    let derived: RulesetDerived
-
-    public init(_ ruleset: Ruleset) {
-        self.ruleset = ruleset
-        layout = FactLayout(ruleset: ruleset)
-        fullSchema = ruleset.perRoutineSchema
-        ruleBoxes = ruleset.notifications.map { RuleBox($0, in: ruleset) }
-        routineBoxes = ruleset.routines.map(RoutineBox.init)
-        derived = RulesetDerived(ruleset: ruleset)
-    }
-}

@@ -26,8 +26,8 @@ struct FactLayout: Sendable {
     let routineBinding: RoutineSlots
     let routineID, routineReminder: Int?
 
-    init(ruleset: Ruleset) {
-        let schema = ruleset.perRoutineSchema
+    /// `schema`: the ruleset's schema with every binding (`Ruleset.perRoutineSchema`).
+    init(ruleset: Ruleset, schema: FactSchema) {
         func slot(_ name: String) -> Int? { schema.fact(named: name)?.slot }
         count = schema.slotCount
         now = slot("now")

@@ -14,11 +14,13 @@ public final class PreparedRuleset: Sendable {
 
     public init(_ ruleset: Ruleset) {
         self.ruleset = ruleset
-        layout = FactLayout(ruleset: ruleset)
-        fullSchema = ruleset.perRoutineSchema
+        // The schema with every binding, built once for the slots and the derived tables.
+        let schema = ruleset.perRoutineSchema
+        layout = FactLayout(ruleset: ruleset, schema: schema)
+        fullSchema = schema
         ruleBoxes = ruleset.notifications.map { RuleBox($0, in: ruleset) }
         routineBoxes = ruleset.routines.map(RoutineBox.init)
-        derived = RulesetDerived(ruleset: ruleset)
+        derived = RulesetDerived(ruleset: ruleset, schema: schema)
     }
 }
 
@@ -43,7 +45,7 @@ final class RulesetDerived: Sendable {
     let planReads: [Int]
     let planReadsWithRoutines: [Int]
 
-    init(ruleset: Ruleset) {
+    init(ruleset: Ruleset, schema: FactSchema) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
         var refused: [String: Int] = [:]
         var byLine: [LineKey: [Int]] = [:]
@@ -53,7 +55,6 @@ final class RulesetDerived: Sendable {
         }
         refusedSegment = refused
         templatesByLine = byLine
-        let schema = ruleset.perRoutineSchema
         lineReads = byLine.mapValues { indices in
             Array(Set(indices.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
         }
@@ -61,8 +62,8 @@ final class RulesetDerived: Sendable {
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
         sleepRoutine = ruleset.routines.firstIndex { $0.category == .sleep }
         waterRoutine = ruleset.routines.firstIndex { $0.category == .water }
-        planReads = RulesetDerived.planReads(ruleset, routines: false)
-        planReadsWithRoutines = RulesetDerived.planReads(ruleset, routines: true)
+        planReads = RulesetDerived.planReads(ruleset, schema: schema, routines: false)
+        planReadsWithRoutines = RulesetDerived.planReads(ruleset, schema: schema, routines: true)
     }
 }
 
@@ -72,8 +73,7 @@ extension RulesetDerived {
     /// notification texts — except `now` and `risk`, which are set anew there; with a
     /// per-routine type and `routines`, every `routines.*` fact (its bindings and the
     /// completed gate).
-    static func planReads(_ ruleset: Ruleset, routines: Bool) -> [Int] {
-        let schema = ruleset.perRoutineSchema
+    static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> [Int] {
         var names: [String] = []
         var atFire: [String] = []
         for rule in ruleset.notifications {

@@ -7,6 +7,8 @@ struct KeptLine: Sendable {
     var key: LineKey
     var tone: String?
     var day: Int
+    /// Times compare within the logical day: another day start can choose another line.
+    var dayStart: Int
     var reads: [Value]
     var line: RenderedText?
 }
@@ -64,20 +66,23 @@ extension OperatorEngine {
         records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
     }
 
-    /// The line for a surface and event, kept from an earlier run while the tone, the day and
-    /// every fact its templates read are the same (then the choice and the text are too); a
+    /// The line for a surface and event, kept from an earlier run while the tone, the day, the
+    /// day start and every fact its templates read are the same (then the choice and the text
+    /// are too); a
     /// line whose rendering reported a problem is made again (and reports it again).
     mutating func keptLine(surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
         let key = LineKey(surface: surface, event: event)
         let reads = (derived.lineReads[key] ?? []).map { facts[$0] }
         let index = keptLines.firstIndex { $0.key == key }
-        if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].reads == reads {
+        if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
+            keptLines[index].reads == reads
+        {
             return keptLines[index].line
         }
         var found: [String] = []
         let line = renderer.line(surface: surface, event: event, tone: tone, day: day, facts: facts, problems: &found)
         if let index { keptLines.remove(at: index) }
-        if found.isEmpty { keptLines.append(KeptLine(key: key, tone: tone, day: day, reads: reads, line: line)) }
+        if found.isEmpty { keptLines.append(KeptLine(key: key, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
         problems += found
         return line
     }

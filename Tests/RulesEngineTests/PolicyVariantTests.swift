@@ -37,6 +37,38 @@ import Testing
         #expect(Shipped.suppressions(result).contains { $0.0 == "routine_reminder" && $0.2 == "stale" })
     }
 
+    /// A line kept from an earlier run is not kept across a change of `day_starts_at`: a
+    /// time compares within the logical day, so the same facts can choose another line.
+    @Test func aKeptLineFollowsTheDayStart() throws {
+        let rules = try ruleset([
+            (
+                "templates/character.yaml", "    when: route != \"recovery\" && risk == \"low\"\n",
+                "    when: route != \"recovery\" && risk == \"low\" && (sleep.end ?? 07:00) >= 03:00\n"
+            )
+        ])
+        let day = """
+            name: day start
+            date: 2026-07-20
+            timezone: Asia/Seoul
+            health: { permission: { steps: granted, sleep: granted }, sleep: { start: "23:00", end: "03:30" }, steps: { "07:00": 0 } }
+            routines: [water]
+            events:
+              - { at: "10:00", app: open }
+              - { at: "10:05", app: open }
+              - { at: "10:10", settings: { day_starts_at: "03:15" } }
+            """
+        let result = try #require(Shipped.run(day, ruleset: rules))
+        let lines = result.records.compactMap { record -> String? in
+            guard case .snapshot(let snapshot) = record.kind else { return nil }
+            return snapshot.characterLine
+        }
+        // 03:30 is after 03:00 in a day from 04:00, before it in a day from 03:15.
+        // The first run starts the route (its own line); the second and third see the same facts.
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().first?.hasPrefix("오늘 루트는") == true)
+        #expect(lines.last == "")
+    }
+
     func ignoredDays(_ count: Int) -> String {
         var days = ""
         for index in 0..<count {

@@ -48,7 +48,8 @@ extension OperatorEngine {
                     box: box, enabled: index < enabled.count && enabled[index], value: value, goal: goal,
                     progress: progress, status: provisional))
         }
-        var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: layout.count))
+        // No facts yet (`fillFacts` makes the array): an array made here would be thrown away.
+        var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: 0))
         countCompletion(&reading)
         fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
         // Statuses by the judgement table (one scratch copy of the facts for the bindings),

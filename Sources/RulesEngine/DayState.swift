@@ -46,6 +46,12 @@ struct Delivery: Sendable, Hashable, Codable {
     var at: Date
 }
 
+/// What a day's logs of one routine add up to.
+struct RoutineTotal: Sendable, Hashable {
+    var routine: String
+    var value: Double
+}
+
 /// Everything the app knows about one logical day (part of the saved `EngineState`).
 struct DayState: Sendable, Hashable, Codable {
     var day: Int
@@ -53,8 +59,9 @@ struct DayState: Sendable, Hashable, Codable {
     /// `updateLogs` and `removeLogs`, which keep `totals` right.
     private(set) var logs: [HabitLog] = []
     /// Total logged per routine: a cache of `logs` (not saved; rebuilt after a restore) so an
-    /// app run does not walk every log of the day.
-    private var totals: [String: Double] = [:]
+    /// app run does not walk every log of the day. A short list searched in order: a day has
+    /// a few logged routines, and comparing short ids costs less than hashing one.
+    private var totals: [RoutineTotal] = []
     var ticks: [ChecklistTick] = []
     /// Health as of the last sync the app saw (nil: never synced today).
     var health: HealthReading?
@@ -108,7 +115,10 @@ struct DayState: Sendable, Hashable, Codable {
     }
 
     /// Total logged for `routine` today.
-    func logged(_ routine: String) -> Double { totals.isEmpty ? 0 : totals[routine] ?? 0 }
+    func logged(_ routine: String) -> Double {
+        for total in totals where total.routine == routine { return total.value }
+        return 0
+    }
 
     /// Total logged for `routine` by logs numbered above `after` (the newest are last).
     func logged(_ routine: String, after: Int) -> Double {
@@ -122,7 +132,7 @@ struct DayState: Sendable, Hashable, Codable {
 
     mutating func appendLog(_ log: HabitLog) {
         logs.append(log)
-        totals[log.routine, default: 0] += log.value
+        addToTotals(log)
     }
 
     /// Changes logs in place (edits); the totals are summed again.
@@ -138,8 +148,16 @@ struct DayState: Sendable, Hashable, Codable {
 
     /// Sums every routine's logs in log order (the same sums `appendLog` makes).
     private mutating func rebuildTotals() {
-        totals = [:]
-        for log in logs { totals[log.routine, default: 0] += log.value }
+        totals = []
+        for log in logs { addToTotals(log) }
+    }
+
+    private mutating func addToTotals(_ log: HabitLog) {
+        if let index = totals.firstIndex(where: { $0.routine == log.routine }) {
+            totals[index].value += log.value
+        } else {
+            totals.append(RoutineTotal(routine: log.routine, value: log.value))
+        }
     }
 
     func ticked(_ routine: String) -> Set<String> {

@@ -119,7 +119,9 @@ extension OperatorEngine {
             problem(at: time, "event.unknown_routine", "no routine '\(id)'")
             return false
         }
-        guard routine.items.contains(item) else {
+        // The tick keeps the ruleset's own spelling of the item (found by canonical
+        // equivalence), so counting ticks can compare bytes (see `value(of:in:)`).
+        guard let item = routine.items.first(where: { $0 == item }) else {
             problem(
                 at: time, "event.unknown_item",
                 "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")

@@ -5,9 +5,11 @@ import Ruleset
 extension OperatorEngine {
     /// Fills every fact of SPEC §3 from the day, the profile and the reading.
     func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
-        var values = [Value](repeating: .unknown, count: layout.count)
-        // Written straight into the fresh array: one uniqueness check, not one per fact.
-        values.withUnsafeMutableBufferPointer { buffer in
+        // Written straight into the fresh array: one uniqueness check, not one per fact (and
+        // no `Array(repeating:)`, which copies its element through the runtime one by one).
+        let values = [Value](unsafeUninitializedCapacity: layout.count) { buffer, initialized in
+            buffer.initialize(repeating: .unknown)
+            initialized = buffer.count
             fill(FactWriter(buffer: buffer), reading, day: day, route: route, risk: risk, now: now, event: event)
         }
         var facts = FactValues(count: 0)

@@ -26,16 +26,32 @@ extension OperatorEngine {
             }
         }
         if !box.value.items.isEmpty {
-            // The routine's items ticked today, each once (no sets built per reading).
+            // The routine's items ticked today, each once (no sets built per reading). Ticks
+            // hold the ruleset's own spelling of an item (`tick`, reconciliation), so bytes
+            // are compared: `==` on Korean text that differs takes Unicode's slow path.
             let id = box.value.id
             var ticked = 0
             let items = box.value.items
             for (index, item) in items.enumerated()
-            where !items[..<index].contains(item) && day.ticks.contains(where: { $0.routine == id && $0.item == item }) {
+            where !items[..<index].contains(where: { $0.sameBytes(as: item) })
+                && day.ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) })
+            {
                 ticked += 1
             }
             return Double(ticked)
         }
         return day.logged(box.value.id)
+    }
+}
+
+extension String {
+    /// Byte equality of the UTF-8 encodings (`==` compares canonical equivalence, which on
+    /// non-ASCII text that differs walks Unicode normalization data).
+    func sameBytes(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        // Through contiguous bytes: the UTF-8 views' own iteration costs ~40 instructions a byte.
+        var left = self
+        var right = other
+        return left.withUTF8 { a in right.withUTF8 { b in a.elementsEqual(b) } }
     }
 }

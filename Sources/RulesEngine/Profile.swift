@@ -72,6 +72,10 @@ struct ProfileDerived: Sendable {
     var dayStart: Int
     var settingFacts: [SlotValue] = []
     var ignoredStreakFacts: [SlotValue] = []
+    /// Per notification type (ruleset order): its run of ignores.
+    var ignoredStreaks: [Int] = []
+    /// Per notification type (ruleset order): whether its own bool setting turns it off.
+    let typeOff: [Bool]
     /// Renders lines and notification texts with this day start.
     let renderer: TemplateRenderer
     /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
@@ -79,6 +83,8 @@ struct ProfileDerived: Sendable {
     let planReads: [Int]
     /// Per routine (ruleset order): whether the user has it on.
     let enabled: [Bool]
+    /// Per routine (ruleset order): the user's reminder time, if any (`settings.reminders`).
+    let reminders: [Int?]
 
     /// `previous`: what the profile gave before a change, whose renderer stands while the
     /// day start does (it holds the whole ruleset: made again only when needed).
@@ -93,12 +99,15 @@ struct ProfileDerived: Sendable {
         if case .map(let entries)? = profile.settings["reminders"], !entries.isEmpty { reminders = true }
         planReads = reminders ? derived.planReadsWithRoutines : derived.planReads
         enabled = ruleset.routines.indices.map { profile.enabledRoutines.contains(ruleset.routines[$0].id) }
+        self.reminders = ruleset.routines.indices.map { reminders ? profile.reminder(for: ruleset.routines[$0].id) : nil }
         // By index: a declaration or rule copied out of the ruleset costs a retain per field.
         for index in ruleset.settings.indices where index < layout.settings.count {
             guard let slot = layout.settings[index] else { continue }
             settingFacts.append(SlotValue(slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue))
         }
+        typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
         ignoredStreakFacts = Self.ignoredStreakFacts(profile, ruleset: ruleset, layout: layout)
+        ignoredStreaks = ruleset.notifications.map { profile.ignoredStreaks[$0.id] ?? 0 }
     }
 
     /// `notifications.<id>.ignored_streak` of every type.
@@ -118,6 +127,7 @@ struct ProfileDerived: Sendable {
             self = ProfileDerived(profile: new, ruleset: ruleset, layout: layout, derived: derived, previous: self)
         } else if old.ignoredStreaks != new.ignoredStreaks {
             ignoredStreakFacts = Self.ignoredStreakFacts(new, ruleset: ruleset, layout: layout)
+            ignoredStreaks = ruleset.notifications.map { new.ignoredStreaks[$0.id] ?? 0 }
         }
     }
 }

@@ -72,6 +72,14 @@ extension OperatorEngine {
             note(.item, "\(tick.routine).\(tick.item)", "dropped")
         }
         current.ticks.removeAll { !(ruleset.routine($0.routine)?.items.contains($0.item) ?? false) }
+        // Ticks keep the ruleset's own spelling of their items (a saved state may spell one
+        // in another Unicode normal form): counting them compares bytes.
+        for index in current.ticks.indices {
+            let tick = current.ticks[index]
+            if let spelled = ruleset.routine(tick.routine)?.items.first(where: { $0 == tick.item }), !spelled.sameBytes(as: tick.item) {
+                current.ticks[index].item = spelled
+            }
+        }
         for id in current.goalOverrides.keys.sorted() where ruleset.routine(id) == nil { current.goalOverrides[id] = nil }
         current.completedRoutines.removeAll { ruleset.routine($0) == nil }
         let items = current.route.items.filter { item in

@@ -101,7 +101,9 @@ extension OperatorEngine {
 
     /// The recovery items not done yet (empty before the route starts or when all are done).
     func recoveryRemainingText(_ day: DayState) -> String {
-        itemsText(day.route.items.filter { $0.status != .completed })
+        // Most readings have no route items: no filtered copy, no joining.
+        if day.route.items.isEmpty { return "" }
+        return itemsText(day.route.items.filter { $0.status != .completed })
     }
 
     func itemsText(_ items: [RouteItemState]) -> String {

@@ -18,7 +18,7 @@ public final class PreparedRuleset: Sendable {
         let schema = ruleset.perRoutineSchema
         layout = FactLayout(ruleset: ruleset, schema: schema)
         fullSchema = schema
-        ruleBoxes = ruleset.notifications.map { RuleBox($0, in: ruleset) }
+        ruleBoxes = ruleset.notifications.indices.map { RuleBox(ruleset.notifications[$0], index: $0, in: ruleset) }
         routineBoxes = ruleset.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: ruleset, schema: schema)
     }

@@ -46,6 +46,29 @@ import Testing
         #expect(!Shipped.ruleset.sha256.isEmpty)
     }
 
+    /// Ticks are counted by the ruleset's own spelling of an item (bytes, not Unicode
+    /// equivalence, for speed): a tick sent or saved in another normal form (NFD) is stored
+    /// in the ruleset's spelling, so it still counts — and counts once.
+    @Test func aTickInAnotherUnicodeFormCountsAsTheItem() throws {
+        let slot = try #require(Shipped.ruleset.perRoutineSchema.fact(named: "routines.skincare.value")?.slot)
+        func ticked(_ engine: OperatorEngine) -> Value? { engine.currentFacts()?[slot] }
+        let decomposed = "세수".decomposedStringWithCanonicalMapping
+        #expect(decomposed.utf8.count != "세수".utf8.count)
+        var engine = morning()  // 양치 ticked
+        #expect(ticked(engine) == .number(1))
+        engine.handle(.check(routine: "skincare", item: decomposed), at: Self.at(8, 50))
+        #expect(ticked(engine) == .number(2))
+        engine.handle(.check(routine: "skincare", item: "세수"), at: Self.at(8, 55))
+        #expect(ticked(engine) == .number(2))
+        // A saved state holding the item in NFD (another app version wrote it so).
+        let text = try encoded(morning().state).replacingOccurrences(of: "양치", with: "양치".decomposedStringWithCanonicalMapping)
+        #expect(text.utf8.count > (try encoded(morning().state)).utf8.count)
+        let state = try #require(EngineState.decode(Data(text.utf8)).state)
+        var restored = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: state))
+        restored.handle(.check(routine: "skincare", item: "세수"), at: Self.at(8, 50))
+        #expect(ticked(restored) == .number(2))
+    }
+
     @Test func aRestoredEngineGoesOnExactlyAsTheOneThatKeptRunning() throws {
         var kept = morning()
         let restoredState = try #require(EngineState.decode(try kept.state.encoded()).state)

@@ -69,6 +69,36 @@ import Testing
         #expect(lines.last == "")
     }
 
+    /// Tomorrow's plan, kept from one app run to the next, is not kept across a change of
+    /// permissions: with no sync of tomorrow yet, `health.steps` is the permission known
+    /// today, so a `when:` reading it can decide otherwise once the user grants it.
+    @Test func tomorrowsPlanFollowsAPermissionGrantedLaterInTheDay() throws {
+        let rules = try ruleset([
+            (
+                "rules/notifications.yaml", "    at: \"09:00\"\n    template: checkin_ready\n",
+                "    at: \"09:00\"\n    when: health.steps == \"granted\"\n    template: checkin_ready\n"
+            )
+        ])
+        let seoul = try #require(LocalClock(identifier: "Asia/Seoul"))
+        let today = try #require(DateFormat.days("2026-07-20"))
+        func at(_ hour: Int) -> Date { seoul.instant(day: today, seconds: hour * 3600) }
+        func health(_ steps: HealthReading.Permission) -> HealthReading {
+            HealthReading(stepsPermission: steps, sleepPermission: .denied, stepsToday: 1000, stepsAverage7: 5000, sleepMinutes: nil)
+        }
+        func checkinTomorrow(_ engine: OperatorEngine) -> Bool {
+            engine.pending.contains { $0.type == "morning_checkin" && $0.day == today + 1 }
+        }
+        var engine = OperatorEngine(ruleset: rules, clock: seoul)
+        engine.handle(.appOpened(health: health(.denied)), at: at(10))
+        #expect(!checkinTomorrow(engine))
+        // The same run on an engine that kept nothing (restored from the saved state).
+        var restored = try #require(OperatorEngine(ruleset: rules, state: engine.state))
+        let kept = engine.handle(.appOpened(health: health(.granted)), at: at(11)).map { "\($0)" }
+        let fresh = restored.handle(.appOpened(health: health(.granted)), at: at(11)).map { "\($0)" }
+        #expect(checkinTomorrow(engine))
+        #expect(kept == fresh)
+    }
+
     func ignoredDays(_ count: Int) -> String {
         var days = ""
         for index in 0..<count {

@@ -45,8 +45,11 @@ extension OperatorEngine {
     /// The user's answer to a delivered notification.
     mutating func respond(id: String, response: NotificationResponse, health: HealthReading?, at time: Date) {
         // By request id, else the latest delivery of that type today (never dictionary order).
-        let byType = delivered.values.filter { $0.type == id }.max { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }
-        guard let notification = delivered[id] ?? byType else {
+        // The search by type only when the id is not a request's (it walks every delivery).
+        guard
+            let notification = delivered[id]
+                ?? delivered.values.lazy.filter({ $0.type == id }).max(by: { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) })
+        else {
             return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
         }
         let label: String

@@ -106,8 +106,9 @@ extension OperatorEngine {
 
     /// `disabled`: the type's own bool setting (the setting named like the type) is false.
     func disabledGate(_ gated: GatedCandidate) -> GateResult {
-        let id = gated.candidate.box.value.id
-        return profile.flag(id) == false ? .refused("setting '\(id)' is false") : .passed
+        let box = gated.candidate.box
+        let off = fromProfile.typeOff
+        return box.index < off.count && off[box.index] ? .refused("setting '\(box.value.id)' is false") : .passed
     }
 
     /// `condition_false`: `when` does not hold at the fire time with what the app knows now.
@@ -185,7 +186,8 @@ extension OperatorEngine {
     func weakeningGate(_ gated: inout GatedCandidate) -> GateResult {
         let rule = gated.candidate.box
         let policy = ruleset.policy
-        guard (profile.ignoredStreaks[rule.value.id] ?? 0) >= policy.weakenAfterIgnored else { return .passed }
+        let streaks = fromProfile.ignoredStreaks
+        guard rule.index < streaks.count, streaks[rule.index] >= policy.weakenAfterIgnored else { return .passed }
         switch policy.weakenEffect {
         case .off:
             return .refused("ignored \(policy.weakenAfterIgnored) times in a row: off")

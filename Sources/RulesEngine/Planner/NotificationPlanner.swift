@@ -20,9 +20,12 @@ final class RuleBox: Sendable {
     let body: ResolvedTemplate?
     let title: ResolvedTemplate?
     let threadID: String
+    /// Its place in the ruleset's notifications (for tables worked out per profile).
+    let index: Int
 
-    init(_ value: NotificationRule, in ruleset: Ruleset) {
+    init(_ value: NotificationRule, index: Int, in ruleset: Ruleset) {
         self.value = value
+        self.index = index
         func resolve(_ id: String) -> ResolvedTemplate? {
             ruleset.template(id).map { ResolvedTemplate(template: $0, fallback: ruleset.surface($0.surface)?.fallback ?? "") }
         }
@@ -39,10 +42,12 @@ struct ResolvedTemplate: Sendable {
     let fallback: String
 }
 
-/// Tomorrow's gated candidates, kept while the profile does not change.
+/// Tomorrow's gated candidates, kept while the profile and the known permissions (which
+/// `health.*` reads when there is no sync yet) do not change.
 struct TomorrowPlan: Sendable {
     var day: Int
     var profileVersion: Int
+    var permissions: KnownPermissions
     var candidates: [Candidate]
     var accepted: [ScheduledNotification]
     var refusals: [SuppressedNotification]
@@ -124,8 +129,8 @@ extension OperatorEngine {
         let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
         var nextFire = Date.distantFuture
         for candidate in today { nextFire = Swift.min(nextFire, candidate.fireAt) }
-        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion, !deferredIntoTomorrow,
-            !touchesToday(cached.candidates)
+        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion,
+            cached.permissions == lastPermissions, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { nextFire = Swift.min(nextFire, candidate.fireAt) }
             accepted += cached.accepted
@@ -148,7 +153,8 @@ extension OperatorEngine {
                 touchesToday(made) || deferredIntoTomorrow
                 ? nil
                 : TomorrowPlan(
-                    day: current.day + 1, profileVersion: profileVersion, candidates: made, accepted: Array(accepted[before.0...]),
+                    day: current.day + 1, profileVersion: profileVersion, permissions: lastPermissions, candidates: made,
+                    accepted: Array(accepted[before.0...]),
                     refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }
         // An `at:` that failed to evaluate leaves its type out of the plan, on the record.
@@ -244,9 +250,11 @@ extension OperatorEngine {
         // Fields read through the boxes: a rule or routine copied out costs a retain per field.
         for box in ruleBoxes {
             if box.value.perRoutine {
-                for reading in base.routines where reading.enabled {
+                // Reminders by routine index, worked out per profile (not two lookups by name here).
+                let reminders = fromProfile.reminders
+                for (index, reading) in base.routines.enumerated() where reading.enabled {
+                    guard index < reminders.count, let reminder = reminders[index] else { continue }
                     let routine = reading.box.value.id
-                    guard let reminder = profile.reminder(for: routine) else { continue }
                     var facts = base.facts
                     bind(&facts, reading, reminder: reminder)
                     if let made = candidate(
@@ -278,7 +286,7 @@ extension OperatorEngine {
         let fireAt = clock.instant(logicalDay: day, seconds: seconds, dayStart: dayStart)
         guard fireAt > time else { return nil }
         let id = routine.map { box.value.id + "." + $0 + "." + date } ?? box.value.id + "." + date
-        if today, delivered[id] != nil { return nil }
+        if today, !delivered.isEmpty, delivered[id] != nil { return nil }
         return Candidate(box: box, routine: routine, day: day, seconds: seconds % 86_400, fireAt: fireAt, facts: context.facts, id: id)
     }
 

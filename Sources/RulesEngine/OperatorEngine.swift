@@ -215,7 +215,7 @@ public struct OperatorEngine: Sendable {
     /// the notification center).
     @discardableResult
     public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
-        records = []
+        beginStep()
         reconcileIfNeeded(at: time)
         moveTime(to: time, truth: truth, presumingDeliveries: presumingDeliveries)
         return records
@@ -232,7 +232,7 @@ public struct OperatorEngine: Sendable {
                 next = (at, kind)
             }
             consider(day.map { clock.instant(day: $0.day + 1, seconds: dayStart) }, 0)
-            consider(refused.map(\.fireAt).min(), 1)
+            consider(refused.lazy.map(\.fireAt).min(), 1)
             if presumingDeliveries { consider(pending.first?.scheduledAt, 2) }
             guard let next else { return }
             switch next.kind {
@@ -252,7 +252,7 @@ public struct OperatorEngine: Sendable {
     /// Opens the logical day of `time` when no day is open yet (before the first event
     /// ever), so that a day without any app run still closes and is judged.
     public mutating func openDay(at time: Date) {
-        records = []
+        beginStep()
         if day == nil { openDay(for: time) }
     }
 
@@ -277,7 +277,7 @@ public struct OperatorEngine: Sendable {
     /// refused with a `problem` record and changes nothing.
     @discardableResult
     public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
-        records = []
+        beginStep()
         if let last = day?.lastRun, time < last {
             problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
             return records
@@ -296,6 +296,12 @@ public struct OperatorEngine: Sendable {
         openDay(for: time)
         apply(event, at: time)
         return records
+    }
+
+    /// A step's records start empty. The buffer is kept: once the caller has let go of the
+    /// last step's records it is reused, and a step's appends do not grow a fresh array.
+    private mutating func beginStep() {
+        records.removeAll(keepingCapacity: true)
     }
 
     mutating func problem(at time: Date, _ code: String, _ message: String) {

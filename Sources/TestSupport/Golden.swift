@@ -48,10 +48,11 @@ public enum Fixtures {
         return (testDirectory as NSString).appendingPathComponent("Fixtures")
     }
 
-    /// A fresh temporary directory for one test.
+    /// A fresh temporary directory for one test, removed when the test process exits.
     public static func temporaryDirectory() -> String {
         let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("rules-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        TemporaryDirectories.shared.add(path)
         return path
     }
 
@@ -63,5 +64,32 @@ public enum Fixtures {
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try? text.write(toFile: path, atomically: true, encoding: .utf8)
         }
+    }
+}
+
+/// The temporary directories tests made, removed at exit (a run made thousands, and left
+/// them in the system's temporary folder).
+final class TemporaryDirectories: @unchecked Sendable {
+    static let shared: TemporaryDirectories = {
+        let made = TemporaryDirectories()
+        atexit { TemporaryDirectories.shared.removeAll() }
+        return made
+    }()
+
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    func add(_ path: String) {
+        lock.lock()
+        paths.append(path)
+        lock.unlock()
+    }
+
+    func removeAll() {
+        lock.lock()
+        let made = paths
+        paths = []
+        lock.unlock()
+        for path in made { try? FileManager.default.removeItem(atPath: path) }
     }
 }

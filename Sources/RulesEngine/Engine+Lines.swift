@@ -72,13 +72,20 @@ extension OperatorEngine {
     /// line whose rendering reported a problem is made again (and reports it again).
     mutating func keptLine(surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
         let key = LineKey(surface: surface, event: event)
-        let reads = (derived.lineReads[key] ?? []).map { facts[$0] }
+        let slots = derived.lineReads[key] ?? []
         let index = keptLines.firstIndex { $0.key == key }
         if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
-            keptLines[index].reads == reads
+            keptLines[index].reads.count == slots.count
         {
-            return keptLines[index].line
+            // Compared in place: the values are gathered into an array only for a new line.
+            var same = true
+            for (position, slot) in slots.enumerated() where keptLines[index].reads[position] != facts[slot] {
+                same = false
+                break
+            }
+            if same { return keptLines[index].line }
         }
+        let reads = slots.map { facts[$0] }
         var found: [String] = []
         let line = renderer.line(surface: surface, event: event, tone: tone, day: day, facts: facts, problems: &found)
         if let index { keptLines.remove(at: index) }

@@ -73,7 +73,7 @@ extension OperatorEngine {
 }
 
 /// Writes facts into a fresh array in place (no uniqueness check or patch lookup per fact).
-struct FactWriter {
+struct FactWriter: FactSink {
     let buffer: UnsafeMutableBufferPointer<Value>
 
     @inline(__always)

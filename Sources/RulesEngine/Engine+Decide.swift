@@ -54,8 +54,20 @@ extension OperatorEngine {
         reading.facts.patch(layout.event, .string(event))
         day?.lastEvent = event
         lastFacts = reading.facts
+        lastReading = KeptReading(day: current.day, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }
 
+}
+
+/// An app run's reading, kept for the day's close: until the next app run the day changes
+/// only by deliveries (`notifications.sent_today`), so the close — which reads the day as
+/// of the last run — takes this reading with `event` back to `home` and the deliveries
+/// counted anew, unless the profile (its facts) or the known permissions changed since.
+struct KeptReading {
+    var day: Int
+    var profileVersion: Int
+    var permissions: KnownPermissions
+    var reading: DayReading
 }

@@ -12,7 +12,18 @@ extension OperatorEngine {
     mutating func closeDay(at time: Date) {
         guard let current = day else { return }
         let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
-        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
+        let reading: DayReading
+        if let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,
+            kept.permissions == lastPermissions
+        {
+            // What the last run read (see `KeptReading`), as a fresh reading would give it.
+            var facts = kept.reading
+            facts.facts.patch(layout.event, .string("home"))
+            facts.facts.patch(layout.sentToday, .int(current.deliveries.count))
+            reading = facts
+        } else {
+            reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
+        }
         var statuses: [String: RoutineStatus] = [:]
         var completed = 0
         var partial = 0

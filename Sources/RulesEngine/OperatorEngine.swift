@@ -44,6 +44,9 @@ public struct OperatorEngine: Sendable {
     var needsReconciliation = false
     /// The facts of the last app run (a cache: not saved; rebuilt on demand after a restore).
     var lastFacts: FactValues?
+    /// The last app run's reading and what it was read under, for the day's close (see
+    /// `KeptReading`); nil after a restore or a ruleset change.
+    var lastReading: KeptReading?
     /// Requests pending with iOS after the last app run, soonest first.
     public internal(set) var pending: [ScheduledNotification] = []
     /// Candidates the last plan refused, reported when their fire time passes.
@@ -202,6 +205,7 @@ public struct OperatorEngine: Sendable {
         planMemo = nil
         keptLines = []
         lastFacts = nil
+        lastReading = nil
         needsReconciliation = true
     }
 

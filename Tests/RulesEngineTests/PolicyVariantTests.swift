@@ -99,6 +99,36 @@ import Testing
         #expect(kept == fresh)
     }
 
+    /// The day's close reads the day as of the last app run; it takes that run's reading
+    /// when nothing but deliveries changed since, so what the close reads must come out as
+    /// a fresh reading gives it: `event` back to `home`, deliveries after the run counted.
+    /// (The run after restoring keeps no reading: the two traces must be the same.)
+    @Test func theCloseReadsTheDeliveriesAfterTheLastRunAndTheHomeEvent() throws {
+        let rules = try ruleset([
+            (
+                "rules/judgement.yaml", "    - { result: success,   when: completion_rate >= 0.8 }\n",
+                "    - { result: success,   when: notifications.sent_today >= 1 && event == \"home\" }\n"
+            )
+        ])
+        let day = """
+            name: close
+            date: 2026-07-20
+            timezone: Asia/Seoul
+            routines: [water]
+            events:
+              - { at: "08:00", app: open }
+              - { at: "08:05", log: { routine: water, value: 1500 } }
+            """
+        let scenario = try #require(Shipped.scenario(day, ruleset: rules))
+        let kept = Simulation.run(scenario, ruleset: rules)
+        let restored = Simulation.run(scenario, ruleset: rules, restoreEachEvent: true)
+        // The last run completed water (its event: `completed`); the check-in came after it.
+        #expect(kept.records.contains { if case .snapshot = $0.kind { true } else { false } })
+        #expect(Shipped.deliveries(kept).map(\.0).contains("morning_checkin"))
+        #expect(kept.closedDays.map(\.result) == [.success])
+        #expect(Trace.jsonLines(kept, ruleset: rules) == Trace.jsonLines(restored, ruleset: rules))
+    }
+
     func ignoredDays(_ count: Int) -> String {
         var days = ""
         for index in 0..<count {

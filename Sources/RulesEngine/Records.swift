@@ -291,29 +291,32 @@ public struct ToolVerdict: Sendable, Hashable {
 /// One thing the engine did or decided, in time order: what the simulator prints and the
 /// app may log (no sensitive values beyond what its surface allows).
 public struct EngineRecord: Sendable {
+    /// The large payloads (a snapshot, a health reading, a log, a tool's verdict, a day's
+    /// close) are `indirect`, kept behind a reference: records are appended and copied many
+    /// times, and a record as large as its largest payload moved ~200 bytes each time.
     public enum Kind: Sendable {
         case appRun(cause: String, synced: Bool)
-        case sync(HealthReading?)
-        case log(HabitLog)
-        case logChanged(HabitLog, deleted: Bool)
+        indirect case sync(HealthReading?)
+        indirect case log(HabitLog)
+        indirect case logChanged(HabitLog, deleted: Bool)
         case check(routine: String, item: String, checked: Bool)
         case riskChanged(from: RiskLevel?, to: RiskLevel)
         case routeChanged(from: RouteKind?, to: RouteKind, reason: String)
-        case routeItemDone(RouteItemState)
+        indirect case routeItemDone(RouteItemState)
         /// A recovery item left out when the route started (its routine is off, …).
-        case routeItemLeftOut(RouteItemLeftOut)
+        indirect case routeItemLeftOut(RouteItemLeftOut)
         case notificationScheduled(ScheduledNotification)
         case notificationCancelled(ScheduledNotification, reason: CancelReason)
         case notificationDelivered(ScheduledNotification, staleCondition: Bool)
-        case notificationSuppressed(SuppressedNotification)
+        indirect case notificationSuppressed(SuppressedNotification)
         case notificationResponse(id: String, type: String, response: String)
-        case templateRendered(RenderedText)
-        case toolVerdict(ToolVerdict, log: HabitLog?)
-        case snapshot(DailySnapshot)
-        case dayClosed(DayClose)
+        indirect case templateRendered(RenderedText)
+        indirect case toolVerdict(ToolVerdict, log: HabitLog?)
+        indirect case snapshot(DailySnapshot)
+        indirect case dayClosed(DayClose)
         case settingsChanged([String])
         /// The saved state was fitted to a changed ruleset.
-        case stateReconciled(Reconciliation)
+        indirect case stateReconciled(Reconciliation)
         /// An event the engine could not apply (out of order, unknown routine, …).
         case problem(code: String, message: String)
     }

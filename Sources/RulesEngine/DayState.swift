@@ -76,7 +76,13 @@ struct DayState: Sendable, Hashable, Codable {
     /// Deliveries made today: type, category, time.
     var deliveries: [Delivery] = []
     var lastRun: Date?
-    var lastSnapshot: DailySnapshot?
+    /// The widget's snapshot of the last run, behind a reference: a day is copied at every
+    /// app run, and a snapshot inline made it ~200 bytes larger with four more references.
+    var lastSnapshot: DailySnapshot? {
+        get { snapshotBox?.value }
+        set { snapshotBox = newValue.map(SnapshotBox.init) }
+    }
+    private var snapshotBox: SnapshotBox?
     /// The event the last app run answered (`home`, `completed`, …), for its facts.
     var lastEvent = "home"
     /// Routines completed at the last app run, in ruleset order.
@@ -106,12 +112,34 @@ struct DayState: Sendable, Hashable, Codable {
         goalOverrides = try container.decode([String: Double].self, forKey: .goalOverrides)
         deliveries = try container.decode([Delivery].self, forKey: .deliveries)
         lastRun = try container.decodeIfPresent(Date.self, forKey: .lastRun)
-        lastSnapshot = try container.decodeIfPresent(DailySnapshot.self, forKey: .lastSnapshot)
+        snapshotBox = try container.decodeIfPresent(DailySnapshot.self, forKey: .lastSnapshot).map(SnapshotBox.init)
         lastEvent = try container.decode(String.self, forKey: .lastEvent)
         completedRoutines = try container.decode([String].self, forKey: .completedRoutines)
         recoveryWasCompleted = try container.decode(Bool.self, forKey: .recoveryWasCompleted)
         nextLogNumber = try container.decode(Int.self, forKey: .nextLogNumber)
         rebuildTotals()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day, forKey: .day)
+        try container.encode(logs, forKey: .logs)
+        try container.encode(ticks, forKey: .ticks)
+        try container.encodeIfPresent(health, forKey: .health)
+        try container.encodeIfPresent(syncedAt, forKey: .syncedAt)
+        try container.encode(route, forKey: .route)
+        try container.encode(routeDecided, forKey: .routeDecided)
+        try container.encodeIfPresent(risk, forKey: .risk)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encodeIfPresent(quest, forKey: .quest)
+        try container.encode(goalOverrides, forKey: .goalOverrides)
+        try container.encode(deliveries, forKey: .deliveries)
+        try container.encodeIfPresent(lastRun, forKey: .lastRun)
+        try container.encodeIfPresent(lastSnapshot, forKey: .lastSnapshot)
+        try container.encode(lastEvent, forKey: .lastEvent)
+        try container.encode(completedRoutines, forKey: .completedRoutines)
+        try container.encode(recoveryWasCompleted, forKey: .recoveryWasCompleted)
+        try container.encode(nextLogNumber, forKey: .nextLogNumber)
     }
 
     /// Total logged for `routine` today.
@@ -163,4 +191,12 @@ struct DayState: Sendable, Hashable, Codable {
     func ticked(_ routine: String) -> Set<String> {
         Set(ticks.filter { $0.routine == routine }.map(\.item))
     }
+}
+
+/// A snapshot behind one immutable reference, equal and hashed by its value.
+final class SnapshotBox: Sendable, Hashable {
+    let value: DailySnapshot
+    init(_ value: DailySnapshot) { self.value = value }
+    static func == (lhs: SnapshotBox, rhs: SnapshotBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
 }

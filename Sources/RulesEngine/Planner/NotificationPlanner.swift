@@ -70,6 +70,12 @@ struct PlanMemo: Sendable, Equatable {
     var reads: [Value]
 }
 
+/// The latest notification of a category (see `plan`).
+struct CategoryTime {
+    var category: String
+    var at: Date
+}
+
 /// The last plan's inputs and the soonest fire time among its candidates.
 struct KeptPlan: Sendable {
     var inputs: PlanMemo
@@ -116,13 +122,23 @@ extension OperatorEngine {
         // Tomorrow's candidates and gates depend on the profile alone, unless one of today's
         // notifications is within a category's cooldown of one of them; so they are gated
         // once per profile and day.
-        let latestToday = Dictionary(
-            (accepted.map { ($0.category, $0.scheduledAt) } + current.deliveries.map { ($0.category, $0.at) }),
-            uniquingKeysWith: { max($0, $1) })
+        // The latest of each category today: a short list (a day has a few categories), not
+        // a dictionary made and hashed at every plan.
+        var latestToday: [CategoryTime] = []
+        func note(_ category: String, _ at: Date) {
+            if let index = latestToday.firstIndex(where: { $0.category == category }) {
+                latestToday[index].at = max(latestToday[index].at, at)
+            } else {
+                latestToday.append(CategoryTime(category: category, at: at))
+            }
+        }
+        for request in accepted { note(request.category, request.scheduledAt) }
+        for delivery in current.deliveries { note(delivery.category, delivery.at) }
         let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
         func touchesToday(_ candidates: [Candidate]) -> Bool {
             candidates.contains { candidate in
-                latestToday[candidate.box.value.category].map { $0.addingTimeInterval(cooldown) > candidate.fireAt } ?? false
+                let category = candidate.box.value.category
+                return latestToday.contains { $0.category == category && $0.at.addingTimeInterval(cooldown) > candidate.fireAt }
             }
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.

@@ -115,8 +115,9 @@ extension OperatorEngine {
         var refusals: [SuppressedNotification] = []
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         var atProblems: [String] = []
-        let today = self.candidates(for: current, reading: reading, at: time, problems: &atProblems)
-        for candidate in ordered(today) {
+        var today = self.candidates(for: current, reading: reading, at: time, problems: &atProblems)
+        order(&today)
+        for candidate in today {
             decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, at: time)
         }
         // Tomorrow's candidates and gates depend on the profile alone, unless one of today's
@@ -159,10 +160,11 @@ extension OperatorEngine {
         } else {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
-            let made = self.candidates(for: tomorrow, reading: fresh, at: time, problems: &atProblems)
+            var made = self.candidates(for: tomorrow, reading: fresh, at: time, problems: &atProblems)
+            order(&made)
             for candidate in made { nextFire = Swift.min(nextFire, candidate.fireAt) }
             let before = (accepted.count, refusals.count, plannedCandidates.count)
-            for candidate in ordered(made) {
+            for candidate in made {
                 decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
             }
             tomorrowPlan =
@@ -225,16 +227,14 @@ extension OperatorEngine {
         }
     }
 
-    /// Candidates in time order, then higher priority, then id (sorting indices: candidates
-    /// are large).
-    func ordered(_ candidates: [Candidate]) -> [Candidate] {
-        candidates.indices.sorted { i, j in
-            let a = candidates[i]
-            let b = candidates[j]
+    /// Puts candidates in time order, then higher priority, then id (in place: a sorted copy
+    /// retained every field of every candidate).
+    func order(_ candidates: inout [Candidate]) {
+        candidates.sort { a, b in
             if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
             if a.box.value.priority != b.box.value.priority { return a.box.value.priority > b.box.value.priority }
             return a.id < b.id
-        }.map { candidates[$0] }
+        }
     }
 
     /// Gates one candidate and records its fate.

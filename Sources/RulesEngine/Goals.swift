@@ -26,6 +26,7 @@ extension OperatorEngine {
             }
         }
         if !box.value.items.isEmpty {
+            if day.ticks.isEmpty { return 0 }
             // The routine's items ticked today, each once (no sets built per reading). Ticks
             // hold the ruleset's own spelling of an item (`tick`, reconciliation), so bytes
             // are compared: `==` on Korean text that differs takes Unicode's slow path.

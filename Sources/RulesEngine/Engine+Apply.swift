@@ -93,13 +93,13 @@ extension OperatorEngine {
             problem(at: time, "event.unit_mismatch", "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
             return nil
         }
-        guard var current = day else { return nil }
+        guard let today = day?.day, let number = day?.nextLogNumber else { return nil }
         let log = HabitLog(
-            id: "log_\(LocalClock.compactDate(current.day))_\(threeDigits(current.nextLogNumber))", day: current.day,
+            id: "log_\(LocalClock.compactDate(today))_\(threeDigits(number))", day: today,
             routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
-        current.nextLogNumber += 1
-        current.appendLog(log)
-        day = current
+        // In place: a copy of the day, changed and put back, copied the day's logs each time.
+        day?.nextLogNumber += 1
+        day?.appendLog(log)
         records.append(EngineRecord(at: time, kind: .log(log)))
         return log
     }

@@ -53,7 +53,6 @@ extension OperatorEngine {
         // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
         reading.facts.patch(layout.event, .string(event))
         day?.lastEvent = event
-        lastFacts = reading.facts
         lastReading = KeptReading(day: current.day, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)

@@ -17,10 +17,10 @@ extension OperatorEngine {
             kept.permissions == lastPermissions
         {
             // What the last run read (see `KeptReading`), as a fresh reading would give it.
-            var facts = kept.reading
-            facts.facts.patch(layout.event, .string("home"))
-            facts.facts.patch(layout.sentToday, .int(current.deliveries.count))
-            reading = facts
+            var last = kept.reading
+            last.facts.patch(layout.event, .string("home"))
+            last.facts.patch(layout.sentToday, .int(current.deliveries.count))
+            reading = last
         } else {
             reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
         }

@@ -42,10 +42,9 @@ public struct OperatorEngine: Sendable {
     /// Set when the ruleset changed under the state (restored under another ruleset, or
     /// replaced): the next step reconciles the state with it first.
     var needsReconciliation = false
-    /// The facts of the last app run (a cache: not saved; rebuilt on demand after a restore).
-    var lastFacts: FactValues?
     /// The last app run's reading and what it was read under, for the day's close (see
-    /// `KeptReading`); nil after a restore or a ruleset change.
+    /// `KeptReading`) and `currentFacts()`; nil after a restore or a ruleset change (a
+    /// cache: not saved, read afresh when missing).
     var lastReading: KeptReading?
     /// Requests pending with iOS after the last app run, soonest first.
     public internal(set) var pending: [ScheduledNotification] = []
@@ -181,7 +180,7 @@ public struct OperatorEngine: Sendable {
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.
     public func currentFacts() -> FactValues? {
-        if let lastFacts { return lastFacts }
+        if let facts = lastReading?.reading.facts { return facts }
         guard let day, let lastRun = day.lastRun else { return nil }
         var facts = read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(lastRun).seconds).facts
         facts.put(layout.event, .string(day.lastEvent))
@@ -204,7 +203,6 @@ public struct OperatorEngine: Sendable {
         tomorrowPlan = nil
         planMemo = nil
         keptLines = []
-        lastFacts = nil
         lastReading = nil
         needsReconciliation = true
     }

@@ -106,18 +106,18 @@ struct ProfileDerived: Sendable {
             settingFacts.append(SlotValue(slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue))
         }
         typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
-        ignoredStreakFacts = Self.ignoredStreakFacts(profile, ruleset: ruleset, layout: layout)
-        ignoredStreaks = ruleset.notifications.map { profile.ignoredStreaks[$0.id] ?? 0 }
+        takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)
     }
 
-    /// `notifications.<id>.ignored_streak` of every type.
-    static func ignoredStreakFacts(_ profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) -> [SlotValue] {
-        var facts: [SlotValue] = []
-        for index in ruleset.notifications.indices where index < layout.ignoredStreaks.count {
+    /// Every type's run of ignores, by index and as `notifications.<id>.ignored_streak` facts
+    /// (one lookup by name per type).
+    private mutating func takeIgnoredStreaks(_ profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) {
+        ignoredStreaks = ruleset.notifications.map { profile.ignoredStreaks[$0.id] ?? 0 }
+        ignoredStreakFacts = []
+        for index in ignoredStreaks.indices where index < layout.ignoredStreaks.count {
             guard let slot = layout.ignoredStreaks[index] else { continue }
-            facts.append(SlotValue(slot: slot, value: .int(profile.ignoredStreaks[ruleset.notifications[index].id] ?? 0)))
+            ignoredStreakFacts.append(SlotValue(slot: slot, value: .int(ignoredStreaks[index])))
         }
-        return facts
     }
 
     /// Follows a change of the profile from `old`: settings and enabled routines change
@@ -126,8 +126,7 @@ struct ProfileDerived: Sendable {
         if old.settings != new.settings || old.enabledRoutines != new.enabledRoutines {
             self = ProfileDerived(profile: new, ruleset: ruleset, layout: layout, derived: derived, previous: self)
         } else if old.ignoredStreaks != new.ignoredStreaks {
-            ignoredStreakFacts = Self.ignoredStreakFacts(new, ruleset: ruleset, layout: layout)
-            ignoredStreaks = ruleset.notifications.map { new.ignoredStreaks[$0.id] ?? 0 }
+            takeIgnoredStreaks(new, ruleset: ruleset, layout: layout)
         }
     }
 }

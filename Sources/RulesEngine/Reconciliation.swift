@@ -68,17 +68,17 @@ extension OperatorEngine {
         guard var current = day else { return }
         for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, "dropped") }
         current.removeLogs { ruleset.routine($0.routine) == nil }
-        for tick in current.ticks where !(ruleset.routine(tick.routine)?.items.contains(tick.item) ?? false) {
-            note(.item, "\(tick.routine).\(tick.item)", "dropped")
-        }
-        current.ticks.removeAll { !(ruleset.routine($0.routine)?.items.contains($0.item) ?? false) }
-        // Ticks keep the ruleset's own spelling of their items (a saved state may spell one
-        // in another Unicode normal form): counting them compares bytes.
-        for index in current.ticks.indices {
-            let tick = current.ticks[index]
-            if let spelled = ruleset.routine(tick.routine)?.items.first(where: { $0 == tick.item }), !spelled.sameBytes(as: tick.item) {
-                current.ticks[index].item = spelled
+        // Ticks of items the routine no longer has are dropped; the rest keep the ruleset's own
+        // spelling of their items (a saved state may spell one in another Unicode normal
+        // form): counting them compares bytes.
+        current.ticks = current.ticks.compactMap { tick in
+            guard let spelled = ruleset.routine(tick.routine)?.items.first(where: { $0 == tick.item }) else {
+                note(.item, "\(tick.routine).\(tick.item)", "dropped")
+                return nil
             }
+            var kept = tick
+            kept.item = spelled
+            return kept
         }
         for id in current.goalOverrides.keys.sorted() where ruleset.routine(id) == nil { current.goalOverrides[id] = nil }
         current.completedRoutines.removeAll { ruleset.routine($0) == nil }

@@ -5,7 +5,40 @@ import Ruleset
 /// A routine behind one reference: readings are copied often and a routine is a large value.
 final class RoutineBox: Sendable {
     let value: Routine
-    init(_ value: Routine) { self.value = value }
+    /// `routines.<id>.name` as a fact (made once: most names fit a cell).
+    let nameCell: FactCell?
+    /// Where its value comes from (worked out once, not at every reading).
+    let valueSource: ValueSource
+    /// Its checklist items, each once (a repeated item counts once).
+    let distinctItems: [String]
+
+    enum ValueSource: Sendable {
+        /// HealthKit steps when permitted, else its logs.
+        case healthSteps
+        /// HealthKit sleep when permitted and known, else its logs.
+        case healthSleep
+        /// Ticked checklist items.
+        case checklist
+        /// The sum of its logs.
+        case logs
+    }
+
+    init(_ value: Routine) {
+        self.value = value
+        nameCell = FactCell.string(value.name)
+        var distinct: [String] = []
+        for item in value.items where !distinct.contains(where: { $0.sameBytes(as: item) }) { distinct.append(item) }
+        distinctItems = distinct
+        if value.source == .healthkit, value.unit == .steps {
+            valueSource = .healthSteps
+        } else if value.source == .healthkit, value.category == .sleep {
+            valueSource = .healthSleep
+        } else if !value.items.isEmpty {
+            valueSource = .checklist
+        } else {
+            valueSource = .logs
+        }
+    }
 }
 
 /// One routine as judged at a moment.
@@ -34,8 +67,10 @@ struct DayReading {
 extension OperatorEngine {
     /// Reads the day at `now` (seconds since midnight) with the goals of `route`.
     func read(_ day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String = "home") -> DayReading {
-        var readings: [RoutineReading] = []
-        readings.reserveCapacity(routineBoxes.count)
+        // The readings are made inside the reading (a local array, moved in, was still
+        // referenced when the statuses were written: the first write copied it).
+        var reading = DayReading(routines: [], completed: 0, total: 0, facts: FactValues(count: 0))
+        reading.routines.reserveCapacity(routineBoxes.count)
         let enabled = fromProfile.enabled
         for (index, box) in routineBoxes.enumerated() {
             // Fields read through the box: a routine copied out of it costs a retain per field.
@@ -43,40 +78,59 @@ extension OperatorEngine {
             let goal = goal(of: box, on: route, in: day)
             let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
-            readings.append(
+            reading.routines.append(
                 RoutineReading(
                     box: box, enabled: index < enabled.count && enabled[index], value: value, goal: goal,
                     progress: progress, status: provisional))
         }
-        // No facts yet (`fillFacts` makes the array): an array made here would be thrown away.
-        var reading = DayReading(routines: readings, completed: 0, total: 0, facts: FactValues(count: 0))
+        if derived.judgementReadsOnlyBindings {
+            // The table reads nothing but each routine's bindings (the shipped one): the
+            // statuses need no facts, and the facts are filled once, with them.
+            var context = EvaluationContext(facts: FactValues(count: 0), dayStart: dayStart)
+            judgeAll(&reading, day: day, context: &context)
+            countCompletion(&reading)
+            fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
+            return reading
+        }
         countCompletion(&reading)
         fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
-        // Statuses by the judgement table (one scratch copy of the facts for the bindings),
-        // then facts again with the judged statuses.
+        // Statuses by the judgement table, then facts again with the judged statuses.
         // The facts move into the context (no copy) for the bindings, and back.
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         reading.facts = FactValues(count: 0)
+        judgeAll(&reading, day: day, context: &context)
+        // Moved back (swapped, not copied): a copy left in the context would make the next
+        // write copy the whole array. The bindings were patches: dropped with them.
+        swap(&reading.facts, &context.facts)
+        reading.facts.removePatches()
+        countCompletion(&reading)
+        // Only the judged facts changed: statuses and the counts made from them.
+        // (Nothing of `self` in the closure: a capture of the engine copied all of it.)
+        let routines = reading.routines
+        let counts = (completed: reading.completed, total: reading.total, rate: reading.rate)
+        let countSlots = (completed: layout.completed, total: layout.total, rate: layout.completionRate)
+        let routineSlots = layout.routines
+        reading.facts.update { facts in
+            facts.put(countSlots.completed, cell: .int(counts.completed))
+            facts.put(countSlots.total, cell: .int(counts.total))
+            facts.put(countSlots.rate, cell: .number(counts.rate))
+            for (index, routine) in routines.enumerated() where index < routineSlots.count {
+                facts.put(routineSlots[index].status, cell: routine.status.cell)
+            }
+        }
+        return reading
+    }
+
+    /// Each routine's status: completed earlier today stays completed (the route never
+    /// takes back what was done); otherwise the judgement table decides.
+    private func judgeAll(_ reading: inout DayReading, day: DayState, context: inout EvaluationContext) {
         for index in reading.routines.indices {
-            // A routine completed earlier today stays completed (the route never takes back
-            // what was done); otherwise the judgement table decides.
-            reading.routines[index].status =
+            let status =
                 day.completedRoutines.contains(reading.routines[index].box.value.id)
                 ? .completed
                 : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
+            reading.routines[index].status = status
         }
-        // Moved back (swapped, not copied): a copy left in the context would make the next
-        // write copy the whole array.
-        swap(&reading.facts, &context.facts)
-        countCompletion(&reading)
-        // Only the judged facts changed: statuses and the counts made from them.
-        reading.facts.put(layout.completed, .int(reading.completed))
-        reading.facts.put(layout.total, .int(reading.total))
-        reading.facts.put(layout.completionRate, .number(reading.rate))
-        for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            reading.facts.put(layout.routines[index].status, .string(routine.status.rawValue))
-        }
-        return reading
     }
 
     private func countCompletion(_ reading: inout DayReading) {

@@ -89,6 +89,13 @@ struct DayState: Sendable, Hashable, Codable {
     var completedRoutines: [String] = []
     var recoveryWasCompleted = false
     var nextLogNumber = 1
+    /// The texts of the route items as of the last app run (a cache: not saved, and used
+    /// only while the items are the ones they were made from).
+    var routeTexts: RouteTexts? {
+        get { routeTextsCache.value }
+        set { routeTextsCache.value = newValue }
+    }
+    private var routeTextsCache = Cached<RouteTexts>()
 
     init(day: Int) { self.day = day }
 
@@ -191,6 +198,14 @@ struct DayState: Sendable, Hashable, Codable {
     func ticked(_ routine: String) -> Set<String> {
         Set(ticks.filter { $0.routine == routine }.map(\.item))
     }
+}
+
+/// A value kept to save work, which takes no part in equality or hashing: a day with it and
+/// the same day restored without it are equal.
+struct Cached<Wrapped: Sendable>: Sendable, Hashable {
+    var value: Wrapped?
+    static func == (lhs: Cached, rhs: Cached) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 /// A snapshot behind one immutable reference, equal and hashed by its value.

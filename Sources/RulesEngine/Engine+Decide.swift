@@ -17,18 +17,19 @@ extension OperatorEngine {
         let risk = decideRisk(&current, facts: before.facts, at: time)
         // Patched, not put: a put would copy the whole (shared) array of facts.
         var facts = before.facts
-        facts.patch(layout.risk, .string(risk.rawValue))
+        facts.patch(layout.risk, cell: risk.cell)
         decideRoute(&current, facts: facts, at: time)
         let routeBefore = day?.route
         let questBefore = day?.quest
         updateRouteItems(&current, at: time)
+        keepRouteTexts(&current)
 
         // The reading with the route in force: unless the route or its items changed, the
         // first reading stands with the new risk.
         var reading: DayReading
         if current.route == routeBefore, current.quest == questBefore {
             reading = before
-            reading.facts.patch(layout.risk, .string(risk.rawValue))
+            reading.facts.patch(layout.risk, cell: risk.cell)
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
@@ -51,7 +52,11 @@ extension OperatorEngine {
 
         // Patched (the reading's array is shared with the decisions kept for explanations):
         // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        reading.facts.patch(layout.event, .string(event))
+        if let known = EnumCells.events.first(where: { $0.name == event }) {
+            reading.facts.patch(layout.event, cell: known.cell)
+        } else {
+            reading.facts.patch(layout.event, .string(event))
+        }
         day?.lastEvent = event
         lastReading = KeptReading(day: current.day, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)

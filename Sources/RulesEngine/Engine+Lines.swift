@@ -9,7 +9,7 @@ struct KeptLine: Sendable {
     var day: Int
     /// Times compare within the logical day: another day start can choose another line.
     var dayStart: Int
-    var reads: [Value]
+    var reads: FactSample
     var line: RenderedText?
 }
 
@@ -35,11 +35,11 @@ extension OperatorEngine {
         var homeLine = keptLine(surface: "home", event: event, tone: tone, day: today, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
-            facts.patch(layout.event, .string("home"))
+            facts.patch(layout.event, cell: EnumCells.home)
             homeLine = keptLine(surface: "home", event: "home", tone: tone, day: today, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
-        widgetFacts.patch(layout.event, .string("home"))
+        widgetFacts.patch(layout.event, cell: EnumCells.home)
         let widgetLine = keptLine(surface: "widget", event: "home", tone: tone, day: today, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines = []
@@ -75,17 +75,11 @@ extension OperatorEngine {
         let slots = derived.lineReads[key] ?? []
         let index = keptLines.firstIndex { $0.key == key }
         if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
-            keptLines[index].reads.count == slots.count
+            keptLines[index].reads.matches(facts, slots: slots)
         {
-            // Compared in place: the values are gathered into an array only for a new line.
-            var same = true
-            for (position, slot) in slots.enumerated() where keptLines[index].reads[position] != facts[slot] {
-                same = false
-                break
-            }
-            if same { return keptLines[index].line }
+            return keptLines[index].line
         }
-        let reads = slots.map { facts[$0] }
+        let reads = FactSample(facts, slots: slots)
         var found: [String] = []
         let line = renderer.line(surface: surface, event: event, tone: tone, day: day, facts: facts, problems: &found)
         if let index { keptLines.remove(at: index) }

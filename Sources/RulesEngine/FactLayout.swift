@@ -89,44 +89,43 @@ struct RoutineSlots: Sendable {
         core = slot("core")
     }
 
-    /// Writes a routine's reading into these slots of a fresh array.
-    func put(_ reading: RoutineReading, into facts: FactWriter) {
-        var sink = facts
-        write(reading, into: &sink)
-    }
-
-    /// Writes a routine's reading into these slots.
-    func put(_ reading: RoutineReading, into facts: inout FactValues) { write(reading, into: &facts) }
-
-    /// Generic over where the facts go, so that each use is specialized (a closure per fact
-    /// cost an indirect call for each of the seven).
+    /// Writes a routine's reading into these slots (fresh cells or a reading's facts);
+    /// generic over where the facts go, so that each use is specialized.
     @inline(__always)
-    private func write<Sink: FactSink>(_ reading: RoutineReading, into sink: inout Sink) {
-        sink.put(name, .string(reading.box.value.name))
-        sink.put(value, .number(reading.value))
-        sink.put(goal, .number(reading.goal))
-        sink.put(progress, .number(reading.progress))
-        sink.put(status, .string(reading.status.rawValue))
-        sink.put(enabled, .bool(reading.enabled))
-        sink.put(core, .bool(reading.box.value.core))
+    func put<Sink: FactSink>(_ reading: RoutineReading, into sink: inout Sink) {
+        if let cell = reading.box.nameCell { sink.put(name, cell: cell) } else { sink.put(name, .string(reading.box.value.name)) }
+        sink.put(value, cell: .number(reading.value))
+        sink.put(goal, cell: .number(reading.goal))
+        sink.put(progress, cell: .number(reading.progress))
+        sink.put(status, cell: reading.status.cell)
+        sink.put(enabled, cell: .bool(reading.enabled))
+        sink.put(core, cell: .bool(reading.box.value.core))
     }
 }
 
-/// Where facts are written: a fresh array in place (`FactWriter`) or a reading's facts.
+/// Where facts are written: fresh cells in place (`FactBuilder`) or a reading's facts.
 protocol FactSink {
     mutating func put(_ slot: Int?, _ value: Value)
+    mutating func put(_ slot: Int?, cell: FactCell)
 }
 
-extension FactValues: FactSink {}
-
-extension FactValues {
+extension FactValues: FactSink {
     /// Sets a slot when the layout has it.
     mutating func put(_ slot: Int?, _ value: Value) {
         if let slot { self[slot] = value }
     }
 
-    /// Overrides a slot the layout has without copying a shared array (see `patch`).
+    /// Sets a slot when the layout has it, to a ready cell.
+    mutating func put(_ slot: Int?, cell: FactCell) {
+        if let slot { put(slot, cell: cell) }
+    }
+
+    /// Overrides a slot the layout has without copying shared cells (see `patch`).
     mutating func patch(_ slot: Int?, _ value: Value) {
         if let slot { patch(slot, value) }
+    }
+
+    mutating func patch(_ slot: Int?, cell: FactCell) {
+        if let slot { patch(slot, cell: cell) }
     }
 }

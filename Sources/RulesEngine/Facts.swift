@@ -5,29 +5,23 @@ import Ruleset
 extension OperatorEngine {
     /// Fills every fact of SPEC §3 from the day, the profile and the reading.
     func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
-        // Written straight into the fresh array: one uniqueness check, not one per fact (and
-        // no `Array(repeating:)`, which copies its element through the runtime one by one).
-        let values = [Value](unsafeUninitializedCapacity: layout.count) { buffer, initialized in
-            buffer.initialize(repeating: .unknown)
-            initialized = buffer.count
-            fill(FactWriter(buffer: buffer), reading, day: day, route: route, risk: risk, now: now, event: event)
+        // Written straight into fresh cells: one allocation, no uniqueness check per fact.
+        reading.facts = FactValues(count: layout.count, sharing: fromProfile.boxedSettings) { builder in
+            fill(&builder, reading, day: day, route: route, risk: risk, now: now, event: event)
         }
-        var facts = FactValues(count: 0)
-        facts.values = values
-        reading.facts = facts
     }
 
-    private func fill(_ facts: FactWriter, _ reading: DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
+    private func fill(_ facts: inout FactBuilder, _ reading: DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
         let health = day.health
-        facts.put(layout.now, .time(now))
-        facts.put(layout.today, .date(day.day))
-        facts.put(layout.weekday, .string(DateFormat.weekday(day.day)))
+        facts.put(layout.now, cell: .time(now))
+        facts.put(layout.today, cell: .date(day.day))
+        facts.put(layout.weekday, cell: EnumCells.weekday(day.day))
         let stepsGranted = health?.stepsPermission == .granted
         let stepsRoutine = reading.routines[safe: derived.stepsRoutine]
-        facts.put(layout.stepsToday, .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: stepsRoutine?.value ?? 0)))
-        facts.put(layout.stepsYesterday, .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
+        facts.put(layout.stepsToday, cell: .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: stepsRoutine?.value ?? 0)))
+        facts.put(layout.stepsYesterday, cell: .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
         facts.put(layout.stepsAverage7, .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
-        facts.put(layout.stepsGoal, .int(Int(saturating: stepsRoutine?.goal ?? 0)))
+        facts.put(layout.stepsGoal, cell: .int(Int(saturating: stepsRoutine?.goal ?? 0)))
         let sleepGranted = health?.sleepPermission == .granted
         let sleepRoutine = reading.routines[safe: derived.sleepRoutine]
         var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
@@ -35,49 +29,138 @@ extension OperatorEngine {
         facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
         facts.put(layout.sleepStart, (sleepGranted ? health?.sleepStart : nil).map(Value.time) ?? .unknown)
         facts.put(layout.sleepEnd, (sleepGranted ? health?.sleepEnd : nil).map(Value.time) ?? .unknown)
-        facts.put(layout.healthSteps, .string((health?.stepsPermission ?? lastPermissions.steps).rawValue))
-        facts.put(layout.healthSleep, .string((health?.sleepPermission ?? lastPermissions.sleep).rawValue))
+        facts.put(layout.healthSteps, cell: (health?.stepsPermission ?? lastPermissions.steps).cell)
+        facts.put(layout.healthSleep, cell: (health?.sleepPermission ?? lastPermissions.sleep).cell)
         facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
         let water = reading.routines[safe: derived.waterRoutine]
-        facts.put(layout.waterML, .int(Int(saturating: water?.value ?? 0)))
-        facts.put(layout.waterGoal, .int(Int(saturating: water?.goal ?? 0)))
-        facts.put(layout.completed, .int(reading.completed))
-        facts.put(layout.total, .int(reading.total))
-        facts.put(layout.completionRate, .number(reading.rate))
-        facts.put(layout.route, .string(route.rawValue))
-        facts.put(layout.risk, .string(risk.rawValue))
-        facts.put(layout.recoveryCompleted, .bool(recoveryCompleted(day)))
-        // No item left: unknown, so no template renders an empty list.
-        let itemsText = recoveryItemsText(day)
-        facts.put(layout.recoveryItemsText, itemsText.isEmpty ? .unknown : .string(itemsText))
-        let remaining = recoveryRemainingText(day)
-        facts.put(layout.recoveryRemainingText, remaining.isEmpty ? .unknown : .string(remaining))
+        facts.put(layout.waterML, cell: .int(Int(saturating: water?.value ?? 0)))
+        facts.put(layout.waterGoal, cell: .int(Int(saturating: water?.goal ?? 0)))
+        facts.put(layout.completed, cell: .int(reading.completed))
+        facts.put(layout.total, cell: .int(reading.total))
+        facts.put(layout.completionRate, cell: .number(reading.rate))
+        facts.put(layout.route, cell: route.cell)
+        facts.put(layout.risk, cell: risk.cell)
+        facts.put(layout.recoveryCompleted, cell: .bool(recoveryCompleted(day)))
+        // No item left: unknown, so no template renders an empty list. Before the route
+        // starts, the declared items (shared by every reading); after, the texts of the
+        // day's items (made again only when the items change).
+        if day.route.items.isEmpty, day.route.route != .recovery {
+            fromProfile.plannedRecoveryFact?.write(into: &facts)
+        } else {
+            let texts = routeTexts(day)
+            if !texts.items.isEmpty { facts.put(layout.recoveryItemsText, .string(texts.items)) }
+            if !texts.remaining.isEmpty { facts.put(layout.recoveryRemainingText, .string(texts.remaining)) }
+        }
         if let quest = day.quest {
-            facts.put(layout.questStart, .int(quest.startSteps))
-            facts.put(layout.questTarget, .int(quest.targetDelta))
-            facts.put(layout.questClear, .int(quest.clearSteps))
-            facts.put(layout.questCurrent, .int(quest.currentSteps))
-            facts.put(layout.questRemaining, .int(quest.remainingSteps))
-            facts.put(layout.questProgress, .number(quest.progress))
+            facts.put(layout.questStart, cell: .int(quest.startSteps))
+            facts.put(layout.questTarget, cell: .int(quest.targetDelta))
+            facts.put(layout.questClear, cell: .int(quest.clearSteps))
+            facts.put(layout.questCurrent, cell: .int(quest.currentSteps))
+            facts.put(layout.questRemaining, cell: .int(quest.remainingSteps))
+            facts.put(layout.questProgress, cell: .number(quest.progress))
         }
-        facts.put(layout.sentToday, .int(day.deliveries.count))
-        facts.put(layout.streakDays, .int(profile.streakDays))
-        facts.put(layout.event, .string(event))
+        facts.put(layout.sentToday, cell: .int(day.deliveries.count))
+        facts.put(layout.streakDays, cell: .int(profile.streakDays))
+        EnumCells.put(event: event, layout.event, into: &facts)
         for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            layout.routines[index].put(routine, into: facts)
+            layout.routines[index].put(routine, into: &facts)
         }
-        for fact in fromProfile.settingFacts { facts.put(fact.slot, fact.value) }
-        for fact in fromProfile.ignoredStreakFacts { facts.put(fact.slot, fact.value) }
+        for fact in fromProfile.settingFacts { fact.write(into: &facts) }
+        for fact in fromProfile.ignoredStreakFacts { fact.write(into: &facts) }
     }
 
 }
 
-/// Writes facts into a fresh array in place (no uniqueness check or patch lookup per fact).
-struct FactWriter: FactSink {
-    let buffer: UnsafeMutableBufferPointer<Value>
+extension FactBuilder: FactSink {}
 
+extension SlotValue {
     @inline(__always)
-    func put(_ slot: Int?, _ value: Value) {
-        if let slot, slot >= 0, slot < buffer.count { buffer[slot] = value }
+    func write(into facts: inout FactBuilder) {
+        if let cell {
+            facts.put(slot, cell: cell)
+        } else if let boxedIndex {
+            facts.put(slot, boxed: boxedIndex)
+        } else {
+            facts.put(slot, value)
+        }
+    }
+}
+
+/// Cells of the enum facts the engine writes at every reading, made once (an inline
+/// string is a copy of its bytes).
+enum EnumCells {
+    static let statuses = RoutineStatus.allCases.map { cell($0.rawValue) }
+    static let routes = RouteKind.allCases.map { cell($0.rawValue) }
+    static let risks = RiskLevel.allCases.map { cell($0.rawValue) }
+    static let permissions = HealthReading.Permission.allCases.map { cell($0.rawValue) }
+    /// Day 0 (1970-01-01) first, as `DateFormat.weekday` counts.
+    static let weekdays = (0..<7).map { cell(DateFormat.weekday($0)) }
+
+    /// `event` of a run that answered nothing in particular.
+    static let home = cell("home")
+    /// The events an app run answers (see `decide`), those that fit a cell.
+    static let events: [(name: String, cell: FactCell)] = ["home", "completed", "route_changed", "recovery_completed"].compactMap { name in
+        FactCell.string(name).map { (name, $0) }
+    }
+
+    /// Writes `event` (a cell made once when it is one of the run's events).
+    static func put<Sink: FactSink>(event: String, _ slot: Int?, into facts: inout Sink) {
+        if let known = events.first(where: { $0.name == event }) {
+            facts.put(slot, cell: known.cell)
+        } else {
+            facts.put(slot, .string(event))
+        }
+    }
+
+    static func weekday(_ day: Int) -> FactCell { weekdays[((day % 7) + 7) % 7] }
+
+    /// Every enum case is short enough for a cell (a test holds this).
+    static func cell(_ text: String) -> FactCell { FactCell.string(text) ?? .unknown }
+}
+
+// By a switch on the case (`allCases` makes a new array at every call).
+extension RoutineStatus {
+    var cell: FactCell {
+        let index: Int
+        switch self {
+        case .notStarted: index = 0
+        case .inProgress: index = 1
+        case .completed: index = 2
+        case .partial: index = 3
+        case .failed: index = 4
+        case .skipped: index = 5
+        case .recovered: index = 6
+        }
+        return EnumCells.statuses[index]
+    }
+}
+
+extension RouteKind {
+    var cell: FactCell {
+        switch self {
+        case .regular: EnumCells.routes[0]
+        case .light: EnumCells.routes[1]
+        case .recovery: EnumCells.routes[2]
+        }
+    }
+}
+
+extension RiskLevel {
+    var cell: FactCell {
+        switch self {
+        case .low: EnumCells.risks[0]
+        case .medium: EnumCells.risks[1]
+        case .high: EnumCells.risks[2]
+        }
+    }
+}
+
+extension HealthReading.Permission {
+    var cell: FactCell {
+        switch self {
+        case .granted: EnumCells.permissions[0]
+        case .denied: EnumCells.permissions[1]
+        case .notDetermined: EnumCells.permissions[2]
+        }
     }
 }

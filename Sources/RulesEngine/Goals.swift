@@ -19,27 +19,24 @@ extension OperatorEngine {
     /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
     /// items, or the sum of its logs.
     func value(of box: RoutineBox, in day: DayState) -> Double {
-        if box.value.source == .healthkit, let health = day.health {
-            if box.value.unit == .steps, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
-            if box.value.category == .sleep, health.sleepPermission == .granted, let minutes = health.sleepMinutes {
-                return Double(minutes)
-            }
-        }
-        if !box.value.items.isEmpty {
+        switch box.valueSource {
+        case .healthSteps:
+            if let health = day.health, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
+        case .healthSleep:
+            if let health = day.health, health.sleepPermission == .granted, let minutes = health.sleepMinutes { return Double(minutes) }
+        case .checklist:
             if day.ticks.isEmpty { return 0 }
             // The routine's items ticked today, each once (no sets built per reading). Ticks
             // hold the ruleset's own spelling of an item (`tick`, reconciliation), so bytes
             // are compared: `==` on Korean text that differs takes Unicode's slow path.
             let id = box.value.id
             var ticked = 0
-            let items = box.value.items
-            for (index, item) in items.enumerated()
-            where !items[..<index].contains(where: { $0.sameBytes(as: item) })
-                && day.ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) })
-            {
+            for item in box.distinctItems where day.ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) }) {
                 ticked += 1
             }
             return Double(ticked)
+        case .logs:
+            break
         }
         return day.logged(box.value.id)
     }

@@ -18,8 +18,8 @@ extension OperatorEngine {
         {
             // What the last run read (see `KeptReading`), as a fresh reading would give it.
             var last = kept.reading
-            last.facts.patch(layout.event, .string("home"))
-            last.facts.patch(layout.sentToday, .int(current.deliveries.count))
+            last.facts.patch(layout.event, cell: EnumCells.home)
+            last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
             reading = last
         } else {
             reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
@@ -72,9 +72,11 @@ extension OperatorEngine {
     func judgeRoutine(
         _ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool, problems: inout [String]
     ) -> RoutineStatus {
-        context.facts.put(layout.progress, .number(reading.progress))
-        context.facts.put(layout.value, .number(reading.value))
-        context.facts.put(layout.goal, .number(reading.goal))
+        // Patched: the bindings change for every routine, and a patch is no write into the
+        // (shared or not) cells. The caller drops the patches when it is done.
+        context.facts.patch(layout.progress, cell: .number(reading.progress))
+        context.facts.patch(layout.value, cell: .number(reading.value))
+        context.facts.patch(layout.goal, cell: .number(reading.goal))
         let entries = derived.routineJudgement
         for index in entries.indices {
             do {

@@ -63,6 +63,26 @@ extension OperatorEngine {
 struct SlotValue: Sendable {
     var slot: Int
     var value: Value
+    /// The value as a cell, when it fits one (made once, not at every reading).
+    var cell: FactCell?
+    /// Else its place among the profile's boxed values (`ProfileDerived.boxedSettings`).
+    var boxedIndex: Int?
+
+    init(slot: Int, value: Value, boxed: inout [Value]) {
+        self.slot = slot
+        self.value = value
+        cell = FactCell(value)
+        if cell == nil {
+            boxedIndex = boxed.count
+            boxed.append(value)
+        }
+    }
+
+    init(slot: Int, value: Value) {
+        self.slot = slot
+        self.value = value
+        cell = FactCell(value)
+    }
 }
 
 /// What every app run reads off the profile (day start, `settings.*` and
@@ -71,6 +91,10 @@ struct SlotValue: Sendable {
 struct ProfileDerived: Sendable {
     var dayStart: Int
     var settingFacts: [SlotValue] = []
+    /// Setting values no cell holds (a map, a long text), shared by every reading's facts.
+    var boxedSettings: [Value] = []
+    /// `recovery.items_text` before any route item exists (the declared items).
+    var plannedRecoveryFact: SlotValue?
     var ignoredStreakFacts: [SlotValue] = []
     /// Per notification type (ruleset order): its run of ignores.
     var ignoredStreaks: [Int] = []
@@ -103,7 +127,13 @@ struct ProfileDerived: Sendable {
         // By index: a declaration or rule copied out of the ruleset costs a retain per field.
         for index in ruleset.settings.indices where index < layout.settings.count {
             guard let slot = layout.settings[index] else { continue }
-            settingFacts.append(SlotValue(slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue))
+            settingFacts.append(
+                SlotValue(
+                    slot: slot, value: profile.settings[ruleset.settings[index].key] ?? ruleset.settings[index].defaultValue,
+                    boxed: &boxedSettings))
+        }
+        if let slot = layout.recoveryItemsText, !derived.plannedRecoveryText.isEmpty {
+            plannedRecoveryFact = SlotValue(slot: slot, value: .string(derived.plannedRecoveryText), boxed: &boxedSettings)
         }
         typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
         takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)

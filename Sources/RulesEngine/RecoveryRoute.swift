@@ -96,14 +96,28 @@ extension OperatorEngine {
 
     /// The recovery items in Korean: `물 300ml, 양치, 300보`.
     func recoveryItemsText(_ day: DayState) -> String {
-        day.route.items.isEmpty && day.route.route != .recovery ? derived.plannedRecoveryText : itemsText(day.route.items)
+        day.route.items.isEmpty && day.route.route != .recovery ? derived.plannedRecoveryText : routeTexts(day).items
     }
 
     /// The recovery items not done yet (empty before the route starts or when all are done).
     func recoveryRemainingText(_ day: DayState) -> String {
         // Most readings have no route items: no filtered copy, no joining.
         if day.route.items.isEmpty { return "" }
-        return itemsText(day.route.items.filter { $0.status != .completed })
+        return routeTexts(day).remaining
+    }
+
+    /// The texts of the day's route items: as kept with the day while its items are the
+    /// ones they were made from (see `keepRouteTexts`), else made now.
+    func routeTexts(_ day: DayState) -> RouteTexts {
+        if let kept = day.routeTexts, kept.from == day.route.items { return kept }
+        return RouteTexts(day.route.items, ruleset: ruleset)
+    }
+
+    /// Keeps the texts of the day's route items with the day, so that readings until the
+    /// items next change do not join them again.
+    func keepRouteTexts(_ day: inout DayState) {
+        guard !day.route.items.isEmpty, day.routeTexts?.from != day.route.items else { return }
+        day.routeTexts = RouteTexts(day.route.items, ruleset: ruleset)
     }
 
     func itemsText(_ items: [RouteItemState]) -> String {
@@ -139,6 +153,20 @@ extension OperatorEngine {
         case .count?: "개"
         case .check?, nil: ""
         }
+    }
+}
+
+/// The texts of a day's route items (`recovery.items_text`, `recovery.remaining_text`)
+/// and the items they were made from.
+struct RouteTexts: Sendable, Hashable {
+    var from: [RouteItemState]
+    var items: String
+    var remaining: String
+
+    init(_ items: [RouteItemState], ruleset: Ruleset) {
+        from = items
+        self.items = OperatorEngine.itemsText(items, ruleset: ruleset)
+        remaining = items.isEmpty ? "" : OperatorEngine.itemsText(items.filter { $0.status != .completed }, ruleset: ruleset)
     }
 }
 

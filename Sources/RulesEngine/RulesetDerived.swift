@@ -37,6 +37,9 @@ final class RulesetDerived: Sendable {
     let lineReads: [LineKey: [Int]]
     /// `judgement.routine`, empty when the ruleset has no judgement.
     let routineJudgement: [RoutineJudgementEntry]
+    /// Whether those entries read only a routine's bindings (`progress`, `value`, `goal`):
+    /// then a reading judges its routines before it fills any fact.
+    let judgementReadsOnlyBindings: Bool
     /// The routines (indices) behind `steps.*`, `sleep.*` and `water.*`: the first HealthKit
     /// steps routine, the first sleep routine, the first water routine.
     let stepsRoutine, sleepRoutine, waterRoutine: Int?
@@ -59,6 +62,8 @@ final class RulesetDerived: Sendable {
             Array(Set(indices.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
         }
         routineJudgement = ruleset.judgement?.routine ?? []
+        let bindings: Set<String> = ["progress", "value", "goal"]
+        judgementReadsOnlyBindings = routineJudgement.allSatisfy { $0.when.factsRead.allSatisfy(bindings.contains) }
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
         sleepRoutine = ruleset.routines.firstIndex { $0.category == .sleep }
         waterRoutine = ruleset.routines.firstIndex { $0.category == .water }

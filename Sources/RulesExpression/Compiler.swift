@@ -29,7 +29,14 @@ enum Compiler {
         case .and: return AndNode(compile(lhs), compile(rhs))
         case .or: return OrNode(compile(lhs), compile(rhs))
         case .coalesce: return CoalesceNode(compile(lhs), compile(rhs))
-        case .equal, .notEqual: return EqualityNode(negated: op == .notEqual, compile(lhs), compile(rhs))
+        case .equal, .notEqual:
+            if case .fact(let slot, let name) = lhs.kind, case .constant(let constant) = rhs.kind {
+                return FactEqualityNode(negated: op == .notEqual, slot: slot, name: name, optional: lhs.type.isOptional, constant: constant)
+            }
+            if case .constant(let constant) = lhs.kind, case .fact(let slot, let name) = rhs.kind {
+                return FactEqualityNode(negated: op == .notEqual, slot: slot, name: name, optional: rhs.type.isOptional, constant: constant)
+            }
+            return EqualityNode(negated: op == .notEqual, compile(lhs), compile(rhs))
         case .in: return InNode(compile(lhs), compile(rhs))
         case .less, .lessEqual, .greater, .greaterEqual:
             return comparison(op, lhs, rhs)

@@ -33,9 +33,9 @@ final class FactNode: Evaluable, @unchecked Sendable {
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
-        let value = context.facts[slot]
-        if !optional, case .unknown = value { throw .missingFact(name) }
-        return value
+        let cell = context.facts.cell(slot)
+        if !optional, cell.isUnknown { throw .missingFact(name) }
+        return context.facts.value(of: cell)
     }
 }
 
@@ -190,13 +190,53 @@ final class FactCompareNode: Evaluable, @unchecked Sendable {
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
-        switch (context.facts[slot], constant) {
-        case (.int(let value), .number(let c)): return .bool(CompareNode.apply(op, Double(value), c))
-        case (.number(let value), .number(let c)): return .bool(CompareNode.apply(op, value, c))
-        case (.time(let value), .time(let c)): return .bool(CompareNode.apply(op, context.logical(value), context.logical(c)))
+        // Read from the cell: no `Value` is made for a number or a time.
+        let cell = context.facts.cell(slot)
+        switch (cell.kind, constant) {
+        case (.int, .number(let c)): return .bool(CompareNode.apply(op, Double(cell.integer), c))
+        case (.number, .number(let c)): return .bool(CompareNode.apply(op, Double(bitPattern: cell.tail), c))
+        case (.time, .time(let c)): return .bool(CompareNode.apply(op, context.logical(cell.integer), context.logical(c)))
         case (.unknown, _): throw .missingFact(name)
         default: throw .typeFault(name)
         }
+    }
+}
+
+/// `fact == constant` (or `!=`): the commonest test of an enum fact (`risk == "high"`),
+/// comparing cells where the bits decide (an inline string against an inline constant)
+/// and values otherwise, exactly as `EqualityNode` over a `FactNode` would.
+final class FactEqualityNode: Evaluable, @unchecked Sendable {
+    let negated: Bool
+    let slot: Int
+    let name: String
+    let optional: Bool
+    let constant: Value
+    /// The constant as a cell, when it fits one.
+    let constantCell: FactCell?
+
+    init(negated: Bool, slot: Int, name: String, optional: Bool, constant: Value) {
+        self.negated = negated
+        self.slot = slot
+        self.name = name
+        self.optional = optional
+        self.constant = constant
+        constantCell = FactCell(constant)
+    }
+
+    override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        // Two steps, as the equality and its fact operand would take.
+        try context.step()
+        try context.step()
+        let cell = context.facts.cell(slot)
+        if !optional, cell.isUnknown { throw .missingFact(name) }
+        if let constantCell, cell.kind == .string, constantCell.kind == .string {
+            // Same bytes: equal. Different ASCII bytes: different. Else Swift's comparison
+            // (canonical equivalence) decides.
+            if cell.sameBits(as: constantCell) { return .bool(!negated) }
+            if cell.isASCIIString, constantCell.isASCIIString { return .bool(negated) }
+        }
+        let equal = Value.sameValue(context.facts.value(of: cell), constant)
+        return .bool(equal != negated)
     }
 }
 

@@ -237,3 +237,43 @@ import Testing
         #expect(long.text != "하나. 둘. 셋. 넷.")
     }
 }
+
+/// The engine writes its enum facts as cells made once per case: each must read back as the
+/// case's name.
+@Suite struct EnumFactTests {
+    @Test func enumFactsReadAsTheirNames() throws {
+        let day = """
+            name: enum facts
+            date: 2026-07-20
+            timezone: Asia/Seoul
+            health: { permission: { steps: granted, sleep: denied }, steps: { "07:00": 0, "21:00": 100 } }
+            routines: [water, steps, skincare]
+            events:
+              - { at: "21:10", app: open }
+              - { at: "21:12", check: { routine: skincare, item: 양치 } }
+            """
+        let scenario = try #require(Shipped.scenario(day))
+        // The engine after the last event of the day (before the day closes at 04:00).
+        var last: FactValues?
+        _ = Simulation.run(scenario, ruleset: Shipped.ruleset, stop: (day: 0, seconds: 22 * 3600)) { engine, _ in
+            last = engine.currentFacts()
+        }
+        let facts = try #require(last)
+        let schema = Shipped.ruleset.schema
+        func fact(_ name: String) -> Value? { schema.fact(named: name).map { facts[$0.slot] } }
+        #expect(fact("weekday") == .string("mon"))
+        #expect(fact("route") == .string("recovery"))
+        #expect(fact("risk") == .string("high"))
+        #expect(fact("health.steps") == .string("granted"))
+        #expect(fact("health.sleep") == .string("denied"))
+        #expect(fact("routines.water.status") == .string("not_started"))
+        #expect(fact("routines.steps.status") == .string("in_progress"))
+        #expect(fact("routines.water.name") == .string("물"))
+        #expect(fact("recovery.items_text") == .string("물 300ml, 양치, 300보"))
+        #expect(fact("recovery.remaining_text") == .string("물 300ml, 300보"))
+        // Every case of every enum the engine writes, through a fact of its own kind.
+        for (index, weekday) in ["thu", "fri", "sat", "sun", "mon", "tue", "wed"].enumerated() {
+            #expect(DateFormat.weekday(index) == weekday)
+        }
+    }
+}

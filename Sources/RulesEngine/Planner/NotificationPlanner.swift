@@ -67,7 +67,6 @@ struct PlanMemo: Sendable, Equatable {
     var deliveries: Int
     var delivered: Int
     var pending: Int
-    var reads: [Value]
 }
 
 /// The latest notification of a category (see `plan`).
@@ -79,6 +78,8 @@ struct CategoryTime {
 /// The last plan's inputs and the soonest fire time among its candidates.
 struct KeptPlan: Sendable {
     var inputs: PlanMemo
+    /// The facts the plan read (`ProfileDerived.planReads`), as they were.
+    var reads: FactSample
     var nextFire: Date
 }
 
@@ -102,9 +103,9 @@ extension OperatorEngine {
         guard let current = day else { return }
         let memo = PlanMemo(
             day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route.route,
-            reason: current.route.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
-            reads: fromProfile.planReads.map { reading.facts[$0] })
-        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire {
+            reason: current.route.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
+        let reads = fromProfile.planReads
+        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads) {
             keepPlan(at: time, facts: reading.facts)
             return
         }
@@ -211,19 +212,19 @@ extension OperatorEngine {
         }
         var inputs = memo
         inputs.pending = pending.count
-        planMemo = reported ? nil : KeptPlan(inputs: inputs, nextFire: nextFire)
+        planMemo = reported ? nil : KeptPlan(inputs: inputs, reads: FactSample(reading.facts, slots: reads), nextFire: nextFire)
     }
 
     /// The plan of the last run stands: its candidates are explained as seen now (today's
     /// with this run's `now` and `risk`, as a new plan would give them).
     private mutating func keepPlan(at time: Date, facts: FactValues) {
-        let now = layout.now.map { facts[$0] }
-        let risk = layout.risk.map { facts[$0] }
+        let now = layout.now.map { facts.cell($0) }
+        let risk = layout.risk.map { facts.cell($0) }
         for index in plannedCandidates.indices {
             plannedCandidates[index].at = time
             guard plannedCandidates[index].today else { continue }
-            if let slot = layout.now, let now { plannedCandidates[index].candidate.facts.patch(slot, now) }
-            if let slot = layout.risk, let risk { plannedCandidates[index].candidate.facts.patch(slot, risk) }
+            if let slot = layout.now, let now { plannedCandidates[index].candidate.facts.patch(slot, cell: now) }
+            if let slot = layout.risk, let risk { plannedCandidates[index].candidate.facts.patch(slot, cell: risk) }
         }
     }
 
@@ -310,15 +311,15 @@ extension OperatorEngine {
     func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
         layout.routineBinding.put(reading, into: &facts)
         facts.put(layout.routineID, .string(reading.box.value.id))
-        facts.put(layout.routineReminder, .time(reminder))
+        facts.put(layout.routineReminder, cell: .time(reminder))
     }
 
     /// Facts moved to a fire time: `now` set there and risk re-derived.
     func factsAtFire(_ facts: FactValues, fireSeconds: Int) -> FactValues {
         var facts = facts
-        if let now = layout.now { facts.patch(now, .time(fireSeconds)) }
+        if let now = layout.now { facts.patch(now, cell: .time(fireSeconds)) }
         let index = firstMatchIndex(ruleset.risk, \.when, facts: facts)
-        if let risk = layout.risk { facts.patch(risk, .string((index.map { ruleset.risk[$0].level } ?? .low).rawValue)) }
+        if let risk = layout.risk { facts.patch(risk, cell: (index.map { ruleset.risk[$0].level } ?? .low).cell) }
         return facts
     }
 

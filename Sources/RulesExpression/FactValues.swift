@@ -1,0 +1,445 @@
+/// One fact's value in sixteen bytes that copy as plain bits (no reference counting, nothing
+/// to destroy): bools, numbers, times, dates and durations in place, strings of up to 14
+/// UTF-8 bytes inline (every enum case, weekday, status and most names), and anything else —
+/// longer text, lists, maps — as the index of a boxed value of its `FactValues`.
+///
+/// An engine fills about a hundred facts at every reading and copies, compares and frees
+/// them many times per app run; as `Value`s each of those steps went through the enum's
+/// value witnesses and string reference counts.
+@frozen
+public struct FactCell: Sendable {
+    /// Low byte: the kind; for an inline string the next byte is its length and the rest
+    /// its first six bytes (see `string(_:)`).
+    @usableFromInline var head: UInt64
+    /// A scalar's payload, or bytes 7…14 of an inline string.
+    @usableFromInline var tail: UInt64
+
+    @usableFromInline
+    enum Kind: UInt8 {
+        case unknown, bool, int, number, duration, time, date, string, boxed
+    }
+
+    @inlinable
+    init(head: UInt64, tail: UInt64) {
+        self.head = head
+        self.tail = tail
+    }
+
+    @inlinable
+    init(_ kind: Kind, _ payload: UInt64) {
+        head = UInt64(kind.rawValue)
+        tail = payload
+    }
+
+    @inlinable
+    var kind: Kind {
+        switch UInt8(truncatingIfNeeded: head) {
+        case 1: .bool
+        case 2: .int
+        case 3: .number
+        case 4: .duration
+        case 5: .time
+        case 6: .date
+        case 7: .string
+        case 8: .boxed
+        default: .unknown
+        }
+    }
+
+    @inlinable
+    var isBoxed: Bool { UInt8(truncatingIfNeeded: head) == Kind.boxed.rawValue }
+
+    public static let unknown = FactCell(.unknown, 0)
+    @inlinable public static func bool(_ value: Bool) -> FactCell { FactCell(.bool, value ? 1 : 0) }
+    @inlinable public static func int(_ value: Int) -> FactCell { FactCell(.int, UInt64(bitPattern: Int64(value))) }
+    @inlinable public static func number(_ value: Double) -> FactCell { FactCell(.number, value.bitPattern) }
+    @inlinable public static func time(_ seconds: Int) -> FactCell { FactCell(.time, UInt64(bitPattern: Int64(seconds))) }
+    @inlinable public static func date(_ days: Int) -> FactCell { FactCell(.date, UInt64(bitPattern: Int64(days))) }
+    @inlinable public static func duration(_ seconds: Int) -> FactCell { FactCell(.duration, UInt64(bitPattern: Int64(seconds))) }
+
+    /// The longest string held inline, in UTF-8 bytes.
+    public static let inlineCapacity = 14
+
+    /// `text` inline; nil when it is longer than `inlineCapacity` bytes (it is boxed then).
+    public static func string(_ text: String) -> FactCell? {
+        var text = text
+        return text.withUTF8 { bytes -> FactCell? in
+            guard bytes.count <= inlineCapacity else { return nil }
+            // Bytes in memory order, then read as little-endian words: the same cell on
+            // every platform, and `stringValue` reads them back the same way.
+            var raw: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &raw) { out in
+                out[0] = Kind.string.rawValue
+                out[1] = UInt8(bytes.count)
+                if let base = bytes.baseAddress, bytes.count > 0 {
+                    UnsafeMutableRawBufferPointer(rebasing: out[2..<(2 + bytes.count)]).copyMemory(
+                        from: UnsafeRawBufferPointer(start: base, count: bytes.count))
+                }
+            }
+            return FactCell(head: UInt64(littleEndian: raw.0), tail: UInt64(littleEndian: raw.1))
+        }
+    }
+
+    /// The cell of `value`, nil when it must be boxed (a long string, a list, a map).
+    @inlinable
+    public init?(_ value: Value) {
+        switch value {
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .int(value)
+        case .number(let value): self = .number(value)
+        case .duration(let value): self = .duration(value)
+        case .time(let value): self = .time(value)
+        case .date(let value): self = .date(value)
+        case .string(let text):
+            guard let cell = FactCell.string(text) else { return nil }
+            self = cell
+        case .unknown: self = .unknown
+        case .list, .map: return nil
+        }
+    }
+
+    @inlinable public var isUnknown: Bool { UInt8(truncatingIfNeeded: head) == Kind.unknown.rawValue }
+
+    @inlinable
+    var integer: Int { Int(truncatingIfNeeded: Int64(bitPattern: tail)) }
+
+    /// The text of an inline string.
+    @usableFromInline
+    var stringValue: String {
+        var raw = (head.littleEndian, tail.littleEndian)
+        let count = Swift.min(Int(UInt8(truncatingIfNeeded: head >> 8)), FactCell.inlineCapacity)
+        return withUnsafeBytes(of: &raw) { bytes in
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[2..<(2 + count)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether an inline string is all ASCII (then bytes that differ are different text;
+    /// otherwise two spellings may be canonically equal).
+    @usableFromInline
+    var isASCIIString: Bool {
+        // The length byte is under 0x80, the kind too: only text bytes can set a high bit.
+        (head & 0x8080_8080_8080_8080) == 0 && (tail & 0x8080_8080_8080_8080) == 0
+    }
+
+    /// Same bits: the same value (the converse does not hold: `0` and `-0`, or two
+    /// spellings of one Korean text, differ in bits). Boxed cells compare their index only.
+    @inlinable
+    public func sameBits(as other: FactCell) -> Bool { head == other.head && tail == other.tail }
+
+    /// A number's value (ints widened), nil for other kinds.
+    @inlinable
+    var numeric: Double? {
+        switch kind {
+        case .int: Double(integer)
+        case .number: Double(bitPattern: tail)
+        default: nil
+        }
+    }
+}
+
+/// The values of every fact for one evaluation, by slot (`FactSchema.Fact.slot`), as
+/// `FactCell`s with the few values that do not fit a cell boxed beside them. Slots the
+/// engine does not fill are `unknown`. Up to three slots can be patched without copying
+/// the (possibly shared) cells: an app run sets `risk` and `event` on its reading, the
+/// planner moves `now` and `risk` to each candidate's fire time.
+public struct FactValues: Sendable {
+    @usableFromInline var cells: [FactCell]
+    /// Values a cell cannot hold, each referred to by the one slot whose cell is `boxed`.
+    @usableFromInline var boxed: [Value]
+
+    /// One overridden slot (slot -1: none); only values that fit a cell are patched.
+    @usableFromInline
+    struct Patch: Sendable {
+        @usableFromInline var slot: Int
+        @usableFromInline var cell: FactCell
+        @usableFromInline static let none = Patch(slot: -1, cell: .unknown)
+        @inlinable
+        init(slot: Int, cell: FactCell) {
+            self.slot = slot
+            self.cell = cell
+        }
+    }
+    @usableFromInline var firstPatch = Patch.none
+    @usableFromInline var secondPatch = Patch.none
+    @usableFromInline var thirdPatch = Patch.none
+
+    public init(schema: FactSchema) {
+        self.init(count: schema.slotCount)
+    }
+
+    public init(count: Int) {
+        cells = Array(repeating: .unknown, count: Swift.max(0, count))
+        boxed = []
+    }
+
+    /// Facts written straight into fresh cells (every slot starts `unknown`): one
+    /// allocation, no uniqueness check or patch lookup per fact.
+    /// `shared`: boxed values the builder's `put(_:boxed:)` refers to (values every reading
+    /// holds, such as a map setting: shared, not boxed again at each reading).
+    @inlinable
+    public init(count: Int, sharing shared: [Value] = [], filling fill: (inout FactBuilder) -> Void) {
+        var boxed = shared
+        cells = [FactCell](unsafeUninitializedCapacity: Swift.max(0, count)) { buffer, initialized in
+            buffer.initialize(repeating: .unknown)
+            initialized = buffer.count
+            var builder = FactBuilder(buffer: buffer, boxed: boxed)
+            boxed = []
+            fill(&builder)
+            boxed = builder.boxed
+        }
+        self.boxed = boxed
+    }
+
+    /// Number of slots.
+    @inlinable public var count: Int { cells.count }
+
+    /// The cell of a slot (patches first); `unknown` outside the slots.
+    @inlinable
+    public func cell(_ slot: Int) -> FactCell {
+        if firstPatch.slot == slot, slot >= 0 { return firstPatch.cell }
+        if secondPatch.slot == slot, slot >= 0 { return secondPatch.cell }
+        if thirdPatch.slot == slot, slot >= 0 { return thirdPatch.cell }
+        return slot >= 0 && slot < cells.count ? cells[slot] : .unknown
+    }
+
+    /// The value a cell of these facts stands for.
+    @inlinable
+    public func value(of cell: FactCell) -> Value {
+        switch cell.kind {
+        case .unknown: return .unknown
+        case .bool: return .bool(cell.tail != 0)
+        case .int: return .int(cell.integer)
+        case .number: return .number(Double(bitPattern: cell.tail))
+        case .duration: return .duration(cell.integer)
+        case .time: return .time(cell.integer)
+        case .date: return .date(cell.integer)
+        case .string: return .string(cell.stringValue)
+        case .boxed:
+            let index = Int(truncatingIfNeeded: cell.tail)
+            return index >= 0 && index < boxed.count ? boxed[index] : .unknown
+        }
+    }
+
+    @inlinable
+    public subscript(slot: Int) -> Value {
+        get { value(of: cell(slot)) }
+        set {
+            unpatch(slot)
+            guard slot >= 0, slot < cells.count else { return }
+            if let cell = FactCell(newValue) {
+                if cells[slot].isBoxed { release(slot) }
+                cells[slot] = cell
+            } else {
+                box(newValue, at: slot)
+            }
+        }
+    }
+
+    /// Sets a slot to a ready cell (never a boxed one: use the subscript for those).
+    @inlinable @inline(__always)
+    public mutating func put(_ slot: Int, cell: FactCell) {
+        unpatch(slot)
+        guard slot >= 0, slot < cells.count, !cell.isBoxed else { return }
+        if cells[slot].isBoxed { release(slot) }
+        cells[slot] = cell
+    }
+
+    /// Overrides one slot without touching the (possibly shared) cells; a fourth patch, or
+    /// a value that does not fit a cell, is written into them.
+    @inlinable
+    public mutating func patch(_ slot: Int, _ value: Value) {
+        guard slot >= 0 else { return }
+        guard let cell = FactCell(value) else {
+            self[slot] = value
+            return
+        }
+        patch(slot, cell: cell)
+    }
+
+    /// `patch` with a ready cell.
+    @inlinable
+    public mutating func patch(_ slot: Int, cell: FactCell) {
+        guard slot >= 0, !cell.isBoxed else { return }
+        if firstPatch.slot < 0 || firstPatch.slot == slot {
+            firstPatch = Patch(slot: slot, cell: cell)
+        } else if secondPatch.slot < 0 || secondPatch.slot == slot {
+            secondPatch = Patch(slot: slot, cell: cell)
+        } else if thirdPatch.slot < 0 || thirdPatch.slot == slot {
+            thirdPatch = Patch(slot: slot, cell: cell)
+        } else {
+            put(slot, cell: cell)
+        }
+    }
+
+    /// Drops every patch (what the slots hold underneath shows again).
+    @inlinable
+    public mutating func removePatches() {
+        firstPatch = .none
+        secondPatch = .none
+        thirdPatch = .none
+    }
+
+    /// Writes many slots at once: patches are written into the cells first, then `body`
+    /// writes straight into them (one uniqueness check for all its writes).
+    @inlinable
+    public mutating func update(_ body: (inout FactBuilder) -> Void) {
+        if firstPatch.slot >= 0 || secondPatch.slot >= 0 || thirdPatch.slot >= 0 {
+            let patches = (firstPatch, secondPatch, thirdPatch)
+            removePatches()
+            put(patches.0.slot, cell: patches.0.cell)
+            put(patches.1.slot, cell: patches.1.cell)
+            put(patches.2.slot, cell: patches.2.cell)
+        }
+        var values = boxed
+        boxed = []
+        cells.withUnsafeMutableBufferPointer { buffer in
+            var builder = FactBuilder(buffer: buffer, boxed: values)
+            values = []
+            body(&builder)
+            values = builder.boxed
+        }
+        boxed = values
+    }
+
+    /// Sets a fact by name; names the schema does not know are ignored.
+    public mutating func set(_ name: String, _ value: Value, in schema: FactSchema) {
+        if let fact = schema.fact(named: name) { self[fact.slot] = value }
+    }
+
+    /// Whether a slot holds the same value in `self` and in `other` (cells compared by
+    /// bits, boxed values by value): false may still mean equal values, never the reverse.
+    @inlinable
+    public func same(_ slot: Int, as other: FactValues) -> Bool {
+        let mine = cell(slot)
+        let theirs = other.cell(slot)
+        if mine.kind == .boxed || theirs.kind == .boxed {
+            return mine.kind == theirs.kind && value(of: mine) == other.value(of: theirs)
+        }
+        return mine.sameBits(as: theirs)
+    }
+
+    @inlinable @inline(__always)
+    mutating func unpatch(_ slot: Int) {
+        if firstPatch.slot == slot { firstPatch = .none }
+        if secondPatch.slot == slot { secondPatch = .none }
+        if thirdPatch.slot == slot { thirdPatch = .none }
+    }
+
+    /// Lets go of a slot's boxed value (its entry is reused by the next boxed write).
+    @usableFromInline
+    mutating func release(_ slot: Int) {
+        guard cells[slot].isBoxed else { return }
+        let index = Int(truncatingIfNeeded: cells[slot].tail)
+        if index >= 0, index < boxed.count { boxed[index] = .unknown }
+    }
+
+    /// Boxes a value for a slot: in the slot's own entry, else a free one, else a new one
+    /// (so that rewriting slots never grows the boxed values past one per slot).
+    @usableFromInline
+    mutating func box(_ value: Value, at slot: Int) {
+        if cells[slot].kind == .boxed {
+            let index = Int(truncatingIfNeeded: cells[slot].tail)
+            if index >= 0, index < boxed.count {
+                boxed[index] = value
+                return
+            }
+        }
+        let index: Int
+        if let free = boxed.firstIndex(where: \.isUnknown) {
+            boxed[free] = value
+            index = free
+        } else {
+            boxed.append(value)
+            index = boxed.count - 1
+        }
+        cells[slot] = FactCell(.boxed, UInt64(index))
+    }
+}
+
+/// Writes facts into fresh cells in place (see `FactValues.init(count:filling:)`).
+public struct FactBuilder {
+    @usableFromInline let buffer: UnsafeMutableBufferPointer<FactCell>
+    @usableFromInline var boxed: [Value] = []
+
+    @inlinable
+    init(buffer: UnsafeMutableBufferPointer<FactCell>, boxed: [Value]) {
+        self.buffer = buffer
+        self.boxed = boxed
+    }
+
+    /// Sets a slot to the shared boxed value at `index` (see `FactValues.init(count:sharing:filling:)`).
+    @inlinable @inline(__always)
+    public mutating func put(_ slot: Int?, boxed index: Int) {
+        guard let slot, slot >= 0, slot < buffer.count, index >= 0, index < boxed.count else { return }
+        buffer[slot] = FactCell(.boxed, UInt64(index))
+    }
+
+    /// Sets a slot the layout has (nil: the ruleset has no such fact).
+    @inlinable @inline(__always)
+    public mutating func put(_ slot: Int?, cell: FactCell) {
+        guard let slot, slot >= 0, slot < buffer.count, !cell.isBoxed else { return }
+        buffer[slot] = cell
+    }
+
+    @inlinable @inline(__always)
+    public mutating func put(_ slot: Int?, _ value: Value) {
+        guard let slot, slot >= 0, slot < buffer.count else { return }
+        if let cell = FactCell(value) {
+            buffer[slot] = cell
+        } else {
+            boxed.append(value)
+            buffer[slot] = FactCell(.boxed, UInt64(boxed.count - 1))
+        }
+    }
+}
+
+/// What some slots held, to tell cheaply whether they still hold the same (a key for work
+/// kept from an earlier run: bits compared, boxed values by value).
+public struct FactSample: Sendable, Equatable {
+    @usableFromInline var cells: [FactCell]
+    /// The boxed values among them, in slot order.
+    @usableFromInline var boxed: [Value]
+
+    public static let empty = FactSample(cells: [], boxed: [])
+
+    @inlinable
+    init(cells: [FactCell], boxed: [Value]) {
+        self.cells = cells
+        self.boxed = boxed
+    }
+
+    public init(_ facts: FactValues, slots: [Int]) {
+        var boxed: [Value] = []
+        cells = slots.map { slot in
+            let cell = facts.cell(slot)
+            guard cell.kind == .boxed else { return cell }
+            boxed.append(facts.value(of: cell))
+            return FactCell(.boxed, UInt64(boxed.count - 1))
+        }
+        self.boxed = boxed
+    }
+
+    /// Whether `facts` holds in `slots` what this sample took (false may mean equal values
+    /// in other bits — a miss, never a wrong hit).
+    public func matches(_ facts: FactValues, slots: [Int]) -> Bool {
+        guard slots.count == cells.count else { return false }
+        for index in slots.indices {
+            let cell = facts.cell(slots[index])
+            let kept = cells[index]
+            if kept.kind == .boxed || cell.kind == .boxed {
+                guard kept.kind == cell.kind else { return false }
+                let keptIndex = Int(truncatingIfNeeded: kept.tail)
+                guard keptIndex < boxed.count, boxed[keptIndex] == facts.value(of: cell) else { return false }
+            } else if !kept.sameBits(as: cell) {
+                return false
+            }
+        }
+        return true
+    }
+
+    public static func == (lhs: FactSample, rhs: FactSample) -> Bool {
+        guard lhs.cells.count == rhs.cells.count, lhs.boxed == rhs.boxed else { return false }
+        for index in lhs.cells.indices where !lhs.cells[index].sameBits(as: rhs.cells[index]) { return false }
+        return true
+    }
+}

@@ -33,27 +33,40 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
-        let completedAfter = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
+        // The routines completed now (ruleset order), compared with those of the last run in
+        // place: a new array only when they differ.
+        var sameCompleted = true
+        var newlyCompleted = false
+        var position = 0
+        for routine in reading.routines where routine.status == .completed {
+            let id = routine.box.value.id
+            if position >= completedBefore.count || completedBefore[position] != id { sameCompleted = false }
+            if !sameCompleted, !newlyCompleted, !completedBefore.contains(id) { newlyCompleted = true }
+            position += 1
+        }
+        if position != completedBefore.count { sameCompleted = false }
         let recoveryDone = recoveryCompleted(current)
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {
             event = "recovery_completed"
         } else if routeChangedThisRun {
             event = "route_changed"
-        } else if completedAfter.contains(where: { !completedBefore.contains($0) }) {
+        } else if newlyCompleted {
             event = "completed"
         }
         current.recoveryWasCompleted = recoveryDone
         // A completion is kept whatever route follows (read() keeps it completed).
-        current.completedRoutines = completedAfter
+        if !sameCompleted {
+            current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
+        }
         current.lastRun = time
         routeChangedThisRun = false
         day = current
 
         // Patched (the reading's array is shared with the decisions kept for explanations):
         // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        if let known = EnumCells.events.first(where: { $0.name == event }) {
-            reading.facts.patch(layout.event, cell: known.cell)
+        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
+            reading.facts.patch(layout.event, cell: cell)
         } else {
             reading.facts.patch(layout.event, .string(event))
         }

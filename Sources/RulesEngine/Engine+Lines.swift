@@ -4,7 +4,8 @@ import Ruleset
 
 /// A line of an earlier run and what it was made from (see `keptLine`).
 struct KeptLine: Sendable {
-    var key: LineKey
+    /// Its surface and event (`RulesetDerived.lines`).
+    var spec: Int
     var tone: String?
     var day: Int
     /// Times compare within the logical day: another day start can choose another line.
@@ -30,24 +31,29 @@ extension OperatorEngine {
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
         // Read in place: a copy of the day would retain every array it holds.
         guard let today = day?.day else { return }
-        let tone = profile.tone
+        let tone = fromProfile.tone
         var problems: [String] = []
-        var homeLine = keptLine(surface: "home", event: event, tone: tone, day: today, facts: reading.facts, problems: &problems)
+        // The run's events are known: their lines are found without hashing a key.
+        let eventIndex = EnumCells.eventIndex(event)
+        let homeSpec = eventIndex.map { derived.homeLines[$0] } ?? derived.lineIndex[LineKey(surface: "home", event: event)]
+        var homeLine = keptLine(homeSpec, tone: tone, day: today, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
             facts.patch(layout.event, cell: EnumCells.home)
-            homeLine = keptLine(surface: "home", event: "home", tone: tone, day: today, facts: facts, problems: &problems)
+            homeLine = keptLine(derived.homeLines.first ?? nil, tone: tone, day: today, facts: facts, problems: &problems)
         }
         var widgetFacts = reading.facts
         widgetFacts.patch(layout.event, cell: EnumCells.home)
-        let widgetLine = keptLine(surface: "widget", event: "home", tone: tone, day: today, facts: widgetFacts, problems: &problems)
+        let widgetLine = keptLine(derived.widgetLine, tone: tone, day: today, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
-        lastLines = []
-        for (line, lineEvent) in [(homeLine, event), (widgetLine, "home")] {
-            guard let line else { continue }
-            records.append(EngineRecord(at: time, kind: .templateRendered(line)))
-            lastLines.append(
-                LineDecision(text: line, event: lineEvent, at: time, facts: reading.facts, day: today))
+        lastLines.removeAll(keepingCapacity: true)
+        if let homeLine {
+            records.append(EngineRecord(at: time, kind: .templateRendered(homeLine)))
+            lastLines.append(LineDecision(text: homeLine, event: event, at: time, facts: reading.facts, day: today))
+        }
+        if let widgetLine {
+            records.append(EngineRecord(at: time, kind: .templateRendered(widgetLine)))
+            lastLines.append(LineDecision(text: widgetLine, event: "home", at: time, facts: reading.facts, day: today))
         }
         let steps = reading.routines[safe: derived.stepsRoutine]
         let water = reading.routines[safe: derived.waterRoutine]
@@ -70,10 +76,11 @@ extension OperatorEngine {
     /// day start and every fact its templates read are the same (then the choice and the text
     /// are too); a
     /// line whose rendering reported a problem is made again (and reports it again).
-    mutating func keptLine(surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
-        let key = LineKey(surface: surface, event: event)
-        let slots = derived.lineReads[key] ?? []
-        let index = keptLines.firstIndex { $0.key == key }
+    mutating func keptLine(_ spec: Int?, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
+        // No template answers this surface and event: no line.
+        guard let spec, spec < derived.lines.count else { return nil }
+        let slots = derived.lines[spec].reads
+        let index = keptLines.firstIndex { $0.spec == spec }
         if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
             keptLines[index].reads.matches(facts, slots: slots)
         {
@@ -81,9 +88,9 @@ extension OperatorEngine {
         }
         let reads = FactSample(facts, slots: slots)
         var found: [String] = []
-        let line = renderer.line(surface: surface, event: event, tone: tone, day: day, facts: facts, problems: &found)
+        let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found)
         if let index { keptLines.remove(at: index) }
-        if found.isEmpty { keptLines.append(KeptLine(key: key, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
+        if found.isEmpty { keptLines.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
         problems += found
         return line
     }

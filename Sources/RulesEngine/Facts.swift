@@ -98,15 +98,18 @@ enum EnumCells {
 
     /// `event` of a run that answered nothing in particular.
     static let home = cell("home")
-    /// The events an app run answers (see `decide`), those that fit a cell.
-    static let events: [(name: String, cell: FactCell)] = ["home", "completed", "route_changed", "recovery_completed"].compactMap { name in
-        FactCell.string(name).map { (name, $0) }
-    }
+    /// The events an app run answers (see `decide`), with their cells (nil: too long for
+    /// one, written as a value).
+    static let eventNames = ["home", "completed", "route_changed", "recovery_completed"]
+    static let eventCells = eventNames.map { FactCell.string($0) }
+
+    /// The place of `event` among `eventNames`.
+    static func eventIndex(_ event: String) -> Int? { eventNames.firstIndex(of: event) }
 
     /// Writes `event` (a cell made once when it is one of the run's events).
     static func put<Sink: FactSink>(event: String, _ slot: Int?, into facts: inout Sink) {
-        if let known = events.first(where: { $0.name == event }) {
-            facts.put(slot, cell: known.cell)
+        if let index = eventIndex(event), let cell = eventCells[index] {
+            facts.put(slot, cell: cell)
         } else {
             facts.put(slot, .string(event))
         }

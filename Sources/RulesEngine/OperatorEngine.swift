@@ -17,11 +17,17 @@ public struct OperatorEngine: Sendable {
     var fullSchema: FactSchema
     public let clock: LocalClock
     public internal(set) var profile: OperatorProfile {
-        didSet {
+        get { storedProfile }
+        set {
+            let old = storedProfile
+            storedProfile = newValue
             profileVersion &+= 1
-            fromProfile.update(from: oldValue, to: profile, ruleset: ruleset, layout: layout, derived: derived)
+            fromProfile.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: derived)
         }
     }
+    /// The profile itself: changed through `profile` (which works out what changed) or
+    /// `setIgnores` (one type's run of ignores).
+    var storedProfile: OperatorProfile
     /// What app runs read off the profile, worked out again when it changes.
     var fromProfile: ProfileDerived
     /// `day_starts_at` in force (the user's setting, else the ruleset's).
@@ -109,6 +115,8 @@ public struct OperatorEngine: Sendable {
     var planMemo: KeptPlan?
     /// Lines of earlier runs by surface and event, with what they were made from.
     var keptLines: [KeptLine] = []
+    /// Request ids of today's and tomorrow's candidates (see `candidateIDs`).
+    var keptCandidateIDs: [CandidateIDs] = []
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -125,7 +133,7 @@ public struct OperatorEngine: Sendable {
         self.fullSchema = prepared.fullSchema
         self.clock = clock
         let profile = profile ?? OperatorProfile(ruleset: ruleset)
-        self.profile = profile
+        self.storedProfile = profile
         self.ruleBoxes = prepared.ruleBoxes
         self.routineBoxes = prepared.routineBoxes
         self.derived = prepared.derived
@@ -202,6 +210,7 @@ public struct OperatorEngine: Sendable {
         fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
         tomorrowPlan = nil
         planMemo = nil
+        keptCandidateIDs = []
         keptLines = []
         lastReading = nil
         needsReconciliation = true

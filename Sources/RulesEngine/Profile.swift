@@ -102,6 +102,8 @@ struct ProfileDerived: Sendable {
     let typeOff: [Bool]
     /// Renders lines and notification texts with this day start.
     let renderer: TemplateRenderer
+    /// The user's tone (`settings.tone`), if the ruleset declares tones.
+    let tone: String?
     /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
     /// user with reminders.
     let planReads: [Int]
@@ -119,6 +121,7 @@ struct ProfileDerived: Sendable {
         } else {
             renderer = TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived)
         }
+        tone = profile.tone
         var reminders = false
         if case .map(let entries)? = profile.settings["reminders"], !entries.isEmpty { reminders = true }
         planReads = reminders ? derived.planReadsWithRoutines : derived.planReads
@@ -147,6 +150,16 @@ struct ProfileDerived: Sendable {
         for index in ignoredStreaks.indices where index < layout.ignoredStreaks.count {
             guard let slot = layout.ignoredStreaks[index] else { continue }
             ignoredStreakFacts.append(SlotValue(slot: slot, value: .int(ignoredStreaks[index])))
+        }
+    }
+
+    /// Follows a change of one type's run of ignores (by rule index).
+    mutating func setIgnoredStreak(_ index: Int, _ streak: Int, layout: FactLayout) {
+        guard index < ignoredStreaks.count else { return }
+        ignoredStreaks[index] = streak
+        guard index < layout.ignoredStreaks.count, let slot = layout.ignoredStreaks[index] else { return }
+        if let fact = ignoredStreakFacts.firstIndex(where: { $0.slot == slot }) {
+            ignoredStreakFacts[fact] = SlotValue(slot: slot, value: .int(streak))
         }
     }
 

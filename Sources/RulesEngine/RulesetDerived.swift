@@ -28,13 +28,17 @@ public final class PreparedRuleset: Sendable {
 final class RulesetDerived: Sendable {
     /// `recovery.items_text` before the route starts (the declared items).
     let plannedRecoveryText: String
-    /// Per template id: the segment at which rendering is refused for privacy (see
-    /// `TemplateRenderer.refusedSegment`); absent when none is.
-    let refusedSegment: [String: Int]
-    /// Templates (indices, file order) by surface and event: the lines an app run chooses from.
-    let templatesByLine: [LineKey: [Int]]
-    /// The slots those templates read (conditions and placeholders), by surface and event.
-    let lineReads: [LineKey: [Int]]
+    /// Per template (ruleset order): the segment at which rendering is refused for privacy
+    /// (see `TemplateRenderer.refusedSegment`), nil when none is.
+    let refusedSegment: [Int?]
+    /// Every surface and event some template answers, with its templates and the slots
+    /// they read; found by `lineIndex` (or `homeLines` / `widgetLine` without hashing).
+    let lines: [LineSpec]
+    let lineIndex: [LineKey: Int]
+    /// The home lines of the events an app run answers (`EnumCells.events` order) and the
+    /// widget's line: the keys an app run asks for at every run, looked up once.
+    let homeLines: [Int?]
+    let widgetLine: Int?
     /// `judgement.routine`, empty when the ruleset has no judgement.
     let routineJudgement: [RoutineJudgementEntry]
     /// Whether those entries read only a routine's bindings (`progress`, `value`, `goal`):
@@ -50,17 +54,27 @@ final class RulesetDerived: Sendable {
 
     init(ruleset: Ruleset, schema: FactSchema) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
-        var refused: [String: Int] = [:]
-        var byLine: [LineKey: [Int]] = [:]
+        refusedSegment = ruleset.templates.map { TemplateRenderer.refusedSegment($0, in: ruleset) }
+        var lines: [LineSpec] = []
+        var lineIndex: [LineKey: Int] = [:]
         for (index, template) in ruleset.templates.enumerated() {
-            if refused[template.id] == nil, let segment = TemplateRenderer.refusedSegment(template, in: ruleset) { refused[template.id] = segment }
-            byLine[LineKey(surface: template.surface, event: template.event), default: []].append(index)
+            let key = LineKey(surface: template.surface, event: template.event)
+            if let line = lineIndex[key] {
+                lines[line].templates.append(index)
+            } else {
+                lineIndex[key] = lines.count
+                lines.append(LineSpec(key: key, templates: [index], reads: [], fallback: ruleset.surface(template.surface)?.fallback ?? ""))
+            }
         }
-        refusedSegment = refused
-        templatesByLine = byLine
-        lineReads = byLine.mapValues { indices in
-            Array(Set(indices.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
+        for index in lines.indices {
+            lines[index].reads = Array(
+                Set(lines[index].templates.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })
+            ).sorted()
         }
+        self.lines = lines
+        self.lineIndex = lineIndex
+        homeLines = EnumCells.eventNames.map { lineIndex[LineKey(surface: "home", event: $0)] }
+        widgetLine = lineIndex[LineKey(surface: "widget", event: "home")]
         routineJudgement = ruleset.judgement?.routine ?? []
         let bindings: Set<String> = ["progress", "value", "goal"]
         judgementReadsOnlyBindings = routineJudgement.allSatisfy { $0.when.factsRead.allSatisfy(bindings.contains) }
@@ -100,4 +114,13 @@ extension RulesetDerived {
 struct LineKey: Hashable, Sendable {
     var surface: String
     var event: String?
+}
+
+/// The templates (indices, file order) of one surface and event, the slots they read
+/// (conditions and placeholders) and the surface's fallback.
+struct LineSpec: Sendable {
+    let key: LineKey
+    var templates: [Int]
+    var reads: [Int]
+    let fallback: String
 }

@@ -7,13 +7,12 @@ import Ruleset
 final class TemplateRenderer: Sendable {
     let ruleset: Ruleset
     let dayStart: Int
-    /// What the ruleset's templates need worked out once (the engine's), else worked out
-    /// at each render.
-    let derived: RulesetDerived?
+    /// What the ruleset's templates need worked out once (the engine's).
+    let derived: RulesetDerived
 
     /// A class, made once per ruleset and day start: a renderer holds the whole ruleset,
     /// and copying that struct costs a retain per field.
-    init(ruleset: Ruleset, dayStart: Int, derived: RulesetDerived? = nil) {
+    init(ruleset: Ruleset, dayStart: Int, derived: RulesetDerived) {
         self.ruleset = ruleset
         self.dayStart = dayStart
         self.derived = derived
@@ -39,9 +38,9 @@ final class TemplateRenderer: Sendable {
         }
     }
 
-    /// Renders `template` with `facts`.
-    func render(_ template: Template, facts: FactValues) -> Outcome {
-        let refusedAt = derived.map { $0.refusedSegment[template.id] } ?? TemplateRenderer.refusedSegment(template, in: ruleset)
+    /// Renders `template` with `facts`; `refusedAt`: its refused segment (see
+    /// `refusedSegment`), worked out by the caller once per ruleset.
+    func render(_ template: Template, refusedAt: Int?, facts: FactValues) -> Outcome {
         var text = ""
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         for (index, segment) in template.segments.enumerated() {
@@ -127,12 +126,19 @@ final class TemplateRenderer: Sendable {
     func line(
         surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]
     ) -> RenderedText? {
+        guard let index = derived.lineIndex[LineKey(surface: surface, event: event)] else { return nil }
+        return line(derived.lines[index], tone: tone, day: day, facts: facts, problems: &problems)
+    }
+
+    /// The same for a line worked out with the ruleset (`RulesetDerived.lines`).
+    func line(_ spec: LineSpec, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
+        let surface = spec.key.surface
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         // By index: a template copied out of the ruleset costs a retain per field.
         let templates = ruleset.templates
-        let indices = derived.map { $0.templatesByLine[LineKey(surface: surface, event: event)] ?? [] } ?? Array(templates.indices)
         var matching: [Int] = []
-        for index in indices where templates[index].surface == surface && templates[index].event == event {
+        matching.reserveCapacity(spec.templates.count)
+        for index in spec.templates {
             if let when = templates[index].when {
                 do {
                     guard try when.isTrue(&context) else { continue }
@@ -148,13 +154,14 @@ final class TemplateRenderer: Sendable {
         var candidates = toned.isEmpty ? matching.filter { templates[$0].tone == nil } : toned
         while !candidates.isEmpty {
             let index = ((day % candidates.count) + candidates.count) % candidates.count
-            let template = templates[candidates[index]]
-            switch render(template, facts: facts) {
+            let templateIndex = candidates[index]
+            let template = templates[templateIndex]
+            let refusedAt = templateIndex < derived.refusedSegment.count ? derived.refusedSegment[templateIndex] : nil
+            switch render(template, refusedAt: refusedAt, facts: facts) {
             case .rendered(let text):
                 return RenderedText(templateID: template.id, surface: surface, text: text, redacted: false)
             case .refused:
-                let fallback = ruleset.surface(surface)?.fallback ?? ""
-                return RenderedText(templateID: template.id, surface: surface, text: fallback, redacted: true)
+                return RenderedText(templateID: template.id, surface: surface, text: spec.fallback, redacted: true)
             case .unknown:
                 candidates.remove(at: index)
             case .failed(let message):

@@ -62,8 +62,8 @@ extension OperatorEngine {
         switch response {
         case .ignored:
             let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
-            profile.ignoredStreaks[notification.type] = streak
-            if streak == ruleset.policy.weakenAfterIgnored, let today = day?.day { profile.weakenedSince[notification.type] = today }
+            let since = streak == ruleset.policy.weakenAfterIgnored ? day?.day : nil
+            setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
             records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
@@ -90,7 +90,19 @@ extension OperatorEngine {
     /// An answer other than ignoring ends a type's run of ignores; the profile changes (and
     /// tomorrow's cached plan with it) only when it holds something else.
     private mutating func resetIgnored(_ type: String) {
-        if profile.ignoredStreaks[type] != 0 { profile.ignoredStreaks[type] = 0 }
-        if profile.weakenedSince[type] != nil { profile.weakenedSince[type] = nil }
+        guard profile.ignoredStreaks[type] != 0 || profile.weakenedSince[type] != nil else { return }
+        setIgnores(type, streak: 0, weakenedSince: nil)
+    }
+
+    /// Sets one type's run of ignores and the day it became weakened: one change of the
+    /// profile, and of what runs read off it only that type's count (a change through
+    /// `profile` compares every setting and count).
+    mutating func setIgnores(_ type: String, streak: Int, weakenedSince: Int?) {
+        storedProfile.ignoredStreaks[type] = streak
+        storedProfile.weakenedSince[type] = weakenedSince
+        profileVersion &+= 1
+        if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
+            fromProfile.setIgnoredStreak(index, streak, layout: layout)
+        }
     }
 }

@@ -27,7 +27,11 @@ final class RuleBox: Sendable {
         self.value = value
         self.index = index
         func resolve(_ id: String) -> ResolvedTemplate? {
-            ruleset.template(id).map { ResolvedTemplate(template: $0, fallback: ruleset.surface($0.surface)?.fallback ?? "") }
+            ruleset.template(id).map {
+                ResolvedTemplate(
+                    template: $0, fallback: ruleset.surface($0.surface)?.fallback ?? "",
+                    refusedAt: TemplateRenderer.refusedSegment($0, in: ruleset))
+            }
         }
         body = resolve(value.template)
         title = value.title.flatMap(resolve)
@@ -40,6 +44,8 @@ final class RuleBox: Sendable {
 struct ResolvedTemplate: Sendable {
     let template: Template
     let fallback: String
+    /// Its refused segment (see `TemplateRenderer.refusedSegment`).
+    let refusedAt: Int?
 }
 
 /// Tomorrow's gated candidates, kept while the profile and the known permissions (which
@@ -67,6 +73,14 @@ struct PlanMemo: Sendable, Equatable {
     var deliveries: Int
     var delivered: Int
     var pending: Int
+}
+
+/// The request ids of a day's candidates (`<type>.<yyyymmdd>`, by rule index; per-routine
+/// types are named when made), kept for today and tomorrow instead of formatted at every plan.
+struct CandidateIDs: Sendable {
+    var day: Int
+    var date: String
+    var ids: [String]
 }
 
 /// The latest notification of a category (see `plan`).
@@ -116,7 +130,9 @@ extension OperatorEngine {
         var refusals: [SuppressedNotification] = []
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         var atProblems: [String] = []
-        var today = self.candidates(for: current, reading: reading, at: time, problems: &atProblems)
+        // (The ids first: a mutating call inside the arguments made Swift copy the engine.)
+        let todayIDs = candidateIDs(day: current.day)
+        var today = self.candidates(for: current, reading: reading, at: time, ids: todayIDs, problems: &atProblems)
         order(&today)
         for candidate in today {
             decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, at: time)
@@ -161,7 +177,8 @@ extension OperatorEngine {
         } else {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
-            var made = self.candidates(for: tomorrow, reading: fresh, at: time, problems: &atProblems)
+            let tomorrowIDs = candidateIDs(day: tomorrow.day)
+            var made = self.candidates(for: tomorrow, reading: fresh, at: time, ids: tomorrowIDs, problems: &atProblems)
             order(&made)
             for candidate in made { nextFire = Swift.min(nextFire, candidate.fireAt) }
             let before = (accepted.count, refusals.count, plannedCandidates.count)
@@ -228,6 +245,16 @@ extension OperatorEngine {
         }
     }
 
+    /// The ids of `day`'s candidates, from the two days kept (today's and tomorrow's).
+    mutating func candidateIDs(day: Int) -> CandidateIDs {
+        for index in keptCandidateIDs.indices where keptCandidateIDs[index].day == day { return keptCandidateIDs[index] }
+        let date = LocalClock.compactDate(day)
+        let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { $0.value.id + "." + date })
+        keptCandidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
+        keptCandidateIDs.append(made)
+        return made
+    }
+
     /// Puts candidates in time order, then higher priority, then id (in place: a sorted copy
     /// retained every field of every candidate).
     func order(_ candidates: inout [Candidate]) {
@@ -260,10 +287,11 @@ extension OperatorEngine {
 
     /// The candidates of `day` that fire after `time` and were not delivered already; an
     /// `at:` that fails to evaluate adds its message to `problems`.
-    func candidates(for day: DayState, reading base: DayReading, at time: Date, problems: inout [String]) -> [Candidate] {
+    func candidates(for day: DayState, reading base: DayReading, at time: Date, ids: CandidateIDs, problems: inout [String]) -> [Candidate] {
         let isToday = day.day == self.day?.day
-        let date = LocalClock.compactDate(day.day)
+        let date = ids.date
         var result: [Candidate] = []
+        result.reserveCapacity(ruleBoxes.count)
         // Fields read through the boxes: a rule or routine copied out costs a retain per field.
         for box in ruleBoxes {
             if box.value.perRoutine {
@@ -281,7 +309,8 @@ extension OperatorEngine {
                     }
                 }
             } else if let made = candidate(
-                box, routine: nil, facts: base.facts, day: day.day, date: date, today: isToday, after: time, problems: &problems)
+                box, routine: nil, facts: base.facts, day: day.day, date: date, today: isToday, after: time, id: ids.ids[safe: box.index],
+                problems: &problems)
             {
                 result.append(made)
             }
@@ -291,7 +320,8 @@ extension OperatorEngine {
 
     /// One candidate: its `at:` with `facts`, unless it fires by `time` or was delivered.
     private func candidate(
-        _ box: RuleBox, routine: String?, facts: FactValues, day: Int, date: String, today: Bool, after time: Date, problems: inout [String]
+        _ box: RuleBox, routine: String?, facts: FactValues, day: Int, date: String, today: Bool, after time: Date, id made: String? = nil,
+        problems: inout [String]
     ) -> Candidate? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         let at: Value
@@ -302,8 +332,9 @@ extension OperatorEngine {
         guard case .time(let seconds) = at else { return nil }
         let fireAt = clock.instant(logicalDay: day, seconds: seconds, dayStart: dayStart)
         guard fireAt > time else { return nil }
-        let id = routine.map { box.value.id + "." + $0 + "." + date } ?? box.value.id + "." + date
-        if today, !delivered.isEmpty, delivered[id] != nil { return nil }
+        let id = made ?? routine.map { box.value.id + "." + $0 + "." + date } ?? box.value.id + "." + date
+        // A day has a few deliveries: compared in turn (hashing the id costs more).
+        if today, !delivered.isEmpty, delivered.keys.contains(where: { $0 == id }) { return nil }
         return Candidate(box: box, routine: routine, day: day, seconds: seconds % 86_400, fireAt: fireAt, facts: context.facts, id: id)
     }
 
@@ -363,7 +394,7 @@ extension OperatorEngine {
     func notificationText(_ resolved: ResolvedTemplate?, facts: FactValues, problems: inout [String]) -> (text: String, redacted: Bool) {
         guard let resolved else { return ("", true) }
         let fallback = resolved.fallback
-        switch renderer.render(resolved.template, facts: facts) {
+        switch renderer.render(resolved.template, refusedAt: resolved.refusedAt, facts: facts) {
         case .rendered(let text): return (text, false)
         case .refused: return (fallback, true)
         case .unknown: return (fallback, false)

@@ -52,6 +52,19 @@ struct RoutineReading: Sendable {
     var status: RoutineStatus
 }
 
+/// The bindings a routine was judged with (those the table reads) and its status.
+struct JudgedBindings {
+    var progress: UInt64
+    var value: UInt64
+    var goal: UInt64
+    var done: Bool
+    var status: RoutineStatus
+
+    func sameKey(as other: JudgedBindings) -> Bool {
+        progress == other.progress && value == other.value && goal == other.goal && done == other.done
+    }
+}
+
 /// The day as the app sees it at one moment: routine values against the goals of the
 /// route in force, statuses, completion and the facts expressions read.
 struct DayReading {
@@ -87,7 +100,7 @@ extension OperatorEngine {
             // The table reads nothing but each routine's bindings (the shipped one): the
             // statuses need no facts, and the facts are filled once, with them.
             var context = EvaluationContext(facts: FactValues(count: 0), dayStart: dayStart)
-            judgeAll(&reading, day: day, context: &context)
+            judgeAll(&reading, day: day, context: &context, byBindings: true)
             countCompletion(&reading)
             fillFacts(&reading, day: day, route: route, risk: risk, now: now, event: event)
             return reading
@@ -98,7 +111,7 @@ extension OperatorEngine {
         // The facts move into the context (no copy) for the bindings, and back.
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         reading.facts = FactValues(count: 0)
-        judgeAll(&reading, day: day, context: &context)
+        judgeAll(&reading, day: day, context: &context, byBindings: false)
         // Moved back (swapped, not copied): a copy left in the context would make the next
         // write copy the whole array. The bindings were patches: dropped with them.
         swap(&reading.facts, &context.facts)
@@ -123,13 +136,36 @@ extension OperatorEngine {
 
     /// Each routine's status: completed earlier today stays completed (the route never
     /// takes back what was done); otherwise the judgement table decides.
-    private func judgeAll(_ reading: inout DayReading, day: DayState, context: inout EvaluationContext) {
-        for index in reading.routines.indices {
-            let status =
-                day.completedRoutines.contains(reading.routines[index].box.value.id)
-                ? .completed
-                : judgeRoutine(reading.routines[index], context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
-            reading.routines[index].status = status
+    /// `byBindings`: the table reads nothing but the bindings, so routines that agree on
+    /// the bindings it reads (and on whether anything was done) share one evaluation.
+    private func judgeAll(_ reading: inout DayReading, day: DayState, context: inout EvaluationContext, byBindings: Bool) {
+        let reads = derived.judgementReads
+        withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? reading.routines.count : 0) { memo in
+            var kept = 0
+            for index in reading.routines.indices {
+                if !day.completedRoutines.isEmpty, day.completedRoutines.contains(reading.routines[index].box.value.id) {
+                    reading.routines[index].status = .completed
+                    continue
+                }
+                let routine = reading.routines[index]
+                let key = JudgedBindings(
+                    progress: reads.progress ? routine.progress.bitPattern : 0, value: reads.value ? routine.value.bitPattern : 0,
+                    goal: reads.goal ? routine.goal.bitPattern : 0, done: routine.value > 0, status: .notStarted)
+                if let found = memo.prefix(kept).first(where: { $0.sameKey(as: key) }) {
+                    reading.routines[index].status = found.status
+                    continue
+                }
+                let problemsBefore = reading.problems.count
+                let status = judgeRoutine(routine, context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
+                reading.routines[index].status = status
+                // A routine whose judging reported a problem is judged again (its message names it).
+                if kept < memo.count, reading.problems.count == problemsBefore {
+                    var entry = key
+                    entry.status = status
+                    memo.initializeElement(at: kept, to: entry)
+                    kept += 1
+                }
+            }
         }
     }
 

@@ -44,6 +44,9 @@ final class RulesetDerived: Sendable {
     /// Whether those entries read only a routine's bindings (`progress`, `value`, `goal`):
     /// then a reading judges its routines before it fills any fact.
     let judgementReadsOnlyBindings: Bool
+    /// Which bindings the entries read: with only those read, routines that agree on them
+    /// (and on whether anything was done) get the same status.
+    let judgementReads: (progress: Bool, value: Bool, goal: Bool)
     /// The routines (indices) behind `steps.*`, `sleep.*` and `water.*`: the first HealthKit
     /// steps routine, the first sleep routine, the first water routine.
     let stepsRoutine, sleepRoutine, waterRoutine: Int?
@@ -78,6 +81,8 @@ final class RulesetDerived: Sendable {
         routineJudgement = ruleset.judgement?.routine ?? []
         let bindings: Set<String> = ["progress", "value", "goal"]
         judgementReadsOnlyBindings = routineJudgement.allSatisfy { $0.when.factsRead.allSatisfy(bindings.contains) }
+        let read = Set(routineJudgement.flatMap(\.when.factsRead))
+        judgementReads = (read.contains("progress"), read.contains("value"), read.contains("goal"))
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
         sleepRoutine = ruleset.routines.firstIndex { $0.category == .sleep }
         waterRoutine = ruleset.routines.firstIndex { $0.category == .water }

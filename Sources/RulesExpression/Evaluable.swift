@@ -6,9 +6,9 @@ class Evaluable: @unchecked Sendable {
         .unknown
     }
 
-    /// Evaluates to a bool (conditions); a non-bool is a type fault.
-    @inline(__always)
-    final func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
+    /// Evaluates to a bool (conditions); a non-bool is a type fault. Condition nodes answer
+    /// it directly (the same steps, no `Value` made and unwrapped).
+    func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         guard case .bool(let value) = try evaluate(&context) else { throw .typeFault("expected a bool") }
         return value
     }
@@ -43,8 +43,11 @@ final class NotNode: Evaluable, @unchecked Sendable {
     let operand: Evaluable
     init(_ operand: Evaluable) { self.operand = operand }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        .bool(try bool(&context))
+    }
+    override func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         try context.step()
-        return .bool(!(try operand.bool(&context)))
+        return !(try operand.bool(&context))
     }
 }
 
@@ -56,9 +59,12 @@ final class AndNode: Evaluable, @unchecked Sendable {
         self.rhs = rhs
     }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        .bool(try bool(&context))
+    }
+    override func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         try context.step()
-        guard try lhs.bool(&context) else { return .bool(false) }
-        return .bool(try rhs.bool(&context))
+        guard try lhs.bool(&context) else { return false }
+        return try rhs.bool(&context)
     }
 }
 
@@ -70,9 +76,12 @@ final class OrNode: Evaluable, @unchecked Sendable {
         self.rhs = rhs
     }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        .bool(try bool(&context))
+    }
+    override func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         try context.step()
-        if try lhs.bool(&context) { return .bool(true) }
-        return .bool(try rhs.bool(&context))
+        if try lhs.bool(&context) { return true }
+        return try rhs.bool(&context)
     }
 }
 
@@ -189,13 +198,16 @@ final class FactCompareNode: Evaluable, @unchecked Sendable {
     }
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        .bool(try bool(&context))
+    }
+    override func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         try context.step()
         // Read from the cell: no `Value` is made for a number or a time.
         let cell = context.facts.cell(slot)
         switch (cell.kind, constant) {
-        case (.int, .number(let c)): return .bool(CompareNode.apply(op, Double(cell.integer), c))
-        case (.number, .number(let c)): return .bool(CompareNode.apply(op, Double(bitPattern: cell.tail), c))
-        case (.time, .time(let c)): return .bool(CompareNode.apply(op, context.logical(cell.integer), context.logical(c)))
+        case (.int, .number(let c)): return CompareNode.apply(op, Double(cell.integer), c)
+        case (.number, .number(let c)): return CompareNode.apply(op, Double(bitPattern: cell.tail), c)
+        case (.time, .time(let c)): return CompareNode.apply(op, context.logical(cell.integer), context.logical(c))
         case (.unknown, _): throw .missingFact(name)
         default: throw .typeFault(name)
         }
@@ -224,6 +236,9 @@ final class FactEqualityNode: Evaluable, @unchecked Sendable {
     }
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
+        .bool(try bool(&context))
+    }
+    override func bool(_ context: inout EvaluationContext) throws(EvaluationError) -> Bool {
         // Two steps, as the equality and its fact operand would take.
         try context.step()
         try context.step()
@@ -232,11 +247,11 @@ final class FactEqualityNode: Evaluable, @unchecked Sendable {
         if let constantCell, cell.kind == .string, constantCell.kind == .string {
             // Same bytes: equal. Different ASCII bytes: different. Else Swift's comparison
             // (canonical equivalence) decides.
-            if cell.sameBits(as: constantCell) { return .bool(!negated) }
-            if cell.isASCIIString, constantCell.isASCIIString { return .bool(negated) }
+            if cell.sameBits(as: constantCell) { return !negated }
+            if cell.isASCIIString, constantCell.isASCIIString { return negated }
         }
         let equal = Value.sameValue(context.facts.value(of: cell), constant)
-        return .bool(equal != negated)
+        return equal != negated
     }
 }
 

@@ -31,7 +31,7 @@ public struct FactCell: Sendable {
         tail = payload
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     var kind: Kind {
         switch UInt8(truncatingIfNeeded: head) {
         case 1: .bool
@@ -194,7 +194,7 @@ public struct FactValues: Sendable {
     @inlinable public var count: Int { cells.count }
 
     /// The cell of a slot (patches first); `unknown` outside the slots.
-    @inlinable
+    @inlinable @inline(__always)
     public func cell(_ slot: Int) -> FactCell {
         if firstPatch.slot == slot, slot >= 0 { return firstPatch.cell }
         if secondPatch.slot == slot, slot >= 0 { return secondPatch.cell }
@@ -257,7 +257,7 @@ public struct FactValues: Sendable {
     }
 
     /// `patch` with a ready cell.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func patch(_ slot: Int, cell: FactCell) {
         guard slot >= 0, !cell.isBoxed else { return }
         if firstPatch.slot < 0 || firstPatch.slot == slot {

@@ -29,10 +29,32 @@ public struct Invariants {
     private var perDay: [Int: Int] = [:]
     /// The day being lived, for problems (which carry no day).
     public var currentDay = 0
+    /// Per notification type (ruleset order): what a delivery of it is checked against,
+    /// worked out once (a delivery looked its rule, template and surface up by name).
+    private let types: [TypeCheck]
+
+    private struct TypeCheck {
+        var type: String
+        var template: String
+        var quietAllowed: Bool
+        /// The sensitive fact its template reads on a surface that forbids them, if any.
+        var sensitiveFact: String?
+    }
 
     public init(ruleset: Ruleset, clock: LocalClock) {
         self.ruleset = ruleset
         self.clock = clock
+        types = ruleset.notifications.map { rule in
+            TypeCheck(
+                type: rule.id, template: rule.template, quietAllowed: rule.inQuietHours == .allow,
+                sensitiveFact: Invariants.sensitiveFact(ofTemplate: rule.template, in: ruleset))
+        }
+    }
+
+    /// The sensitive fact a template reads on a surface that forbids them.
+    private static func sensitiveFact(ofTemplate id: String, in ruleset: Ruleset) -> String? {
+        guard let template = ruleset.template(id), ruleset.surface(template.surface)?.sensitivity == .forbidden else { return nil }
+        return template.factsRead.first(where: { ruleset.sensitivity(of: $0) != nil })
     }
 
     /// The violations `record` makes.
@@ -45,21 +67,24 @@ public struct Invariants {
             if count == ruleset.policy.maxPerDay + 1 {
                 found.append(Violation(kind: .overDailyCap, day: request.day, what: "more than \(ruleset.policy.maxPerDay) deliveries"))
             }
-            let rule = ruleset.notification(request.type)
+            let type = request.type
+            let known = types.first { $0.type == type }
             let local = clock.local(request.scheduledAt).seconds
-            if ruleset.policy.isQuiet(local), rule?.inQuietHours != .allow {
+            if ruleset.policy.isQuiet(local), !(known?.quietAllowed ?? (ruleset.notification(type)?.inQuietHours == .allow)) {
                 found.append(
-                    Violation(
-                        kind: .inQuietHours, day: request.day, what: "'\(request.type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
+                    Violation(kind: .inQuietHours, day: request.day, what: "'\(type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
             }
-            if !request.redacted, let template = ruleset.template(request.templateID),
-                ruleset.surface(template.surface)?.sensitivity == .forbidden,
-                let fact = template.factsRead.first(where: { ruleset.sensitivity(of: $0) != nil })
-            {
-                found.append(
-                    Violation(
-                        kind: .sensitiveOnLockScreen, day: request.day,
-                        what: "'\(request.type)' showed template '\(template.id)', which reads sensitive '\(fact)'"))
+            if !request.redacted {
+                let templateID = request.templateID
+                let fact =
+                    known.flatMap { $0.template == templateID ? $0.sensitiveFact : nil }
+                    ?? (known?.template == templateID ? nil : Invariants.sensitiveFact(ofTemplate: templateID, in: ruleset))
+                if let fact {
+                    found.append(
+                        Violation(
+                            kind: .sensitiveOnLockScreen, day: request.day,
+                            what: "'\(type)' showed template '\(templateID)', which reads sensitive '\(fact)'"))
+                }
             }
             return found
         case .problem(let code, let message):

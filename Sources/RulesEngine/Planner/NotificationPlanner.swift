@@ -125,9 +125,11 @@ extension OperatorEngine {
         }
         let recordsBefore = records.count
         // Explanations of earlier plans' candidates are replaced by this plan's.
-        plannedCandidates = []
+        plannedCandidates.removeAll(keepingCapacity: true)
         var accepted: [ScheduledNotification] = []
         var refusals: [SuppressedNotification] = []
+        accepted.reserveCapacity(8)
+        refusals.reserveCapacity(8)
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         var atProblems: [String] = []
         // (The ids first: a mutating call inside the arguments made Swift copy the engine.)
@@ -143,6 +145,7 @@ extension OperatorEngine {
         // The latest of each category today: a short list (a day has a few categories), not
         // a dictionary made and hashed at every plan.
         var latestToday: [CategoryTime] = []
+        latestToday.reserveCapacity(ruleBoxes.count)
         func note(_ category: String, _ at: Date) {
             if let index = latestToday.firstIndex(where: { $0.category == category }) {
                 latestToday[index].at = max(latestToday[index].at, at)
@@ -208,18 +211,7 @@ extension OperatorEngine {
         // (By index: a request copied out of an array retains each of its fields.)
         var unchanged = pending.count == accepted.count
         for index in pending.indices where unchanged && !pending[index].sameRequest(as: accepted[index]) { unchanged = false }
-        if !unchanged {
-            let previous = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
-            let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
-            let acceptedIDs = Set(accepted.map(\.id))
-            for old in pending where !acceptedIDs.contains(old.id) {
-                records.append(
-                    EngineRecord(at: time, kind: .notificationCancelled(old, reason: refusedByID[old.id].map(CancelReason.refused) ?? .replanned)))
-            }
-            for new in accepted where !(previous[new.id].map { $0.sameRequest(as: new) } ?? false) {
-                records.append(EngineRecord(at: time, kind: .notificationScheduled(new)))
-            }
-        }
+        if !unchanged { recordChanges(from: pending, to: accepted, refusals: refusals, at: time) }
         pending = accepted
         refused = refusals
         // A plan that reported a problem is made again (and reports it again) at every run.
@@ -230,6 +222,35 @@ extension OperatorEngine {
         var inputs = memo
         inputs.pending = pending.count
         planMemo = reported ? nil : KeptPlan(inputs: inputs, reads: FactSample(reading.facts, slots: reads), nextFire: nextFire)
+    }
+
+    /// `cancel` records for the pending requests a plan drops and `schedule` records for the
+    /// ones it adds or changes. A plan holds a few requests (at most `max_pending`, 64):
+    /// looked up in turn, which costs less than hashing their ids, unless there are many.
+    private mutating func recordChanges(
+        from old: [ScheduledNotification], to new: [ScheduledNotification], refusals: [SuppressedNotification], at time: Date
+    ) {
+        if old.count + new.count <= 32 {
+            for request in old where !new.contains(where: { $0.id == request.id }) {
+                let reason = refusals.first { $0.id == request.id }?.reason
+                records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: reason.map(CancelReason.refused) ?? .replanned)))
+            }
+            for request in new where !(old.first { $0.id == request.id }.map { $0.sameRequest(as: request) } ?? false) {
+                records.append(EngineRecord(at: time, kind: .notificationScheduled(request)))
+            }
+            return
+        }
+        let previous = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let refusedByID = Dictionary(refusals.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        let newIDs = Set(new.map(\.id))
+        for request in old where !newIDs.contains(request.id) {
+            records.append(
+                EngineRecord(at: time, kind: .notificationCancelled(request, reason: refusedByID[request.id].map(CancelReason.refused) ?? .replanned))
+            )
+        }
+        for request in new where !(previous[request.id].map { $0.sameRequest(as: request) } ?? false) {
+            records.append(EngineRecord(at: time, kind: .notificationScheduled(request)))
+        }
     }
 
     /// The plan of the last run stands: its candidates are explained as seen now (today's
@@ -364,7 +385,7 @@ extension OperatorEngine {
             facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: candidate.box.value.interruptionLevel)
         let refusal = runGates(&gated, GateInputs(accepted: accepted, skipped: skipped))
         explain = gated.outcome
-        problems += gated.problems
+        if !gated.problems.isEmpty { problems += gated.problems }
         if let refusal { return (refusal, nil) }
         return (nil, request(for: gated, problems: &problems))
     }

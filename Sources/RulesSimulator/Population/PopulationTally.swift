@@ -128,12 +128,13 @@ struct UserTally {
     }
 
     mutating func count(_ records: [EngineRecord], into tally: inout PopulationTally) {
-        for record in records {
-            for violation in invariants.check(record) {
+        // By index: a record copied out of the array retains its payload.
+        for index in records.indices {
+            for violation in invariants.check(records[index]) {
                 tally.invariants[violation.kind.rawValue, default: 0] += 1
                 tally.note(violation.kind.rawValue, InvariantExample(user: user, day: violation.day, what: violation.what))
             }
-            switch record.kind {
+            switch records[index].kind {
             case .notificationDelivered(let request, _):
                 tally.delivered[request.type, default: 0] += 1
                 deliveredToday += 1

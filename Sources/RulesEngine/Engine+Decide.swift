@@ -6,7 +6,12 @@ extension OperatorEngine {
     /// The decisions of an app run (SPEC §5.1): risk, then route, with `now` = the run's
     /// time; recovery items and the quest; the snapshot and the lines; the notification plan.
     mutating func decide(at time: Date) {
-        guard var current = day else { return }
+        // The day is moved out while the run decides (nothing in between reads `self.day`)
+        // and put back: a copy retained every array it holds, and the first change of one
+        // of them copied that array too.
+        guard var current = day.take() else { return }
+        let routeBefore = current.route
+        let questBefore = current.quest
         let now = clock.local(time).seconds
         let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         for message in before.problems { problem(at: time, "expression.evaluation", message) }
@@ -19,8 +24,6 @@ extension OperatorEngine {
         var facts = before.facts
         facts.patch(layout.risk, cell: risk.cell)
         decideRoute(&current, facts: facts, at: time)
-        let routeBefore = day?.route
-        let questBefore = day?.quest
         updateRouteItems(&current, at: time)
         keepRouteTexts(&current)
 
@@ -60,7 +63,9 @@ extension OperatorEngine {
             current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
         }
         current.lastRun = time
+        current.lastEvent = event
         routeChangedThisRun = false
+        let today = current.day
         day = current
 
         // Patched (the reading's array is shared with the decisions kept for explanations):
@@ -70,8 +75,7 @@ extension OperatorEngine {
         } else {
             reading.facts.patch(layout.event, .string(event))
         }
-        day?.lastEvent = event
-        lastReading = KeptReading(day: current.day, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
+        lastReading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }

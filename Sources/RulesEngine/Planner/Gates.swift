@@ -64,6 +64,15 @@ enum GateResult {
 struct GateInputs {
     var accepted: [ScheduledNotification]
     var skipped: Bool
+    /// Today's recovery route and its reason, while it is in force (a request of today's
+    /// gives that reason; others the route table's at their fire time).
+    var recovery: TodaysRecovery?
+}
+
+/// The day and reason of the recovery route in force today.
+struct TodaysRecovery {
+    var day: Int
+    var reason: String
 }
 
 extension GateReason {

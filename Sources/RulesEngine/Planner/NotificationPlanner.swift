@@ -39,13 +39,19 @@ final class RuleBox: Sendable {
     }
 }
 
-/// A template with its surface's fallback (a struct: a tuple would be copied through the
-/// runtime's generic witnesses).
-struct ResolvedTemplate: Sendable {
+/// A template with its surface's fallback, behind one reference (copying the template out
+/// of the rule's box retained each of its fields).
+final class ResolvedTemplate: Sendable {
     let template: Template
     let fallback: String
     /// Its refused segment (see `TemplateRenderer.refusedSegment`).
     let refusedAt: Int?
+
+    init(template: Template, fallback: String, refusedAt: Int?) {
+        self.template = template
+        self.fallback = fallback
+        self.refusedAt = refusedAt
+    }
 }
 
 /// Tomorrow's gated candidates, kept while the profile and the known permissions (which
@@ -136,8 +142,9 @@ extension OperatorEngine {
         let todayIDs = candidateIDs(day: current.day)
         var today = self.candidates(for: current, reading: reading, at: time, ids: todayIDs, problems: &atProblems)
         order(&today)
+        let recovery = current.route.route == .recovery ? TodaysRecovery(day: current.day, reason: current.route.reason) : nil
         for candidate in today {
-            decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, at: time)
+            decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, recovery: recovery, at: time)
         }
         // Tomorrow's candidates and gates depend on the profile alone, unless one of today's
         // notifications is within a category's cooldown of one of them; so they are gated
@@ -186,7 +193,7 @@ extension OperatorEngine {
             for candidate in made { nextFire = Swift.min(nextFire, candidate.fireAt) }
             let before = (accepted.count, refusals.count, plannedCandidates.count)
             for candidate in made {
-                decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, at: time)
+                decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, recovery: recovery, at: time)
             }
             tomorrowPlan =
                 touchesToday(made) || deferredIntoTomorrow
@@ -288,12 +295,14 @@ extension OperatorEngine {
 
     /// Gates one candidate and records its fate.
     mutating func decide(
-        _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool, at time: Date
+        _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool,
+        recovery: TodaysRecovery?, at time: Date
     ) {
         var gates = GateOutcome()
         var problems: [String] = []
         let today = candidate.day == day?.day
-        let decision = gate(candidate, accepted: accepted, skipped: skipped && today, explain: &gates, problems: &problems)
+        let decision = gate(
+            candidate, accepted: accepted, skipped: skipped && today, recovery: recovery, explain: &gates, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
         plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
         if let reason = decision.reason {
@@ -378,27 +387,29 @@ extension OperatorEngine {
     /// The gates in order (`runGates`), then the request as iOS will show it; nil reason
     /// means scheduled.
     private func gate(
-        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, explain: inout GateOutcome, problems: inout [String]
+        _ candidate: Candidate, accepted: [ScheduledNotification], skipped: Bool, recovery: TodaysRecovery?, explain: inout GateOutcome,
+        problems: inout [String]
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         var gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
             facts: factsAtFire(candidate.facts, fireSeconds: candidate.seconds), level: candidate.box.value.interruptionLevel)
-        let refusal = runGates(&gated, GateInputs(accepted: accepted, skipped: skipped))
+        let inputs = GateInputs(accepted: accepted, skipped: skipped, recovery: recovery)
+        let refusal = runGates(&gated, inputs)
         explain = gated.outcome
         if !gated.problems.isEmpty { problems += gated.problems }
         if let refusal { return (refusal, nil) }
-        return (nil, request(for: gated, problems: &problems))
+        return (nil, request(for: gated, recovery: recovery, problems: &problems))
     }
 
     /// The request iOS will hold for a candidate that passed every gate.
-    func request(for gated: GatedCandidate, problems: inout [String]) -> ScheduledNotification {
-        // Fields read through the box and the day in place: copies retain every field.
+    func request(for gated: GatedCandidate, recovery: TodaysRecovery?, problems: inout [String]) -> ScheduledNotification {
+        // Fields read through the box: copies retain every field.
         let box = gated.candidate.box
         let body = notificationText(box.body, facts: gated.facts, problems: &problems)
         let title = box.value.title == nil ? nil : notificationText(box.title, facts: gated.facts, problems: &problems)
         let reason: String
-        if gated.candidate.day == day?.day, day?.route.route == .recovery {
-            reason = day?.route.reason ?? "default"
+        if let recovery, gated.candidate.day == recovery.day {
+            reason = recovery.reason
         } else {
             reason = firstMatchIndex(ruleset.route, \.when, facts: gated.facts).map { ruleset.route[$0].reason } ?? "default"
         }

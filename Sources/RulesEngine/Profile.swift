@@ -106,7 +106,7 @@ struct ProfileDerived: Sendable {
     let tone: String?
     /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
     /// user with reminders.
-    let planReads: [Int]
+    let planReads: PlanReads
     /// Per routine (ruleset order): whether the user has it on.
     let enabled: [Bool]
     /// Per routine (ruleset order): the user's reminder time, if any (`settings.reminders`).

@@ -51,9 +51,10 @@ final class RulesetDerived: Sendable {
     /// steps routine, the first sleep routine, the first water routine.
     let stepsRoutine, sleepRoutine, waterRoutine: Int?
     /// The fact slots a plan reads from an app run's facts (see `PlanMemo`), without and
-    /// with per-routine candidates (only a user with reminders has any).
-    let planReads: [Int]
-    let planReadsWithRoutines: [Int]
+    /// with per-routine candidates (only a user with reminders has any): those whose value
+    /// matters, and those that matter only through comparisons with constants.
+    let planReads: PlanReads
+    let planReadsWithRoutines: PlanReads
 
     init(ruleset: Ruleset, schema: FactSchema) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
@@ -97,21 +98,143 @@ extension RulesetDerived {
     /// notification texts — except `now` and `risk`, which are set anew there; with a
     /// per-routine type and `routines`, every `routines.*` fact (its bindings and the
     /// completed gate).
-    static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> [Int] {
+    /// A fact read only through comparisons with constants (in every expression a plan
+    /// evaluates) is banded: the plan depends on which side of each constant it is on, so
+    /// `completion_rate` going from 0.3 to 0.4 keeps a plan whose conditions compare it with
+    /// 0.5 and 0.6. Any other read (a placeholder, arithmetic) makes its value matter.
+    static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> PlanReads {
         var names: [String] = []
         var atFire: [String] = []
+        var trees: [TypedNode] = []
         for rule in ruleset.notifications {
             names += rule.at.factsRead
+            trees.append(rule.at.typed)
             atFire += rule.when?.factsRead ?? []
-            for id in [rule.template] + (rule.title.map { [$0] } ?? []) { atFire += ruleset.template(id)?.factsRead ?? [] }
+            if let when = rule.when { trees.append(when.typed) }
+            for id in [rule.template] + (rule.title.map { [$0] } ?? []) {
+                guard let template = ruleset.template(id) else { continue }
+                atFire += template.factsRead
+                trees += template.expressions.map(\.typed)
+            }
         }
-        for entry in ruleset.risk { atFire += entry.when.factsRead }
-        for entry in ruleset.route { atFire += entry.when.factsRead }
+        for entry in ruleset.risk {
+            atFire += entry.when.factsRead
+            trees.append(entry.when.typed)
+        }
+        for entry in ruleset.route {
+            atFire += entry.when.factsRead
+            trees.append(entry.when.typed)
+        }
         names += atFire.filter { $0 != "now" && $0 != "risk" }
+        var exact: Set<String> = []
         if routines, ruleset.notifications.contains(where: \.perRoutine) {
-            names += schema.facts.map(\.name).filter { $0.hasPrefix("routines.") }
+            exact.formUnion(schema.facts.map(\.name).filter { $0.hasPrefix("routines.") })
         }
-        return Array(Set(names.compactMap { schema.fact(named: $0)?.slot })).sorted()
+        var reads: [Int] = []
+        var bands: [PlanBand] = []
+        for name in Set(names + exact).sorted() {
+            guard let slot = schema.fact(named: name)?.slot else { continue }
+            var thresholds: [Threshold] = []
+            var banded = !exact.contains(name)
+            for tree in trees where banded {
+                guard let found = Threshold.only(name, in: tree) else {
+                    banded = false
+                    break
+                }
+                for threshold in found
+                where !thresholds.contains(where: { $0.op == threshold.op && $0.constant == threshold.constant && $0.fallback == threshold.fallback })
+                {
+                    thresholds.append(threshold)
+                }
+            }
+            // Durations do not compare through `Threshold.holds`: their values matter.
+            let comparable = thresholds.allSatisfy { threshold in
+                switch threshold.constant {
+                case .int, .number, .time: true
+                default: false
+                }
+            }
+            if banded, comparable, !thresholds.isEmpty {
+                bands.append(PlanBand(slot: slot, thresholds: thresholds.map(BandCheck.init)))
+            } else {
+                reads.append(slot)
+            }
+        }
+        return PlanReads(slots: reads.sorted(), bands: bands.sorted { $0.slot < $1.slot })
+    }
+}
+
+/// What a plan reads from an app run's facts: slots whose value matters, and bands.
+struct PlanReads: Sendable {
+    var slots: [Int]
+    var bands: [PlanBand]
+
+    /// The side of each band's constants the facts are on, band after band.
+    func sides(of facts: FactValues, dayStart: Int) -> [UInt8] {
+        var sides: [UInt8] = []
+        sides.reserveCapacity(bands.count * 2)
+        for band in bands {
+            let cell = facts.cell(band.slot)
+            for check in band.thresholds { sides.append(check.side(of: cell, facts: facts, dayStart: dayStart)) }
+        }
+        return sides
+    }
+
+    /// Whether the facts are on the sides `kept` records.
+    func sidesMatch(_ kept: [UInt8], _ facts: FactValues, dayStart: Int) -> Bool {
+        var position = 0
+        for band in bands {
+            let cell = facts.cell(band.slot)
+            for check in band.thresholds {
+                guard position < kept.count, kept[position] == check.side(of: cell, facts: facts, dayStart: dayStart) else { return false }
+                position += 1
+            }
+        }
+        return position == kept.count
+    }
+}
+
+/// A fact a plan reads only through comparisons with constants, and those comparisons.
+struct PlanBand: Sendable {
+    let slot: Int
+    let thresholds: [BandCheck]
+}
+
+/// One comparison of a banded fact, read off its cell as `Threshold.holds` reads the value.
+struct BandCheck: Sendable {
+    let threshold: Threshold
+    /// The constant as a number, or as a time of day.
+    let number: Double?
+    let time: Int?
+    let fallback: FactCell?
+
+    init(_ threshold: Threshold) {
+        self.threshold = threshold
+        switch threshold.constant {
+        case .time(let seconds):
+            time = seconds
+            number = nil
+        default:
+            time = nil
+            number = threshold.constant.numeric
+        }
+        fallback = threshold.fallback.flatMap(FactCell.init)
+    }
+
+    /// 1 holds, 0 does not, 2 neither (see `Threshold.side`).
+    func side(of cell: FactCell, facts: FactValues, dayStart: Int) -> UInt8 {
+        var cell = cell
+        if cell.isUnknown {
+            guard let fallback else { return threshold.fallback == nil ? 2 : threshold.side(of: .unknown, dayStart: dayStart) }
+            cell = fallback
+        }
+        if let time {
+            guard case .time(let value) = facts.value(of: cell) else { return 2 }
+            let (a, b) = (EvaluationContext.logical(value, dayStart: dayStart), EvaluationContext.logical(time, dayStart: dayStart))
+            return Threshold.compare(threshold.op, a, b) ? 1 : 0
+        }
+        guard let number, let value = facts.value(of: cell).numeric else { return 2 }
+        return Threshold.compare(threshold.op, value, number) ? 1 : 0
     }
 }
 

@@ -52,7 +52,11 @@ public struct EvaluationContext {
     /// Position of a time inside the logical day: 0 at `dayStart`; 24:00 is midnight,
     /// the end of a day that starts at 00:00.
     @inline(__always)
-    func logical(_ time: Int) -> Int {
+    func logical(_ time: Int) -> Int { EvaluationContext.logical(time, dayStart: dayStart) }
+
+    /// `logical` for a given day start.
+    @inlinable
+    public static func logical(_ time: Int, dayStart: Int) -> Int {
         if time >= 86_400 { return dayStart == 0 ? 86_400 : 86_400 - dayStart }
         let shifted = time - dayStart
         return shifted < 0 ? shifted + 86_400 : shifted

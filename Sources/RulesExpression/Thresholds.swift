@@ -33,7 +33,7 @@ public struct Threshold: Sendable, Hashable {
         }
     }
 
-    static func compare<T: Comparable>(_ op: BinaryOperator, _ a: T, _ b: T) -> Bool {
+    public static func compare<T: Comparable>(_ op: BinaryOperator, _ a: T, _ b: T) -> Bool {
         switch op {
         case .less: a < b
         case .lessEqual: a <= b
@@ -59,6 +59,40 @@ public struct Threshold: Sendable, Hashable {
             stack.append(contentsOf: current.children.reversed())
         }
         return found
+    }
+
+    /// The comparisons with constants through which `tree` reads `fact`, or nil when it also
+    /// reads it any other way (then its value matters, not only the side of each constant it
+    /// is on). Empty when the tree does not read it.
+    public static func only(_ fact: String, in tree: TypedNode) -> [Threshold]? {
+        var found: [Threshold] = []
+        var stack = [tree]
+        while let node = stack.popLast() {
+            if case .binary(let op, let lhs, let rhs) = node.kind, [.less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual].contains(op) {
+                if let (name, fallback) = factSide(lhs), name == fact, case .constant(let value) = rhs.kind, isOrdered(value) {
+                    found.append(Threshold(fact: fact, op: op, constant: value, fallback: fallback, range: node.range))
+                    continue
+                }
+                if let (name, fallback) = factSide(rhs), name == fact, case .constant(let value) = lhs.kind, isOrdered(value) {
+                    found.append(Threshold(fact: fact, op: flipped(op), constant: value, fallback: fallback, range: node.range))
+                    continue
+                }
+            }
+            if case .fact(_, let name) = node.kind, name == fact { return nil }
+            stack.append(contentsOf: node.children)
+        }
+        return found
+    }
+
+    /// The side of the constant `value` is on (with `fallback` for an unknown value): 1
+    /// holds, 0 does not, 2 neither (unknown without a fallback, or kinds that do not compare).
+    public func side(of value: Value, dayStart: Int) -> UInt8 {
+        let value = value.isUnknown ? (fallback ?? .unknown) : value
+        switch holds(for: value, dayStart: dayStart) {
+        case true?: return 1
+        case false?: return 0
+        case nil: return 2
+        }
     }
 
     static func isOrdered(_ value: Value) -> Bool {

@@ -90,6 +90,13 @@ public struct Template: Sendable {
     public var textOrigin: Origin
     public var whenOrigin: Origin?
 
+    /// The condition and every placeholder's expression.
+    public var expressions: [CompiledExpression] {
+        var all: [CompiledExpression] = when.map { [$0] } ?? []
+        for case .placeholder(let placeholder) in segments { all.append(placeholder.expression) }
+        return all
+    }
+
     /// Every fact any placeholder or the condition reads.
     public var factsRead: [String] {
         var names: [String] = when?.factsRead ?? []

@@ -30,6 +30,42 @@ import Testing
         return engine
     }
 
+    /// A kept plan explains its candidates as a fresh plan would, with the facts of the run
+    /// that kept it: each step is taken once by the engine that lived the day (keeping its
+    /// plan while `completion_rate` moves between the constants the plan compares it with)
+    /// and once by an engine restored from the state before it (planning afresh).
+    @Test func aKeptPlanExplainsItsCandidatesAsAFreshPlan() throws {
+        func described(_ engine: OperatorEngine) -> [String] {
+            engine.planExplanations.keys.sorted().map { key in
+                let explanation = engine.planExplanations[key]
+                let entries = explanation?.entries.map { "\($0.label) \($0.condition ?? "") \($0.result)" } ?? []
+                let facts = explanation?.facts.map { "\($0.name)=\($0.value)" } ?? []
+                return "\(key): \(explanation?.outcome ?? "") \(explanation?.note ?? "") \(entries) \(facts)"
+            }
+        }
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: Self.seoul)
+        let steps: [(EngineEvent, Date)] = [
+            (.appOpened(health: Self.health(steps: 800, sleep: 420)), Self.at(8, 10)),
+            (.log(routine: "water", value: 250, unit: nil, source: .manual), Self.at(9, 0)),
+            (.log(routine: "water", value: 1250, unit: nil, source: .manual), Self.at(10, 0)),
+            (.check(routine: "skincare", item: "양치"), Self.at(11, 0)),
+            (.appOpened(health: Self.health(steps: 3000, sleep: 420)), Self.at(13, 0)),
+            (.log(routine: "study", value: 5, unit: nil, source: .manual), Self.at(15, 0)),
+            (.appOpened(health: Self.health(steps: 4000, sleep: 420)), Self.at(19, 0)),
+        ]
+        var rates: [Value] = []
+        for (event, time) in steps {
+            var fresh = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: engine.state))
+            engine.handle(event, at: time)
+            fresh.handle(event, at: time)
+            #expect(described(engine) == described(fresh), "at \(TimeFormat.clock(Self.seoul.local(time).seconds))")
+            if let slot = Shipped.ruleset.schema.fact(named: "completion_rate")?.slot, let facts = engine.currentFacts() { rates.append(facts[slot]) }
+        }
+        // The rate moved while staying on one side of 0.5 and 0.6 (the plan's constants).
+        #expect(Set(rates).count >= 2)
+        #expect(rates.allSatisfy { ($0.numeric ?? 1) < 0.5 }, "\(rates)")
+    }
+
     func encoded(_ state: EngineState) throws -> String { String(decoding: try state.encoded(), as: UTF8.self) }
 
     @Test func aStateRoundTripsThroughJSONToTheSameValueAndBytes() throws {

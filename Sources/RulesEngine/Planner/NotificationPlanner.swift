@@ -98,8 +98,10 @@ struct CategoryTime {
 /// The last plan's inputs and the soonest fire time among its candidates.
 struct KeptPlan: Sendable {
     var inputs: PlanMemo
-    /// The facts the plan read (`ProfileDerived.planReads`), as they were.
+    /// The facts the plan read (`ProfileDerived.planReads`), as they were, and the sides of
+    /// the constants its banded facts were on.
     var reads: FactSample
+    var sides: [UInt8]
     var nextFire: Date
 }
 
@@ -125,8 +127,10 @@ extension OperatorEngine {
             day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route.route,
             reason: current.route.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
         let reads = fromProfile.planReads
-        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads) {
-            keepPlan(at: time, facts: reading.facts)
+        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
+            reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
+        {
+            keepPlan(at: time, today: reading)
             return
         }
         let recordsBefore = records.count
@@ -228,7 +232,12 @@ extension OperatorEngine {
         }
         var inputs = memo
         inputs.pending = pending.count
-        planMemo = reported ? nil : KeptPlan(inputs: inputs, reads: FactSample(reading.facts, slots: reads), nextFire: nextFire)
+        planMemo =
+            reported
+            ? nil
+            : KeptPlan(
+                inputs: inputs, reads: FactSample(reading.facts, slots: reads.slots), sides: reads.sides(of: reading.facts, dayStart: dayStart),
+                nextFire: nextFire)
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the
@@ -260,16 +269,21 @@ extension OperatorEngine {
         }
     }
 
-    /// The plan of the last run stands: its candidates are explained as seen now (today's
-    /// with this run's `now` and `risk`, as a new plan would give them).
-    private mutating func keepPlan(at time: Date, facts: FactValues) {
-        let now = layout.now.map { facts.cell($0) }
-        let risk = layout.risk.map { facts.cell($0) }
+    /// The plan of the last run stands: its candidates are explained as seen now — today's
+    /// with this run's facts, as a new plan would give them (a banded fact may have moved
+    /// within its band).
+    private mutating func keepPlan(at time: Date, today reading: DayReading) {
         for index in plannedCandidates.indices {
             plannedCandidates[index].at = time
             guard plannedCandidates[index].today else { continue }
-            if let slot = layout.now, let now { plannedCandidates[index].candidate.facts.patch(slot, cell: now) }
-            if let slot = layout.risk, let risk { plannedCandidates[index].candidate.facts.patch(slot, cell: risk) }
+            var facts = reading.facts
+            if let routine = plannedCandidates[index].candidate.routine,
+                let position = reading.routines.firstIndex(where: { $0.box.value.id == routine }),
+                position < fromProfile.reminders.count, let reminder = fromProfile.reminders[position]
+            {
+                bind(&facts, reading.routines[position], reminder: reminder)
+            }
+            plannedCandidates[index].candidate.facts = facts
         }
     }
 

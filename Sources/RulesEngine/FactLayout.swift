@@ -91,6 +91,15 @@ struct RoutineSlots: Sendable {
 
     /// Writes a routine's reading into these slots (fresh cells or a reading's facts);
     /// generic over where the facts go, so that each use is specialized.
+    /// Writes what a reading of the routine found: value, goal, progress, status.
+    @inline(__always)
+    func putReading<Sink: FactSink>(_ reading: RoutineReading, into sink: inout Sink) {
+        sink.put(value, cell: .number(reading.value))
+        sink.put(goal, cell: .number(reading.goal))
+        sink.put(progress, cell: .number(reading.progress))
+        sink.put(status, cell: reading.status.cell)
+    }
+
     @inline(__always)
     func put<Sink: FactSink>(_ reading: RoutineReading, into sink: inout Sink) {
         if let cell = reading.box.nameCell { sink.put(name, cell: cell) } else { sink.put(name, .string(reading.box.value.name)) }

@@ -6,7 +6,8 @@ extension OperatorEngine {
     /// Fills every fact of SPEC §3 from the day, the profile and the reading.
     func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
         // Written straight into fresh cells: one allocation, no uniqueness check per fact.
-        reading.facts = FactValues(count: layout.count, sharing: fromProfile.boxedSettings) { builder in
+        // The profile's cells (settings, ignore counts, routine names) come first, copied.
+        reading.facts = FactValues(base: fromProfile.baseCells, sharing: fromProfile.boxedSettings) { builder in
             fill(&builder, reading, day: day, route: route, risk: risk, now: now, event: event)
         }
     }
@@ -44,10 +45,10 @@ extension OperatorEngine {
         // No item left: unknown, so no template renders an empty list. Before the route
         // starts, the declared items (shared by every reading); after, the texts of the
         // day's items (made again only when the items change).
-        if day.route.items.isEmpty, day.route.route != .recovery {
-            fromProfile.plannedRecoveryFact?.write(into: &facts)
-        } else {
+        // (The declared items are among the profile's cells.)
+        if !day.route.items.isEmpty || day.route.route == .recovery {
             let texts = routeTexts(day)
+            facts.put(layout.recoveryItemsText, cell: .unknown)
             if !texts.items.isEmpty { facts.put(layout.recoveryItemsText, .string(texts.items)) }
             if !texts.remaining.isEmpty { facts.put(layout.recoveryRemainingText, .string(texts.remaining)) }
         }
@@ -60,13 +61,14 @@ extension OperatorEngine {
             facts.put(layout.questProgress, cell: .number(quest.progress))
         }
         facts.put(layout.sentToday, cell: .int(day.deliveries.count))
-        facts.put(layout.streakDays, cell: .int(profile.streakDays))
+
         EnumCells.put(event: event, layout.event, into: &facts)
-        for (index, routine) in reading.routines.enumerated() where index < layout.routines.count {
-            layout.routines[index].put(routine, into: &facts)
+        // By index: a reading copied out of the array retains its routine's box. (Names,
+        // enabled and core are among the profile's cells.)
+        for index in reading.routines.indices where index < layout.routines.count {
+            layout.routines[index].putReading(reading.routines[index], into: &facts)
+            if reading.routines[index].box.nameCell == nil { facts.put(layout.routines[index].name, .string(reading.routines[index].box.value.name)) }
         }
-        for fact in fromProfile.settingFacts { fact.write(into: &facts) }
-        for fact in fromProfile.ignoredStreakFacts { fact.write(into: &facts) }
     }
 
 }

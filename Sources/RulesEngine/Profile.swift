@@ -95,6 +95,9 @@ struct ProfileDerived: Sendable {
     var boxedSettings: [Value] = []
     /// `recovery.items_text` before any route item exists (the declared items).
     var plannedRecoveryFact: SlotValue?
+    /// The cells every reading starts from: settings, ignore counts, streak, the declared
+    /// recovery items, each routine's name, `enabled` and `core` (the rest `unknown`).
+    var baseCells: [FactCell] = []
     var ignoredStreakFacts: [SlotValue] = []
     /// Per notification type (ruleset order): its run of ignores.
     var ignoredStreaks: [Int] = []
@@ -140,6 +143,34 @@ struct ProfileDerived: Sendable {
         }
         typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
         takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)
+        makeBaseCells(profile, ruleset: ruleset, layout: layout)
+    }
+
+    /// The cells of `baseCells`, made again when what they hold changes.
+    private mutating func makeBaseCells(_ profile: OperatorProfile, ruleset: Ruleset, layout: FactLayout) {
+        var cells = [FactCell](repeating: .unknown, count: layout.count)
+        func put(_ slot: Int?, _ cell: FactCell) {
+            if let slot, slot >= 0, slot < cells.count { cells[slot] = cell }
+        }
+        func put(_ fact: SlotValue) {
+            if let cell = fact.cell {
+                put(fact.slot, cell)
+            } else if let index = fact.boxedIndex {
+                put(fact.slot, FactCell.boxed(index))
+            }
+        }
+        for fact in settingFacts { put(fact) }
+        for fact in ignoredStreakFacts { put(fact) }
+        if let planned = plannedRecoveryFact { put(planned) }
+        put(layout.streakDays, .int(profile.streakDays))
+        for index in ruleset.routines.indices where index < layout.routines.count {
+            let slots = layout.routines[index]
+            let routine = ruleset.routines[index]
+            if let cell = FactCell.string(routine.name) { put(slots.name, cell) }
+            put(slots.enabled, .bool(index < enabled.count && enabled[index]))
+            put(slots.core, .bool(routine.core))
+        }
+        baseCells = cells
     }
 
     /// Every type's run of ignores, by index and as `notifications.<id>.ignored_streak` facts
@@ -161,15 +192,22 @@ struct ProfileDerived: Sendable {
         if let fact = ignoredStreakFacts.firstIndex(where: { $0.slot == slot }) {
             ignoredStreakFacts[fact] = SlotValue(slot: slot, value: .int(streak))
         }
+        if slot >= 0, slot < baseCells.count { baseCells[slot] = .int(streak) }
     }
 
     /// Follows a change of the profile from `old`: settings and enabled routines change
-    /// everything here; ignore counts their facts only; streak, XP and weakening nothing.
+    /// everything here; ignore counts their facts only; the streak its fact; XP and
+    /// weakening nothing.
     mutating func update(from old: OperatorProfile, to new: OperatorProfile, ruleset: Ruleset, layout: FactLayout, derived: RulesetDerived) {
         if old.settings != new.settings || old.enabledRoutines != new.enabledRoutines {
             self = ProfileDerived(profile: new, ruleset: ruleset, layout: layout, derived: derived, previous: self)
-        } else if old.ignoredStreaks != new.ignoredStreaks {
+            return
+        }
+        if old.ignoredStreaks != new.ignoredStreaks {
             takeIgnoredStreaks(new, ruleset: ruleset, layout: layout)
+            makeBaseCells(new, ruleset: ruleset, layout: layout)
+        } else if old.streakDays != new.streakDays, let slot = layout.streakDays, slot >= 0, slot < baseCells.count {
+            baseCells[slot] = .int(new.streakDays)
         }
     }
 }

@@ -57,6 +57,10 @@ public struct FactCell: Sendable {
     @inlinable public static func date(_ days: Int) -> FactCell { FactCell(.date, UInt64(bitPattern: Int64(days))) }
     @inlinable public static func duration(_ seconds: Int) -> FactCell { FactCell(.duration, UInt64(bitPattern: Int64(seconds))) }
 
+    /// A cell that stands for the `index`-th boxed value its facts share (see
+    /// `FactValues.init(base:sharing:filling:)`); outside them it reads as `unknown`.
+    @inlinable public static func boxed(_ index: Int) -> FactCell { FactCell(.boxed, UInt64(Swift.max(0, index))) }
+
     /// The longest string held inline, in UTF-8 bytes.
     public static let inlineCapacity = 14
 
@@ -187,6 +191,22 @@ public struct FactValues: Sendable {
             fill(&builder)
             boxed = builder.boxed
         }
+        self.boxed = boxed
+    }
+
+    /// Facts that start as `base` (cells every reading shares, such as settings) and are
+    /// then written in place: one copy of the cells, no uniqueness check per fact.
+    @inlinable
+    public init(base: [FactCell], sharing shared: [Value], filling fill: (inout FactBuilder) -> Void) {
+        var cells = base
+        var boxed = shared
+        cells.withUnsafeMutableBufferPointer { buffer in
+            var builder = FactBuilder(buffer: buffer, boxed: boxed)
+            boxed = []
+            fill(&builder)
+            boxed = builder.boxed
+        }
+        self.cells = cells
         self.boxed = boxed
     }
 

@@ -95,7 +95,7 @@ struct DayState: Sendable, Hashable, Codable {
         get { routeTextsCache.value }
         set { routeTextsCache.value = newValue }
     }
-    private var routeTextsCache = Cached<RouteTexts>()
+    private var routeTextsCache = KeptRouteTexts()
 
     init(day: Int) { self.day = day }
 
@@ -200,11 +200,12 @@ struct DayState: Sendable, Hashable, Codable {
     }
 }
 
-/// A value kept to save work, which takes no part in equality or hashing: a day with it and
-/// the same day restored without it are equal.
-struct Cached<Wrapped: Sendable>: Sendable, Hashable {
-    var value: Wrapped?
-    static func == (lhs: Cached, rhs: Cached) -> Bool { true }
+/// Route item texts kept to save work, taking no part in equality or hashing: a day with
+/// them and the same day restored without them are equal. (Not generic: a generic field
+/// made every copy of a day go through the runtime's generic witnesses.)
+struct KeptRouteTexts: Sendable, Hashable {
+    var value: RouteTexts?
+    static func == (lhs: KeptRouteTexts, rhs: KeptRouteTexts) -> Bool { true }
     func hash(into hasher: inout Hasher) {}
 }
 

@@ -95,7 +95,7 @@ extension OperatorEngine {
         }
         guard let today = day?.day, let number = day?.nextLogNumber else { return nil }
         let log = HabitLog(
-            id: "log_\(LocalClock.compactDate(today))_\(threeDigits(number))", day: today,
+            id: "log_" + LocalClock.compactDate(today) + "_" + threeDigits(number), day: today,
             routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
         // In place: a copy of the day, changed and put back, copied the day's logs each time.
         day?.nextLogNumber += 1

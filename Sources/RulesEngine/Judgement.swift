@@ -10,7 +10,8 @@ extension OperatorEngine {
     /// knew at its last run; streak and XP carry on. A fresh day opens for the device's
     /// deliveries.
     mutating func closeDay(at time: Date) {
-        guard let current = day else { return }
+        // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
+        guard let current = day.take() else { return }
         let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
         let reading: DayReading
         if let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,

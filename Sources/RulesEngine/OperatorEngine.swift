@@ -279,7 +279,8 @@ public struct OperatorEngine: Sendable {
         // DST gap (a `day_starts_at` of 02:30 on a spring-forward night moves to 03:30, after
         // a 03:00 event). It closes now, never silently replaced; each close opens the next
         // day, so this ends at the logical day of `time`.
-        while let current = day, current.day < logical { closeDay(at: time) }
+        // (The day number alone: binding the day copied all of it at every event.)
+        while let current = day?.day, current < logical { closeDay(at: time) }
     }
 
     // MARK: events

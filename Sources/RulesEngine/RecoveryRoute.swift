@@ -172,6 +172,12 @@ struct RouteTexts: Sendable, Hashable {
 
 /// `7` → `007`, `1234` → `1234` (what `%03d` writes, without Foundation's formatter).
 func threeDigits(_ value: Int) -> String {
-    let text = String(value)
-    return text.count >= 3 ? text : String(repeating: "0", count: 3 - text.count) + text
+    guard (0...999).contains(value) else { return String(value) }
+    return String(unsafeUninitializedCapacity: 3) { buffer in
+        guard buffer.count >= 3 else { return 0 }
+        buffer[0] = UInt8(48 + value / 100)
+        buffer[1] = UInt8(48 + value / 10 % 10)
+        buffer[2] = UInt8(48 + value % 10)
+        return 3
+    }
 }

@@ -41,6 +41,8 @@ final class TemplateRenderer: Sendable {
     /// Renders `template` with `facts`; `refusedAt`: its refused segment (see
     /// `refusedSegment`), worked out by the caller once per ruleset.
     func render(_ template: Template, refusedAt: Int?, facts: FactValues) -> Outcome {
+        // A text without placeholders (most notification texts) is its one segment.
+        if template.segments.count == 1, case .text(let literal) = template.segments[0] { return .rendered(literal) }
         var text = ""
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         for (index, segment) in template.segments.enumerated() {

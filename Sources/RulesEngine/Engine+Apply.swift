@@ -8,15 +8,15 @@ extension OperatorEngine {
     mutating func apply(_ event: EngineEvent, at time: Date) {
         switch event {
         case .appOpened(let health):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "open", synced: true)))
+            note(at: time, .appRun(cause: "open", synced: true))
             sync(health, at: time)
             decide(at: time)
         case .log(let routine, let value, let unit, let source):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "log", synced: false)))
+            note(at: time, .appRun(cause: "log", synced: false))
             guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != nil else { return }
             decide(at: time)
         case .editLog(let id, let value):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "edit_log", synced: false)))
+            note(at: time, .appRun(cause: "edit_log", synced: false))
             guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
@@ -27,33 +27,33 @@ extension OperatorEngine {
             }
             // The user changed what was done: the routine is judged afresh.
             if let routine = day?.logs[index].routine { day?.completedRoutines.removeAll { $0 == routine } }
-            if let log = day?.logs[index] { records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: false))) }
+            if let log = day?.logs[index] { note(at: time, .logChanged(log, deleted: false)) }
             decide(at: time)
         case .deleteLog(let id):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "delete_log", synced: false)))
+            note(at: time, .appRun(cause: "delete_log", synced: false))
             guard let log = day?.logs.first(where: { $0.id == id }) else {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
             day?.removeLogs { $0.id == id }
             day?.completedRoutines.removeAll { $0 == log.routine }
-            records.append(EngineRecord(at: time, kind: .logChanged(log, deleted: true)))
+            note(at: time, .logChanged(log, deleted: true))
             decide(at: time)
         case .check(let routine, let item), .uncheck(let routine, let item):
             let checked: Bool
             if case .check = event { checked = true } else { checked = false }
-            records.append(EngineRecord(at: time, kind: .appRun(cause: checked ? "check" : "uncheck", synced: false)))
+            note(at: time, .appRun(cause: checked ? "check" : "uncheck", synced: false))
             guard tick(routine: routine, item: item, checked: checked, at: time) else { return }
             decide(at: time)
         case .widget(let intent):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "widget:\(intent.rawValue)", synced: false)))
+            note(at: time, .appRun(cause: "widget:\(intent.rawValue)", synced: false))
             widget(intent, at: time)
             decide(at: time)
         case .action(let action):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "action:\(action.rawValue)", synced: false)))
+            note(at: time, .appRun(cause: "action:\(action.rawValue)", synced: false))
             request(action, at: time)
             decide(at: time)
         case .toolCall(let text):
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "tool_call", synced: false)))
+            note(at: time, .appRun(cause: "tool_call", synced: false))
             let health = runTool(text, at: time)
             if let health { sync(health, at: time) }
             decide(at: time)
@@ -69,7 +69,7 @@ extension OperatorEngine {
 
     /// A HealthKit sync: the app now knows `health` (nil: the sync failed; the last values stay).
     mutating func sync(_ health: HealthReading?, at time: Date) {
-        records.append(EngineRecord(at: time, kind: .sync(health)))
+        note(at: time, .sync(health))
         guard let health else { return }
         day?.health = health.bounded
         day?.syncedAt = clock.local(time).seconds
@@ -100,7 +100,7 @@ extension OperatorEngine {
         // In place: a copy of the day, changed and put back, copied the day's logs each time.
         day?.nextLogNumber += 1
         day?.appendLog(log)
-        records.append(EngineRecord(at: time, kind: .log(log)))
+        note(at: time, .log(log))
         return log
     }
 
@@ -134,7 +134,7 @@ extension OperatorEngine {
             day?.ticks.removeAll { $0.routine == id && $0.item == item }
             day?.completedRoutines.removeAll { $0 == id }
         }
-        records.append(EngineRecord(at: time, kind: .check(routine: id, item: item, checked: checked)))
+        note(at: time, .check(routine: id, item: item, checked: checked))
         return true
     }
 
@@ -187,7 +187,7 @@ extension OperatorEngine {
                 current.route.logsBefore = current.nextLogNumber - 1
                 var leftOut: [RouteItemLeftOut] = []
                 current.route.items = route == .recovery ? startRecoveryItems(current, leftOut: &leftOut) : []
-                for item in leftOut { records.append(EngineRecord(at: time, kind: .routeItemLeftOut(item))) }
+                for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
                 current.quest = route == .recovery ? startQuest(current) : nil
                 current.routeDecided = true
                 day = current
@@ -218,7 +218,7 @@ extension OperatorEngine {
             profile.settings[key] = value
             changed.append(key)
         }
-        if !changed.isEmpty { records.append(EngineRecord(at: time, kind: .settingsChanged(changed))) }
+        if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
     }
 
     static func fits(_ value: Value, _ type: ExpressionType) -> Bool {

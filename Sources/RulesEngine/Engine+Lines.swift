@@ -48,11 +48,11 @@ extension OperatorEngine {
         for message in problems { problem(at: time, "expression.evaluation", message) }
         lastLines.removeAll(keepingCapacity: true)
         if let homeLine {
-            records.append(EngineRecord(at: time, kind: .templateRendered(homeLine)))
+            note(at: time, .templateRendered(homeLine))
             lastLines.append(LineDecision(text: homeLine, event: event, at: time, facts: reading.facts, day: today))
         }
         if let widgetLine {
-            records.append(EngineRecord(at: time, kind: .templateRendered(widgetLine)))
+            note(at: time, .templateRendered(widgetLine))
             lastLines.append(LineDecision(text: widgetLine, event: "home", at: time, facts: reading.facts, day: today))
         }
         let steps = reading.routines[safe: derived.stepsRoutine]
@@ -69,7 +69,7 @@ extension OperatorEngine {
             characterLine: homeLine?.text ?? "", lastUpdatedAt: time, quest: day?.quest, widgetLine: widgetLine,
             stepsPermission: day?.health?.stepsPermission ?? lastPermissions.steps)
         day?.lastSnapshot = snapshot
-        records.append(EngineRecord(at: time, kind: .snapshot(snapshot)))
+        note(at: time, .snapshot(snapshot))
     }
 
     /// The line for a surface and event, kept from an earlier run while the tone, the day, the

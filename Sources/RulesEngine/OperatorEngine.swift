@@ -3,6 +3,18 @@ import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
+/// Which records an engine returns.
+public enum RecordsKept: Sendable {
+    /// Every record: what a trace shows.
+    case all
+    /// Only the records of decisions and of what reaches iOS: schedule, cancel, delivery,
+    /// suppression, route changes, day closes and problems — what a population's tally and
+    /// device model read. Causes of app runs, syncs, logs, ticks, responses, risk changes,
+    /// route items, lines, snapshots, tool verdicts and reconciliations are not recorded
+    /// (their effects on the day and the plan are the same).
+    case decisions
+}
+
 /// The operator for one user: feed it the day's events in time order and read back what
 /// the user sees, what is scheduled and what is said. Deterministic (same ruleset, same
 /// events → same records) and never traps: impossible events become `problem` records.
@@ -117,6 +129,8 @@ public struct OperatorEngine: Sendable {
     var keptLines: [KeptLine] = []
     /// Request ids of today's and tomorrow's candidates (see `candidateIDs`).
     var keptCandidateIDs: [CandidateIDs] = []
+    /// Which records the engine returns (every decision is made either way).
+    public var recordsKept = RecordsKept.all
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -314,6 +328,14 @@ public struct OperatorEngine: Sendable {
     /// last step's records it is reused, and a step's appends do not grow a fresh array.
     private mutating func beginStep() {
         records.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends a record of what a run did that decides nothing (an app run's cause, a sync,
+    /// a log, a line, the snapshot, …): skipped when the engine keeps `.decisions` only.
+    @inline(__always)
+    mutating func note(at time: Date, _ kind: @autoclosure () -> EngineRecord.Kind) {
+        guard recordsKept == .all else { return }
+        records.append(EngineRecord(at: time, kind: kind()))
     }
 
     mutating func problem(at time: Date, _ code: String, _ message: String) {

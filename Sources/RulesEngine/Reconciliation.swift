@@ -38,7 +38,7 @@ extension OperatorEngine {
             delivered[id] = nil
             note(.notification, id, "dropped")
         }
-        for change in changes { records.append(EngineRecord(at: time, kind: .stateReconciled(change))) }
+        for change in changes { self.note(at: time, .stateReconciled(change)) }
         for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
     }
 

@@ -84,7 +84,7 @@ extension OperatorEngine {
             }
             if status != item.status {
                 day.route.items[index].status = status
-                if status == .completed { records.append(EngineRecord(at: time, kind: .routeItemDone(day.route.items[index]))) }
+                if status == .completed { note(at: time, .routeItemDone(day.route.items[index])) }
             }
         }
     }

@@ -19,7 +19,7 @@ extension OperatorEngine {
             decided.risk = .table(.risk(table), facts: facts, at: time)
         }
         if risk != current.risk {
-            records.append(EngineRecord(at: time, kind: .riskChanged(from: current.risk, to: risk)))
+            note(at: time, .riskChanged(from: current.risk, to: risk))
             current.risk = risk
         }
         return risk
@@ -54,7 +54,7 @@ extension OperatorEngine {
                 if route == .recovery {
                     var leftOut: [RouteItemLeftOut] = []
                     current.route.items = startRecoveryItems(current, leftOut: &leftOut)
-                    for item in leftOut { records.append(EngineRecord(at: time, kind: .routeItemLeftOut(item))) }
+                    for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
                     current.quest = startQuest(current)
                 }
                 current.routeDecided = true

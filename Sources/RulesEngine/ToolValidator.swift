@@ -139,7 +139,7 @@ extension OperatorEngine {
                 break  // sync_health_data is the host's to perform; the rest change nothing
             }
         }
-        records.append(EngineRecord(at: time, kind: .toolVerdict(verdict, log: log)))
+        note(at: time, .toolVerdict(verdict, log: log))
         decided.other["tool"] = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [

@@ -65,17 +65,19 @@ public enum Simulation {
     /// the other events and deliveries, if it falls within the same logical day. Without
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
     /// `prepared`, when given for this ruleset, spares the engine working out its tables.
+    /// `recordsKept: .decisions` keeps only the records of decisions (see `RecordsKept`).
     public static func run(
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all
     ) -> SimulationResult {
         var profile = OperatorProfile(ruleset: ruleset)
         if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
         // A prepared ruleset is used only when it is this one.
         let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
         var engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
+        engine.recordsKept = recordsKept
         var device = Device()
         var records: [EngineRecord] = []
         var states: [AppState] = []
@@ -84,7 +86,9 @@ public enum Simulation {
         func restore(_ engine: inout OperatorEngine) {
             guard restoreEachEvent else { return }
             switch restored(engine, ruleset: ruleset) {
-            case .success(let fresh): engine = fresh
+            case .success(var fresh):
+                fresh.recordsKept = recordsKept
+                engine = fresh
             case .failure(let failure): problems.append((Origin(file: scenario.file, location: .fileStart), "state.restore: \(failure)"))
             }
         }

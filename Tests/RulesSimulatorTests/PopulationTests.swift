@@ -75,6 +75,33 @@ import Testing
         #expect(deliveries > 50)
     }
 
+    /// A population's engines keep the records of decisions only: those are the records an
+    /// engine keeping every record makes, in the same order, and its tally is the same.
+    @Test func enginesKeepingDecisionsOnlyDecideAsEnginesKeepingEveryRecord() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let generator = PopulationGenerator(population: try Self.population(ruleset: ruleset), ruleset: ruleset)
+        let decisionKinds: Set<String> = [
+            "notification.scheduled", "notification.cancelled", "notification.delivered", "notification.suppressed", "route.changed",
+            "day.closed", "problem",
+        ]
+        func lines(_ result: SimulationResult) -> [String] { Trace.jsonLines(result, ruleset: ruleset).split(separator: "\n").map(String.init) }
+        func kind(_ line: String) -> String {
+            guard let start = line.range(of: #""kind":""#), let end = line[start.upperBound...].firstIndex(of: "\"") else { return "" }
+            return String(line[start.upperBound..<end])
+        }
+        var kept = 0
+        for number in 1...10 {
+            let user = generator.user(number, days: 5)
+            let every = Simulation.run(user.scenario, ruleset: ruleset, responder: user.response)
+            let decisions = Simulation.run(user.scenario, ruleset: ruleset, responder: user.response, recordsKept: .decisions)
+            let expected = lines(every).filter { decisionKinds.contains(kind($0)) }
+            #expect(lines(decisions) == expected, "user \(number)")
+            #expect(lines(every).count > expected.count)
+            kept += expected.count
+        }
+        #expect(kept > 100)
+    }
+
     @Test func jobsAndShardsDoNotChangeTheResult() throws {
         let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
         let population = try Self.population(ruleset: ruleset)

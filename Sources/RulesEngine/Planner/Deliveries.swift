@@ -58,7 +58,7 @@ extension OperatorEngine {
         case .ignored: label = "ignored"
         case .action(let action): label = action.rawValue
         }
-        records.append(EngineRecord(at: time, kind: .notificationResponse(id: notification.id, type: notification.type, response: label)))
+        note(at: time, .notificationResponse(id: notification.id, type: notification.type, response: label))
         switch response {
         case .ignored:
             let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
@@ -66,12 +66,12 @@ extension OperatorEngine {
             setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification:\(notification.type)", synced: true)))
+            note(at: time, .appRun(cause: "notification:\(notification.type)", synced: true))
             sync(health, at: time)
             decide(at: time)
         case .action(let action):
             resetIgnored(notification.type)
-            records.append(EngineRecord(at: time, kind: .appRun(cause: "notification_action:\(action.rawValue)", synced: false)))
+            note(at: time, .appRun(cause: "notification_action:\(action.rawValue)", synced: false))
             switch action {
             case .startRecovery: request(.startRecovery, at: time)
             case .skipToday: request(.skipToday, at: time)

@@ -113,7 +113,7 @@ public enum PopulationRun {
         var mine = PopulationTally()
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
-            retain: false, prepared: prepared)
+            retain: false, prepared: prepared, recordsKept: .decisions)
         counter.finish(result.engine, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay

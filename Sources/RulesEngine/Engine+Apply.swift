@@ -93,7 +93,7 @@ extension OperatorEngine {
             problem(at: time, "event.unit_mismatch", "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
             return nil
         }
-        guard let today = day?.day, let number = day?.nextLogNumber else { return nil }
+        guard let today = currentDay, let number = nextLogNumber else { return nil }
         let log = HabitLog(
             id: "log_" + LocalClock.compactDate(today) + "_" + threeDigits(number), day: today,
             routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
@@ -128,7 +128,7 @@ extension OperatorEngine {
             return false
         }
         if checked {
-            guard day?.ticks.contains(where: { $0.routine == id && $0.item == item }) == false else { return true }
+            guard currentDay != nil, !hasTick(routine: id, item: item) else { return true }
             day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
         } else {
             day?.ticks.removeAll { $0.routine == id && $0.item == item }

@@ -30,7 +30,8 @@ extension OperatorEngine {
     /// saves the snapshot the widget shows until the next run.
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
         // Read in place: a copy of the day would retain every array it holds.
-        guard let today = day?.day else { return }
+        guard let current = snapshotDay else { return }
+        let today = current.day
         let tone = fromProfile.tone
         var problems: [String] = []
         // The run's events are known: their lines are found without hashing a key.
@@ -65,9 +66,9 @@ extension OperatorEngine {
         let snapshot = DailySnapshot(
             date: today, stepsToday: stepsToday, stepsGoal: Int(saturating: steps?.goal ?? 0), sleepMinutes: sleepMinutes,
             waterML: Int(saturating: water?.value ?? 0), waterGoalML: Int(saturating: water?.goal ?? 0), completedRoutines: reading.completed,
-            totalRoutines: reading.total, completionRate: reading.rate, route: day?.route.route ?? .regular, risk: day?.risk ?? .low,
-            characterLine: homeLine?.text ?? "", lastUpdatedAt: time, quest: day?.quest, widgetLine: widgetLine,
-            stepsPermission: day?.health?.stepsPermission ?? lastPermissions.steps)
+            totalRoutines: reading.total, completionRate: reading.rate, route: current.route, risk: current.risk ?? .low,
+            characterLine: homeLine?.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widgetLine,
+            stepsPermission: current.stepsPermission ?? lastPermissions.steps)
         day?.lastSnapshot = snapshot
         note(at: time, .snapshot(snapshot))
     }

@@ -3,6 +3,24 @@ import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
+/// What a plan reads of the current day (see `OperatorEngine.planDay`).
+struct PlanDay {
+    var day: Int
+    var skipped: Bool
+    var route: RouteKind
+    var reason: String
+    var deliveries: [Delivery]
+}
+
+/// What the snapshot reads of the current day.
+struct SnapshotDay {
+    var day: Int
+    var route: RouteKind
+    var risk: RiskLevel?
+    var quest: WalkingQuest?
+    var stepsPermission: HealthReading.Permission?
+}
+
 /// Which records an engine returns.
 public enum RecordsKept: Sendable {
     /// Every record: what a trace shows.
@@ -190,6 +208,26 @@ public struct OperatorEngine: Sendable {
     public var routeState: RouteState? { day?.route }
     /// The current logical day.
     public var currentDay: Int? { day?.day }
+
+    // Read-outs of the day for mutating methods: there, reading `day?.x` copied the whole
+    // day out first (a retain of every array it holds); through a non-mutating read-out the
+    // field is read in place.
+    /// The last app run's time of the current day.
+    var lastRunTime: Date? { day?.lastRun }
+    /// The next log number of the current day.
+    var nextLogNumber: Int? { day?.nextLogNumber }
+    /// What a plan reads of the current day.
+    var planDay: PlanDay? {
+        guard let day else { return nil }
+        return PlanDay(day: day.day, skipped: day.skipped, route: day.route.route, reason: day.route.reason, deliveries: day.deliveries)
+    }
+    /// What the snapshot reads of the current day.
+    var snapshotDay: SnapshotDay? {
+        guard let day else { return nil }
+        return SnapshotDay(day: day.day, route: day.route.route, risk: day.risk, quest: day.quest, stepsPermission: day.health?.stepsPermission)
+    }
+    /// Whether the current day has this tick.
+    func hasTick(routine: String, item: String) -> Bool { day?.ticks.contains(where: { $0.routine == routine && $0.item == item }) ?? false }
     /// Habit logs of the current day.
     public var habitLogs: [HabitLog] { day?.logs ?? [] }
 
@@ -256,7 +294,8 @@ public struct OperatorEngine: Sendable {
                 if let current = next, (current.at, current.kind) <= (at, kind) { return }
                 next = (at, kind)
             }
-            consider(day.map { clock.instant(day: $0.day + 1, seconds: dayStart) }, 0)
+            let open = currentDay
+            if let open { consider(clock.instant(day: open + 1, seconds: dayStart), 0) }
             consider(refused.lazy.map(\.fireAt).min(), 1)
             if presumingDeliveries { consider(pending.first?.scheduledAt, 2) }
             guard let next else { return }
@@ -284,7 +323,7 @@ public struct OperatorEngine: Sendable {
     /// Starts the day of `time` if no day is open (first event ever, or after a close).
     mutating func openDay(for time: Date) {
         let logical = clock.logical(time, dayStart: dayStart).day
-        guard day != nil else {
+        guard currentDay != nil else {
             day = DayState(day: logical)
             delivered = [:]
             return
@@ -293,8 +332,9 @@ public struct OperatorEngine: Sendable {
         // DST gap (a `day_starts_at` of 02:30 on a spring-forward night moves to 03:30, after
         // a 03:00 event). It closes now, never silently replaced; each close opens the next
         // day, so this ends at the logical day of `time`.
-        // (The day number alone: binding the day copied all of it at every event.)
-        while let current = day?.day, current < logical { closeDay(at: time) }
+        // (The day number through a read-out: in this mutating method, reading the optional
+        // day copied all of it at every event.)
+        while let current = currentDay, current < logical { closeDay(at: time) }
     }
 
     // MARK: events
@@ -304,7 +344,7 @@ public struct OperatorEngine: Sendable {
     @discardableResult
     public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
-        if let last = day?.lastRun, time < last {
+        if let last = lastRunTime, time < last {
             problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
             return records
         }

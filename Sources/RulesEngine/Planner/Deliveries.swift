@@ -27,7 +27,7 @@ extension OperatorEngine {
     /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
     mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
         pending.removeAll { $0.id == request.id }
-        if request.day == day?.day {
+        if request.day == currentDay {
             day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
             delivered[request.id] = request
         }
@@ -62,7 +62,7 @@ extension OperatorEngine {
         switch response {
         case .ignored:
             let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
-            let since = streak == ruleset.policy.weakenAfterIgnored ? day?.day : nil
+            let since = streak == ruleset.policy.weakenAfterIgnored ? currentDay : nil
             setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
         case .opened, .action(.openApp):
             resetIgnored(notification.type)

@@ -122,10 +122,10 @@ extension OperatorEngine {
     /// tomorrow's candidates against a fresh day, the gates in order, at most `max_pending`
     /// soonest first; emits `schedule` / `cancel` records against the previous plan.
     mutating func plan(at time: Date, today reading: DayReading) {
-        guard let current = day else { return }
+        guard let current = planDay else { return }
         let memo = PlanMemo(
-            day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route.route,
-            reason: current.route.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
+            day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route,
+            reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
         let reads = fromProfile.planReads
         if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
@@ -144,11 +144,11 @@ extension OperatorEngine {
         var atProblems: [String] = []
         // (The ids first: a mutating call inside the arguments made Swift copy the engine.)
         let todayIDs = candidateIDs(day: current.day)
-        var today = self.candidates(for: current, reading: reading, at: time, ids: todayIDs, problems: &atProblems)
+        var today = self.candidates(for: current.day, reading: reading, at: time, ids: todayIDs, problems: &atProblems)
         order(&today)
-        let recovery = current.route.route == .recovery ? TodaysRecovery(day: current.day, reason: current.route.reason) : nil
+        let recovery = current.route == .recovery ? TodaysRecovery(day: current.day, reason: current.reason) : nil
         for candidate in today {
-            decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, recovery: recovery, at: time)
+            decide(candidate, accepted: &accepted, refusals: &refusals, skipped: current.skipped, recovery: recovery, today: current.day, at: time)
         }
         // Tomorrow's candidates and gates depend on the profile alone, unless one of today's
         // notifications is within a category's cooldown of one of them; so they are gated
@@ -192,12 +192,12 @@ extension OperatorEngine {
             let tomorrow = DayState(day: current.day + 1)
             let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
             let tomorrowIDs = candidateIDs(day: tomorrow.day)
-            var made = self.candidates(for: tomorrow, reading: fresh, at: time, ids: tomorrowIDs, problems: &atProblems)
+            var made = self.candidates(for: tomorrow.day, reading: fresh, at: time, ids: tomorrowIDs, problems: &atProblems)
             order(&made)
             for candidate in made { nextFire = Swift.min(nextFire, candidate.fireAt) }
             let before = (accepted.count, refusals.count, plannedCandidates.count)
             for candidate in made {
-                decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, recovery: recovery, at: time)
+                decide(candidate, accepted: &accepted, refusals: &refusals, skipped: false, recovery: recovery, today: current.day, at: time)
             }
             tomorrowPlan =
                 touchesToday(made) || deferredIntoTomorrow
@@ -310,11 +310,11 @@ extension OperatorEngine {
     /// Gates one candidate and records its fate.
     mutating func decide(
         _ candidate: Candidate, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification], skipped: Bool,
-        recovery: TodaysRecovery?, at time: Date
+        recovery: TodaysRecovery?, today day: Int, at time: Date
     ) {
         var gates = GateOutcome()
         var problems: [String] = []
-        let today = candidate.day == day?.day
+        let today = candidate.day == day
         let decision = gate(
             candidate, accepted: accepted, skipped: skipped && today, recovery: recovery, explain: &gates, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
@@ -331,8 +331,8 @@ extension OperatorEngine {
 
     /// The candidates of `day` that fire after `time` and were not delivered already; an
     /// `at:` that fails to evaluate adds its message to `problems`.
-    func candidates(for day: DayState, reading base: DayReading, at time: Date, ids: CandidateIDs, problems: inout [String]) -> [Candidate] {
-        let isToday = day.day == self.day?.day
+    func candidates(for day: Int, reading base: DayReading, at time: Date, ids: CandidateIDs, problems: inout [String]) -> [Candidate] {
+        let isToday = day == currentDay
         let date = ids.date
         var result: [Candidate] = []
         result.reserveCapacity(ruleBoxes.count)
@@ -347,13 +347,13 @@ extension OperatorEngine {
                     var facts = base.facts
                     bind(&facts, reading, reminder: reminder)
                     if let made = candidate(
-                        box, routine: routine, facts: facts, day: day.day, date: date, today: isToday, after: time, problems: &problems)
+                        box, routine: routine, facts: facts, day: day, date: date, today: isToday, after: time, problems: &problems)
                     {
                         result.append(made)
                     }
                 }
             } else if let made = candidate(
-                box, routine: nil, facts: base.facts, day: day.day, date: date, today: isToday, after: time, id: ids.ids[safe: box.index],
+                box, routine: nil, facts: base.facts, day: day, date: date, today: isToday, after: time, id: ids.ids[safe: box.index],
                 problems: &problems)
             {
                 result.append(made)

@@ -114,6 +114,17 @@ struct ProfileDerived: Sendable {
     let enabled: [Bool]
     /// Per routine (ruleset order): the user's reminder time, if any (`settings.reminders`).
     let reminders: [Int?]
+    /// Changes whenever what a plan reads off the profile changes: settings and enabled
+    /// routines, a type's weakening (its run of ignores reaching `after_ignored`, and the
+    /// day it did), or a fact a plan reads among the profile's cells (see `planFacts`). A run
+    /// of ignores that stays short of weakening changes none of it: kept plans (today's and
+    /// tomorrow's) stand.
+    var planVersion = 0
+    /// Per notification type: Int.min while not weakened, else the day it became weakened
+    /// (Int.min + 1 when unknown).
+    private var weakening: [Int] = []
+    /// The profile's cells at the slots plans read.
+    private var planFacts: [FactCell] = []
 
     /// `previous`: what the profile gave before a change, whose renderer stands while the
     /// day start does (it holds the whole ruleset: made again only when needed).
@@ -144,6 +155,33 @@ struct ProfileDerived: Sendable {
         typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
         takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)
         makeBaseCells(profile, ruleset: ruleset, layout: layout)
+        planVersion = (previous?.planVersion ?? 0) &+ 1
+        weakening = ProfileDerived.weakening(profile, ruleset: ruleset)
+        planFacts = takePlanFacts()
+    }
+
+    /// Each type's weakening (see `weakening`).
+    private static func weakening(_ profile: OperatorProfile, ruleset: Ruleset) -> [Int] {
+        ruleset.notifications.map { rule in
+            (profile.ignoredStreaks[rule.id] ?? 0) >= ruleset.policy.weakenAfterIgnored ? profile.weakenedSince[rule.id] ?? Int.min + 1 : Int.min
+        }
+    }
+
+    private func takePlanFacts() -> [FactCell] {
+        (planReads.slots + planReads.bands.map(\.slot)).map { $0 >= 0 && $0 < baseCells.count ? baseCells[$0] : .unknown }
+    }
+
+    /// After a change of weakening or of the profile's cells: a new plan version when what
+    /// plans read of them changed.
+    private mutating func followPlanInputs(_ profile: OperatorProfile, ruleset: Ruleset) {
+        let weakening = ProfileDerived.weakening(profile, ruleset: ruleset)
+        let facts = takePlanFacts()
+        let sameFacts = facts.count == planFacts.count && zip(facts, planFacts).allSatisfy { $0.sameBits(as: $1) }
+        if weakening != self.weakening || !sameFacts {
+            planVersion &+= 1
+            self.weakening = weakening
+            planFacts = facts
+        }
     }
 
     /// The cells of `baseCells`, made again when what they hold changes.
@@ -185,7 +223,8 @@ struct ProfileDerived: Sendable {
     }
 
     /// Follows a change of one type's run of ignores (by rule index).
-    mutating func setIgnoredStreak(_ index: Int, _ streak: Int, layout: FactLayout) {
+    mutating func setIgnoredStreak(_ index: Int, _ streak: Int, layout: FactLayout, profile: OperatorProfile, ruleset: Ruleset) {
+        defer { followPlanInputs(profile, ruleset: ruleset) }
         guard index < ignoredStreaks.count else { return }
         ignoredStreaks[index] = streak
         guard index < layout.ignoredStreaks.count, let slot = layout.ignoredStreaks[index] else { return }
@@ -208,6 +247,9 @@ struct ProfileDerived: Sendable {
             makeBaseCells(new, ruleset: ruleset, layout: layout)
         } else if old.streakDays != new.streakDays, let slot = layout.streakDays, slot >= 0, slot < baseCells.count {
             baseCells[slot] = .int(new.streakDays)
+        }
+        if old.ignoredStreaks != new.ignoredStreaks || old.weakenedSince != new.weakenedSince || old.streakDays != new.streakDays {
+            followPlanInputs(new, ruleset: ruleset)
         }
     }
 }

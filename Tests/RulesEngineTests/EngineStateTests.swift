@@ -66,6 +66,35 @@ import Testing
         #expect(rates.allSatisfy { ($0.numeric ?? 1) < 0.5 }, "\(rates)")
     }
 
+    /// A run of ignores reaching `after_ignored` (3, passive) weakens the type: tomorrow's
+    /// kept plan and today's are made again and its request turns passive, while a shorter
+    /// run keeps them. Each step is checked against an engine restored before it (planning
+    /// afresh), which fails if a kept plan missed the weakening.
+    @Test(arguments: [(1, "active 1.0"), (2, "passive 0.2")])
+    func weakeningByIgnoresReplansWhatWasKept(ignoredBefore: Int, tomorrow: String) throws {
+        var profile = OperatorProfile(ruleset: Shipped.ruleset)
+        profile.ignoredStreaks["morning_checkin"] = ignoredBefore
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: Self.seoul, profile: profile)
+        func requests(_ engine: OperatorEngine) -> [String] {
+            engine.pending.map { "\($0.id) \($0.interruptionLevel.rawValue) \($0.relevance)" }
+        }
+        let steps: [(EngineEvent, Date)] = [
+            (.appOpened(health: Self.health(steps: 800, sleep: 420)), Self.at(8, 10)),
+            (.notificationDelivered(id: "morning_checkin.20260720", staleCondition: false), Self.at(9)),
+            (.notificationResponse(id: "morning_checkin.20260720", response: .ignored, health: nil), Self.at(9, 30)),
+            (.appOpened(health: Self.health(steps: 1200, sleep: 420)), Self.at(10)),
+            (.log(routine: "water", value: 250, unit: nil, source: .manual), Self.at(10, 30)),
+        ]
+        for (event, time) in steps {
+            var fresh = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: engine.state))
+            engine.handle(event, at: time)
+            fresh.handle(event, at: time)
+            #expect(requests(engine) == requests(fresh), "at \(TimeFormat.clock(Self.seoul.local(time).seconds))")
+        }
+        #expect(engine.profile.ignoredStreaks["morning_checkin"] == ignoredBefore + 1)
+        #expect(requests(engine).contains("morning_checkin.20260721 \(tomorrow)"), "\(requests(engine))")
+    }
+
     func encoded(_ state: EngineState) throws -> String { String(decoding: try state.encoded(), as: UTF8.self) }
 
     @Test func aStateRoundTripsThroughJSONToTheSameValueAndBytes() throws {

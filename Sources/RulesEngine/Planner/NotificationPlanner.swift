@@ -54,11 +54,12 @@ final class ResolvedTemplate: Sendable {
     }
 }
 
-/// Tomorrow's gated candidates, kept while the profile and the known permissions (which
-/// `health.*` reads when there is no sync yet) do not change.
+/// Tomorrow's gated candidates, kept while what plans read off the profile
+/// (`ProfileDerived.planVersion`) and the known permissions (which `health.*` reads when
+/// there is no sync yet) do not change.
 struct TomorrowPlan: Sendable {
     var day: Int
-    var profileVersion: Int
+    var planVersion: Int
     var permissions: KnownPermissions
     var candidates: [Candidate]
     var accepted: [ScheduledNotification]
@@ -67,12 +68,13 @@ struct TomorrowPlan: Sendable {
 }
 
 /// What a plan was made from, to tell whether the next app run may keep it: a plan is a
-/// function of the facts it reads (`RulesetDerived.planReads`), the profile, the day's
+/// function of the facts it reads (`RulesetDerived.planReads`), what it reads off the
+/// profile (`ProfileDerived.planVersion`), the day's
 /// route, skip, deliveries and pending requests, and — through "fires after now" — of the
 /// time only when one of its candidates' fire time has come.
 struct PlanMemo: Sendable, Equatable {
     var day: Int
-    var profileVersion: Int
+    var planVersion: Int
     var skipped: Bool
     var route: RouteKind
     var reason: String
@@ -124,7 +126,7 @@ extension OperatorEngine {
     mutating func plan(at time: Date, today reading: DayReading) {
         guard let current = planDay else { return }
         let memo = PlanMemo(
-            day: current.day, profileVersion: profileVersion, skipped: current.skipped, route: current.route,
+            day: current.day, planVersion: fromProfile.planVersion, skipped: current.skipped, route: current.route,
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
         let reads = fromProfile.planReads
         if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
@@ -177,7 +179,7 @@ extension OperatorEngine {
         let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
         var nextFire = Date.distantFuture
         for candidate in today { nextFire = Swift.min(nextFire, candidate.fireAt) }
-        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.profileVersion == profileVersion,
+        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
             cached.permissions == lastPermissions, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { nextFire = Swift.min(nextFire, candidate.fireAt) }
@@ -203,7 +205,7 @@ extension OperatorEngine {
                 touchesToday(made) || deferredIntoTomorrow
                 ? nil
                 : TomorrowPlan(
-                    day: current.day + 1, profileVersion: profileVersion, permissions: lastPermissions, candidates: made,
+                    day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, candidates: made,
                     accepted: Array(accepted[before.0...]),
                     refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }

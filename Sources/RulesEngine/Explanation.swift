@@ -64,7 +64,10 @@ public struct Explanation: Sendable {
 
 /// A decision kept to be explained on demand: explanations are asked for rarely, while
 /// tables decide at every app run.
-enum PendingExplanation: Sendable {
+/// Behind one reference (`indirect`): decisions keep one at every app run, and an inline
+/// one was copied and destroyed through the runtime's generic witnesses (~1,000
+/// instructions each time).
+indirect enum PendingExplanation: Sendable {
     case ready(Explanation)
     /// A table decided with `facts` at `at`; explaining evaluates it again (same facts, same
     /// result) and lists every entry tried.

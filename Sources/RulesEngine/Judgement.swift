@@ -25,7 +25,7 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
         }
-        var statuses: [String: RoutineStatus] = [:]
+        var statuses = [String: RoutineStatus](minimumCapacity: reading.routines.count)
         var completed = 0
         var partial = 0
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)

@@ -223,15 +223,30 @@ struct ProfileDerived: Sendable {
     }
 
     /// Follows a change of one type's run of ignores (by rule index).
-    mutating func setIgnoredStreak(_ index: Int, _ streak: Int, layout: FactLayout, profile: OperatorProfile, ruleset: Ruleset) {
-        defer { followPlanInputs(profile, ruleset: ruleset) }
+    /// `weakenedSince`: the type's weakening day in the profile.
+    mutating func setIgnoredStreak(_ index: Int, _ streak: Int, weakenedSince: Int?, layout: FactLayout, policy: NotificationPolicy) {
         guard index < ignoredStreaks.count else { return }
         ignoredStreaks[index] = streak
-        guard index < layout.ignoredStreaks.count, let slot = layout.ignoredStreaks[index] else { return }
-        if let fact = ignoredStreakFacts.firstIndex(where: { $0.slot == slot }) {
-            ignoredStreakFacts[fact] = SlotValue(slot: slot, value: .int(streak))
+        // The type's weakening and, if plans read it, its fact: a new plan version when either changed.
+        var changed = false
+        if index < weakening.count {
+            let weakened = streak >= policy.weakenAfterIgnored ? weakenedSince ?? Int.min + 1 : Int.min
+            if weakening[index] != weakened {
+                weakening[index] = weakened
+                changed = true
+            }
         }
-        if slot >= 0, slot < baseCells.count { baseCells[slot] = .int(streak) }
+        if index < layout.ignoredStreaks.count, let slot = layout.ignoredStreaks[index] {
+            if let fact = ignoredStreakFacts.firstIndex(where: { $0.slot == slot }) {
+                ignoredStreakFacts[fact] = SlotValue(slot: slot, value: .int(streak))
+            }
+            if slot >= 0, slot < baseCells.count { baseCells[slot] = .int(streak) }
+            if planReads.slots.contains(slot) || planReads.bands.contains(where: { $0.slot == slot }) {
+                planFacts = takePlanFacts()
+                changed = true
+            }
+        }
+        if changed { planVersion &+= 1 }
     }
 
     /// Follows a change of the profile from `old`: settings and enabled routines change

@@ -102,7 +102,7 @@ extension OperatorEngine {
         storedProfile.weakenedSince[type] = weakenedSince
         profileVersion &+= 1
         if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
-            fromProfile.setIgnoredStreak(index, streak, layout: layout, profile: storedProfile, ruleset: ruleset)
+            fromProfile.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: ruleset.policy)
         }
     }
 }

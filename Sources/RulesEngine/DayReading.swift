@@ -140,12 +140,25 @@ extension OperatorEngine {
     /// the bindings it reads (and on whether anything was done) share one evaluation.
     private func judgeAll(_ reading: inout DayReading, day: DayState, context: inout EvaluationContext, byBindings: Bool) {
         let reads = derived.judgementReads
+        let completed = day.completedRoutines
+        // Routines completed at the last run, listed in ruleset order (as `decide` writes
+        // them): walked with the routines, one comparison each; in another order (a state
+        // saved otherwise) each is searched for.
+        var inOrder = 0
+        for routine in reading.routines where inOrder < completed.count && completed[inOrder] == routine.box.value.id { inOrder += 1 }
+        let walk = inOrder == completed.count
+        var nextCompleted = 0
         withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? reading.routines.count : 0) { memo in
             var kept = 0
             for index in reading.routines.indices {
-                if !day.completedRoutines.isEmpty, day.completedRoutines.contains(reading.routines[index].box.value.id) {
-                    reading.routines[index].status = .completed
-                    continue
+                if nextCompleted < completed.count {
+                    let id = reading.routines[index].box.value.id
+                    let done = walk ? completed[nextCompleted] == id : completed.contains(id)
+                    if done {
+                        if walk { nextCompleted += 1 }
+                        reading.routines[index].status = .completed
+                        continue
+                    }
                 }
                 let routine = reading.routines[index]
                 let key = JudgedBindings(

@@ -17,25 +17,35 @@ extension OperatorEngine {
         facts.put(layout.now, cell: .time(now))
         facts.put(layout.today, cell: .date(day.day))
         facts.put(layout.weekday, cell: EnumCells.weekday(day.day))
+        // Values and goals of the steps, sleep and water routines by index (a reading
+        // copied out of the array retains its routine's box), 0 without the routine.
+        func value(_ index: Int?) -> Double {
+            guard let index, index >= 0, index < reading.routines.count else { return 0 }
+            return reading.routines[index].value
+        }
+        func goal(_ index: Int?) -> Double {
+            guard let index, index >= 0, index < reading.routines.count else { return 0 }
+            return reading.routines[index].goal
+        }
         let stepsGranted = health?.stepsPermission == .granted
-        let stepsRoutine = reading.routines[safe: derived.stepsRoutine]
-        facts.put(layout.stepsToday, cell: .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: stepsRoutine?.value ?? 0)))
+        facts.put(
+            layout.stepsToday, cell: .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: value(derived.stepsRoutine))))
         facts.put(layout.stepsYesterday, cell: .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
-        facts.put(layout.stepsAverage7, .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
-        facts.put(layout.stepsGoal, cell: .int(Int(saturating: stepsRoutine?.goal ?? 0)))
+        facts.put(layout.stepsAverage7, cell: .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
+        facts.put(layout.stepsGoal, cell: .int(Int(saturating: goal(derived.stepsRoutine))))
         let sleepGranted = health?.sleepPermission == .granted
-        let sleepRoutine = reading.routines[safe: derived.sleepRoutine]
         var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
-        if sleepMinutes == nil, let logged = sleepRoutine, logged.value > 0 { sleepMinutes = Int(saturating: logged.value) }
-        facts.put(layout.sleepMinutes, sleepMinutes.map(Value.int) ?? .unknown)
-        facts.put(layout.sleepStart, (sleepGranted ? health?.sleepStart : nil).map(Value.time) ?? .unknown)
-        facts.put(layout.sleepEnd, (sleepGranted ? health?.sleepEnd : nil).map(Value.time) ?? .unknown)
+        if sleepMinutes == nil, derived.sleepRoutine != nil, value(derived.sleepRoutine) > 0 {
+            sleepMinutes = Int(saturating: value(derived.sleepRoutine))
+        }
+        facts.put(layout.sleepMinutes, cell: sleepMinutes.map(FactCell.int) ?? .unknown)
+        facts.put(layout.sleepStart, cell: (sleepGranted ? health?.sleepStart : nil).map(FactCell.time) ?? .unknown)
+        facts.put(layout.sleepEnd, cell: (sleepGranted ? health?.sleepEnd : nil).map(FactCell.time) ?? .unknown)
         facts.put(layout.healthSteps, cell: (health?.stepsPermission ?? lastPermissions.steps).cell)
         facts.put(layout.healthSleep, cell: (health?.sleepPermission ?? lastPermissions.sleep).cell)
-        facts.put(layout.healthSyncedAt, day.syncedAt.map(Value.time) ?? .unknown)
-        let water = reading.routines[safe: derived.waterRoutine]
-        facts.put(layout.waterML, cell: .int(Int(saturating: water?.value ?? 0)))
-        facts.put(layout.waterGoal, cell: .int(Int(saturating: water?.goal ?? 0)))
+        facts.put(layout.healthSyncedAt, cell: day.syncedAt.map(FactCell.time) ?? .unknown)
+        facts.put(layout.waterML, cell: .int(Int(saturating: value(derived.waterRoutine))))
+        facts.put(layout.waterGoal, cell: .int(Int(saturating: goal(derived.waterRoutine))))
         facts.put(layout.completed, cell: .int(reading.completed))
         facts.put(layout.total, cell: .int(reading.total))
         facts.put(layout.completionRate, cell: .number(reading.rate))

@@ -116,6 +116,7 @@ public enum DateFormat {
 extension Int {
     /// `value` rounded toward zero and held within ±2^53 (NaN is 0): a conversion that never
     /// traps, for values the ruleset already bounds (goals, amounts).
+    @inlinable
     public init(saturating value: Double) {
         guard value.isFinite else {
             self = value.isNaN ? 0 : (value > 0 ? 9_007_199_254_740_992 : -9_007_199_254_740_992)

@@ -46,11 +46,18 @@ final class ResolvedTemplate: Sendable {
     let fallback: String
     /// Its refused segment (see `TemplateRenderer.refusedSegment`).
     let refusedAt: Int?
+    /// Its text when it has no placeholder (then it renders as it is).
+    let constantText: String?
 
     init(template: Template, fallback: String, refusedAt: Int?) {
         self.template = template
         self.fallback = fallback
         self.refusedAt = refusedAt
+        if template.segments.count == 1, case .text(let literal) = template.segments[0] {
+            constantText = literal
+        } else {
+            constantText = template.segments.isEmpty ? "" : nil
+        }
     }
 }
 
@@ -293,7 +300,16 @@ extension OperatorEngine {
     mutating func candidateIDs(day: Int) -> CandidateIDs {
         for index in keptCandidateIDs.indices where keptCandidateIDs[index].day == day { return keptCandidateIDs[index] }
         let date = LocalClock.compactDate(day)
-        let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { $0.value.id + "." + date })
+        let made = CandidateIDs(
+            day: day, date: date,
+            ids: ruleBoxes.map { box in
+                var id = String()
+                id.reserveCapacity(box.value.id.utf8.count + 1 + date.utf8.count)
+                id += box.value.id
+                id += "."
+                id += date
+                return id
+            })
         keptCandidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
         keptCandidateIDs.append(made)
         return made
@@ -441,6 +457,7 @@ extension OperatorEngine {
     /// no template: nothing, redacted).
     func notificationText(_ resolved: ResolvedTemplate?, facts: FactValues, problems: inout [String]) -> (text: String, redacted: Bool) {
         guard let resolved else { return ("", true) }
+        if let text = resolved.constantText { return (text, false) }
         let fallback = resolved.fallback
         switch renderer.render(resolved.template, refusedAt: resolved.refusedAt, facts: facts) {
         case .rendered(let text): return (text, false)

@@ -148,38 +148,48 @@ extension OperatorEngine {
         for routine in reading.routines where inOrder < completed.count && completed[inOrder] == routine.box.value.id { inOrder += 1 }
         let walk = inOrder == completed.count
         var nextCompleted = 0
-        withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? reading.routines.count : 0) { memo in
-            var kept = 0
-            for index in reading.routines.indices {
-                if nextCompleted < completed.count {
-                    let id = reading.routines[index].box.value.id
-                    let done = walk ? completed[nextCompleted] == id : completed.contains(id)
-                    if done {
-                        if walk { nextCompleted += 1 }
-                        reading.routines[index].status = .completed
+        var problems = reading.problems
+        // In place (one uniqueness check, no copy of a reading per routine).
+        reading.routines.withUnsafeMutableBufferPointer { routines in
+            withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? routines.count : 0) { memo in
+                var kept = 0
+                for index in routines.indices {
+                    if nextCompleted < completed.count {
+                        let id = routines[index].box.value.id
+                        let done = walk ? completed[nextCompleted] == id : completed.contains(id)
+                        if done {
+                            if walk { nextCompleted += 1 }
+                            routines[index].status = .completed
+                            continue
+                        }
+                    }
+                    let key = JudgedBindings(
+                        progress: reads.progress ? routines[index].progress.bitPattern : 0,
+                        value: reads.value ? routines[index].value.bitPattern : 0, goal: reads.goal ? routines[index].goal.bitPattern : 0,
+                        done: routines[index].value > 0, status: .notStarted)
+                    var found: RoutineStatus?
+                    for position in 0..<kept where memo[position].sameKey(as: key) {
+                        found = memo[position].status
+                        break
+                    }
+                    if let found {
+                        routines[index].status = found
                         continue
                     }
-                }
-                let routine = reading.routines[index]
-                let key = JudgedBindings(
-                    progress: reads.progress ? routine.progress.bitPattern : 0, value: reads.value ? routine.value.bitPattern : 0,
-                    goal: reads.goal ? routine.goal.bitPattern : 0, done: routine.value > 0, status: .notStarted)
-                if let found = memo.prefix(kept).first(where: { $0.sameKey(as: key) }) {
-                    reading.routines[index].status = found.status
-                    continue
-                }
-                let problemsBefore = reading.problems.count
-                let status = judgeRoutine(routine, context: &context, closing: false, skipped: day.skipped, problems: &reading.problems)
-                reading.routines[index].status = status
-                // A routine whose judging reported a problem is judged again (its message names it).
-                if kept < memo.count, reading.problems.count == problemsBefore {
-                    var entry = key
-                    entry.status = status
-                    memo.initializeElement(at: kept, to: entry)
-                    kept += 1
+                    let problemsBefore = problems.count
+                    let status = judgeRoutine(routines[index], context: &context, closing: false, skipped: day.skipped, problems: &problems)
+                    routines[index].status = status
+                    // A routine whose judging reported a problem is judged again (its message names it).
+                    if kept < memo.count, problems.count == problemsBefore {
+                        var entry = key
+                        entry.status = status
+                        memo.initializeElement(at: kept, to: entry)
+                        kept += 1
+                    }
                 }
             }
         }
+        reading.problems = problems
     }
 
     private func countCompletion(_ reading: inout DayReading) {

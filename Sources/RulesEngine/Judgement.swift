@@ -25,7 +25,10 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
         }
-        var statuses = [String: RoutineStatus](minimumCapacity: reading.routines.count)
+        var ids: [String] = []
+        var statuses: [RoutineStatus] = []
+        ids.reserveCapacity(reading.routines.count)
+        statuses.reserveCapacity(reading.routines.count)
         var completed = 0
         var partial = 0
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
@@ -34,7 +37,8 @@ extension OperatorEngine {
             let status =
                 current.completedRoutines.contains(routine.box.value.id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)
-            statuses[routine.box.value.id] = status
+            ids.append(routine.box.value.id)
+            statuses.append(status)
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
         }
@@ -58,7 +62,9 @@ extension OperatorEngine {
         let (total, overflow) = profile.xp.addingReportingOverflow(gained)
         updated.xp = overflow ? Int.max : total
         profile = updated
-        let close = DayClose(day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, statuses: statuses)
+        let close = DayClose(
+            day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, routineIDs: ids,
+            routineStatuses: statuses)
         closedDays.append(close)
         records.append(EngineRecord(at: time, kind: .dayClosed(close)))
         day = DayState(day: current.day + 1)

@@ -243,7 +243,27 @@ public struct DayClose: Sendable, Hashable {
     public var streak: Int
     public var xpGained: Int
     public var xp: Int
-    public var statuses: [String: RoutineStatus]
+    /// Each enabled routine's status, by id (made when asked: a close keeps them as a list
+    /// in ruleset order, which hashing ten ids at every close cost more than).
+    public var statuses: [String: RoutineStatus] {
+        get { Dictionary(zip(routineIDs, routineStatuses), uniquingKeysWith: { a, _ in a }) }
+        set {
+            routineIDs = newValue.keys.sorted()
+            routineStatuses = routineIDs.map { newValue[$0] ?? .notStarted }
+        }
+    }
+    var routineIDs: [String]
+    var routineStatuses: [RoutineStatus]
+
+    init(day: Int, result: DayResult, streak: Int, xpGained: Int, xp: Int, routineIDs: [String], routineStatuses: [RoutineStatus]) {
+        self.day = day
+        self.result = result
+        self.streak = streak
+        self.xpGained = xpGained
+        self.xp = xp
+        self.routineIDs = routineIDs
+        self.routineStatuses = routineStatuses
+    }
 }
 
 /// A tool call's verdict: the model proposes, the engine decides.

@@ -79,7 +79,8 @@ extension OperatorEngine {
     /// Adds a habit log; nil (with a problem record) when the routine or unit is wrong.
     @discardableResult
     mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> HabitLog? {
-        guard let routine = ruleset.routine(id) else {
+        // A few routines: found in turn (hashing the id costs more), read through the box.
+        guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
             problem(
                 at: time, "event.unknown_routine",
                 "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
@@ -89,14 +90,18 @@ extension OperatorEngine {
             problem(at: time, "event.invalid_value", "\(message) (routine '\(id)')")
             return nil
         }
+        let routine = box.value
         if let unit, unit != routine.unit {
             problem(at: time, "event.unit_mismatch", "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
             return nil
         }
         guard let today = currentDay, let number = nextLogNumber else { return nil }
+        // The day's date as kept for its candidates' ids.
+        let date = candidateIDs(day: today).date
+        let logID = String.joined("log_" + date, "_", threeDigits(number))
         let log = HabitLog(
-            id: "log_" + LocalClock.compactDate(today) + "_" + threeDigits(number), day: today,
-            routine: id, category: routine.category, value: value, unit: routine.unit, source: source, createdAt: time, updatedAt: time)
+            id: logID, day: today, routine: id, category: routine.category, value: value, unit: routine.unit, source: source,
+            createdAt: time, updatedAt: time)
         // In place: a copy of the day, changed and put back, copied the day's logs each time.
         day?.nextLogNumber += 1
         day?.appendLog(log)

@@ -170,6 +170,32 @@ struct RouteTexts: Sendable, Hashable {
     }
 }
 
+extension String {
+    /// `a`, `separator` and `b` written into one buffer (three appends each grew the string).
+    static func joined(_ a: String, _ separator: StaticString, _ b: String) -> String {
+        var a = a
+        var b = b
+        return a.withUTF8 { first in
+            b.withUTF8 { second in
+                let middle = UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)
+                return String(unsafeUninitializedCapacity: first.count + middle.count + second.count) { buffer in
+                    var index = 0
+                    func copy(_ part: UnsafeBufferPointer<UInt8>) {
+                        for byte in part where index < buffer.count {
+                            buffer[index] = byte
+                            index += 1
+                        }
+                    }
+                    copy(first)
+                    copy(middle)
+                    copy(second)
+                    return index
+                }
+            }
+        }
+    }
+}
+
 /// `7` → `007`, `1234` → `1234` (what `%03d` writes, without Foundation's formatter).
 func threeDigits(_ value: Int) -> String {
     guard (0...999).contains(value) else { return String(value) }

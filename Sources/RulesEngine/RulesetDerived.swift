@@ -228,12 +228,13 @@ struct BandCheck: Sendable {
             guard let fallback else { return threshold.fallback == nil ? 2 : threshold.side(of: .unknown, dayStart: dayStart) }
             cell = fallback
         }
+        // Read off the cell (no `Value` made).
         if let time {
-            guard case .time(let value) = facts.value(of: cell) else { return 2 }
+            guard let value = cell.timeValue else { return 2 }
             let (a, b) = (EvaluationContext.logical(value, dayStart: dayStart), EvaluationContext.logical(time, dayStart: dayStart))
             return Threshold.compare(threshold.op, a, b) ? 1 : 0
         }
-        guard let number, let value = facts.value(of: cell).numeric else { return 2 }
+        guard let number, let value = cell.numberValue else { return 2 }
         return Threshold.compare(threshold.op, value, number) ? 1 : 0
     }
 }

@@ -131,6 +131,11 @@ public struct FactCell: Sendable {
     public func sameBits(as other: FactCell) -> Bool { head == other.head && tail == other.tail }
 
     /// A number's value (ints widened), nil for other kinds.
+    @inlinable public var numberValue: Double? { numeric }
+
+    /// A time of day's seconds, nil for other kinds.
+    @inlinable public var timeValue: Int? { kind == .time ? integer : nil }
+
     @inlinable
     var numeric: Double? {
         switch kind {

@@ -63,15 +63,29 @@ final class ResolvedTemplate: Sendable {
 
 /// Tomorrow's gated candidates, kept while what plans read off the profile
 /// (`ProfileDerived.planVersion`) and the known permissions (which `health.*` reads when
-/// there is no sync yet) do not change.
-struct TomorrowPlan: Sendable {
-    var day: Int
-    var planVersion: Int
-    var permissions: KnownPermissions
-    var candidates: [Candidate]
-    var accepted: [ScheduledNotification]
-    var refusals: [SuppressedNotification]
-    var planned: [PlannedCandidate]
+/// there is no sync yet) do not change. Immutable, behind one reference: engines that
+/// share it cannot change it, and letting go of it is one release.
+final class TomorrowPlan: Sendable {
+    let day: Int
+    let planVersion: Int
+    let permissions: KnownPermissions
+    let candidates: [Candidate]
+    let accepted: [ScheduledNotification]
+    let refusals: [SuppressedNotification]
+    let planned: [PlannedCandidate]
+
+    init(
+        day: Int, planVersion: Int, permissions: KnownPermissions, candidates: [Candidate], accepted: [ScheduledNotification],
+        refusals: [SuppressedNotification], planned: [PlannedCandidate]
+    ) {
+        self.day = day
+        self.planVersion = planVersion
+        self.permissions = permissions
+        self.candidates = candidates
+        self.accepted = accepted
+        self.refusals = refusals
+        self.planned = planned
+    }
 }
 
 /// What a plan was made from, to tell whether the next app run may keep it: a plan is a
@@ -104,14 +118,22 @@ struct CategoryTime {
     var at: Date
 }
 
-/// The last plan's inputs and the soonest fire time among its candidates.
-struct KeptPlan: Sendable {
-    var inputs: PlanMemo
+/// The last plan's inputs and the soonest fire time among its candidates (immutable,
+/// behind one reference, as `TomorrowPlan`).
+final class KeptPlan: Sendable {
+    let inputs: PlanMemo
     /// The facts the plan read (`ProfileDerived.planReads`), as they were, and the sides of
     /// the constants its banded facts were on.
-    var reads: FactSample
-    var sides: [UInt8]
-    var nextFire: Date
+    let reads: FactSample
+    let sides: [UInt8]
+    let nextFire: Date
+
+    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date) {
+        self.inputs = inputs
+        self.reads = reads
+        self.sides = sides
+        self.nextFire = nextFire
+    }
 }
 
 /// One candidate of a plan: a notification type (and routine) on a logical day.
@@ -300,16 +322,7 @@ extension OperatorEngine {
     mutating func candidateIDs(day: Int) -> CandidateIDs {
         for index in keptCandidateIDs.indices where keptCandidateIDs[index].day == day { return keptCandidateIDs[index] }
         let date = LocalClock.compactDate(day)
-        let made = CandidateIDs(
-            day: day, date: date,
-            ids: ruleBoxes.map { box in
-                var id = String()
-                id.reserveCapacity(box.value.id.utf8.count + 1 + date.utf8.count)
-                id += box.value.id
-                id += "."
-                id += date
-                return id
-            })
+        let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { String.joined($0.value.id, ".", date) })
         keptCandidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
         keptCandidateIDs.append(made)
         return made

@@ -64,14 +64,17 @@ public struct Explanation: Sendable {
 
 /// A decision kept to be explained on demand: explanations are asked for rarely, while
 /// tables decide at every app run.
-/// Behind one reference (`indirect`): decisions keep one at every app run, and an inline
-/// one was copied and destroyed through the runtime's generic witnesses (~1,000
-/// instructions each time).
-indirect enum PendingExplanation: Sendable {
-    case ready(Explanation)
+/// A ready explanation sits behind one reference (`indirect`): inline, it made every kept
+/// decision as large as an explanation, copied and destroyed through the runtime's generic
+/// witnesses.
+enum PendingExplanation: Sendable {
+    indirect case ready(Explanation)
     /// A table decided with `facts` at `at`; explaining evaluates it again (same facts, same
     /// result) and lists every entry tried.
     case table(DecisionTable, facts: FactValues, at: Date)
+    /// The route in force stays, without the table: `because` says why (explained when asked;
+    /// a sticky route is kept at every run of the rest of the day).
+    case routeKept(RouteKind, because: KeptRouteReason, at: Date)
 
     /// The same decision, seen again at `time`.
     func at(_ time: Date) -> PendingExplanation {
@@ -80,8 +83,14 @@ indirect enum PendingExplanation: Sendable {
             explanation.at = time
             return .ready(explanation)
         case .table(let table, let facts, _): return .table(table, facts: facts, at: time)
+        case .routeKept(let route, let reason, _): return .routeKept(route, because: reason, at: time)
         }
     }
+}
+
+/// Why a route stays without the table deciding.
+enum KeptRouteReason: Sendable {
+    case skippedDay, sticky
 }
 
 /// The rows of a decision table as they were when it decided.
@@ -120,6 +129,14 @@ extension OperatorEngine {
                 entries.map { ($0.result.rawValue, $0.when, $0.origin) }, facts: facts, decision: "day", at: time,
                 fallback: DayResult.failed.rawValue
             ).explanation
+        case .routeKept(let route, .skippedDay, let time):
+            return Explanation(
+                decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [], note: "the user skipped today: the route in force stays"
+            )
+        case .routeKept(let route, .sticky, let time):
+            return Explanation(
+                decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
+                note: "'\(route.rawValue)' is sticky: once entered it stays for the rest of the day")
         }
     }
 

@@ -17,6 +17,18 @@ public struct HabitLog: Sendable, Hashable, Codable {
 
     /// The log's number within its day (`log_20260629_003` is 3; 0 for a foreign id).
     public var number: Int {
+        // The usual shape (digits after the last "_") read from the end, without splitting
+        // the id into an array at every use; any other shape as split and parsed.
+        var value = 0
+        var place = 1
+        var digits = 0
+        for byte in id.utf8.reversed() {
+            if byte == UInt8(ascii: "_"), digits > 0 { return value }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { break }
+            value += Int(byte - UInt8(ascii: "0")) * place
+            place *= 10
+            digits += 1
+        }
         guard let suffix = id.split(separator: "_").last else { return 0 }
         return Int(suffix) ?? 0
     }

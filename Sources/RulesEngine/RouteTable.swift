@@ -30,17 +30,11 @@ extension OperatorEngine {
     /// its recovery items and walking quest with it.
     mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) {
         if current.skipped, current.routeDecided {
-            decided.route = .ready(
-                Explanation(
-                    decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
-                    note: "the user skipped today: the route in force stays"))
+            decided.route = .routeKept(current.route.route, because: .skippedDay, at: time)
         } else if current.route.requestedByUser {
             decided.route = decided.route?.at(time)
         } else if current.routeDecided, ruleset.sticky.contains(current.route.route) {
-            decided.route = .ready(
-                Explanation(
-                    decision: "route", outcome: current.route.route.rawValue, at: time, entries: [], facts: [],
-                    note: "'\(current.route.route.rawValue)' is sticky: once entered it stays for the rest of the day"))
+            decided.route = .routeKept(current.route.route, because: .sticky, at: time)
         } else {
             let table = ruleset.route
             let routeIndex = decideTable(table, { $0.when }, { $0.origin }, facts: facts, at: time)

@@ -120,7 +120,8 @@ extension OperatorEngine {
 
     /// Ticks or unticks a checklist item; false (with a problem record) when it does not exist.
     mutating func tick(routine id: String, item: String, checked: Bool, at time: Date) -> Bool {
-        guard let routine = ruleset.routine(id) else {
+        // A few routines: found in turn (hashing the id costs more), read through the box.
+        guard let routine = routineBoxes.first(where: { $0.value.id == id })?.value else {
             problem(at: time, "event.unknown_routine", "no routine '\(id)'")
             return false
         }

@@ -110,14 +110,14 @@ extension OperatorEngine {
     /// ones they were made from (see `keepRouteTexts`), else made now.
     func routeTexts(_ day: DayState) -> RouteTexts {
         if let kept = day.routeTexts, kept.from == day.route.items { return kept }
-        return RouteTexts(day.route.items, ruleset: ruleset)
+        return RouteTexts(day.route.items, known: derived.recoveryItemTexts, ruleset: ruleset)
     }
 
     /// Keeps the texts of the day's route items with the day, so that readings until the
     /// items next change do not join them again.
     func keepRouteTexts(_ day: inout DayState) {
         guard !day.route.items.isEmpty, day.routeTexts?.from != day.route.items else { return }
-        day.routeTexts = RouteTexts(day.route.items, ruleset: ruleset)
+        day.routeTexts = RouteTexts(day.route.items, known: derived.recoveryItemTexts, ruleset: ruleset)
     }
 
     func itemsText(_ items: [RouteItemState]) -> String {
@@ -125,17 +125,28 @@ extension OperatorEngine {
     }
 
     static func itemsText(_ items: [RouteItemState], ruleset: Ruleset) -> String {
+        items.map { itemText(routine: $0.routine, $0.requirement, ruleset: ruleset) }.joined(separator: ", ")
+    }
+
+    /// The items' text with the declared items' texts worked out once (`known`).
+    static func itemsText(_ items: [RouteItemState], known: [RecoveryItemText], ruleset: Ruleset) -> String {
         items.map { item in
-            let routine = ruleset.routine(item.routine)
-            switch item.requirement {
-            case .target(let amount):
-                return "\(routine?.name ?? item.routine) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
-            case .item(let name):
-                return name
-            case .delta(let steps):
-                return "\(steps)보"
-            }
+            known.first { $0.routine == item.routine && $0.requirement == item.requirement }?.text
+                ?? itemText(routine: item.routine, item.requirement, ruleset: ruleset)
         }.joined(separator: ", ")
+    }
+
+    /// One item's text: `물 300ml`, `양치`, `300보`.
+    static func itemText(routine id: String, _ requirement: RecoveryItem.Requirement, ruleset: Ruleset) -> String {
+        switch requirement {
+        case .target(let amount):
+            let routine = ruleset.routine(id)
+            return "\(routine?.name ?? id) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
+        case .item(let name):
+            return name
+        case .delta(let steps):
+            return "\(steps)보"
+        }
     }
 
     /// The recovery items the ruleset declares (before the route starts).
@@ -163,10 +174,11 @@ struct RouteTexts: Sendable, Hashable {
     var items: String
     var remaining: String
 
-    init(_ items: [RouteItemState], ruleset: Ruleset) {
+    init(_ items: [RouteItemState], known: [RecoveryItemText], ruleset: Ruleset) {
         from = items
-        self.items = OperatorEngine.itemsText(items, ruleset: ruleset)
-        remaining = items.isEmpty ? "" : OperatorEngine.itemsText(items.filter { $0.status != .completed }, ruleset: ruleset)
+        self.items = OperatorEngine.itemsText(items, known: known, ruleset: ruleset)
+        remaining =
+            items.isEmpty ? "" : OperatorEngine.itemsText(items.filter { $0.status != .completed }, known: known, ruleset: ruleset)
     }
 }
 

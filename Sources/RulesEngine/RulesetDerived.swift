@@ -28,6 +28,8 @@ public final class PreparedRuleset: Sendable {
 final class RulesetDerived: Sendable {
     /// `recovery.items_text` before the route starts (the declared items).
     let plannedRecoveryText: String
+    /// Each declared recovery item's text (`물 300ml`, `양치`, `300보`), worked out once.
+    let recoveryItemTexts: [RecoveryItemText]
     /// Per template (ruleset order): the segment at which rendering is refused for privacy
     /// (see `TemplateRenderer.refusedSegment`), nil when none is.
     let refusedSegment: [Int?]
@@ -58,6 +60,11 @@ final class RulesetDerived: Sendable {
 
     init(ruleset: Ruleset, schema: FactSchema) {
         plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
+        recoveryItemTexts = (ruleset.recovery?.items ?? []).map { item in
+            RecoveryItemText(
+                routine: item.routine, requirement: item.requirement,
+                text: OperatorEngine.itemText(routine: item.routine, item.requirement, ruleset: ruleset))
+        }
         refusedSegment = ruleset.templates.map { TemplateRenderer.refusedSegment($0, in: ruleset) }
         var lines: [LineSpec] = []
         var lineIndex: [LineKey: Int] = [:]
@@ -162,6 +169,13 @@ extension RulesetDerived {
         }
         return PlanReads(slots: reads.sorted(), bands: bands.sorted { $0.slot < $1.slot })
     }
+}
+
+/// A recovery item's text, by its routine and requirement.
+struct RecoveryItemText: Sendable {
+    let routine: String
+    let requirement: RecoveryItem.Requirement
+    let text: String
 }
 
 /// What a plan reads from an app run's facts: slots whose value matters, and bands.

@@ -10,8 +10,6 @@ extension OperatorEngine {
         // and put back: a copy retained every array it holds, and the first change of one
         // of them copied that array too.
         guard var current = day.take() else { return }
-        let routeBefore = current.route
-        let questBefore = current.quest
         let now = clock.local(time).seconds
         let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         for message in before.problems { problem(at: time, "expression.evaluation", message) }
@@ -23,14 +21,14 @@ extension OperatorEngine {
         // Patched, not put: a put would copy the whole (shared) array of facts.
         var facts = before.facts
         facts.patch(layout.risk, cell: risk.cell)
-        decideRoute(&current, facts: facts, at: time)
-        updateRouteItems(&current, at: time)
+        let routeChanged = decideRoute(&current, facts: facts, at: time)
+        let itemsChanged = updateRouteItems(&current, at: time)
         keepRouteTexts(&current)
 
-        // The reading with the route in force: unless the route or its items changed, the
-        // first reading stands with the new risk.
+        // The reading with the route in force: unless the route, its items or the quest
+        // changed, the first reading stands with the new risk.
         var reading: DayReading
-        if current.route == routeBefore, current.quest == questBefore {
+        if !routeChanged, !itemsChanged {
             reading = before
             reading.facts.patch(layout.risk, cell: risk.cell)
         } else {

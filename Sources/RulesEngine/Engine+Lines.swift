@@ -14,6 +14,26 @@ struct KeptLine: Sendable {
     var line: RenderedText?
 }
 
+/// The lines of the last app run and what they were chosen with, to explain them on demand.
+struct LastLines: Sendable {
+    var home: RenderedText?
+    var homeEvent: String
+    var widget: RenderedText?
+    var at: Date
+    var facts: FactValues
+    var day: Int
+
+    static let none = LastLines(home: nil, homeEvent: "home", widget: nil, at: .distantPast, facts: FactValues(count: 0), day: 0)
+
+    /// Each line as a decision (home, then widget).
+    var decisions: [LineDecision] {
+        var all: [LineDecision] = []
+        if let home { all.append(LineDecision(text: home, event: homeEvent, at: at, facts: facts, day: day)) }
+        if let widget { all.append(LineDecision(text: widget, event: "home", at: at, facts: facts, day: day)) }
+        return all
+    }
+}
+
 /// A line rendered at an app run, kept to explain its choice on demand.
 struct LineDecision: Sendable {
     var text: RenderedText
@@ -47,15 +67,10 @@ extension OperatorEngine {
         widgetFacts.patch(layout.event, cell: EnumCells.home)
         let widgetLine = keptLine(derived.widgetLine, tone: tone, day: today, facts: widgetFacts, problems: &problems)
         for message in problems { problem(at: time, "expression.evaluation", message) }
-        lastLines.removeAll(keepingCapacity: true)
-        if let homeLine {
-            note(at: time, .templateRendered(homeLine))
-            lastLines.append(LineDecision(text: homeLine, event: event, at: time, facts: reading.facts, day: today))
-        }
-        if let widgetLine {
-            note(at: time, .templateRendered(widgetLine))
-            lastLines.append(LineDecision(text: widgetLine, event: "home", at: time, facts: reading.facts, day: today))
-        }
+        if let homeLine { note(at: time, .templateRendered(homeLine)) }
+        if let widgetLine { note(at: time, .templateRendered(widgetLine)) }
+        // Both lines with the run's facts once (explained when asked).
+        lastLines = LastLines(home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today)
         let steps = reading.routines[safe: derived.stepsRoutine]
         let water = reading.routines[safe: derived.waterRoutine]
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }

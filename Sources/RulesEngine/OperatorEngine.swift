@@ -110,7 +110,7 @@ public struct OperatorEngine: Sendable {
     /// The candidates of the last plan with their gates, explained on demand.
     var plannedCandidates: [PlannedCandidate] = []
     /// The lines of the last app run, explained on demand.
-    var lastLines: [LineDecision] = []
+    var lastLines = LastLines.none
 
     /// The explanation of each candidate of the last plan (`notification <type>` for today's,
     /// `notification <request id>` for every one).
@@ -128,7 +128,7 @@ public struct OperatorEngine: Sendable {
                 result["notification \(candidate.box.value.id)"] = explanation
             }
         }
-        for line in lastLines { result["template \(line.text.surface)"] = templateExplanation(line) }
+        for line in lastLines.decisions { result["template \(line.text.surface)"] = templateExplanation(line) }
         return result
     }
 

@@ -63,11 +63,15 @@ extension OperatorEngine {
     }
 
     /// Route items count only what happens after the route started.
-    mutating func updateRouteItems(_ day: inout DayState, at time: Date) {
-        guard let start = day.route.startedAt else { return }
-        if var quest = day.quest, let steps = day.health?.stepsToday {
+    /// Returns whether an item's status or the quest changed.
+    @discardableResult
+    mutating func updateRouteItems(_ day: inout DayState, at time: Date) -> Bool {
+        guard let start = day.route.startedAt else { return false }
+        var changed = false
+        if var quest = day.quest, let steps = day.health?.stepsToday, quest.currentSteps != steps {
             quest.currentSteps = steps
             day.quest = quest
+            changed = true
         }
         for index in day.route.items.indices {
             let item = day.route.items[index]
@@ -84,9 +88,11 @@ extension OperatorEngine {
             }
             if status != item.status {
                 day.route.items[index].status = status
+                changed = true
                 if status == .completed { note(at: time, .routeItemDone(day.route.items[index])) }
             }
         }
+        return changed
     }
 
     /// Whether every recovery item is done (false without items).

@@ -28,7 +28,9 @@ extension OperatorEngine {
     /// The route: kept on a skipped day, after a user's request, or when sticky; otherwise
     /// the first matching `route:` entry (`regular` when none). A new route starts here:
     /// its recovery items and walking quest with it.
-    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) {
+    /// Returns whether the route changed (a new route state, its items and quest).
+    @discardableResult
+    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> Bool {
         if current.skipped, current.routeDecided {
             decided.route = .routeKept(current.route.route, because: .skippedDay, at: time)
         } else if current.route.requestedByUser {
@@ -54,7 +56,9 @@ extension OperatorEngine {
                 current.routeDecided = true
                 records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
                 if from != nil || route != .regular { routeChangedThisRun = true }
+                return true
             }
         }
+        return false
     }
 }

@@ -66,23 +66,24 @@ final class RulesetDerived: Sendable {
                 text: OperatorEngine.itemText(routine: item.routine, item.requirement, ruleset: ruleset))
         }
         refusedSegment = ruleset.templates.map { TemplateRenderer.refusedSegment($0, in: ruleset) }
-        var lines: [LineSpec] = []
+        var keys: [LineKey] = []
+        var members: [[Int]] = []
         var lineIndex: [LineKey: Int] = [:]
         for (index, template) in ruleset.templates.enumerated() {
             let key = LineKey(surface: template.surface, event: template.event)
             if let line = lineIndex[key] {
-                lines[line].templates.append(index)
+                members[line].append(index)
             } else {
-                lineIndex[key] = lines.count
-                lines.append(LineSpec(key: key, templates: [index], reads: [], fallback: ruleset.surface(template.surface)?.fallback ?? ""))
+                lineIndex[key] = keys.count
+                keys.append(key)
+                members.append([index])
             }
         }
-        for index in lines.indices {
-            lines[index].reads = Array(
-                Set(lines[index].templates.flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })
-            ).sorted()
+        lines = keys.indices.map { line in
+            let reads = Array(Set(members[line].flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
+            return LineSpec(
+                key: keys[line], templates: members[line], reads: reads, fallback: ruleset.surface(keys[line].surface)?.fallback ?? "")
         }
-        self.lines = lines
         self.lineIndex = lineIndex
         homeLines = EnumCells.eventNames.map { lineIndex[LineKey(surface: "home", event: $0)] }
         widgetLine = lineIndex[LineKey(surface: "widget", event: "home")]
@@ -260,10 +261,18 @@ struct LineKey: Hashable, Sendable {
 }
 
 /// The templates (indices, file order) of one surface and event, the slots they read
-/// (conditions and placeholders) and the surface's fallback.
-struct LineSpec: Sendable {
+/// (conditions and placeholders) and the surface's fallback. Behind one reference: a line
+/// is looked at twice per app run.
+final class LineSpec: Sendable {
     let key: LineKey
-    var templates: [Int]
-    var reads: [Int]
+    let templates: [Int]
+    let reads: [Int]
     let fallback: String
+
+    init(key: LineKey, templates: [Int], reads: [Int], fallback: String) {
+        self.key = key
+        self.templates = templates
+        self.reads = reads
+        self.fallback = fallback
+    }
 }

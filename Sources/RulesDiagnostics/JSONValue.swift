@@ -89,18 +89,30 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// characters; everything else (Hangul included) is written as is.
     public static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20:
-                out += "\\u" + String(format: "%04x", s.value)
-            default: out.unicodeScalars.append(scalar)
+        // Runs of bytes that need no escape are appended whole; every escaped byte is ASCII,
+        // so each run starts and ends on a scalar boundary.
+        let bytes = value.utf8
+        var runStart = bytes.startIndex
+        var index = runStart
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                bytes.formIndex(after: &index)
+                continue
             }
+            out += value[runStart..<index]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "\n"): out += "\\n"
+            case UInt8(ascii: "\r"): out += "\\r"
+            case UInt8(ascii: "\t"): out += "\\t"
+            default: out += "\\u" + String(format: "%04x", UInt32(byte))
+            }
+            bytes.formIndex(after: &index)
+            runStart = index
         }
+        out += value[runStart..<index]
         out += "\""
     }
 }

@@ -74,6 +74,29 @@ import Testing
         #expect(JSONValue.formatNumber(.nan) == "null")
         #expect(JSONValue.formatNumber(1e-9) == "1e-09")
     }
+
+    @Test func jsonStringsEscapeEveryControlByteAndKeepTheRest() {
+        let controls = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }.joined()
+        var out = ""
+        JSONValue.writeString("a" + controls + "\"\\😀\r\n물" + "é", to: &out)
+        let escapedControls = (0..<0x20).map { byte -> String in
+            switch byte {
+            case 0x0A: return #"\n"#
+            case 0x0D: return #"\r"#
+            case 0x09: return #"\t"#
+            default: return "\\u" + String(byte, radix: 16).leftPadded(to: 4)
+            }
+        }.joined()
+        #expect(out == "\"a" + escapedControls + #"\"\\😀\r\n물"# + "é\"")
+        var plain = ""
+        JSONValue.writeString("", to: &plain)
+        JSONValue.writeString("물만 😀", to: &plain)
+        #expect(plain == #""""물만 😀""#)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 @Suite struct CollectorTests {

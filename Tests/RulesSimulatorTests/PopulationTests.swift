@@ -185,6 +185,29 @@ import Testing
         #expect(messages.contains { $0.hasPrefix("10:15 routine 'water' has no checklist items to tick") }, "\(messages)")
     }
 
+    @Test func groupsThatAllWeighNothingAreRefusedAtTheList() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let text = """
+            seed: 1
+            users: 10
+            days: 3
+            start: 2026-07-06
+            groups:
+              - { name: a, weight: 0 }
+              - { name: b, weight: 0.0 }
+            """
+        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
+        let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+        #expect(load.population == nil)
+        let messages = load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.code) \($0.message)" }
+        #expect(messages == ["6:3 ruleset.out_of_range every group has weight 0, so no user can be drawn from any"])
+        // One group weighing something is enough.
+        let oneWeighs = text.replacingOccurrences(of: "weight: 0.0", with: "weight: 0.1")
+        let kept = PopulationLoader.load(
+            try #require(YAMLReader.parse(oneWeighs, file: "p.yaml").documents.first), file: "p.yaml", source: nil, ruleset: ruleset)
+        #expect(kept.population?.groups.map(\.weight) == [0, 0.1], "\(kept.diagnostics)")
+    }
+
     @Test func theSchemaAndTheLoaderKnowTheSameKeys() {
         #expect(Set(PopulationSchema.topKeys.map(\.key)) == Set(PopulationLoader.topKeys))
         #expect(Set(PopulationSchema.groupKeys.map(\.key)) == Set(PopulationLoader.groupKeys))

@@ -134,6 +134,13 @@ public struct PopulationLoader {
                 reader.report(RulesetDiagnostics.outOfRange(reader.file, groupsNode, "more than \(Population.maxGroups) groups"))
             } else {
                 groups = items.compactMap { group($0) }
+                if groups.count == items.count, !groups.contains(where: { $0.weight > 0 }) {
+                    reader.report(
+                        RulesetDiagnostics.outOfRange(
+                            reader.file, groupsNode, "every group has weight 0, so no user can be drawn from any",
+                            hint: "give at least one group a weight above 0 (weights are relative shares; the default is 1)"))
+                    groups = []
+                }
             }
         }
         guard let seed, let users, let days, let start, let clock, !groups.isEmpty else { return nil }

@@ -94,7 +94,7 @@ enum DiffCommand {
         PopulationReport.complete(&after, ruleset: new)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
-            rulesetSHA256: "")
+            rulesetSHA256: "", populationSHA256: population.sha256)
         let diff = PopulationDiff(old: before, new: after, header: header, days: changed, newRuleset: arguments.positional[1])
         switch arguments.value("--format") ?? "text" {
         case "json": io.out(diff.json().prettyRendered() + "\n")

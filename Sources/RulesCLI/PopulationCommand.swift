@@ -86,7 +86,7 @@ enum PopulationCommand {
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
-            rulesetSHA256: ruleset.sha256, ruleset: arguments.value("--ruleset") ?? ".")
+            rulesetSHA256: ruleset.sha256, populationSHA256: population.sha256, ruleset: arguments.value("--ruleset") ?? ".")
         // A shard's result is for merging: JSON whatever the format asked.
         let output: String
         switch shard != .whole ? "json" : format {

@@ -48,6 +48,33 @@ import Testing
         #expect(elsewhere.stdout == whole.stdout)
     }
 
+    @Test func shardsOfAnEditedPopulationFileDoNotMerge() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let original = try String(contentsOfFile: Self.root + "/populations/office_workers.yaml", encoding: .utf8)
+        // The same content with other comments and layout is the same population; a changed
+        // weight (same name, seed and size) is another.
+        let relaid = directory + "/relaid.yaml"
+        let edited = directory + "/edited.yaml"
+        try ("# moved to another machine\n" + original).write(toFile: relaid, atomically: true, encoding: .utf8)
+        #expect(original.contains("weight: 0.35"))
+        try original.replacingOccurrences(of: "weight: 0.35", with: "weight: 0.36").write(toFile: edited, atomically: true, encoding: .utf8)
+        var files: [String] = []
+        for (k, file) in [(1, "populations/office_workers.yaml"), (2, relaid), (2, edited)] {
+            let out = directory + "/part\(files.count).json"
+            let run = CapturedRun(["population", file, "--users", "6", "--days", "2", "--shard", "\(k)/2", "--out", out], in: Self.root)
+            #expect(run.exitCode == .success, "\(run.stderr)")
+            files.append(out)
+        }
+        let first = try String(contentsOfFile: files[0], encoding: .utf8)
+        #expect(first.contains("\"population_sha256\": \""))
+        let same = CapturedRun(["population", "merge", files[0], files[1]], in: Self.root)
+        #expect(same.exitCode == .success, "\(same.stderr)")
+        let other = CapturedRun(["population", "merge", files[0], files[2]], in: Self.root)
+        #expect(other.exitCode == .failure)
+        #expect(other.stderr.contains("the results are not of one run"), "\(other.stderr)")
+        #expect(other.stderr.contains("population file "), "\(other.stderr)")
+    }
+
     @Test func theOutputIsTheSameForAnyJobsAndAcrossProcesses() throws {
         let binary = Self.root + "/.build/debug/rules"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")

@@ -69,6 +69,9 @@ public struct Population: Sendable {
     public var timeZoneName: String
     public var clock: LocalClock
     public var groups: [PopulationGroup]
+    /// SHA-256 (hex) of the file's canonical content (comments and layout aside): shards
+    /// merge only when they lived the same population, whatever its name says.
+    public var sha256: String
 
     /// Bounds of a population file: a run is users × days user-days.
     public static let maxUsers = 10_000_000
@@ -146,7 +149,7 @@ public struct PopulationLoader {
         guard let seed, let users, let days, let start, let clock, !groups.isEmpty else { return nil }
         return Population(
             name: name, file: reader.file, seed: UInt64(seed), users: users, days: days, start: start, timeZoneName: zoneName, clock: clock,
-            groups: groups)
+            groups: groups, sha256: SHA256.hex(Array(RulesetBundle.canonical(node).rendered().utf8)))
     }
 
     mutating func group(_ node: YAMLNode) -> PopulationGroup? {

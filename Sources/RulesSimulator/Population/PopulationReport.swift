@@ -15,11 +15,17 @@ public struct PopulationHeader: Sendable, Equatable {
     public var seed: UInt64
     public var start: Int
     public var rulesetSHA256: String
+    /// The population file's content hash (`Population.sha256`).
+    public var populationSHA256: String
     /// The ruleset directory as given (`.` by default), for replay hints.
     public var ruleset: String
 
-    public init(name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String, ruleset: String = ".") {
+    public init(
+        name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String, populationSHA256: String,
+        ruleset: String = "."
+    ) {
         self.ruleset = ruleset
+        self.populationSHA256 = populationSHA256
         self.name = name
         self.file = file
         self.users = users
@@ -57,6 +63,7 @@ public enum PopulationReport {
             ("population", .string(header.name)), ("file", .string(header.file)), ("users", .int(header.users)), ("days", .int(header.days)),
             ("user_days", .int(tally.userDays)), ("seed", .int(Int(clamping: header.seed))), ("start", .string(DateFormat.string(header.start))),
             ("ruleset", .string(header.ruleset)), ("ruleset_sha256", .string(header.rulesetSHA256)),
+            ("population_sha256", .string(header.populationSHA256)),
         ]
         if let shard, shard != .whole {
             fields.append(("shard", .string(shard.text)))
@@ -134,7 +141,8 @@ public enum PopulationReport {
         let header = PopulationHeader(
             name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: try int(node["users"], "users"),
             days: try int(node["days"], "days"), seed: UInt64(clamping: try int(node["seed"], "seed")), start: startDay,
-            rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"), ruleset: try string(node["ruleset"], "ruleset"))
+            rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"),
+            populationSHA256: try string(node["population_sha256"], "population_sha256"), ruleset: try string(node["ruleset"], "ruleset"))
         var shard: Shard?
         var tally = PopulationTally()
         tally.userDays = try int(node["user_days"], "user_days")
@@ -176,17 +184,20 @@ public enum PopulationReport {
         (header: PopulationHeader, tally: PopulationTally), ReadFailure
     > {
         guard let first = parts.first else { return .failure(ReadFailure(description: "no results to merge")) }
-        // One run: the same population, size, seed, start and ruleset (the paths it was run
+        // One run: the same population (name and content), size, seed, start and ruleset (the paths it was run
         // with may differ from machine to machine; the first part's are kept).
         func identity(_ header: PopulationHeader) -> [String] {
-            [header.name, String(header.users), String(header.days), String(header.seed), String(header.start), header.rulesetSHA256]
+            [
+                header.name, String(header.users), String(header.days), String(header.seed), String(header.start), header.rulesetSHA256,
+                header.populationSHA256,
+            ]
+        }
+        func described(_ header: PopulationHeader) -> String {
+            let hashes = "ruleset \(header.rulesetSHA256.prefix(12)), population file \(header.populationSHA256.prefix(12))"
+            return "\(header.name) (\(header.users) users, \(header.days) days, seed \(header.seed), \(hashes))"
         }
         for part in parts where identity(part.header) != identity(first.header) {
-            return .failure(
-                ReadFailure(
-                    description:
-                        "the results are not of one run: \(first.header.name) (\(first.header.users) users, \(first.header.days) days, seed \(first.header.seed), ruleset \(first.header.rulesetSHA256.prefix(12))) and \(part.header.name) (\(part.header.users) users, \(part.header.days) days, seed \(part.header.seed), ruleset \(part.header.rulesetSHA256.prefix(12)))"
-                ))
+            return .failure(ReadFailure(description: "the results are not of one run: \(described(first.header)) and \(described(part.header))"))
         }
         let count = first.shard?.count ?? 1
         var seen = Set<Int>()

@@ -1,5 +1,6 @@
 import Foundation
 import RulesDocument
+import RulesEngine
 import RulesExpression
 import RulesSimulator
 import RulesYAML
@@ -45,6 +46,16 @@ enum ScalingBenchmark {
             }
             let result = Simulation.run(scenario, ruleset: ruleset)
             return Measure.best(runs: 3) { blackHole(HTMLReport.render(result, ruleset: ruleset)) }
+        }
+        report("days a clock jump skips", base: 500) { count in
+            // The app opened again `count` days later (a device clock set ahead): every day
+            // between closes once; the last days the engine lives bound the jump.
+            guard let clock = LocalClock(identifier: "Asia/Seoul"), let start = DateFormat.days("2026-07-20") else { return 0 }
+            return Measure.best(runs: 3) {
+                var engine = OperatorEngine(ruleset: ruleset, clock: clock, profile: OperatorProfile(ruleset: ruleset))
+                engine.handle(.appOpened(health: nil), at: clock.instant(day: start, seconds: 8 * 3600))
+                blackHole(engine.handle(.appOpened(health: nil), at: clock.instant(day: start + count, seconds: 8 * 3600)))
+            }
         }
         report("forbidden phrases", base: 300) { count in
             let phrases = (0..<count).map { "금지어\($0)" }.joined(separator: ", ")

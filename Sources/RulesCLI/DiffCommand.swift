@@ -86,7 +86,12 @@ enum DiffCommand {
         guard let population = PopulationCommand.load(path, ruleset: new, io), PopulationCommand.load(path, ruleset: old, io) != nil else {
             return .failure
         }
-        let options = sizes.options(for: population)
+        let options: PopulationOptions
+        do throws(UsageError) {
+            options = try sizes.options(for: population)
+        } catch {
+            return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
+        }
         var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
         PopulationReport.complete(&before, ruleset: old)
         PopulationReport.complete(&before, ruleset: new)

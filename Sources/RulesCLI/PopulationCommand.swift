@@ -2,6 +2,7 @@ import Foundation
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
+import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -56,7 +57,8 @@ enum PopulationCommand {
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
         guard let population = load(path, ruleset: ruleset, io) else { return .failure }
-        let options = sizes.options(for: population)
+        let options: PopulationOptions
+        do throws(UsageError) { options = try sizes.options(for: population) } catch { return usage(error.message, io) }
         let shard = options.shard
         let format = arguments.value("--format") ?? "text"
         if let user {
@@ -192,8 +194,13 @@ enum PopulationCommand {
             }
         }
 
-        func options(for population: Population) -> PopulationOptions {
-            PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+        func options(for population: Population) throws(UsageError) -> PopulationOptions {
+            let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+            guard Population.livesWithinEngineDays(start: population.start, days: options.days) else {
+                let last = DateFormat.string(population.start + options.days - 1)
+                throw UsageError(message: "--days \(options.days) " + ScenarioLoader.outsideEngineDays("ends on \(last), which"))
+            }
+            return options
         }
     }
 

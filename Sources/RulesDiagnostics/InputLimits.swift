@@ -35,4 +35,13 @@ public enum InputLimits {
     public static let maxStateBytes = 4 * 1024 * 1024
     /// Deepest nesting of a saved engine state's JSON.
     public static let maxStateDepth = 32
+    /// The calendar days the engine lives, as days since 1970-01-01: 2000-01-01 to
+    /// 2199-12-31. An event at a time outside them is refused with a `problem` record, a
+    /// saved state holding a date outside them is corrupt, and a scenario or population day
+    /// outside them gets a diagnostic. Bounded so, no clock reading overflows and a device
+    /// clock set far ahead costs at most ~63,000 day closes, never an unbounded catch-up.
+    public static let engineDays = 10_957...84_005
+    /// The instants of `engineDays` in seconds since 1970 (UTC), a day wider on each side
+    /// for time zones.
+    public static let engineSeconds = Double((engineDays.lowerBound - 1) * 86_400)...Double((engineDays.upperBound + 2) * 86_400)
 }

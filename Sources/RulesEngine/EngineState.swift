@@ -182,7 +182,15 @@ extension EngineState {
             }
         }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        // Every date of a state lies within the days the engine lives (it never leaves them).
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let seconds = try container.decode(Double.self)
+            guard InputLimits.engineSeconds.contains(seconds) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "the date \(seconds) is outside the days the engine lives")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
         let state: EngineState
         do {
             state = try decoder.decode(EngineState.self, from: bytes)
@@ -239,7 +247,8 @@ extension EngineState {
     /// The first impossible value, if any: values the engine would trap or loop on.
     var problem: String? {
         guard clock != nil else { return "unknown time zone '\(timeZone)'" }
-        let dayRange = -1_000_000...1_000_000
+        // The engine's days, with tomorrow's requests planned on the last one.
+        let dayRange = (InputLimits.engineDays.lowerBound - 1)...(InputLimits.engineDays.upperBound + 1)
         let bound = 1_000_000_000_000
         guard (0...bound).contains(profile.streakDays), (0...bound).contains(profile.xp) else { return "streak or XP out of range" }
         guard profile.ignoredStreaks.values.allSatisfy({ (0...bound).contains($0) }) else { return "an ignore count is out of range" }

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import RulesExpression
 
 /// Wall-clock arithmetic in one IANA time zone, DST-correct, without `DateFormatter`
@@ -31,11 +32,23 @@ public struct LocalClock: Sendable, Hashable {
     /// Seconds east of UTC at `instant`.
     public func offset(at instant: Date) -> Int {
         if let fixedOffset, instant >= FixedOffsets.start, instant < FixedOffsets.end { return fixedOffset }
-        return timeZone.secondsFromGMT(for: instant)
+        return timeZone.secondsFromGMT(for: Self.bounded(instant))
+    }
+
+    /// `instant` within `InputLimits.engineSeconds` (which the engine refuses to leave at its
+    /// door): outside, the nearest end of the range (NaN: its start).
+    static func bounded(_ instant: Date) -> Date {
+        let range = InputLimits.engineSeconds
+        let since1970 = instant.timeIntervalSince1970
+        if range.contains(since1970) { return instant }
+        return Date(timeIntervalSince1970: since1970 > range.upperBound ? range.upperBound : range.lowerBound)
     }
 
     /// The calendar day (days since 1970-01-01) and seconds since local midnight of `instant`.
+    /// An instant outside `InputLimits.engineSeconds` (which the engine refuses at its door)
+    /// reads as the nearest end of that range, never as an overflow.
     public func local(_ instant: Date) -> (day: Int, seconds: Int) {
+        let instant = Self.bounded(instant)
         let wall = Int(instant.timeIntervalSince1970.rounded(.down)) + offset(at: instant)
         let day = wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400
         return (day, wall - day * 86_400)
@@ -50,7 +63,8 @@ public struct LocalClock: Sendable, Hashable {
     /// The instant of wall time `seconds` on calendar day `day`. A time skipped by a DST
     /// change moves forward by the gap; a repeated time takes its first occurrence.
     public func instant(day: Int, seconds: Int) -> Date {
-        let wall = day * 86_400 + seconds
+        // Bounded far outside the days the engine lives, so the arithmetic cannot overflow.
+        let wall = Swift.min(Swift.max(day, -10_000_000), 10_000_000) * 86_400 + Swift.min(Swift.max(seconds, -1_000_000_000), 1_000_000_000)
         if let fixedOffset {
             let instant = Date(timeIntervalSince1970: TimeInterval(wall - fixedOffset))
             if instant >= FixedOffsets.start.addingTimeInterval(86_400), instant < FixedOffsets.end.addingTimeInterval(-86_400) { return instant }

@@ -279,6 +279,7 @@ public struct OperatorEngine: Sendable {
     @discardableResult
     public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
         beginStep()
+        if refusesTimeOutOfRange(time) { return records }
         reconcileIfNeeded(at: time)
         moveTime(to: time, truth: truth, presumingDeliveries: presumingDeliveries)
         return records
@@ -317,6 +318,7 @@ public struct OperatorEngine: Sendable {
     /// ever), so that a day without any app run still closes and is judged.
     public mutating func openDay(at time: Date) {
         beginStep()
+        if refusesTimeOutOfRange(time) { return }
         if day == nil { openDay(for: time) }
     }
 
@@ -344,6 +346,7 @@ public struct OperatorEngine: Sendable {
     @discardableResult
     public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
+        if refusesTimeOutOfRange(time) { return records }
         if let last = lastRunTime, time < last {
             problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
             return records
@@ -376,6 +379,20 @@ public struct OperatorEngine: Sendable {
     mutating func note(at time: Date, _ kind: @autoclosure () -> EngineRecord.Kind) {
         guard recordsKept == .all else { return }
         records.append(EngineRecord(at: time, kind: kind()))
+    }
+
+    /// A time outside the days the engine lives (`InputLimits.engineDays`: a device clock
+    /// far off, or no time at all) is refused with a `problem` record and changes nothing.
+    private mutating func refusesTimeOutOfRange(_ time: Date) -> Bool {
+        let seconds = time.timeIntervalSince1970
+        let days = InputLimits.engineDays
+        if InputLimits.engineSeconds.contains(seconds), days.contains(clock.logical(time, dayStart: dayStart).day) { return false }
+        let shown = seconds.isFinite ? String(Int64(Swift.min(Swift.max(seconds.rounded(.down), -9e18), 9e18))) : String(seconds)
+        problem(
+            at: LocalClock.bounded(time), "event.out_of_range",
+            "the time \(shown) s since 1970 is outside the days the engine lives (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)))"
+        )
+        return true
     }
 
     mutating func problem(at time: Date, _ code: String, _ message: String) {

@@ -97,6 +97,12 @@ public struct ScenarioLoader {
         return Scenario(name: name, file: reader.file, clock: clock, timeZoneName: zoneName, routines: routines, days: days)
     }
 
+    /// The message for a date the engine does not live.
+    public static func outsideEngineDays(_ date: String) -> String {
+        let days = InputLimits.engineDays
+        return "\(date) is outside the days the engine lives (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)))"
+    }
+
     private mutating func day(
         _ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value], healthDefaults: YAMLNode? = nil
     ) -> ScenarioDay? {
@@ -105,6 +111,10 @@ public struct ScenarioLoader {
             reader.report(
                 ScenarioDiagnostics.error(
                     "scenario.invalid_date", reader.file, dateNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-06-29"))
+            return nil
+        }
+        guard InputLimits.engineDays.contains(date) else {
+            reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, dateNode, Self.outsideEngineDays(text)))
             return nil
         }
         // Health carries over from the day before (permissions, averages); steps and sleep

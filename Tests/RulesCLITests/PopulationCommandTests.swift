@@ -75,6 +75,18 @@ import Testing
         #expect(other.stderr.contains("population file "), "\(other.stderr)")
     }
 
+    @Test func daysPastTheLastDayTheEngineLivesAreAUsageError() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let original = try String(contentsOfFile: Self.root + "/populations/office_workers.yaml", encoding: .utf8)
+        try original.replacingOccurrences(of: "start: 2026-07-06", with: "start: 2199-12-01").write(
+            toFile: directory + "/late.yaml", atomically: true, encoding: .utf8)
+        let late = CapturedRun(["population", directory + "/late.yaml", "--users", "2", "--days", "32"], in: Self.root)
+        #expect(late.exitCode == .usage)
+        #expect(late.stderr.contains("--days 32 ends on 2200-01-01, which is outside the days the engine lives"), "\(late.stderr)")
+        let diff = CapturedRun(["diff", ".", ".", "--population", directory + "/late.yaml", "--users", "2", "--days", "32"], in: Self.root)
+        #expect(diff.exitCode == .usage, "\(diff.stderr)")
+    }
+
     @Test func theOutputIsTheSameForAnyJobsAndAcrossProcesses() throws {
         let binary = Self.root + "/.build/debug/rules"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")

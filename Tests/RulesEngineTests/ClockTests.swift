@@ -1,6 +1,8 @@
 import Foundation
+import RulesDiagnostics
 import RulesEngine
 import RulesExpression
+import TestSupport
 import Testing
 
 @Suite struct ClockTests {
@@ -31,5 +33,53 @@ import Testing
         #expect(seoul.logical(late, dayStart: 4 * 3600).day == day)
         #expect(seoul.logical(early, dayStart: 4 * 3600).day == day + 1)
         #expect(seoul.instant(logicalDay: day, seconds: 70 * 60, dayStart: 4 * 3600) == seoul.instant(day: day + 1, seconds: 70 * 60))
+    }
+
+    /// Any instant reads without trapping: outside the days the engine lives it reads as the
+    /// nearest end of them (the engine refuses such times before it reads them).
+    @Test(arguments: [1e300, -1e300, 1e19, -1e19, Double.infinity, -Double.infinity, Double.nan, 9.3e18])
+    func everyInstantReadsWithoutTrapping(seconds: Double) {
+        let instant = Date(timeIntervalSince1970: seconds)
+        for clock in [seoul, newYork] {
+            let (day, time) = clock.local(instant)
+            #expect(day >= InputLimits.engineDays.lowerBound - 2 && day <= InputLimits.engineDays.upperBound + 2)
+            #expect((0..<86_400).contains(time))
+            #expect(!clock.iso8601(instant).isEmpty)
+        }
+        #expect(seoul.instant(day: Int.max, seconds: Int.min).timeIntervalSince1970.isFinite)
+    }
+
+    /// The engine lives 2000-01-01 to 2199-12-31: an event, a clock tick or a run at any
+    /// other time (a device clock far off) is one `problem` record and changes nothing; the
+    /// first and last days themselves are lived.
+    @Test func timesOutsideTheEngineDaysAreRefusedAndChangeNothing() throws {
+        let ruleset = Shipped.ruleset
+        var engine = OperatorEngine(ruleset: ruleset, clock: seoul, profile: OperatorProfile(ruleset: ruleset))
+        let first = seoul.instant(day: DateFormat.days("2000-01-01")!, seconds: 9 * 3600)
+        #expect(engine.handle(.appOpened(health: nil), at: first).allSatisfy { if case .problem = $0.kind { false } else { true } })
+        let before = engine.state
+        let outside = [
+            seoul.instant(day: DateFormat.days("2200-01-01")!, seconds: 9 * 3600), Date(timeIntervalSince1970: 1e19), .distantFuture,
+            Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: .nan),
+        ]
+        for time in outside {
+            for records in [engine.handle(.appOpened(health: nil), at: time), engine.advance(to: time)] {
+                let codes = records.compactMap { record -> String? in if case .problem(let code, _) = record.kind { code } else { nil } }
+                #expect(codes == ["event.out_of_range"], "\(time): \(records)")
+                #expect(records.count == 1)
+            }
+            let run = OperatorEngine.run(state: before, event: .appOpened(health: nil), ruleset: ruleset, at: time)
+            #expect(run.state == before)
+            #expect(run.effects.records.count == 1)
+        }
+        #expect(engine.state == before)
+        // Before the first day: refused too (an event earlier than the last run would be, anyway).
+        var fresh = OperatorEngine(ruleset: ruleset, clock: seoul, profile: OperatorProfile(ruleset: ruleset))
+        let early = fresh.handle(.appOpened(health: nil), at: seoul.instant(day: DateFormat.days("1999-12-31")!, seconds: 9 * 3600))
+        #expect(early.count == 1)
+        #expect(fresh.state == OperatorEngine(ruleset: ruleset, clock: seoul, profile: OperatorProfile(ruleset: ruleset)).state)
+        // The last day is lived.
+        let last = fresh.handle(.appOpened(health: nil), at: seoul.instant(day: DateFormat.days("2199-12-31")!, seconds: 9 * 3600))
+        #expect(last.allSatisfy { if case .problem = $0.kind { false } else { true } })
     }
 }

@@ -77,6 +77,11 @@ public struct Population: Sendable {
     public static let maxUsers = 10_000_000
     public static let maxDays = 3_660
     public static let maxGroups = 100
+
+    /// Whether `days` days from `start` all lie within the days the engine lives.
+    public static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
+        InputLimits.engineDays.contains(start) && InputLimits.engineDays.contains(start + Swift.max(days, 1) - 1)
+    }
     public static let maxDrawsPerGroup = 100
     public static let maxLogsPerDraw = 100
 }
@@ -126,6 +131,10 @@ public struct PopulationLoader {
                 reader.report(
                     ScenarioDiagnostics.error(
                         "scenario.invalid_date", reader.file, startNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-07-06"))
+            } else if let first = start, let days, !Population.livesWithinEngineDays(start: first, days: days) {
+                let outside = InputLimits.engineDays.contains(first) ? "the last day, \(DateFormat.string(first + days - 1))," : text
+                reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, startNode, ScenarioLoader.outsideEngineDays(outside)))
+                start = nil
             }
         }
         let (zoneName, clock) = ScenarioLoader.timeZone(fields["timezone"], &reader)

@@ -5,52 +5,90 @@ import Testing
 
 /// A saved state is input: the app reads whatever the disk gives back. Every number of a
 /// real state (a morning and an evening with requests pending and delivered) is replaced by
-/// extreme values in turn; each state the decoder accepts must live on — a run the same day,
-/// a log, the next morning (which closes the day) — and save again, without trapping.
+/// extreme values in turn, and every string value by hostile ones; each state the decoder
+/// accepts must live on — a run the same day, a log, a tick, the next morning (which closes
+/// the day) — and save again, without trapping.
 @Suite struct StateMutationTests {
     static let extremes = ["1e300", "-1e300", "1e19", "-1e19", "9.2e18", "-9.2e18", "4.6e15", "-4.6e15", "1e12", "-86401", "-1", "0.5"]
 
-    /// The byte ranges of every number in JSON text (strings skipped).
-    static func numberSpans(_ bytes: [UInt8]) -> [Range<Int>] {
-        var spans: [Range<Int>] = []
+    /// Strings a value may become: empty, foreign, long, control characters, a lone
+    /// surrogate, a huge log number, a time zone with a NUL.
+    static let hostileStrings = [
+        "\"\"", "\"x\"", "\"" + String(repeating: "가", count: 5_000) + "\"", "\"log_99999999999999999999999999\"", "\"\\u0000\"",
+        "\"\\ud800\"", "\"Asia/Seoul\\u0000\"", "\"24:00\"", "null", "[]", "{}",
+    ]
+
+    /// The byte ranges of every number and of every string value (keys skipped) in JSON text.
+    static func spans(_ bytes: [UInt8]) -> (numbers: [Range<Int>], strings: [Range<Int>]) {
+        var numbers: [Range<Int>] = []
+        var strings: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                let start = index
                 index += 1
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
                 index += 1
+                var next = index
+                while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\n") { next += 1 }
+                if next >= bytes.count || bytes[next] != UInt8(ascii: ":") { strings.append(start..<index) }
             } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                 let start = index
                 while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
-                spans.append(start..<index)
+                numbers.append(start..<index)
             } else {
                 index += 1
             }
         }
-        return spans
+        return (numbers, strings)
+    }
+
+    /// A real state: a morning, then the evening run with requests pending and delivered.
+    static func evening() throws -> [UInt8] {
+        var engine = EngineStateTests().morning()
+        engine.handle(.appOpened(health: EngineStateTests.health(steps: 3000, sleep: 330)), at: EngineStateTests.at(21, 10))
+        return [UInt8](try engine.state.encoded())
+    }
+
+    /// Decodes `data`; when the state is accepted, lives on from it and saves it again.
+    /// Returns whether it was accepted.
+    static func livesOnIfAccepted(_ data: Data) -> Bool {
+        guard let state = EngineState.decode(data).state, var restored = OperatorEngine(ruleset: Shipped.ruleset, state: state) else {
+            return false
+        }
+        restored.handle(.appOpened(health: EngineStateTests.health(steps: 4000)), at: EngineStateTests.at(22))
+        restored.handle(.log(routine: "water", value: 250, unit: nil, source: .widget), at: EngineStateTests.at(22, 5))
+        restored.handle(.check(routine: "skincare", item: "세수"), at: EngineStateTests.at(22, 6))
+        let tomorrow = EngineStateTests.seoul.instant(day: EngineStateTests.day + 1, seconds: 8 * 3600)
+        restored.handle(.appOpened(health: EngineStateTests.health(steps: 100)), at: tomorrow)
+        _ = try? restored.state.encoded()
+        return true
     }
 
     @Test func everyNumberOfASavedStateAtItsExtremesIsRefusedOrLivesOn() throws {
-        let seoul = EngineStateTests.seoul
-        var engine = EngineStateTests().morning()
-        engine.handle(.appOpened(health: EngineStateTests.health(steps: 3000, sleep: 330)), at: EngineStateTests.at(21, 10))
-        let original = [UInt8](try engine.state.encoded())
-        let spans = Self.numberSpans(original)
+        let original = try Self.evening()
+        let spans = Self.spans(original).numbers
         #expect(spans.count > 40, "\(spans.count) numbers")
         var accepted = 0
         for span in spans {
             for extreme in Self.extremes {
                 let data = Data(original[..<span.lowerBound] + Array(extreme.utf8) + original[span.upperBound...])
-                guard let state = EngineState.decode(data).state,
-                    var restored = OperatorEngine(ruleset: Shipped.ruleset, state: state)
-                else { continue }
-                accepted += 1
-                restored.handle(.appOpened(health: EngineStateTests.health(steps: 4000)), at: EngineStateTests.at(22))
-                restored.handle(.log(routine: "water", value: 250, unit: nil, source: .widget), at: EngineStateTests.at(22, 5))
-                let tomorrow = seoul.instant(day: EngineStateTests.day + 1, seconds: 8 * 3600)
-                restored.handle(.appOpened(health: EngineStateTests.health(steps: 100)), at: tomorrow)
-                _ = try? restored.state.encoded()
+                if Self.livesOnIfAccepted(data) { accepted += 1 }
+            }
+        }
+        #expect(accepted > 0)
+    }
+
+    @Test func everyStringOfASavedStateMadeHostileIsRefusedOrLivesOn() throws {
+        let original = try Self.evening()
+        let spans = Self.spans(original).strings
+        #expect(spans.count > 40, "\(spans.count) strings")
+        var accepted = 0
+        for span in spans {
+            for hostile in Self.hostileStrings {
+                let data = Data(original[..<span.lowerBound] + Array(hostile.utf8) + original[span.upperBound...])
+                if Self.livesOnIfAccepted(data) { accepted += 1 }
             }
         }
         #expect(accepted > 0)

@@ -40,8 +40,11 @@ public enum InputLimits {
     /// saved state holding a date outside them is corrupt, and a scenario or population day
     /// outside them gets a diagnostic. Bounded so, no clock reading overflows and a device
     /// clock set far ahead costs at most ~63,000 day closes, never an unbounded catch-up.
-    public static let engineDays = 10_957...84_005
+    /// (Inlinable constants: the engine reads them at every clock reading.)
+    @inlinable public static var engineDays: ClosedRange<Int> { 10_957...84_005 }
     /// The instants of `engineDays` in seconds since 1970 (UTC), a day wider on each side
     /// for time zones.
-    public static let engineSeconds = Double((engineDays.lowerBound - 1) * 86_400)...Double((engineDays.upperBound + 2) * 86_400)
+    @inlinable public static var engineSeconds: ClosedRange<Double> {
+        Double((engineDays.lowerBound - 1) * 86_400)...Double((engineDays.upperBound + 2) * 86_400)
+    }
 }

@@ -217,7 +217,7 @@ extension OperatorEngine {
                 problem(at: time, "event.unknown_setting", "no setting '\(key)'")
                 continue
             }
-            guard OperatorEngine.fits(value, declaration.type) else {
+            guard OperatorEngine.fits(value, declaration.type, in: ruleset) else {
                 problem(at: time, "event.invalid_setting", "setting '\(key)' takes \(declaration.type), not \(value)")
                 continue
             }
@@ -227,15 +227,27 @@ extension OperatorEngine {
         if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
     }
 
-    static func fits(_ value: Value, _ type: ExpressionType) -> Bool {
+    /// Whether a setting value may be stored: of the declared type and within what a rule
+    /// file may say (numbers within ±10^9, times of day 00:00–24:00, durations within ±10^9 s,
+    /// dates within the days the engine lives, known routine ids, every list item and map
+    /// entry alike). The one check for settings from events, the host, saved states and
+    /// reconciliation: a value past it would reach the engine's arithmetic.
+    static func fits(_ value: Value, _ type: ExpressionType, in ruleset: Ruleset) -> Bool {
+        let limit = Double(InputLimits.maxNumber)
         switch (value, type) {
         case (.unknown, .optional): return true
-        case (_, .optional(let wrapped)): return fits(value, wrapped)
-        case (.bool, .bool), (.int, .int), (.int, .number), (.number, .number), (.string, .string), (.time, .time),
-            (.duration, .duration), (.date, .date), (.string, .routineID), (.map, .map):
-            return true
+        case (_, .optional(let wrapped)): return fits(value, wrapped, in: ruleset)
+        case (.bool, .bool), (.string, .string): return true
+        case (.int(let number), .int), (.int(let number), .number): return abs(Double(number)) <= limit
+        case (.number(let number), .number): return number.isFinite && abs(number) <= limit
+        case (.time(let seconds), .time): return (0...86_400).contains(seconds)
+        case (.duration(let seconds), .duration): return abs(Double(seconds)) <= Double(InputLimits.maxDurationSeconds)
+        case (.date(let day), .date): return InputLimits.engineDays.contains(day)
+        case (.string(let id), .routineID): return ruleset.routine(id) != nil
         case (.string(let text), .enumeration(let enumType)): return enumType.cases.contains(text)
-        case (.list(let items), .list(let element)): return items.allSatisfy { fits($0, element) }
+        case (.list(let items), .list(let element)): return items.allSatisfy { fits($0, element, in: ruleset) }
+        case (.map(let entries), .map(let keyType, let valueType)):
+            return entries.allSatisfy { fits(.string($0.key), keyType, in: ruleset) && fits($0.value, valueType, in: ruleset) }
         default: return false
         }
     }

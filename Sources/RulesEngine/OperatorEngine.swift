@@ -164,7 +164,14 @@ public struct OperatorEngine: Sendable {
         self.layout = prepared.layout
         self.fullSchema = prepared.fullSchema
         self.clock = clock
-        let profile = profile ?? OperatorProfile(ruleset: ruleset)
+        var profile = profile ?? OperatorProfile(ruleset: ruleset)
+        // A declared setting whose value does not fit (a host's or a saved state's: the engine
+        // stores none itself) reads as its default.
+        for declaration in ruleset.settings {
+            if let value = profile.settings[declaration.key], !OperatorEngine.fits(value, declaration.type, in: ruleset) {
+                profile.settings[declaration.key] = declaration.defaultValue
+            }
+        }
         self.storedProfile = profile
         self.ruleBoxes = prepared.ruleBoxes
         self.routineBoxes = prepared.routineBoxes

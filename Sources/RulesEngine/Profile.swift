@@ -53,9 +53,13 @@ public struct OperatorProfile: Sendable, Hashable {
 }
 
 extension OperatorEngine {
-    /// Takes setting values as the user's own (a scenario's `settings:`), without a record.
+    /// Takes setting values as the user's own (a scenario's `settings:`), without a record;
+    /// undeclared keys and values that do not fit their declaration (`fits`) are ignored.
     public mutating func adopt(settings values: [String: Value]) {
-        for (key, value) in values where ruleset.settings.declaration(key) != nil { profile.settings[key] = value }
+        for (key, value) in values {
+            guard let declaration = ruleset.settings.declaration(key), OperatorEngine.fits(value, declaration.type, in: ruleset) else { continue }
+            profile.settings[key] = value
+        }
     }
 }
 

@@ -50,7 +50,7 @@ extension OperatorEngine {
         }
         var settings: [String: Value] = [:]
         for declaration in ruleset.settings {
-            if let value = profile.settings[declaration.key], OperatorEngine.fits(value, declaration.type) {
+            if let value = profile.settings[declaration.key], OperatorEngine.fits(value, declaration.type, in: ruleset) {
                 settings[declaration.key] = value
             } else {
                 if profile.settings[declaration.key] != nil { note(.setting, declaration.key, "defaulted") }

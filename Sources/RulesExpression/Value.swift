@@ -56,6 +56,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 public enum DateFormat {
     /// `2026-06-29` for a day number.
     public static func string(_ days: Int) -> String {
+        // Past ±10^12 days the calendar arithmetic would overflow: the number is shown.
+        guard abs(Double(days)) <= 1e12 else { return "day \(days)" }
         let (y, m, d) = civil(fromDays: days)
         func pad(_ v: Int, _ width: Int) -> String {
             let s = String(v)

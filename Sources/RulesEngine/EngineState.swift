@@ -244,12 +244,15 @@ extension EngineState {
         }
     }
 
+    /// The days a state's days lie in: the engine's, with tomorrow's requests planned on the
+    /// last one (and a logical day that began the evening before the first).
+    static var days: ClosedRange<Int> { (InputLimits.engineDays.lowerBound - 1)...(InputLimits.engineDays.upperBound + 1) }
+
     /// The first impossible value, if any: values the engine would trap or loop on.
     var problem: String? {
         guard clock != nil else { return "unknown time zone '\(timeZone)'" }
-        // The engine's days, with tomorrow's requests planned on the last one.
-        let dayRange = (InputLimits.engineDays.lowerBound - 1)...(InputLimits.engineDays.upperBound + 1)
-        let bound = 1_000_000_000_000
+        let dayRange = Self.days
+        let bound = OperatorProfile.maxCount
         guard (0...bound).contains(profile.streakDays), (0...bound).contains(profile.xp) else { return "streak or XP out of range" }
         guard profile.ignoredStreaks.values.allSatisfy({ (0...bound).contains($0) }) else { return "an ignore count is out of range" }
         guard profile.weakenedSince.values.allSatisfy(dayRange.contains) else { return "a weakening day is out of range" }

@@ -57,10 +57,11 @@ extension OperatorEngine {
         let streakCounts = ruleset.judgement?.streakCounts ?? [.success, .recovered]
         // One change of the profile, not two (each change works out what runs read off it).
         var updated = profile
-        updated.streakDays = streakCounts.contains(result) ? profile.streakDays + 1 : 0
-        // XP per entry is at most 10^9 (checked at load); the total saturates rather than trap.
+        updated.streakDays = streakCounts.contains(result) ? Swift.min(profile.streakDays + 1, OperatorProfile.maxCount) : 0
+        // XP per entry is at most 10^9 (checked at load); the total saturates at the most a
+        // saved state holds rather than trap.
         let (total, overflow) = profile.xp.addingReportingOverflow(gained)
-        updated.xp = overflow ? Int.max : total
+        updated.xp = overflow ? OperatorProfile.maxCount : Swift.min(total, OperatorProfile.maxCount)
         profile = updated
         let close = DayClose(
             day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, routineIDs: ids,

@@ -164,7 +164,7 @@ public struct OperatorEngine: Sendable {
         self.layout = prepared.layout
         self.fullSchema = prepared.fullSchema
         self.clock = clock
-        var profile = profile ?? OperatorProfile(ruleset: ruleset)
+        var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
         // A declared setting whose value does not fit (a host's or a saved state's: the engine
         // stores none itself) reads as its default.
         for declaration in ruleset.settings {

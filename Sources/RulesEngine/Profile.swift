@@ -24,6 +24,23 @@ public struct OperatorProfile: Sendable, Hashable {
         enabledRoutines = Set(ruleset.routines.filter(\.defaultEnabled).map(\.id))
     }
 
+    /// The largest streak, XP or run of ignores a profile holds: counts saturate here, and a
+    /// saved state past it is corrupt.
+    public static let maxCount = 1_000_000_000_000
+
+    /// The profile within what a saved state may hold: streak, XP and ignore counts within
+    /// 0…`maxCount`, weakening days within the days the engine lives (others dropped). A
+    /// host's profile is read so; the engine keeps every count inside these itself.
+    var bounded: OperatorProfile {
+        func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), Self.maxCount) }
+        var copy = self
+        copy.streakDays = clamp(streakDays)
+        copy.xp = clamp(xp)
+        copy.ignoredStreaks = ignoredStreaks.mapValues(clamp)
+        copy.weakenedSince = weakenedSince.filter { EngineState.days.contains($0.value) }
+        return copy
+    }
+
     /// `day_starts_at` in seconds since midnight (04:00 when not declared).
     public func dayStart(_ ruleset: Ruleset) -> Int { Self.dayStart(settings, ruleset) }
 

@@ -109,4 +109,27 @@ import Testing
         #expect(records.allSatisfy { if case .problem = $0.kind { false } else { true } })
         #expect(taking.state.profile.settings["day_starts_at"] == .time(5 * 3600))
     }
+
+    /// The host's profile at its extremes (counts and days of any size) lives a day, closes
+    /// it and saves a state that reads back.
+    @Test(arguments: [Int.max, Int.min, -1, 1_000_000_000_001])
+    func aHostProfileAtItsExtremesLivesOn(extreme: Int) throws {
+        let ruleset = Shipped.ruleset
+        var profile = OperatorProfile(ruleset: ruleset)
+        profile.streakDays = extreme
+        profile.xp = extreme
+        for rule in ruleset.notifications {
+            profile.ignoredStreaks[rule.id] = extreme
+            profile.weakenedSince[rule.id] = extreme
+        }
+        var engine = OperatorEngine(ruleset: ruleset, clock: EngineStateTests.seoul, profile: profile)
+        engine.handle(.appOpened(health: EngineStateTests.health(steps: 9000)), at: EngineStateTests.at(8))
+        engine.handle(.notificationResponse(id: "morning_checkin.20260720", response: .ignored, health: nil), at: EngineStateTests.at(9))
+        engine.handle(.appOpened(health: EngineStateTests.health(steps: 9000)), at: EngineStateTests.at(21))
+        for day in 1...3 {
+            engine.handle(.appOpened(health: nil), at: EngineStateTests.seoul.instant(day: EngineStateTests.day + day, seconds: 9 * 3600))
+        }
+        let load = EngineState.decode(try engine.state.encoded())
+        #expect(load.state != nil, "\(load.diagnostics.map(\.message))")
+    }
 }

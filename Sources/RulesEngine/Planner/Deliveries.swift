@@ -61,7 +61,7 @@ extension OperatorEngine {
         note(at: time, .notificationResponse(id: notification.id, type: notification.type, response: label))
         switch response {
         case .ignored:
-            let streak = (profile.ignoredStreaks[notification.type] ?? 0) + 1
+            let streak = Swift.min((profile.ignoredStreaks[notification.type] ?? 0) + 1, OperatorProfile.maxCount)
             let since = streak == ruleset.policy.weakenAfterIgnored ? currentDay : nil
             setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
         case .opened, .action(.openApp):

@@ -45,7 +45,9 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
         .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
-        .executableTarget(name: "FuzzEngine", dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
+        .executableTarget(
+            name: "FuzzEngine",
+            dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles", "TestSupport"]),
         .testTarget(
             name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
@@ -55,7 +57,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesEngineTests",
-            dependencies: ["RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport"],
+            dependencies: [
+                "RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesSimulatorTests",

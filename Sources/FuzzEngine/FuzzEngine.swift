@@ -2,15 +2,21 @@
 // (a value, a threshold, a table condition or a template text) and a day of events. Whatever
 // the check accepts must simulate without trapping, and its trace must keep the invariants:
 // no day over the cap, nothing delivered inside quiet hours unless the type allows it, and no
-// lock-screen text made from a sensitive fact unless redacted. Run from the repository root:
+// lock-screen text made from a sensitive fact unless redacted. The rest of the bytes drive the
+// app's own inputs under the same ruleset: events with hostile values (non-finite and huge
+// numbers, unknown ids, settings of any kind, times outside the engine's days), then the saved
+// state with one value changed; every state the engine saves must read back, and every
+// changed state the decoder accepts must live on. Run from the repository root:
 // Fuzz/run.sh FuzzEngine.
 import Foundation
 import RulesDocument
 import RulesEngine
+import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
 import RulesetFiles
+import TestSupport
 
 private let files = RulesetDirectory.files(in: FileManager.default.currentDirectoryPath, folders: RulesetDirectory.rulesetFolders)
 private let texts = files.map { (try? String(contentsOfFile: $0.path, encoding: .utf8)) ?? "" }
@@ -94,7 +100,89 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     else { return 0 }
     let result = Simulation.run(scenario, ruleset: ruleset)
     check(result, ruleset: ruleset)
+    hostileRun(ruleset, &bytes)
     return 0
+}
+
+private let hostileNumbers: [Double] = [.nan, .infinity, -.infinity, -1, 0, 5e-324, 250, 1_000_001, 1e300, 9.3e18]
+private let hostileInts = [Int.max, Int.min, -1, 0, 420, 86_400, 1_000_000_001]
+private let hostileValues: [Value] = [
+    .bool(true), .int(.max), .int(-1), .int(3), .number(.nan), .number(1e300), .duration(.max), .duration(5400), .time(.max), .time(-1),
+    .time(21 * 3600), .time(86_400), .date(.max), .date(20_654), .string(""), .string("cold_persistent"), .unknown,
+    .list([.int(1), .string("x")]), .map(["water": .time(.max)]), .map(["water": .time(22 * 3600), "study": .time(15 * 3600)]),
+    .map(["nope": .bool(true)]),
+]
+private let routineNames = ["water", "study", "skincare", "sleep", "steps", "reading", "", "nope"]
+private let itemNames = ["양치", "세수", "로션", "", "nope"]
+private let toolCalls = [
+    "", "{", "null", #"{"name":"log_habit","arguments":{"routine":"water","value":300}}"#,
+    #"{"name":"log_habit","arguments":{"routine":"water","value":1e308}}"#, #"{"name":"start_recovery","arguments":{}}"#,
+    #"{"name":"set_reminder","arguments":{"routine":"study","time":"25:00"}}"#, String(repeating: "[", count: 40),
+]
+/// What a changed number or string of a saved state becomes.
+private let stateValues = ["1e300", "-1e300", "1e19", "9.2e18", "-9.2e18", "1e12", "-86401", "-1", "0.5", "null", "\"\"", "\"x\"", "[]", "{}"]
+
+/// One event of the app, its values drawn from the hostile tables.
+private func hostileEvent(_ engine: OperatorEngine, _ bytes: inout Bytes) -> EngineEvent {
+    let ruleset = engine.ruleset
+    func health() -> HealthReading {
+        HealthReading(
+            stepsPermission: .granted, sleepPermission: bytes.next(2) == 0 ? .granted : .denied,
+            stepsToday: hostileInts[bytes.next(hostileInts.count)],
+            stepsYesterday: 4000, stepsAverage7: hostileInts[bytes.next(hostileInts.count)], sleepMinutes: hostileInts[bytes.next(hostileInts.count)])
+    }
+    let routine = routineNames[bytes.next(routineNames.count)]
+    let logID = "log_20260720_00\(1 + bytes.next(3))"
+    let pendingID = engine.pending.first?.id ?? "nope"
+    switch bytes.next(12) {
+    case 0: return .appOpened(health: bytes.next(3) == 0 ? nil : health())
+    case 1: return .log(routine: routine, value: hostileNumbers[bytes.next(hostileNumbers.count)], unit: nil, source: .manual)
+    case 2: return .editLog(id: bytes.next(3) == 0 ? "nope" : logID, value: hostileNumbers[bytes.next(hostileNumbers.count)])
+    case 3: return .deleteLog(id: logID)
+    case 4: return .check(routine: routine, item: itemNames[bytes.next(itemNames.count)])
+    case 5: return .uncheck(routine: routine, item: itemNames[bytes.next(itemNames.count)])
+    case 6:
+        let keys = ruleset.settings.map(\.key) + ["nope"]
+        return .settings([keys[bytes.next(keys.count)]: hostileValues[bytes.next(hostileValues.count)]])
+    case 7:
+        let responses = [NotificationResponse.opened, .ignored] + NotificationAction.allCases.map(NotificationResponse.action)
+        return .notificationResponse(id: pendingID, response: responses[bytes.next(responses.count)], health: bytes.next(2) == 0 ? nil : health())
+    case 8: return .notificationDelivered(id: pendingID, staleCondition: bytes.next(2) == 0)
+    case 9: return .toolCall(toolCalls[bytes.next(toolCalls.count)])
+    case 10: return .widget(WidgetIntent.allCases[bytes.next(WidgetIntent.allCases.count)])
+    default: return .action(RouteAction.allCases[bytes.next(RouteAction.allCases.count)])
+    }
+}
+
+/// Lives a few hostile events, then changes one value of the saved state and lives on from
+/// it. A save that does not read back, or a trap anywhere, aborts.
+private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
+    guard bytes.index < bytes.data.count, let clock = LocalClock(identifier: "Asia/Seoul"), let day = DateFormat.days("2026-07-20") else { return }
+    var minute = 7 * 60
+    func live(_ engine: inout OperatorEngine, _ count: Int) {
+        for _ in 0..<count {
+            minute += bytes.next(300)
+            let time = bytes.next(16) == 0 ? Date(timeIntervalSince1970: 1e19) : clock.instant(day: day, seconds: minute * 60)
+            engine.handle(hostileEvent(engine, &bytes), at: time)
+        }
+    }
+    func saved(_ engine: OperatorEngine) -> [UInt8] {
+        guard let data = try? engine.state.encoded(), EngineState.decode(data).state != nil else { abort() }
+        return [UInt8](data)
+    }
+    var engine = OperatorEngine(ruleset: ruleset, clock: clock)
+    live(&engine, 1 + bytes.next(6))
+    let original = saved(engine)
+    let spans = JSONSpans.values(original)
+    let all = spans.numbers + spans.strings
+    guard !all.isEmpty else { return }
+    let span = all[(bytes.next(256) * 256 + bytes.next(256)) % all.count]
+    let changed = JSONSpans.replacing(original, span, with: stateValues[bytes.next(stateValues.count)])
+    guard let state = EngineState.decode(Data(changed)).state, var restored = OperatorEngine(ruleset: ruleset, state: state) else { return }
+    live(&restored, 1 + bytes.next(3))
+    minute += 24 * 60
+    restored.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: minute * 60))
+    _ = saved(restored)
 }
 
 /// The invariants of a trace (the ones `rules population` counts); a violation aborts.

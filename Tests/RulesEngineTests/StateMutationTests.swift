@@ -18,32 +18,6 @@ import Testing
         "\"\\ud800\"", "\"Asia/Seoul\\u0000\"", "\"24:00\"", "null", "[]", "{}",
     ]
 
-    /// The byte ranges of every number and of every string value (keys skipped) in JSON text.
-    static func spans(_ bytes: [UInt8]) -> (numbers: [Range<Int>], strings: [Range<Int>]) {
-        var numbers: [Range<Int>] = []
-        var strings: [Range<Int>] = []
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let start = index
-                index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
-                index += 1
-                var next = index
-                while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\n") { next += 1 }
-                if next >= bytes.count || bytes[next] != UInt8(ascii: ":") { strings.append(start..<index) }
-            } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                let start = index
-                while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
-                numbers.append(start..<index)
-            } else {
-                index += 1
-            }
-        }
-        return (numbers, strings)
-    }
-
     /// A real state: a morning, then the evening run with requests pending and delivered.
     static func evening() throws -> [UInt8] {
         var engine = EngineStateTests().morning()
@@ -68,12 +42,12 @@ import Testing
 
     @Test func everyNumberOfASavedStateAtItsExtremesIsRefusedOrLivesOn() throws {
         let original = try Self.evening()
-        let spans = Self.spans(original).numbers
+        let spans = JSONSpans.values(original).numbers
         #expect(spans.count > 40, "\(spans.count) numbers")
         var accepted = 0
         for span in spans {
             for extreme in Self.extremes {
-                let data = Data(original[..<span.lowerBound] + Array(extreme.utf8) + original[span.upperBound...])
+                let data = Data(JSONSpans.replacing(original, span, with: extreme))
                 if Self.livesOnIfAccepted(data) { accepted += 1 }
             }
         }
@@ -82,12 +56,12 @@ import Testing
 
     @Test func everyStringOfASavedStateMadeHostileIsRefusedOrLivesOn() throws {
         let original = try Self.evening()
-        let spans = Self.spans(original).strings
+        let spans = JSONSpans.values(original).strings
         #expect(spans.count > 40, "\(spans.count) strings")
         var accepted = 0
         for span in spans {
             for hostile in Self.hostileStrings {
-                let data = Data(original[..<span.lowerBound] + Array(hostile.utf8) + original[span.upperBound...])
+                let data = Data(JSONSpans.replacing(original, span, with: hostile))
                 if Self.livesOnIfAccepted(data) { accepted += 1 }
             }
         }

@@ -41,7 +41,8 @@ enum DiffCommand {
         for path in arguments.positional {
             var parsed = ParsedArguments()
             parsed.values["--ruleset"] = [path]
-            guard let (ruleset, _) = SimulationSupport.ruleset(parsed, io) else { return .usage }
+            let hint = "name two ruleset directories (each with routines/, rules/ and templates/): rules diff OLD_DIR NEW_DIR"
+            guard let (ruleset, _) = SimulationSupport.ruleset(parsed, io, hint: hint) else { return .usage }
             rulesets.append(ruleset)
         }
         if let path = arguments.value("--population") { return population(path, rulesets[0], rulesets[1], arguments, io) }

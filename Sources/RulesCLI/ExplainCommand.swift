@@ -45,6 +45,9 @@ enum ExplainCommand {
             return RulesCLI.usageError("--decision \(decision) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        if let question = arguments.value("--why-not"), let problem = WhyNot.problem(question, ruleset: ruleset) {
+            return RulesCLI.usageError("--why-not: \(problem)", usage: command.usage, helpName: "explain", io: io)
+        }
         guard let files = SimulationSupport.scenarioFiles([path], io),
             let loaded = SimulationSupport.scenarios(files, ruleset: ruleset).first
         else { return .usage }
@@ -60,8 +63,6 @@ enum ExplainCommand {
             io.out(WhyNot.answer(question, engine: result.engine, ruleset: ruleset) + "\n")
             return .success
         }
-        let time = scenario.clock.instant(logicalDay: scenario.days[stop.day].date, seconds: stop.seconds, dayStart: ruleset.dayStartsAt)
-        _ = time
         let explanations = result.engine.explanations
         var key: String
         switch decision {

@@ -15,8 +15,11 @@ enum SimulationSupport {
         OptionSpec(name: "--ruleset", valueName: "DIR", help: "Ruleset directory (default: the current directory).")
     }
 
-    /// The ruleset, or nil after printing its diagnostics.
-    static func ruleset(_ arguments: ParsedArguments, _ io: CommandIO) -> (Ruleset, [String: SourceFile])? {
+    /// The ruleset, or nil after printing its diagnostics. `hint` says how to name another
+    /// directory when this one holds no rule files.
+    static func ruleset(
+        _ arguments: ParsedArguments, _ io: CommandIO, hint: String = "run from the ruleset's directory, or name it with --ruleset DIR"
+    ) -> (Ruleset, [String: SourceFile])? {
         let path = arguments.value("--ruleset") ?? "."
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
@@ -29,7 +32,7 @@ enum SimulationSupport {
             if load.diagnostics.contains(where: { $0.code == "ruleset.no_files" }) {
                 io.err(
                     "Error: no ruleset at \(path): no .yaml files under routines/, rules/ or templates/\n"
-                        + "help: run from the ruleset's directory, or name it with --ruleset DIR\n")
+                        + "help: \(hint)\n")
                 return nil
             }
             io.err("Error: the ruleset at \(path) has errors\n")

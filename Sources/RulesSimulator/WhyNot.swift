@@ -7,6 +7,30 @@ import Ruleset
 /// fact that would have produced the other outcome, where one exists, and otherwise what
 /// stopped it.
 public enum WhyNot {
+    /// What is wrong with a question before any day is lived (nil: it can be answered): not
+    /// `subject=outcome`, an unknown subject, or an outcome the ruleset does not have.
+    public static func problem(_ question: String, ruleset: Ruleset) -> String? {
+        let parts = question.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else { return "ask as route=KIND, risk=LEVEL or notification=ID, not '\(question)'" }
+        switch parts[0] {
+        case "route":
+            guard RouteKind(rawValue: parts[1]) != nil else {
+                return "'\(parts[1])' is not a route (one of \(RouteKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+        case "risk":
+            guard RiskLevel(rawValue: parts[1]) != nil else {
+                return "'\(parts[1])' is not a risk level (one of \(RiskLevel.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+        case "notification":
+            guard ruleset.notification(parts[1]) != nil else {
+                return "no notification type '\(parts[1])' (the ruleset has \(ruleset.notifications.map(\.id).joined(separator: ", ")))"
+            }
+        default:
+            return "ask about route=, risk= or notification=, not '\(parts[0])='"
+        }
+        return nil
+    }
+
     public static func answer(_ question: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
         let parts = question.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return "ask as route=KIND, risk=LEVEL or notification=ID" }

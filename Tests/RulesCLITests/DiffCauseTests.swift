@@ -40,4 +40,13 @@ import Testing
         #expect(diff.stdout.contains("\"kind\": \"policy\""))
         #expect(diff.stdout.contains("\"line\": 4"))
     }
+
+    @Test func aDirectoryWithoutRulesIsAUsageErrorThatSaysWhatDiffTakes() {
+        let empty = Fixtures.temporaryDirectory()
+        let run = CapturedRun(["diff", ".", empty], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("no ruleset at \(empty)"), "\(run.stderr)")
+        #expect(run.stderr.contains("help: name two ruleset directories"), "\(run.stderr)")
+        #expect(!run.stderr.contains("--ruleset"))
+    }
 }

@@ -158,6 +158,18 @@ import Testing
         #expect(run.stdout == answer + "\n")
     }
 
+    @Test(arguments: [
+        ("route=nope", "'nope' is not a route (one of regular, light, recovery)"), ("risk=", "ask as route=KIND"),
+        ("=", "ask as route=KIND"), ("light", "ask as route=KIND"), ("mood=low", "ask about route=, risk= or notification="),
+        ("notification=nope", "no notification type 'nope' (the ruleset has"),
+    ])
+    func aQuestionWhyNotCannotAskIsAUsageError(question: String, message: String) {
+        let run = CapturedRun(["explain", "scenarios/collapsed_day.yaml", "--at", "21:10", "--why-not", question], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("--why-not: \(message)"), "\(run.stderr)")
+    }
+
     @Test func generatedBoundaryScenariosSitOnBothSides() {
         let out = Fixtures.temporaryDirectory()
         let generate = CapturedRun(["test", "--generate-boundaries", out], in: Self.root)

@@ -91,7 +91,17 @@ public struct NodeReader {
     /// A whole number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`).
     public mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
         guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
-        guard let value = Int(text.replacingOccurrences(of: "_", with: "")) else {
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard let value = Int(digits) else {
+            // A whole number too large for any integer (99999999999999999999, 1e19, 1e400) is
+            // out of range, not of the wrong type.
+            if let huge = Double(digits), !huge.isNaN, huge.rounded() == huge, abs(huge) > Double(InputLimits.maxNumber),
+                !digits.lowercased().contains("n"), !digits.lowercased().contains("x")
+            {
+                _ = checkRange(
+                    huge, node, key: key, minimum: Double(minimum ?? -InputLimits.maxNumber), maximum: Double(maximum ?? InputLimits.maxNumber))
+                return nil
+            }
             report(RulesetDiagnostics.wrongType(file, node, expected: "a whole number"))
             return nil
         }
@@ -110,12 +120,20 @@ public struct NodeReader {
         } else {
             value = Double(text.replacingOccurrences(of: "_", with: ""))
         }
-        guard let value, value.isFinite, !text.lowercased().contains("n"), !text.lowercased().contains("x") else {
+        guard let value, !value.isNaN, !text.lowercased().contains("n"), !text.lowercased().contains("x") else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a number"))
             return nil
         }
-        return checkRange(
-            value, node, key: key, minimum: minimum ?? -Double(InputLimits.maxNumber), maximum: maximum ?? Double(InputLimits.maxNumber))
+        // Past Double's range (1e400) a number is out of range: reported as such, never kept.
+        guard
+            let checked = checkRange(
+                value, node, key: key, minimum: minimum ?? -Double(InputLimits.maxNumber), maximum: maximum ?? Double(InputLimits.maxNumber))
+        else { return nil }
+        guard checked.isFinite else {
+            report(RulesetDiagnostics.outOfRange(file, node, "'\(key)' is too large, found \(node.scalar ?? "")"))
+            return nil
+        }
+        return checked
     }
 
     private mutating func checkRange(_ value: Double, _ node: YAMLNode, key: String, minimum: Double?, maximum: Double?) -> Double? {

@@ -16,6 +16,11 @@ import Testing
         ("rules/route.yaml", "delta: 300", "delta: 99999999999"),
         ("rules/route.yaml", "target: 300", "target: 1.7976931348623157e308"),
         ("rules/notifications.yaml", "category_cooldown: 90m", "category_cooldown: 99999999h"),
+        // Past every integer or Double: still out of range, not "expected a number".
+        ("rules/judgement.yaml", "completed: 10", "completed: 99999999999999999999"),
+        ("rules/judgement.yaml", "completed: 10", "completed: 1e19"),
+        ("routines/water.yaml", "goal: 1500", "goal: 1e400"),
+        ("routines/water.yaml", "goal: 1500", "goal: -1e400"),
     ])
     func aNumberOverTheBoundIsACheckErrorAtTheValue(file: String, old: String, new: String) throws {
         let directory = NSTemporaryDirectory() + "bounded-\(UUID().uuidString)"

@@ -65,7 +65,7 @@ let package = Package(
             name: "RulesSimulatorTests",
             dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "RulesExpression", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "RulesDiagnostics", "RulesExpression", "TestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 
 #if canImport(Glibc)
     import Glibc
@@ -27,12 +28,15 @@ public struct CommandIO {
     /// Directory that relative paths are resolved against.
     public var currentDirectory: String
 
+    /// `out` and `err` receive text with control characters from input escaped
+    /// (`TextRenderer.terminalSafe`): whatever a command prints, a hostile name never drives
+    /// the terminal. Files written with `--out` are written as they are.
     public init(
         out: @escaping (String) -> Void, err: @escaping (String) -> Void, stdoutIsTerminal: Bool,
         environment: [String: String], currentDirectory: String
     ) {
-        self.out = out
-        self.err = err
+        self.out = { out(TextRenderer.terminalSafe($0)) }
+        self.err = { err(TextRenderer.terminalSafe($0)) }
         self.stdoutIsTerminal = stdoutIsTerminal
         self.environment = environment
         self.currentDirectory = currentDirectory

@@ -54,6 +54,37 @@ public struct TextRenderer: Sendable {
         return out
     }
 
+    /// Output for a terminal: every control character from input (an ESC or BEL in a scenario
+    /// name, a template text or a group name retitles, clears or rewrites the terminal) is
+    /// written as `\u{1b}`; newlines, tabs and the colour sequences the renderers make
+    /// (`ESC [ digits ; … m`) pass. Linear, and a plain text is returned as it is.
+    public static func terminalSafe(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
+                // A colour sequence passes whole; anything else after ESC [ is escaped.
+                var end = index + 2
+                while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
+                if end < scalars.count, scalars[end] == "m" {
+                    out.append(contentsOf: scalars[index...end])
+                    index = end + 1
+                    continue
+                }
+            }
+            if isControl(scalar), scalar != "\n", scalar != "\t" {
+                out.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16) + "}").unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+            index += 1
+        }
+        return String(out)
+    }
+
     /// A source line as shown under a diagnostic: tabs stay (the caret line copies them),
     /// other control characters become U+FFFD, one column each, so the caret stays aligned.
     static func shown(_ line: Substring) -> String {

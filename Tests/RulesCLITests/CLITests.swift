@@ -1,4 +1,6 @@
+import Foundation
 import RulesCLI
+import RulesDiagnostics
 import TestSupport
 import Testing
 
@@ -107,6 +109,34 @@ import Testing
         let piped = CapturedRun(["check"], in: directory, terminal: false)
         #expect(!piped.stdout.contains("\u{1B}["))
         #expect(noColor.stdout == piped.stdout)
+    }
+
+    /// A scenario or population named with terminal control sequences (retitle, clear, a
+    /// carriage return that overwrites the line) prints them escaped in every text report;
+    /// the colour of diagnostics still passes.
+    @Test func controlCharactersInNamesNeverReachTheTerminal() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let hostile = #"x\u001b]0;pwned\u0007\u001b[2J\rover"#
+        let scenario = directory + "/s.yaml"
+        try "name: \"\(hostile)\"\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevents: [{ at: \"08:00\", app: open }]\n".write(
+            toFile: scenario, atomically: true, encoding: .utf8)
+        let original = try String(contentsOfFile: Fixtures.repositoryRoot() + "/populations/office_workers.yaml", encoding: .utf8)
+        let population = directory + "/p.yaml"
+        try original.replacingOccurrences(of: "name: 직장인\n", with: "name: \"\(hostile)\"\n").write(
+            toFile: population, atomically: true, encoding: .utf8)
+        let runs = [
+            CapturedRun(["simulate", scenario], in: Fixtures.repositoryRoot(), terminal: true),
+            CapturedRun(["test", scenario], in: Fixtures.repositoryRoot(), terminal: true),
+            CapturedRun(["population", population, "--users", "3", "--days", "1"], in: Fixtures.repositoryRoot(), terminal: true),
+        ]
+        for run in runs {
+            let all = run.stdout + run.stderr
+            #expect(all.contains("x\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{d}over"), "\(all)")
+            #expect(!all.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x0D })
+            #expect(!all.contains("\u{1B}]") && !all.contains("\u{1B}[2J"))
+        }
+        #expect(TextRenderer.terminalSafe("\u{1B}[1;31merror\u{1B}[0m\tok\n") == "\u{1B}[1;31merror\u{1B}[0m\tok\n")
+        #expect(TextRenderer.terminalSafe("a\u{9B}b\u{7F}") == "a\\u{9b}b\\u{7f}")
     }
 
     @Test func emptyDirectoryIsUsageError() {

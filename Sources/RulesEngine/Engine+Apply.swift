@@ -232,6 +232,18 @@ extension OperatorEngine {
     /// dates within the days the engine lives, known routine ids, every list item and map
     /// entry alike). The one check for settings from events, the host, saved states and
     /// reconciliation: a value past it would reach the engine's arithmetic.
+    /// A stored value as `ruleset` can keep it: a map loses the entries that no longer fit
+    /// (a reminder of a routine the ruleset dropped) and keeps the rest; nil when the value
+    /// itself does not fit.
+    static func fitted(_ value: Value, _ type: ExpressionType, in ruleset: Ruleset) -> Value? {
+        switch (value, type) {
+        case (.map(let entries), .map(let keyType, let valueType)):
+            return .map(entries.filter { fits(.string($0.key), keyType, in: ruleset) && fits($0.value, valueType, in: ruleset) })
+        case (.map, .optional(let wrapped)): return fitted(value, wrapped, in: ruleset)
+        default: return fits(value, type, in: ruleset) ? value : nil
+        }
+    }
+
     static func fits(_ value: Value, _ type: ExpressionType, in ruleset: Ruleset) -> Bool {
         let limit = Double(InputLimits.maxNumber)
         switch (value, type) {

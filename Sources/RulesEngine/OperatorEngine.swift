@@ -166,10 +166,11 @@ public struct OperatorEngine: Sendable {
         self.clock = clock
         var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
         // A declared setting whose value does not fit (a host's or a saved state's: the engine
-        // stores none itself) reads as its default.
+        // stores none itself) reads as its default; a map keeps the entries that fit.
         for declaration in ruleset.settings {
-            if let value = profile.settings[declaration.key], !OperatorEngine.fits(value, declaration.type, in: ruleset) {
-                profile.settings[declaration.key] = declaration.defaultValue
+            if let value = profile.settings[declaration.key] {
+                let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset)
+                if fitted != value { profile.settings[declaration.key] = fitted ?? declaration.defaultValue }
             }
         }
         self.storedProfile = profile

@@ -50,8 +50,8 @@ extension OperatorEngine {
         }
         var settings: [String: Value] = [:]
         for declaration in ruleset.settings {
-            if let value = profile.settings[declaration.key], OperatorEngine.fits(value, declaration.type, in: ruleset) {
-                settings[declaration.key] = value
+            if let value = profile.settings[declaration.key], let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset) {
+                settings[declaration.key] = fitted
             } else {
                 if profile.settings[declaration.key] != nil { note(.setting, declaration.key, "defaulted") }
                 settings[declaration.key] = declaration.defaultValue

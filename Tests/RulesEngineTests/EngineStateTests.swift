@@ -303,6 +303,8 @@ import Testing
         #expect(!state.profile.enabledRoutines.contains("reading"))
         #expect(state.rulesetSHA256 == renamed.sha256)
         #expect(!state.pending.contains { $0.routine == "reading" })
+        // The reading reminder goes; the study reminder stays.
+        #expect(state.profile.settings["reminders"] == .map(["study": .time(15 * 3600)]))
     }
 
     @Test func aRemovedNotificationTypeCancelsItsPendingRequests() throws {

@@ -78,6 +78,9 @@ public struct OperatorEngine: Sendable {
     /// Set when the ruleset changed under the state (restored under another ruleset, or
     /// replaced): the next step reconciles the state with it first.
     var needsReconciliation = false
+    /// Settings the engine fitted to the ruleset when it was made (key, what happened), which
+    /// the first reconciliation reports.
+    var settingsFittedAtStart: [Reconciliation] = []
     /// The last app run's reading and what it was read under, for the day's close (see
     /// `KeptReading`) and `currentFacts()`; nil after a restore or a ruleset change (a
     /// cache: not saved, read afresh when missing).
@@ -165,14 +168,22 @@ public struct OperatorEngine: Sendable {
         self.fullSchema = prepared.fullSchema
         self.clock = clock
         var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
-        // A declared setting whose value does not fit (a host's or a saved state's: the engine
-        // stores none itself) reads as its default; a map keeps the entries that fit.
+        // A declared setting whose value does not fit (a host's, or a saved state's under a
+        // changed ruleset: the engine stores none itself) reads as its default; a map keeps the
+        // entries that fit. A restored state's reconciliation reports each.
+        var fittedAtStart: [Reconciliation] = []
         for declaration in ruleset.settings {
             if let value = profile.settings[declaration.key] {
                 let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset)
-                if fitted != value { profile.settings[declaration.key] = fitted ?? declaration.defaultValue }
+                if fitted != value {
+                    profile.settings[declaration.key] = fitted ?? declaration.defaultValue
+                    fittedAtStart.append(
+                        Reconciliation(
+                            subject: .setting, id: declaration.key, action: fitted == nil ? "defaulted" : "entries that no longer fit dropped"))
+                }
             }
         }
+        self.settingsFittedAtStart = fittedAtStart
         self.storedProfile = profile
         self.ruleBoxes = prepared.ruleBoxes
         self.routineBoxes = prepared.routineBoxes

@@ -48,6 +48,8 @@ extension OperatorEngine {
             profile.enabledRoutines.remove(id)
             note(.routine, id, "dropped")
         }
+        for change in settingsFittedAtStart { note(change.subject, change.id, change.action) }
+        settingsFittedAtStart = []
         var settings: [String: Value] = [:]
         for declaration in ruleset.settings {
             if let value = profile.settings[declaration.key], let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset) {

@@ -305,6 +305,19 @@ import Testing
         #expect(!state.pending.contains { $0.routine == "reading" })
         // The reading reminder goes; the study reminder stays.
         #expect(state.profile.settings["reminders"] == .map(["study": .time(15 * 3600)]))
+        #expect(changes.contains("setting reminders entries that no longer fit dropped"), "\(changes)")
+    }
+
+    @Test func aSettingWhoseTypeChangedIsDefaultedAndSaysSo() throws {
+        let retyped = try Shipped.variant([
+            (
+                "rules/settings.yaml", "routine_reminder:         { type: bool, default: false }",
+                "routine_reminder:         { type: time, default: \"09:00\" }"
+            )
+        ])
+        let (records, state) = try continueUnder(retyped)
+        #expect(reconciliations(records).contains("setting routine_reminder defaulted"), "\(reconciliations(records))")
+        #expect(state.profile.settings["routine_reminder"] == .time(9 * 3600))
     }
 
     @Test func aRemovedNotificationTypeCancelsItsPendingRequests() throws {

@@ -227,23 +227,54 @@ extension OperatorEngine {
         if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
     }
 
-    /// Whether a setting value may be stored: of the declared type and within what a rule
-    /// file may say (numbers within ±10^9, times of day 00:00–24:00, durations within ±10^9 s,
-    /// dates within the days the engine lives, known routine ids, every list item and map
-    /// entry alike). The one check for settings from events, the host, saved states and
-    /// reconciliation: a value past it would reach the engine's arithmetic.
+    /// Settings as `ruleset` can keep them: each declared setting keeps a value that fits (a
+    /// map the entries that fit: a routine the ruleset dropped loses only its own reminder)
+    /// and otherwise takes its default; undeclared keys go. Returns each change, in
+    /// declaration order and then by key. The one fitting of stored settings: for the
+    /// profile an engine is made with, and for a ruleset that changes under a saved state.
+    static func fit(_ settings: inout [String: Value], to ruleset: Ruleset) -> [Reconciliation] {
+        // In place: an engine is made per user of a population, and almost always nothing
+        // changes here.
+        var changes: [Reconciliation] = []
+        for declaration in ruleset.settings {
+            guard let value = settings[declaration.key] else {
+                settings[declaration.key] = declaration.defaultValue
+                continue
+            }
+            if let fitted = fitted(value, declaration.type, in: ruleset) {
+                guard fitted != value else { continue }
+                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "entries that no longer fit dropped"))
+                settings[declaration.key] = fitted
+            } else {
+                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "defaulted"))
+                settings[declaration.key] = declaration.defaultValue
+            }
+        }
+        if settings.count > ruleset.settings.count {
+            for key in settings.keys.filter({ ruleset.settings.declaration($0) == nil }).sorted() {
+                changes.append(Reconciliation(subject: .setting, id: key, action: "dropped"))
+                settings[key] = nil
+            }
+        }
+        return changes
+    }
+
     /// A stored value as `ruleset` can keep it: a map loses the entries that no longer fit
-    /// (a reminder of a routine the ruleset dropped) and keeps the rest; nil when the value
-    /// itself does not fit.
+    /// and keeps the rest; nil when the value itself does not fit.
     static func fitted(_ value: Value, _ type: ExpressionType, in ruleset: Ruleset) -> Value? {
         switch (value, type) {
         case (.map(let entries), .map(let keyType, let valueType)):
-            return .map(entries.filter { fits(.string($0.key), keyType, in: ruleset) && fits($0.value, valueType, in: ruleset) })
+            return .map(entries.filter { entryFits($0, keyType, valueType, in: ruleset) })
         case (.map, .optional(let wrapped)): return fitted(value, wrapped, in: ruleset)
         default: return fits(value, type, in: ruleset) ? value : nil
         }
     }
 
+    /// Whether a setting value may be stored: of the declared type and within what a rule
+    /// file may say (numbers within ±10^9, times of day 00:00–24:00, durations within ±10^9 s,
+    /// dates within the days the engine lives, known routine ids, every list item and map
+    /// entry alike). The one check for settings from events, the host, saved states and
+    /// reconciliation: a value past it would reach the engine's arithmetic.
     static func fits(_ value: Value, _ type: ExpressionType, in ruleset: Ruleset) -> Bool {
         let limit = Double(InputLimits.maxNumber)
         switch (value, type) {
@@ -259,8 +290,14 @@ extension OperatorEngine {
         case (.string(let text), .enumeration(let enumType)): return enumType.cases.contains(text)
         case (.list(let items), .list(let element)): return items.allSatisfy { fits($0, element, in: ruleset) }
         case (.map(let entries), .map(let keyType, let valueType)):
-            return entries.allSatisfy { fits(.string($0.key), keyType, in: ruleset) && fits($0.value, valueType, in: ruleset) }
+            return entries.allSatisfy { entryFits($0, keyType, valueType, in: ruleset) }
         default: return false
         }
+    }
+
+    private static func entryFits(
+        _ entry: (key: String, value: Value), _ keyType: ExpressionType, _ valueType: ExpressionType, in ruleset: Ruleset
+    ) -> Bool {
+        fits(.string(entry.key), keyType, in: ruleset) && fits(entry.value, valueType, in: ruleset)
     }
 }

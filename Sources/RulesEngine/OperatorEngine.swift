@@ -168,22 +168,10 @@ public struct OperatorEngine: Sendable {
         self.fullSchema = prepared.fullSchema
         self.clock = clock
         var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
-        // A declared setting whose value does not fit (a host's, or a saved state's under a
-        // changed ruleset: the engine stores none itself) reads as its default; a map keeps the
-        // entries that fit. A restored state's reconciliation reports each.
-        var fittedAtStart: [Reconciliation] = []
-        for declaration in ruleset.settings {
-            if let value = profile.settings[declaration.key] {
-                let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset)
-                if fitted != value {
-                    profile.settings[declaration.key] = fitted ?? declaration.defaultValue
-                    fittedAtStart.append(
-                        Reconciliation(
-                            subject: .setting, id: declaration.key, action: fitted == nil ? "defaulted" : "entries that no longer fit dropped"))
-                }
-            }
-        }
-        self.settingsFittedAtStart = fittedAtStart
+        // Settings that do not fit (a host's, or a saved state's under a changed ruleset: the
+        // engine stores none itself) are fitted before anything reads them; a restored state's
+        // reconciliation reports each change.
+        self.settingsFittedAtStart = OperatorEngine.fit(&profile.settings, to: ruleset)
         self.storedProfile = profile
         self.ruleBoxes = prepared.ruleBoxes
         self.routineBoxes = prepared.routineBoxes

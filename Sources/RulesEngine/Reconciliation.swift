@@ -48,18 +48,10 @@ extension OperatorEngine {
             profile.enabledRoutines.remove(id)
             note(.routine, id, "dropped")
         }
-        for change in settingsFittedAtStart { note(change.subject, change.id, change.action) }
+        // Fitted when the engine was made; a ruleset replaced since is fitted now.
+        var settings = profile.settings
+        for change in settingsFittedAtStart + OperatorEngine.fit(&settings, to: ruleset) { note(change.subject, change.id, change.action) }
         settingsFittedAtStart = []
-        var settings: [String: Value] = [:]
-        for declaration in ruleset.settings {
-            if let value = profile.settings[declaration.key], let fitted = OperatorEngine.fitted(value, declaration.type, in: ruleset) {
-                settings[declaration.key] = fitted
-            } else {
-                if profile.settings[declaration.key] != nil { note(.setting, declaration.key, "defaulted") }
-                settings[declaration.key] = declaration.defaultValue
-            }
-        }
-        for key in profile.settings.keys.sorted() where settings[key] == nil { note(.setting, key, "dropped") }
         if settings != profile.settings { profile.settings = settings }
         let types = Set(ruleset.notifications.map(\.id))
         for type in profile.ignoredStreaks.keys.sorted() where !types.contains(type) { profile.ignoredStreaks[type] = nil }

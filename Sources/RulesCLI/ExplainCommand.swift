@@ -45,8 +45,8 @@ enum ExplainCommand {
             return RulesCLI.usageError("--decision \(decision) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        if let question = arguments.value("--why-not"), let problem = WhyNot.problem(question, ruleset: ruleset) {
-            return RulesCLI.usageError("--why-not: \(problem)", usage: command.usage, helpName: "explain", io: io)
+        if let question = arguments.value("--why-not"), case .failure(let unaskable) = WhyNot.question(question, ruleset: ruleset) {
+            return RulesCLI.usageError("--why-not: \(unaskable.message)", usage: command.usage, helpName: "explain", io: io)
         }
         guard let files = SimulationSupport.scenarioFiles([path], io),
             let loaded = SimulationSupport.scenarios(files, ruleset: ruleset).first

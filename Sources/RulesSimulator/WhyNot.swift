@@ -7,61 +7,76 @@ import Ruleset
 /// fact that would have produced the other outcome, where one exists, and otherwise what
 /// stopped it.
 public enum WhyNot {
-    /// What is wrong with a question before any day is lived (nil: it can be answered): not
-    /// `subject=outcome`, an unknown subject, or an outcome the ruleset does not have.
-    public static func problem(_ question: String, ruleset: Ruleset) -> String? {
-        let parts = question.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, !parts[1].isEmpty else { return "ask as route=KIND, risk=LEVEL or notification=ID, not '\(question)'" }
-        switch parts[0] {
-        case "route":
-            guard RouteKind(rawValue: parts[1]) != nil else {
-                return "'\(parts[1])' is not a route (one of \(RouteKind.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-        case "risk":
-            guard RiskLevel(rawValue: parts[1]) != nil else {
-                return "'\(parts[1])' is not a risk level (one of \(RiskLevel.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-        case "notification":
-            guard ruleset.notification(parts[1]) != nil else {
-                return "no notification type '\(parts[1])' (the ruleset has \(ruleset.notifications.map(\.id).joined(separator: ", ")))"
-            }
-        default:
-            return "ask about route=, risk= or notification=, not '\(parts[0])='"
-        }
-        return nil
+    /// What a question asks: the outcome that did not happen.
+    public enum Question: Sendable, Equatable {
+        case route(RouteKind)
+        case risk(RiskLevel)
+        case notification(String)
     }
 
-    public static func answer(_ question: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
-        let parts = question.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return "ask as route=KIND, risk=LEVEL or notification=ID" }
-        guard let facts = engine.currentFacts() else { return "no app run had happened by then" }
+    /// Why a question cannot be asked.
+    public struct Unaskable: Error, Sendable {
+        public var message: String
+    }
+
+    /// The question `subject=outcome` asks, or why it cannot be asked (not of that form, an
+    /// unknown subject, or an outcome the ruleset does not have) — known before any day is lived.
+    public static func question(_ text: String, ruleset: Ruleset) -> Result<Question, Unaskable> {
+        func refuse(_ message: String) -> Result<Question, Unaskable> { .failure(Unaskable(message: message)) }
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else { return refuse("ask as route=KIND, risk=LEVEL or notification=ID, not '\(text)'") }
         switch parts[0] {
         case "route":
-            guard let target = RouteKind(rawValue: parts[1]) else { return "'\(parts[1])' is not a route" }
+            guard let target = RouteKind(rawValue: parts[1]) else {
+                return refuse("'\(parts[1])' is not a route (one of \(RouteKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .success(.route(target))
+        case "risk":
+            guard let target = RiskLevel(rawValue: parts[1]) else {
+                return refuse("'\(parts[1])' is not a risk level (one of \(RiskLevel.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .success(.risk(target))
+        case "notification":
+            guard ruleset.notification(parts[1]) != nil else {
+                return refuse("no notification type '\(parts[1])' (the ruleset has \(ruleset.notifications.map(\.id).joined(separator: ", ")))")
+            }
+            return .success(.notification(parts[1]))
+        default:
+            return refuse("ask about route=, risk= or notification=, not '\(parts[0])='")
+        }
+    }
+
+    public static func answer(_ text: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
+        let asked: Question
+        switch question(text, ruleset: ruleset) {
+        case .success(let question): asked = question
+        case .failure(let unaskable): return unaskable.message
+        }
+        guard let facts = engine.currentFacts() else { return "no app run had happened by then" }
+        switch asked {
+        case .route(let target):
             if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
             if let note = engine.decisionExplanation("route")?.note { return "the table was not consulted: \(note)" }
             return table(
                 ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts,
                 ruleset: ruleset)
-        case "risk":
-            guard let target = RiskLevel(rawValue: parts[1]) else { return "'\(parts[1])' is not a risk level" }
+        case .risk(let target):
             if engine.snapshot?.risk == target { return "the risk was already \(target.rawValue)" }
             return table(
                 ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: target.rawValue, what: "risk \(target.rawValue)", facts: facts,
                 ruleset: ruleset)
-        case "notification":
-            guard ruleset.notification(parts[1]) != nil else { return "no notification type '\(parts[1])'" }
-            guard let planned = engine.plannedCandidate(type: parts[1]) else {
-                return "\(parts[1]) had no candidate at the last plan (its time had passed, or its time was unknown)"
+        case .notification(let type):
+            guard let planned = engine.plannedCandidate(type: type) else {
+                return "\(type) had no candidate at the last plan (its time had passed, or its time was unknown)"
             }
-            guard let reason = planned.reason else { return "\(parts[1]) was scheduled for \(TimeFormat.clock(planned.fireSeconds))" }
+            guard let reason = planned.reason else { return "\(type) was scheduled for \(TimeFormat.clock(planned.fireSeconds))" }
             guard reason == .conditionFalse, let when = planned.when else {
-                return "\(parts[1]) was stopped by the gate '\(reason.rawValue)'"
+                return "\(type) was stopped by the gate '\(reason.rawValue)'"
             }
             if let change = smallestChange(
                 making: when, hold: true, facts: planned.facts, ruleset: ruleset, check: { facts in holds(when, facts, ruleset) })
             {
-                return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"
+                return "\(type) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"
             }
             // A condition on the derived risk: answer through the risk table at the fire time.
             if let level = equalityConstant(when, fact: "risk"),
@@ -71,11 +86,9 @@ public enum WhyNot {
                         what: "risk \(level) at \(TimeFormat.clock(planned.fireSeconds))",
                         facts: planned.facts, ruleset: ruleset)), !answer.hasPrefix("no ")
             {
-                return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); it \(answer)"
+                return "\(type) was stopped by the gate 'condition_false' (\(when.source)); it \(answer)"
             }
-            return "\(parts[1]) was stopped by the gate 'condition_false' (\(when.source)); no single fact change makes it hold"
-        default:
-            return "ask about route=, risk= or notification="
+            return "\(type) was stopped by the gate 'condition_false' (\(when.source)); no single fact change makes it hold"
         }
     }
 

@@ -95,9 +95,7 @@ public struct NodeReader {
         guard let value = Int(digits) else {
             // A whole number too large for any integer (99999999999999999999, 1e19, 1e400) is
             // out of range, not of the wrong type.
-            if let huge = Double(digits), !huge.isNaN, huge.rounded() == huge, abs(huge) > Double(InputLimits.maxNumber),
-                !digits.lowercased().contains("n"), !digits.lowercased().contains("x")
-            {
+            if let huge = Self.decimal(digits), huge.rounded() == huge, abs(huge) > Double(InputLimits.maxNumber) {
                 _ = checkRange(
                     huge, node, key: key, minimum: Double(minimum ?? -InputLimits.maxNumber), maximum: Double(maximum ?? InputLimits.maxNumber))
                 return nil
@@ -116,11 +114,11 @@ public struct NodeReader {
         guard let text = scalar(node, key: key, expected: "a number") else { return nil }
         var value: Double?
         if text.hasSuffix("%") {
-            value = Double(text.dropLast()).map { $0 / 100 }
+            value = Self.decimal(String(text.dropLast())).map { $0 / 100 }
         } else {
-            value = Double(text.replacingOccurrences(of: "_", with: ""))
+            value = Self.decimal(text.replacingOccurrences(of: "_", with: ""))
         }
-        guard let value, !value.isNaN, !text.lowercased().contains("n"), !text.lowercased().contains("x") else {
+        guard let value else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a number"))
             return nil
         }
@@ -134,6 +132,14 @@ public struct NodeReader {
             return nil
         }
         return checked
+    }
+
+    /// `text` as a decimal number, infinite past Double's range (`1e400`); nil for anything
+    /// Double would also read that is no decimal: `nan`, `inf`, hexadecimal.
+    private static func decimal(_ text: String) -> Double? {
+        let lowered = text.lowercased()
+        guard !lowered.contains("n"), !lowered.contains("x") else { return nil }
+        return Double(text)
     }
 
     private mutating func checkRange(_ value: Double, _ node: YAMLNode, key: String, minimum: Double?, maximum: Double?) -> Double? {

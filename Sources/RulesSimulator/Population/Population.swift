@@ -77,13 +77,13 @@ public struct Population: Sendable {
     public static let maxUsers = 10_000_000
     public static let maxDays = 3_660
     public static let maxGroups = 100
+    public static let maxDrawsPerGroup = 100
+    public static let maxLogsPerDraw = 100
 
     /// Whether `days` days from `start` all lie within the days the engine lives.
     public static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
         InputLimits.engineDays.contains(start) && InputLimits.engineDays.contains(start + Swift.max(days, 1) - 1)
     }
-    public static let maxDrawsPerGroup = 100
-    public static let maxLogsPerDraw = 100
 }
 
 /// Reads population documents with the rule files' diagnostics: positions, did-you-mean for

@@ -40,31 +40,29 @@ import Testing
         return true
     }
 
+    /// How many of `original` with one span replaced by one of `replacements` were accepted
+    /// (each accepted one lived on, see `livesOnIfAccepted`).
+    static func acceptedMutations(of original: [UInt8], at spans: [Range<Int>], with replacements: [String]) -> Int {
+        var accepted = 0
+        for span in spans {
+            for replacement in replacements where livesOnIfAccepted(Data(JSONSpans.replacing(original, span, with: replacement))) {
+                accepted += 1
+            }
+        }
+        return accepted
+    }
+
     @Test func everyNumberOfASavedStateAtItsExtremesIsRefusedOrLivesOn() throws {
         let original = try Self.evening()
         let spans = JSONSpans.values(original).numbers
         #expect(spans.count > 40, "\(spans.count) numbers")
-        var accepted = 0
-        for span in spans {
-            for extreme in Self.extremes {
-                let data = Data(JSONSpans.replacing(original, span, with: extreme))
-                if Self.livesOnIfAccepted(data) { accepted += 1 }
-            }
-        }
-        #expect(accepted > 0)
+        #expect(Self.acceptedMutations(of: original, at: spans, with: Self.extremes) > 0)
     }
 
     @Test func everyStringOfASavedStateMadeHostileIsRefusedOrLivesOn() throws {
         let original = try Self.evening()
         let spans = JSONSpans.values(original).strings
         #expect(spans.count > 40, "\(spans.count) strings")
-        var accepted = 0
-        for span in spans {
-            for hostile in Self.hostileStrings {
-                let data = Data(JSONSpans.replacing(original, span, with: hostile))
-                if Self.livesOnIfAccepted(data) { accepted += 1 }
-            }
-        }
-        #expect(accepted > 0)
+        #expect(Self.acceptedMutations(of: original, at: spans, with: Self.hostileStrings) > 0)
     }
 }

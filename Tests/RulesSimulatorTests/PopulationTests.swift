@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesSimulator
@@ -12,6 +13,12 @@ import Testing
 /// tally that merges exactly, invariants counted from real traces.
 @Suite struct PopulationTests {
     static let root = Fixtures.repositoryRoot()
+
+    /// A population file's text as `p.yaml`, loaded against `ruleset`.
+    static func load(_ text: String, ruleset: Ruleset) throws -> (population: Population?, diagnostics: [Diagnostic]) {
+        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
+        return PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+    }
 
     static func population(_ file: String = "populations/office_workers.yaml", ruleset: Ruleset) throws -> Population {
         let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
@@ -174,8 +181,7 @@ import Testing
                 app_opens: [{ p: 1.5, at: "8:30pm" }]
                 checks: { water: 0.5 }
             """
-        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
-        let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+        let load = try Self.load(text, ruleset: ruleset)
         #expect(load.population == nil)
         let messages = load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message) | \($0.hint ?? "")" }
         #expect(messages.contains { $0.hasPrefix("7:16 no routine 'watr'") && $0.contains("did you mean 'water'?") }, "\(messages)")
@@ -196,15 +202,13 @@ import Testing
               - { name: a, weight: 0 }
               - { name: b, weight: 0.0 }
             """
-        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
-        let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+        let load = try Self.load(text, ruleset: ruleset)
         #expect(load.population == nil)
         let messages = load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.code) \($0.message)" }
         #expect(messages == ["6:3 ruleset.out_of_range every group has weight 0, so no user can be drawn from any"])
         // One group weighing something is enough.
         let oneWeighs = text.replacingOccurrences(of: "weight: 0.0", with: "weight: 0.1")
-        let kept = PopulationLoader.load(
-            try #require(YAMLReader.parse(oneWeighs, file: "p.yaml").documents.first), file: "p.yaml", source: nil, ruleset: ruleset)
+        let kept = try Self.load(oneWeighs, ruleset: ruleset)
         #expect(kept.population?.groups.map(\.weight) == [0, 0.1], "\(kept.diagnostics)")
     }
 
@@ -224,15 +228,13 @@ import Testing
         }
         for (start, days, lived) in [("2199-12-02", 30, true), ("2199-12-02", 31, false), ("1999-06-01", 3, false)] {
             let text = "seed: 1\nusers: 2\ndays: \(days)\nstart: \(start)\ngroups: [{ name: a }]\n"
-            let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
-            let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+            let load = try Self.load(text, ruleset: ruleset)
             #expect((load.population != nil) == lived, "\(start) + \(days): \(load.diagnostics)")
             if !lived { #expect(load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.code)" } == ["4:8 scenario.invalid_date"]) }
         }
         let lastDays = "the last day, 2200-01-01, is outside the days the engine lives"
         let text = "seed: 1\nusers: 2\ndays: 31\nstart: 2199-12-02\ngroups: [{ name: a }]\n"
-        let node = try #require(YAMLReader.parse(text, file: "p.yaml").documents.first)
-        let load = PopulationLoader.load(node, file: "p.yaml", source: nil, ruleset: ruleset)
+        let load = try Self.load(text, ruleset: ruleset)
         #expect(load.diagnostics.first?.message.hasPrefix(lastDays) == true, "\(load.diagnostics)")
     }
 

@@ -2,8 +2,9 @@
 # Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
 # TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine (the last two load the shipped
 # ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
-# whichever comes first. Crashes are written to the current directory as crash-*; seeds are
-# Fuzz/corpus/<kind>.
+# whichever comes first. Crashes are written to the repository root as crash-*; seeds are
+# Fuzz/corpus/<kind>. The corpus a run grows is kept in .build/fuzz/corpus/TARGET (or under
+# FUZZ_CORPUS), so the next run goes on from it instead of from the seeds alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine [SECONDS] [RUNS]}"
@@ -18,6 +19,7 @@ case "$target" in
 esac
 # A scratch path of its own: fuzzer builds never mix with (or wait on) the normal builds.
 swift build -c release --product "$target" --sanitize=fuzzer --scratch-path .build/fuzz
-work="$(mktemp -d)"
-cp "$seeds"/* "$work/"
-".build/fuzz/release/$target" -max_total_time="$seconds" -runs="$runs" -max_len=4096 -print_final_stats=1 "$work"
+grown="${FUZZ_CORPUS:-.build/fuzz/corpus}/$target"
+mkdir -p "$grown"
+# New inputs go to the first directory; the seeds are only read.
+".build/fuzz/release/$target" -max_total_time="$seconds" -runs="$runs" -max_len=4096 -print_final_stats=1 "$grown" "$seeds"

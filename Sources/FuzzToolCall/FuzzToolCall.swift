@@ -16,6 +16,17 @@ private let morning: (engine: OperatorEngine, clock: LocalClock)? = {
     return (engine, clock)
 }()
 
+/// Before the first input: without the shipped ruleset every input would pass untested, so say
+/// so and stop (an exit inside an input would be reported as a crash).
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeMutableRawPointer) -> CInt {
+    guard shipped == nil || morning == nil else { return 0 }
+    let directory = FileManager.default.currentDirectoryPath
+    let message = "FuzzToolCall: no shipped ruleset under \(directory); run it from the repository root (Fuzz/run.sh FuzzToolCall)\n"
+    FileHandle.standardError.write(Data(message.utf8))
+    exit(2)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzToolCall(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let ruleset = shipped, let (start, clock) = morning else { return 0 }

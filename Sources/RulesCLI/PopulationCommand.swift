@@ -6,6 +6,7 @@ import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
+import RulesetFiles
 
 /// `rules population POP`: lives every synthetic user of a population file and reports what
 /// the ruleset does to them; `rules population merge FILE…` combines shard results.
@@ -104,11 +105,18 @@ enum PopulationCommand {
         guard !files.isEmpty else { return usage("merge takes the shard results to combine", io) }
         var parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: io.resolve(file)) else {
-                io.err("Error: cannot read \(file)\n")
+            let bytes: [UInt8]
+            let limit = InputLimits.maxPopulationResultBytes
+            switch FileReader.contents(of: io.resolve(file), limit: limit) {
+            case .success(let read): bytes = read
+            case .failure(.tooLarge(let size)):
+                io.err("Error: \(file) is \(size) bytes, over the limit of \(limit) bytes for a population result\n")
+                return .usage
+            case .failure(let failure):
+                io.err("Error: \(file): \(failure.description)\n")
                 return .usage
             }
-            let parsed = JSONReader.parse([UInt8](data), file: file, maxBytes: 256 * 1024 * 1024, maxDepth: 16)
+            let parsed = JSONReader.parse(bytes, file: file, maxBytes: limit, maxDepth: 16)
             guard let node = parsed.documents.first, parsed.diagnostics.isEmpty else {
                 io.out(TextRenderer(color: io.useColor).render(parsed.diagnostics, sources: [:]))
                 return .failure
@@ -149,12 +157,11 @@ enum PopulationCommand {
     /// its diagnostics (sorted, at most 100), as `rules check` reports them.
     static func read(display: String, absolute: String, ruleset: Ruleset) -> (population: Population?, diagnostics: [Diagnostic], source: SourceFile?)
     {
-        guard let data = FileManager.default.contents(atPath: absolute) else {
-            return (
-                nil, [Diagnostic(code: "io.unreadable", severity: .error, file: display, location: .fileStart, message: "cannot read the file")], nil
-            )
+        let bytes: [UInt8]
+        switch FileReader.yaml(absolute, display: display) {
+        case .bytes(let read): bytes = read
+        case .refused(let diagnostic): return (nil, [diagnostic], nil)
         }
-        let bytes = [UInt8](data)
         let source = SourceFile(path: display, text: String(decoding: bytes, as: UTF8.self))
         let parsed = YAMLReader.parse(bytes, file: display)
         var diagnostics = parsed.diagnostics

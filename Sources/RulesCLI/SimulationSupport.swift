@@ -85,17 +85,13 @@ enum SimulationSupport {
     static func scenarios(_ files: [RulesetDirectory.File], ruleset: Ruleset) -> [LoadedScenario] {
         var loaded: [LoadedScenario] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                loaded.append(
-                    LoadedScenario(
-                        file: file.display, scenario: nil,
-                        diagnostics: [
-                            Diagnostic(
-                                code: "io.unreadable", severity: .error, file: file.display, location: .fileStart, message: "cannot read the file")
-                        ], source: nil))
+            let bytes: [UInt8]
+            switch FileReader.yaml(file.path, display: file.display) {
+            case .bytes(let read): bytes = read
+            case .refused(let diagnostic):
+                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: [diagnostic], source: nil))
                 continue
             }
-            let bytes = [UInt8](data)
             let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
             let parsed = YAMLReader.parse(bytes, file: file.display)
             guard parsed.isClean else {

@@ -31,6 +31,8 @@ public enum InputLimits {
     public static let maxDurationSeconds = 1_000_000_000
     /// Largest value of one habit log (an event, a tool call or an edit).
     public static let maxLogValue = 1_000_000.0
+    /// Largest population result `rules population merge` reads, in bytes (256 MiB).
+    public static let maxPopulationResultBytes = 256 * 1024 * 1024
     /// Largest saved engine state accepted by `EngineState.decode`, in bytes (4 MiB).
     public static let maxStateBytes = 4 * 1024 * 1024
     /// Deepest nesting of a saved engine state's JSON.

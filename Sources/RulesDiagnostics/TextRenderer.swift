@@ -108,12 +108,14 @@ public struct TextRenderer: Sendable {
         out += paint("\(d.severity.rawValue):", severityStyle) + " "
         out += TextRenderer.escaped(d.message) + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
         let gutterWidth = Swift.max(5, String(d.location.line).count + 3)
-        if let line = source?.line(d.location.line) {
+        if let whole = source?.line(d.location.line) {
+            let end = d.end.map { $0.line == d.location.line ? $0.column : Int.max }
+            let (line, column, endColumn) = TextRenderer.window(whole, column: d.location.column, end: end)
             let number = String(d.location.line)
             let pad = String(repeating: " ", count: gutterWidth - number.count)
             out += paint(pad + number + " |", "2") + " " + TextRenderer.shown(line) + "\n"
             out += paint(String(repeating: " ", count: gutterWidth) + " |", "2") + " "
-            out += paint(caretLine(for: d, line: line), severityStyle) + "\n"
+            out += paint(caretLine(line, column: column, end: endColumn), severityStyle) + "\n"
         }
         if let hint = d.hint {
             out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + TextRenderer.escaped(hint) + "\n"
@@ -121,18 +123,44 @@ public struct TextRenderer: Sendable {
         return out
     }
 
-    /// Spaces (or the line's own tabs) up to the column, then `^~~~` over the span.
-    func caretLine(for d: Diagnostic, line: Substring) -> String {
+    /// Longest source line shown whole under a diagnostic, in UTF-8 bytes. A longer one (a
+    /// minified file's single line) is cut to `windowScalars` around the caret, with "…"
+    /// where it was cut: printed whole under each of its diagnostics, one 4 MiB line made
+    /// hundreds of megabytes of output.
+    static let maxShownBytes = 240
+    static let windowScalars = 160
+
+    /// The part of `line` shown for a span from `column` to `end` (1-based scalar columns, `end`
+    /// one past the span, `Int.max` for "to the end of the line"), with the columns in it.
+    static func window(_ line: Substring, column: Int, end: Int?) -> (line: Substring, column: Int, end: Int?) {
+        guard line.utf8.count > maxShownBytes else { return (line, column, end) }
+        let scalars = line.unicodeScalars
+        let count = scalars.count
+        guard count > windowScalars else { return (line, column, end) }
+        let start = Swift.min(Swift.max(column - 1, 0), count)
+        var low = Swift.max(start - windowScalars / 4, 0)
+        let high = Swift.min(low + windowScalars, count)
+        low = Swift.max(high - windowScalars, 0)
+        let lowIndex = scalars.index(scalars.startIndex, offsetBy: low)
+        let highIndex = scalars.index(lowIndex, offsetBy: high - low)
+        let prefix = low > 0 ? "…" : ""
+        let shown = prefix + String(scalars[lowIndex..<highIndex]) + (high < count ? "…" : "")
+        let shift = low - prefix.unicodeScalars.count
+        let shownEnd = end.map { Swift.min($0, high + 1) - shift }
+        return (Substring(shown), column - shift, shownEnd)
+    }
+
+    /// Spaces (or the line's own tabs) up to the column, then `^~~~` over the span to `end`
+    /// (one past it; `Int.max` runs to the end of the line).
+    func caretLine(_ line: Substring, column: Int, end: Int?) -> String {
         let scalars = Array(line.unicodeScalars)
-        let startIndex = Swift.min(Swift.max(d.location.column - 1, 0), scalars.count)
+        let startIndex = Swift.min(Swift.max(column - 1, 0), scalars.count)
         var padding = ""
         for scalar in scalars[..<startIndex] {
             padding += scalar == "\t" ? "\t" : String(repeating: " ", count: DisplayWidth.of(scalar))
         }
         var endIndex = startIndex + 1
-        if let end = d.end {
-            endIndex = end.line == d.location.line ? end.column - 1 : scalars.count
-        }
+        if let end { endIndex = end == Int.max ? scalars.count : end - 1 }
         endIndex = Swift.min(Swift.max(endIndex, startIndex + 1), Swift.max(scalars.count, startIndex + 1))
         var width = 0
         for offset in startIndex..<endIndex {

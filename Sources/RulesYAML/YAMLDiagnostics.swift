@@ -34,7 +34,7 @@ public enum YAMLDiagnostics {
             rationale: "The file does not exist, is not readable, or is not a regular file."),
     ]
 
-    static func tooLarge(file: String, bytes: Int) -> Diagnostic {
+    public static func tooLarge(file: String, bytes: Int) -> Diagnostic {
         Diagnostic(
             code: "yaml.too_large", severity: .error, file: file, location: .fileStart,
             message: "file is \(bytes) bytes, over the limit of \(InputLimits.maxFileBytes) bytes",

@@ -176,14 +176,13 @@ public enum RulesetDirectory {
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceFile] = [:]
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                diagnostics.append(
-                    Diagnostic(
-                        code: "io.unreadable", severity: .error, file: file.display, location: .fileStart,
-                        message: "cannot read the file", hint: "check that it exists and is readable"))
+            let bytes: [UInt8]
+            switch FileReader.yaml(file.path, display: file.display) {
+            case .bytes(let read): bytes = read
+            case .refused(let diagnostic):
+                diagnostics.append(diagnostic)
                 continue
             }
-            let bytes = [UInt8](data)
             let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
             sources[file.display] = source
             let parsed = YAMLReader.parse(bytes, file: file.display)

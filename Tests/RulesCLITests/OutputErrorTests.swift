@@ -190,3 +190,63 @@ import Testing
         #expect(try String(contentsOfFile: directory + "/target.md", encoding: .utf8).hasPrefix("# Operator rules — reference"))
     }
 }
+
+/// Files are read up to their limit and no further: a huge file is refused from its size
+/// (a sparse 1 TiB file costs a `stat`, where reading it took minutes and gigabytes), and a
+/// pipe or device is refused from its type without blocking.
+@Suite struct InputFileTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// A sparse file of `bytes` bytes: no disk, no time.
+    func sparse(_ name: String, bytes: UInt64) throws -> String {
+        let path = Fixtures.temporaryDirectory() + "/" + name
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("name: x\n".utf8)))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: bytes)
+        try handle.close()
+        return path
+    }
+
+    @Test func aTerabyteScenarioIsRefusedFromItsSize() throws {
+        let path = try sparse("huge.yaml", bytes: 1 << 40)
+        for command in [["check", path], ["simulate", path], ["test", path]] {
+            let run = CapturedRun(command, in: Self.root)
+            #expect(run.exitCode == .failure, "\(command)")
+            // The size comes from the file's metadata: a reader that read it would stop at the limit.
+            let refusal = "huge.yaml:1:1: error: file is 1099511627776 bytes, over the limit of 4194304 bytes [yaml.too_large]"
+            #expect(run.stdout.contains(refusal), "\(run.stdout)")
+        }
+    }
+
+    @Test func aTerabyteRuleFileIsRefusedFromItsSize() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let huge = try sparse("huge.yaml", bytes: 1 << 40)
+        try FileManager.default.moveItem(atPath: huge, toPath: directory + "/rules/huge.yaml")
+        let run = CapturedRun(["check", "."], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("rules/huge.yaml:1:1: error: file is 1099511627776 bytes, over the limit"), "\(run.stdout)")
+    }
+
+    @Test func aHugePopulationResultIsRefusedFromItsSize() throws {
+        let path = try sparse("shard.json", bytes: 1 << 40)
+        let run = CapturedRun(["population", "merge", path], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("is 1099511627776 bytes, over the limit of 268435456 bytes for a population result"), "\(run.stderr)")
+    }
+
+    @Test func aPipeOrDeviceIsNotAFileAndNothingBlocks() throws {
+        let fifo = Fixtures.temporaryDirectory() + "/day.yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in [fifo, "/dev/null"] {
+            let run = CapturedRun(["check", path], in: Self.root)
+            #expect(run.exitCode == .failure)
+            #expect(run.stdout.contains("1:1: error: not a regular file (a directory, device or pipe) [io.unreadable]"), "\(run.stdout)")
+        }
+        let merge = CapturedRun(["population", "merge", fifo], in: Self.root)
+        #expect(merge.exitCode == .usage)
+        #expect(merge.stderr.contains("not a regular file"))
+    }
+}

@@ -51,6 +51,26 @@ import Testing
         #expect(lines[1].hasSuffix("\"물 {water.ml}을 마셨어 {sleep.minutes}\""))
     }
 
+    @Test func aLongLineIsCutToAWindowAroundTheCaret() {
+        // One 4 MiB line (a minified file) with a span in its middle: shown in 160 scalars.
+        let line = String(repeating: "가", count: 2_000_000) + "bad_key" + String(repeating: "a", count: 2_000_000)
+        let source = SourceFile(path: "m.yaml", text: line + "\n")
+        let diagnostic = Diagnostic(
+            code: "ruleset.unknown_key", severity: .error, file: "m.yaml", location: SourceLocation(line: 1, column: 2_000_001),
+            end: SourceLocation(line: 1, column: 2_000_008), message: "unknown key 'bad_key'")
+        let lines = TextRenderer(color: false).render(diagnostic, source: source).split(separator: "\n")
+        #expect(lines[1] == "    1 | …" + String(repeating: "가", count: 40) + "bad_key" + String(repeating: "a", count: 113) + "…")
+        // The caret under the key: 1 column for "…", 80 for the 40 Hangul, then 7 marks.
+        #expect(lines[2] == "      | " + String(repeating: " ", count: 81) + "^~~~~~~")
+        // Near the line's start the window starts there; a span to a later line runs to the cut.
+        let early = Diagnostic(
+            code: "ruleset.unknown_key", severity: .error, file: "m.yaml", location: SourceLocation(line: 1, column: 3),
+            end: SourceLocation(line: 2, column: 1), message: "x")
+        let earlyLines = TextRenderer(color: false).render(early, source: source).split(separator: "\n")
+        #expect(earlyLines[1] == "    1 | " + String(repeating: "가", count: 160) + "…")
+        #expect(earlyLines[2] == "      | " + String(repeating: " ", count: 4) + "^" + String(repeating: "~", count: 315))
+    }
+
     @Test func jsonRendererMatchesGolden() {
         #expect(Golden.compare(JSONDiagnosticsRenderer.render(Self.diagnostics), toFile: golden("diagnostics.json")) == nil)
     }

@@ -76,7 +76,7 @@ enum ScalingBenchmark {
             try? FileManager.default.createDirectory(atPath: directory + "/templates/extra", withIntermediateDirectories: true)
             for index in 0..<count {
                 let text = "forbidden_phrases: [파일\(index)]\n"
-                FileManager.default.createFile(atPath: directory + "/templates/extra/f\(index).yaml", contents: Data(text.utf8))
+                _ = FileManager.default.createFile(atPath: directory + "/templates/extra/f\(index).yaml", contents: Data(text.utf8))
             }
             return Measure.best(runs: 3) { blackHole(Ruleset.load(directory: directory)) }
         }

@@ -71,7 +71,7 @@ public struct ScenarioLoader {
                             "ruleset.unknown_key", reader.file, keyNode, "'\(key)' goes inside each entry of 'days' in a multi-day scenario"))
                 }
             }
-            for (index, dayNode) in (reader.list(daysNode, key: "days") ?? []).enumerated() {
+            for dayNode in reader.list(daysNode, key: "days") ?? [] {
                 guard let dayFields = reader.fields(dayNode, "a scenario day", allowed: Self.dayKeys, required: ["date"]) else { continue }
                 // Top-level `health:` and `settings:` are every day's defaults.
                 if let day = self.day(dayFields, node: dayNode, health: &health, settings: baseSettings, healthDefaults: fields["health"]) {

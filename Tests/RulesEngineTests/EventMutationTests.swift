@@ -11,7 +11,7 @@ import Testing
 /// evening run, the next morning — without trapping, and the state the engine then saves is
 /// one its own decoder accepts (else the app would lose it at the next launch).
 @Suite struct EventMutationTests {
-    static let numbers: [Double] = [.nan, .infinity, -.infinity, -1, 0, 1e300, 1_000_001, 5e-324, -0.0, 9.3e18]
+    static let numbers: [Double] = [.nan, .infinity, -.infinity, -1, 0, 1e300, 1_000_001, .leastNonzeroMagnitude, -0.0, 9.3e18]
     static let ints = [Int.max, Int.min, -1, 0, 86_400, 1_000_000_001]
     static let settingValues: [Value] = [
         .bool(true), .int(.max), .int(.min), .number(.nan), .number(.infinity), .duration(.max), .duration(.min), .time(.max), .time(-1),
@@ -23,7 +23,7 @@ import Testing
         var events: [EngineEvent] = []
         for routine in ["water", "study", "skincare", "steps", "", "nope"] {
             for value in numbers {
-                for unit in [RoutineUnit?.none] + RoutineUnit.allCases.map { Optional($0) } {
+                for unit in [RoutineUnit?.none] + RoutineUnit.allCases.map(Optional.init) {
                     events.append(.log(routine: routine, value: value, unit: unit, source: .manual))
                 }
             }

@@ -78,7 +78,7 @@ import Testing
     @Test func invalidUTF8IsReportedThroughTheLoader() {
         let directory = Fixtures.temporaryDirectory()
         Fixtures.write(["rules/x.yaml": "policy:\n"], to: directory)
-        FileManager.default.createFile(atPath: directory + "/rules/x.yaml", contents: Data([0x61, 0x3A, 0x20, 0xFF, 0x0A]))
+        #expect(FileManager.default.createFile(atPath: directory + "/rules/x.yaml", contents: Data([0x61, 0x3A, 0x20, 0xFF, 0x0A])))
         let load = Ruleset.load(directory: directory)
         #expect(load.diagnostics.map(\.code) == ["yaml.invalid_utf8"])
         #expect(load.ruleset == nil)

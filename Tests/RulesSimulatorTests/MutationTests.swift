@@ -30,7 +30,7 @@ import Testing
     }
 
     /// `text` with the value after one `key: ` on a random line replaced.
-    static func mutate(_ text: String, _ g: inout Generator) -> String {
+    static func mutate(_ text: String, _ g: inout Generator, with replacements: [String] = replacements) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let candidates = lines.indices.filter { lines[$0].contains(": ") && !lines[$0].hasPrefix("#") }
         guard !candidates.isEmpty else { return text }
@@ -96,6 +96,42 @@ import Testing
             else { return nil }
             return ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset).scenario
         }
+    }
+
+    /// Values a population file may hold at its bounds, besides the hostile ones.
+    static let populationReplacements = [
+        "1", "0.999999", "900", "1440", "3660", "3661", "100", "101", "10000000", "10000001", "1000000", "\"00:00\"",
+        "\"23:59\"", "2000-01-01", "2199-12-31", "2200-01-01", "1999-12-31", "[]", "[water]",
+    ]
+
+    @Test func mutatedPopulationsLoadOrRefuseAndRunWithinTheInvariants() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let names = RulesetDirectory.yamlFiles(under: Self.root + "/populations")
+        var g = Generator(state: 11)
+        var ran = 0
+        var refused = 0
+        for round in 0..<300 {
+            let name = names[round % names.count]
+            let shipped = try String(contentsOfFile: Self.root + "/populations/" + name, encoding: .utf8)
+            // One value changed, to a population's bound as often as to a hostile value.
+            let text = Self.mutate(shipped, &g, with: Self.populationReplacements + Self.replacements)
+            let parsed = YAMLReader.parse(text, file: name)
+            guard let node = parsed.documents.first else { continue }
+            let (population, diagnostics) = PopulationLoader.load(node, file: name, source: nil, ruleset: ruleset)
+            guard let population else {
+                refused += 1
+                #expect(diagnostics.contains { $0.severity == .error })
+                continue
+            }
+            // A few users for a few days: what is drawn at the bounds must live within the invariants.
+            let options = PopulationOptions(population: population, users: 4, days: min(population.days, 4))
+            let tally = PopulationRun.run(population, ruleset: ruleset, options: options)
+            #expect(tally.violations == 0, "\(name) round \(round)")
+            #expect(tally.userDays == 4 * min(population.days, 4))
+            ran += 1
+        }
+        #expect(ran >= 50, "\(ran) ran, \(refused) refused")
+        #expect(refused >= 50, "\(ran) ran, \(refused) refused")
     }
 
     @Test func mutatedScenariosLoadOrRefuseAndSimulateWithoutTrapping() throws {

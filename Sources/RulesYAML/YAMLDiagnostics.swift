@@ -29,9 +29,6 @@ public enum YAMLDiagnostics {
         CodeDescription(
             code: "yaml.invalid_utf8", severity: .error, summary: "the file is not UTF-8",
             rationale: "Rule files are UTF-8 text. Re-save the file as UTF-8 (editors call it 'UTF-8 without BOM')."),
-        CodeDescription(
-            code: "io.unreadable", severity: .error, summary: "a file could not be read",
-            rationale: "The file does not exist, is not readable, or is not a regular file."),
     ]
 
     public static func tooLarge(file: String, bytes: Int) -> Diagnostic {

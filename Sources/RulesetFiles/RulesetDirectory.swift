@@ -20,7 +20,9 @@ public enum RulesetDirectory {
     public static let descriptions: [CodeDescription] = [
         CodeDescription(
             code: "io.unreadable", severity: .error, summary: "a file or directory that cannot be read",
-            rationale: "It exists but cannot be opened (permissions); what it holds is not checked."),
+            rationale:
+                "It does not exist, cannot be opened (permissions), or is not a regular file (a device or a pipe, which are never read, so nothing blocks); what it holds is not checked."
+        ),
         CodeDescription(
             code: "io.dangling_link", severity: .error, summary: "a symbolic link that leads nowhere",
             rationale: "Its target does not exist, so the file it stands for is missing from the ruleset or the scenarios."),

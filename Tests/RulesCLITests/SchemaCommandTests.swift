@@ -60,6 +60,11 @@ import Testing
         ] {
             #expect(committed.contains(section), "\(section)")
         }
+        // Each code is described once (io.unreadable was listed twice, with two meanings).
+        let diagnostics = committed.components(separatedBy: "## Diagnostics").last ?? ""
+        let codes = diagnostics.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { $0.split(separator: "|")[0] }
+        #expect(codes.count > 50)
+        #expect(Set(codes).count == codes.count, "\(codes.sorted())")
     }
 
     @Test func factsListsTheRulesetsRoutinesAndSettingsWithSensitivity() {

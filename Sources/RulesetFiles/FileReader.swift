@@ -70,16 +70,8 @@ public enum FileReader {
             return .bytes(bytes)
         case .failure(.tooLarge(let bytes)):
             return .refused(YAMLDiagnostics.tooLarge(file: display, bytes: bytes))
-        case .failure(.notARegularFile):
-            return .refused(
-                Diagnostic(
-                    code: "io.unreadable", severity: .error, file: display, location: .fileStart,
-                    message: Failure.notARegularFile.description, hint: "name a .yaml file or a directory that holds them"))
-        case .failure(.unreadable):
-            return .refused(
-                Diagnostic(
-                    code: "io.unreadable", severity: .error, file: display, location: .fileStart,
-                    message: Failure.unreadable.description, hint: "check that it exists and is readable"))
+        case .failure(let failure):
+            return .refused(RulesetDirectory.unreadable(display, failure))
         }
     }
 }

@@ -165,6 +165,12 @@ public enum RulesetDirectory {
         bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
     }
 
+    /// A file that could not be read (`io.unreadable`), as `FileReader` found it.
+    static func unreadable(_ file: String, _ failure: FileReader.Failure) -> Diagnostic {
+        let hint = failure == .notARegularFile ? "name a .yaml file or a directory that holds them" : "check that it exists and is readable"
+        return Diagnostic(code: "io.unreadable", severity: .error, file: file, location: .fileStart, message: failure.description, hint: hint)
+    }
+
     private static func problem(_ code: DiagnosticCode, _ display: String?, _ relative: String, _ message: String, hint: String) -> Diagnostic {
         let base = display ?? ""
         let file = relative.isEmpty ? (base.isEmpty ? "." : base) : (base.isEmpty ? relative : base + "/" + relative)

@@ -4,7 +4,6 @@ import RulesDocument
 import RulesEngine
 import RulesExpression
 import RulesSimulator
-import RulesYAML
 import Ruleset
 import RulesetFiles
 
@@ -157,13 +156,7 @@ enum PopulationCommand {
     /// its diagnostics (sorted, at most 100), as `rules check` reports them.
     static func read(display: String, absolute: String, ruleset: Ruleset) -> (population: Population?, diagnostics: [Diagnostic], source: SourceFile?)
     {
-        let bytes: [UInt8]
-        switch FileReader.yaml(absolute, display: display) {
-        case .bytes(let read): bytes = read
-        case .refused(let diagnostic): return (nil, [diagnostic], nil)
-        }
-        let source = SourceFile(path: display, text: String(decoding: bytes, as: UTF8.self))
-        let parsed = YAMLReader.parse(bytes, file: display)
+        let (parsed, source) = FileReader.yaml(absolute, display: display)
         var diagnostics = parsed.diagnostics
         var population: Population?
         if parsed.isClean {

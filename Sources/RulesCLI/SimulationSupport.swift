@@ -4,7 +4,6 @@ import RulesDocument
 import RulesEngine
 import RulesExpression
 import RulesSimulator
-import RulesYAML
 import Ruleset
 import RulesetFiles
 
@@ -85,15 +84,7 @@ enum SimulationSupport {
     static func scenarios(_ files: [RulesetDirectory.File], ruleset: Ruleset) -> [LoadedScenario] {
         var loaded: [LoadedScenario] = []
         for file in files {
-            let bytes: [UInt8]
-            switch FileReader.yaml(file.path, display: file.display) {
-            case .bytes(let read): bytes = read
-            case .refused(let diagnostic):
-                loaded.append(LoadedScenario(file: file.display, scenario: nil, diagnostics: [diagnostic], source: nil))
-                continue
-            }
-            let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
-            let parsed = YAMLReader.parse(bytes, file: file.display)
+            let (parsed, source) = FileReader.yaml(file.path, display: file.display)
             guard parsed.isClean else {
                 loaded.append(
                     LoadedScenario(file: file.display, scenario: nil, diagnostics: DiagnosticCollector(parsed.diagnostics).report(), source: source))

@@ -1,5 +1,6 @@
 import Foundation
 import RulesDiagnostics
+import RulesDocument
 import RulesYAML
 
 #if canImport(Glibc)
@@ -56,22 +57,20 @@ public enum FileReader {
         }
     }
 
-    /// A YAML file read, or the diagnostic that says why not.
-    public enum YAMLFile: Sendable {
-        case bytes([UInt8])
-        case refused(Diagnostic)
-    }
-
-    /// A rule, scenario or population file: its bytes (at most `InputLimits.maxFileBytes`),
-    /// or the diagnostic `rules check` reports for it at `display`.
-    public static func yaml(_ path: String, display: String) -> YAMLFile {
+    /// A rule, scenario or population file (at most `InputLimits.maxFileBytes`) parsed, with
+    /// its text for the renderers; a file that cannot be read is one diagnostic at `display`
+    /// (what `rules check` reports) and no source.
+    public static func yaml(_ path: String, display: String) -> (parsed: ParsedDocuments, source: SourceFile?) {
+        let refusal: Diagnostic
         switch contents(of: path, limit: InputLimits.maxFileBytes) {
         case .success(let bytes):
-            return .bytes(bytes)
+            let source = SourceFile(path: display, text: String(decoding: bytes, as: UTF8.self))
+            return (YAMLReader.parse(bytes, file: display), source)
         case .failure(.tooLarge(let bytes)):
-            return .refused(YAMLDiagnostics.tooLarge(file: display, bytes: bytes))
+            refusal = YAMLDiagnostics.tooLarge(file: display, bytes: bytes)
         case .failure(let failure):
-            return .refused(RulesetDirectory.unreadable(display, failure))
+            refusal = RulesetDirectory.unreadable(display, failure)
         }
+        return (ParsedDocuments(documents: [], diagnostics: [refusal]), nil)
     }
 }

@@ -184,16 +184,8 @@ public enum RulesetDirectory {
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceFile] = [:]
         for file in files {
-            let bytes: [UInt8]
-            switch FileReader.yaml(file.path, display: file.display) {
-            case .bytes(let read): bytes = read
-            case .refused(let diagnostic):
-                diagnostics.append(diagnostic)
-                continue
-            }
-            let source = SourceFile(path: file.display, text: String(decoding: bytes, as: UTF8.self))
-            sources[file.display] = source
-            let parsed = YAMLReader.parse(bytes, file: file.display)
+            let (parsed, source) = FileReader.yaml(file.path, display: file.display)
+            if let source { sources[file.display] = source }
             diagnostics.append(contentsOf: parsed.diagnostics)
             guard parsed.isClean else { continue }
             let kind: RuleDocument.Kind = file.folder == "routines" ? .routines : .sections

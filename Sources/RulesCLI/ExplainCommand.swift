@@ -55,8 +55,11 @@ enum ExplainCommand {
             io.out(TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:]))
             return .failure
         }
-        guard let stop = SimulationSupport.stopPoint(at, scenario: scenario) else {
-            return RulesCLI.usageError("'\(at)' is not a time of the scenario", usage: command.usage, helpName: "explain", io: io)
+        let stop: (day: Int, seconds: Int)
+        switch SimulationSupport.stopPoint(at, scenario: scenario) {
+        case .success(let point): stop = point
+        case .failure(let refusal):
+            return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "explain", io: io)
         }
         let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
         if let question = arguments.value("--why-not") {

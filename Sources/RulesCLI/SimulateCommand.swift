@@ -48,12 +48,11 @@ enum SimulateCommand {
         }
         var stop: (day: Int, seconds: Int)?
         if let at = arguments.value("--at") {
-            guard let point = SimulationSupport.stopPoint(at, scenario: scenario) else {
-                return RulesCLI.usageError(
-                    "'\(at)' is not a time (HH:MM) or a day and time of the scenario (YYYY-MM-DDTHH:MM)", usage: command.usage, helpName: "simulate",
-                    io: io)
+            switch SimulationSupport.stopPoint(at, scenario: scenario) {
+            case .success(let point): stop = point
+            case .failure(let refusal):
+                return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "simulate", io: io)
             }
-            stop = point
         }
         let result = Simulation.run(scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"))
         var output: String

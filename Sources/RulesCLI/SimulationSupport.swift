@@ -100,16 +100,30 @@ enum SimulationSupport {
         return loaded
     }
 
-    /// `HH:MM` (first day) or `YYYY-MM-DDTHH:MM` → (day index, seconds).
-    static func stopPoint(_ text: String, scenario: Scenario) -> (day: Int, seconds: Int)? {
-        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
-        if parts.count == 2 {
-            guard let date = DateFormat.days(parts[0]), let index = scenario.days.firstIndex(where: { $0.date == date }),
-                let seconds = NodeReader.readTime(parts[1])
-            else { return nil }
-            return (index, seconds)
+    /// `HH:MM` (first day) or `YYYY-MM-DDTHH:MM` → (day index, seconds), or why `text` names
+    /// no moment of the scenario (one message for `simulate --at` and `explain --at`).
+    static func stopPoint(_ text: String, scenario: Scenario) -> Result<(day: Int, seconds: Int), StopPointError> {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let dayText = parts.count == 2 ? parts[0] : nil
+        guard let seconds = NodeReader.readTime(parts.count == 2 ? parts[1] : text) else {
+            return .failure(
+                StopPointError(message: "'\(text)' is not a time: give HH:MM (00:00 to 24:00), or YYYY-MM-DDTHH:MM for another day of the scenario"))
         }
-        guard let seconds = NodeReader.readTime(text), !scenario.days.isEmpty else { return nil }
-        return (0, seconds)
+        guard let first = scenario.days.first, let last = scenario.days.last else {
+            return .failure(StopPointError(message: "the scenario has no days"))
+        }
+        guard let dayText else { return .success((0, seconds)) }
+        guard let date = DateFormat.days(dayText) else {
+            return .failure(StopPointError(message: "'\(dayText)' is not a date (YYYY-MM-DD)"))
+        }
+        guard let index = scenario.days.firstIndex(where: { $0.date == date }) else {
+            let span = first.date == last.date ? DateFormat.string(first.date) : "\(DateFormat.string(first.date)) to \(DateFormat.string(last.date))"
+            return .failure(StopPointError(message: "\(dayText) is not a day of the scenario (its days: \(span))"))
+        }
+        return .success((index, seconds))
+    }
+
+    struct StopPointError: Error {
+        var message: String
     }
 }

@@ -79,6 +79,29 @@ import Testing
         #expect(bad.exitCode == .usage)
     }
 
+    /// `--at` names a moment of the scenario; `simulate` and `explain` refuse any other with the
+    /// same message saying what is wrong: the time, the date, or a day the scenario lacks.
+    @Test(arguments: ["simulate", "explain"])
+    func atRefusesWhatIsNotAMomentOfTheScenarioAndSaysWhy(command: String) {
+        func run(_ at: String) -> CapturedRun { CapturedRun([command, "scenarios/ignored_week.yaml", "--at", at], in: Self.root) }
+        let refusals = [
+            "25:00": "--at: '25:00' is not a time: give HH:MM (00:00 to 24:00), or YYYY-MM-DDTHH:MM for another day of the scenario",
+            "2026-07-08T9": "--at: '2026-07-08T9' is not a time: give HH:MM (00:00 to 24:00), or YYYY-MM-DDTHH:MM for another day of the scenario",
+            "2026-02-30T09:00": "--at: '2026-02-30' is not a date (YYYY-MM-DD)",
+            "2026-07-13T09:00": "--at: 2026-07-13 is not a day of the scenario (its days: 2026-07-06 to 2026-07-12)",
+        ]
+        for (at, message) in refusals.sorted(by: { $0.key < $1.key }) {
+            let refused = run(at)
+            #expect(refused.exitCode == .usage, "\(at)")
+            #expect(refused.stderr.hasPrefix("Error: \(message)\n"), "\(at): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty)
+        }
+        let later = run("2026-07-08T09:00")
+        #expect(later.exitCode == .success)
+        #expect(later.stdout.contains("2026-07-08T08:00:00+09:00"), "the day named, its last run before 09:00: \(later.stdout)")
+        #expect(!later.stdout.contains("== 2026-07-09") && !later.stdout.contains("2026-07-08T12:00"), "and nothing after: \(later.stdout)")
+    }
+
     /// A temporary directory holding a copy of the shipped ruleset (so paths stay relative).
     func workspace() -> String {
         let directory = Fixtures.temporaryDirectory()

@@ -55,6 +55,7 @@ enum ExplainCommand {
             io.out(TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:]))
             return .failure
         }
+        loaded.warn(io)
         let stop: (day: Int, seconds: Int)
         switch SimulationSupport.stopPoint(at, scenario: scenario) {
         case .success(let point): stop = point

@@ -46,6 +46,7 @@ enum SimulateCommand {
             io.out(TextRenderer(color: io.useColor).render(first.diagnostics, sources: first.source.map { [first.file: $0] } ?? [:]))
             return .failure
         }
+        first.warn(io)
         var stop: (day: Int, seconds: Int)?
         if let at = arguments.value("--at") {
             switch SimulationSupport.stopPoint(at, scenario: scenario) {

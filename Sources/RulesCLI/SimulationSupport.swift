@@ -46,6 +46,13 @@ enum SimulationSupport {
         var scenario: Scenario?
         var diagnostics: [Diagnostic]
         var source: SourceFile?
+
+        /// The warnings of a scenario that loaded, on standard error: standard output is
+        /// the command's own (a trace, JSON, a page).
+        func warn(_ io: CommandIO) {
+            guard scenario != nil, !diagnostics.isEmpty else { return }
+            io.err(TextRenderer(color: false).render(diagnostics, sources: source.map { [file: $0] } ?? [:]))
+        }
     }
 
     /// Scenario files under `paths` (directories are searched for .yaml/.yml files).

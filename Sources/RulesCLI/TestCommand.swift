@@ -56,6 +56,10 @@ enum TestCommand {
                 failed += 1
                 continue
             }
+            // Warnings (samples the app may not read, …) are shown and fail nothing.
+            if !loaded.diagnostics.isEmpty {
+                out += TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:])
+            }
             let result = Simulation.run(scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } })
             var scenarioFailures = 0
             // Problems fail through the day's `problems:` expectation (0 unless given);

@@ -21,6 +21,11 @@ public enum ScenarioDiagnostics {
             "scenario.not_delivered", "a response to a notification not delivered earlier that day",
             "A notification can be answered only after it was delivered."),
         d("scenario.engine_problem", "an event the engine could not apply", "The message says why (an unknown checklist item, a unit mismatch, …)."),
+        CodeDescription(
+            code: "scenario.health_unread", severity: .warning, summary: "HealthKit samples the app is never allowed to read",
+            rationale:
+                "HealthKit permission starts not_determined (manual mode), so steps or sleep given without `permission: { steps: granted, sleep: granted }` never reach the engine. Say `not_determined` or `denied` to test manual mode on purpose."
+        ),
     ]
 
     private static func d(_ code: String, _ summary: String, _ rationale: String) -> CodeDescription {
@@ -29,5 +34,13 @@ public enum ScenarioDiagnostics {
 
     static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .error, file: file, range: node.range, message: message, hint: hint)
+    }
+
+    /// `steps` or `sleep` samples (at `node`) whose permission no day so far has stated.
+    static func healthUnread(_ kind: String, _ file: String, _ node: YAMLNode) -> Diagnostic {
+        Diagnostic(
+            code: "scenario.health_unread", severity: .warning, file: file, range: node.range,
+            message: "the app never reads these \(kind) samples: HealthKit permission for \(kind) is not_determined unless the scenario says so",
+            hint: "add 'permission: { \(kind): granted }' under health, or write 'not_determined' to test manual mode on purpose")
     }
 }

@@ -10,6 +10,10 @@ import Ruleset
 public struct ScenarioLoader {
     let ruleset: Ruleset
     var reader: NodeReader
+    /// Whether a day so far (or the top-level health) stated each permission, and whether
+    /// unread samples of that kind were already reported (once per scenario is enough).
+    var permissionStated = (steps: false, sleep: false)
+    var unreadReported = (steps: false, sleep: false)
 
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
@@ -124,8 +128,19 @@ public struct ScenarioLoader {
         health.sleepStart = nil
         health.sleepEnd = nil
         if let previousFinal { health.yesterday = previousFinal }
-        if let defaults = healthDefaults { readHealth(defaults, into: &health) }
-        if let healthNode = fields["health"] { readHealth(healthNode, into: &health) }
+        var samples: (steps: YAMLNode?, sleep: YAMLNode?) = (nil, nil)
+        for node in [healthDefaults, fields["health"]].compactMap({ $0 }) {
+            let read = readHealth(node, into: &health)
+            samples = (read.steps ?? samples.steps, read.sleep ?? samples.sleep)
+        }
+        if let node = samples.steps, !permissionStated.steps, !unreadReported.steps {
+            reader.report(ScenarioDiagnostics.healthUnread("steps", reader.file, node))
+            unreadReported.steps = true
+        }
+        if let node = samples.sleep, !permissionStated.sleep, !unreadReported.sleep {
+            reader.report(ScenarioDiagnostics.healthUnread("sleep", reader.file, node))
+            unreadReported.sleep = true
+        }
         var daySettings = base
         if let settingsNode = fields["settings"] { daySettings.merge(settings(settingsNode)) { _, new in new } }
         let dayStart = OperatorProfile.dayStart(daySettings, ruleset)
@@ -151,16 +166,20 @@ public struct ScenarioLoader {
         return ScenarioDay(date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node))
     }
 
-    private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth) {
-        guard let fields = reader.fields(node, "health", allowed: ["permission", "sleep", "steps", "avg7", "yesterday"]) else { return }
+    /// Reads `health:` into `health`; returns the keys of its steps and sleep samples.
+    private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth) -> (steps: YAMLNode?, sleep: YAMLNode?) {
+        guard let fields = reader.fields(node, "health", allowed: ["permission", "sleep", "steps", "avg7", "yesterday"]) else { return (nil, nil) }
         if let permission = fields["permission"], let p = reader.fields(permission, "permission", allowed: ["steps", "sleep"]) {
             if let steps: HealthReading.Permission = p["steps"].flatMap({ reader.choice($0, key: "steps", what: "permission") }) {
                 health.stepsPermission = steps
+                permissionStated.steps = true
             }
             if let sleep: HealthReading.Permission = p["sleep"].flatMap({ reader.choice($0, key: "sleep", what: "permission") }) {
                 health.sleepPermission = sleep
+                permissionStated.sleep = true
             }
         }
+        let samples = (steps: fields.keys["steps"], sleep: fields.keys["sleep"])
         if let sleep = fields["sleep"], let s = reader.fields(sleep, "sleep", allowed: ["start", "end"], required: ["start", "end"]) {
             health.sleepStart = s["start"].flatMap { reader.time($0, key: "start") }
             health.sleepEnd = s["end"].flatMap { reader.time($0, key: "end") }
@@ -170,7 +189,7 @@ public struct ScenarioLoader {
                 reader.report(
                     RulesetDiagnostics.wrongType(
                         reader.file, steps, expected: "a mapping of times to step counts", hint: "steps: { \"07:00\": 0, \"12:00\": 2000 }"))
-                return
+                return samples
             }
             for pair in pairs {
                 guard let time = reader.time(pair.key, key: "steps"), let count = reader.int(pair.value, key: "steps", minimum: 0) else { continue }
@@ -179,6 +198,7 @@ public struct ScenarioLoader {
         }
         if let avg = fields["avg7"] { health.average7 = reader.int(avg, key: "avg7", minimum: 0) }
         if let yesterday = fields["yesterday"] { health.yesterday = reader.int(yesterday, key: "yesterday", minimum: 0) }
+        return samples
     }
 
     private mutating func settings(_ node: YAMLNode) -> [String: Value] {

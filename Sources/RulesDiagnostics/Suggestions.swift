@@ -26,14 +26,16 @@ public enum Suggestions {
     }
 
     /// The candidate closest to `word`, if it is close enough to be a plausible typo:
-    /// at most a third of the word's length (at least 1, at most 3 edits). Ties go to the
+    /// at most a third of the word's length (at least 1, at most 3 edits), and never every
+    /// character replaced (`을` suggests nothing, not the one-letter `k`). Ties go to the
     /// candidate that comes first in `candidates`, so the answer is deterministic.
     public static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
         let allowed = Swift.max(1, Swift.min(3, word.unicodeScalars.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != word {
             let distance = editDistance(word.lowercased(), candidate.lowercased())
-            if distance <= allowed, distance < (best?.distance ?? Int.max) {
+            let whole = Swift.max(word.unicodeScalars.count, candidate.unicodeScalars.count)
+            if distance <= allowed, distance < whole, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
             }
         }

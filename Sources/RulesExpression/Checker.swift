@@ -7,6 +7,9 @@ public struct Checker {
     private let schema: FactSchema
     private let text: [Unicode.Scalar]
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Whether the expression names a routine left out for its own errors: it does not
+    /// compile, with no diagnostic of its own.
+    public private(set) var namesWithheldRoutine = false
 
     public init(schema: FactSchema, text: String) {
         self.schema = schema
@@ -141,7 +144,12 @@ public struct Checker {
         if let fact = schema.fact(named: path) {
             return TypedNode(.fact(slot: fact.slot, name: path), fact.type, node.range)
         }
-        report(unknownPathDiagnostic(path, node))
+        let parts = path.split(separator: ".", maxSplits: 2)
+        if parts.count >= 2, parts[0] == "routines", schema.withheldRoutineIDs.contains(String(parts[1])) {
+            namesWithheldRoutine = true
+        } else {
+            report(unknownPathDiagnostic(path, node))
+        }
         return TypedNode(.constant(.unknown), .error, node.range)
     }
 
@@ -403,6 +411,10 @@ public struct Checker {
             return false
         case .routineID:
             guard !schema.routineIDs.contains(value) else { return true }
+            if schema.withheldRoutineIDs.contains(value) {
+                namesWithheldRoutine = true
+                return false
+            }
             report(
                 ExpressionDiagnostics.unknownRoutine(
                     value, suggestion: Suggestions.nearest(to: value, among: schema.routineIDs),

@@ -36,7 +36,8 @@ public struct CompiledExpression: Sendable {
     public var factsRead: [String] { storage.factsRead }
 
     /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
-    /// errors; warnings come back alongside a compiled expression. Diagnostics are placed
+    /// errors, or when it names a routine of `schema.withheldRoutineIDs` (whose own error
+    /// is reported where it is defined); warnings come back alongside a compiled expression. Diagnostics are placed
     /// on the expression's own text (see `Diagnostic.placed(in:locate:)`).
     public static func compile(
         _ source: String, schema: FactSchema, expecting expectation: Checker.Expectation
@@ -49,7 +50,7 @@ public struct CompiledExpression: Sendable {
         var checker = Checker(schema: schema, text: source)
         let typed = checker.check(tree, expecting: expectation)
         let diagnostics = parseDiagnostics + checker.diagnostics
-        if diagnostics.contains(where: { $0.severity == .error }) { return (nil, diagnostics) }
+        if diagnostics.contains(where: { $0.severity == .error }) || checker.namesWithheldRoutine { return (nil, diagnostics) }
         return (CompiledExpression(source: source, typed: typed, program: Compiler.compile(typed), factsRead: typed.factsRead), diagnostics)
     }
 

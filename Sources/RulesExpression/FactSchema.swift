@@ -15,6 +15,9 @@ public struct FactSchema: Sendable {
     private var index: [String: Int] = [:]
     /// Routine ids, for `routines.<id>` lookups and did-you-mean.
     public private(set) var routineIDs: [String] = []
+    /// Routines the ruleset declares but left out for their own errors: an expression that
+    /// names one does not compile, and says nothing more (the routine's error says it).
+    public var withheldRoutineIDs: Set<String> = []
 
     public init() {}
 

@@ -67,6 +67,7 @@ extension RulesetDecoder {
         var reader = start
         defer { merge(reader) }
         for item in reader.list(node, key: "templates") ?? [] {
+            declare(item, kind: "template")
             guard
                 let fields = reader.fields(
                     item, "a template", allowed: ["id", "surface", "event", "when", "tone", "text"],
@@ -109,7 +110,7 @@ extension RulesetDecoder {
             guard let fields = notificationNodes[rule.id] else { continue }
             var reader = NodeReader(file: rule.origin.file, source: nil)
             for (key, id) in [("template", rule.template), ("title", rule.title)] {
-                guard let id, let node = fields[key], !templateIDs.contains(id) else { continue }
+                guard let id, let node = fields[key], !templateIDs.contains(id), !isWithheld(id, kind: "template") else { continue }
                 reader.report(RulesetDiagnostics.unknownReference(reader.file, node, kind: "template", name: id, known: ruleset.templates.map(\.id)))
             }
             merge(reader)

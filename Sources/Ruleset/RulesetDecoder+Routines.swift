@@ -9,6 +9,7 @@ extension RulesetDecoder {
     ]
 
     mutating func decodeRoutine(_ node: YAMLNode, _ reader: inout NodeReader) {
+        declare(node, kind: "routine")
         guard
             let fields = reader.fields(
                 node, "a routine", allowed: RulesetDecoder.routineKeys,
@@ -202,7 +203,10 @@ extension RulesetDecoder {
         case .routineID:
             guard let id = reader.identifier(node, key: key) else { return nil }
             guard ruleset.routines.contains(where: { $0.id == id }) else {
-                reader.report(RulesetDiagnostics.unknownReference(reader.file, node, kind: "routine", name: id, known: ruleset.routines.map(\.id)))
+                if !isWithheld(id, kind: "routine") {
+                    reader.report(
+                        RulesetDiagnostics.unknownReference(reader.file, node, kind: "routine", name: id, known: ruleset.routines.map(\.id)))
+                }
                 return nil
             }
             return .string(id)

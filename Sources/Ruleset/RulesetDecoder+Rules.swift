@@ -73,7 +73,10 @@ extension RulesetDecoder {
             let routineNode = fields["routine"], let id = reader.identifier(routineNode, key: "routine")
         else { return nil }
         guard let routine = ruleset.routine(id) else {
-            reader.report(RulesetDiagnostics.unknownReference(reader.file, routineNode, kind: "routine", name: id, known: ruleset.routines.map(\.id)))
+            if !isWithheld(id, kind: "routine") {
+                reader.report(
+                    RulesetDiagnostics.unknownReference(reader.file, routineNode, kind: "routine", name: id, known: ruleset.routines.map(\.id)))
+            }
             return nil
         }
         let given = ["target", "item", "delta"].filter { fields[$0] != nil }

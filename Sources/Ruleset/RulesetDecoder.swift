@@ -20,6 +20,9 @@ struct RulesetDecoder {
     var notificationNodes: [String: Fields] = [:]
     /// Ids seen so far, by kind (routine, template, …), with where each was defined.
     var seenIDs: [String: [String: Origin]] = [:]
+    /// Ids written in entries of a kind, whether or not the entry decoded: a reference to one
+    /// left out for its own errors is not reported again (see `isWithheld`).
+    var declaredIDs: [String: Set<String>] = [:]
     /// Routine categories that are not built in, to resolve against `categories:` once every
     /// document is collected: the routine's index, the node and the file's reader.
     var pendingCategories: [(routine: Int, node: YAMLNode, reader: NodeReader)] = []
@@ -98,6 +101,7 @@ struct RulesetDecoder {
     private mutating func buildSchema() {
         let settingTypes = ruleset.settings.map { ($0.key, $0.type) }
         var schema = FactSchema.standard(routineIDs: ruleset.routines.map(\.id), settings: settingTypes)
+        schema.withheldRoutineIDs = (declaredIDs["routine"] ?? []).filter { isWithheld($0, kind: "routine") }
         // Notification ids are needed for `notifications.<id>.ignored_streak`.
         var ids: [String] = []
         for (_, node) in lists["notifications"] ?? [] {
@@ -124,6 +128,17 @@ struct RulesetDecoder {
         for (reader, node) in lists["tools"] ?? [] { decodeTools(node, reader) }
         for (reader, node) in lists["templates"] ?? [] { decodeTemplates(node, reader) }
         for (reader, node) in lists["notifications"] ?? [] { decodeNotifications(node, reader) }
+    }
+
+    /// Records the id an entry of `kind` is written with, before the entry is decoded.
+    mutating func declare(_ entry: YAMLNode, kind: String) {
+        if let id = entry["id"]?.scalar, NodeReader.isIdentifier(id) { declaredIDs[kind, default: []].insert(id) }
+    }
+
+    /// Whether `id` names an entry of `kind` that is written but was left out for its own
+    /// errors: a reference to it says nothing more (one error, where the entry is).
+    func isWithheld(_ id: String, kind: String) -> Bool {
+        declaredIDs[kind]?.contains(id) == true && seenIDs[kind]?[id] == nil
     }
 
     /// Reports a duplicate id of `kind` and returns whether `id` is new (and records it).

@@ -60,9 +60,13 @@ enum TemplateText {
                     filter = known
                 } else {
                     let near = Suggestions.nearest(to: name, among: TemplateFilter.allCases.map(\.rawValue))
+                    // A particle written as a filter (`{name|을}`) goes after the braces, in both forms.
+                    let particle = Particle.allCases.first { [$0.rawValue, $0.forms.consonant, $0.forms.vowel].contains(name) }
+                    let written = String(String.UnicodeScalarView(body[..<bar])).trimmingCharacters(in: .whitespaces)
                     report(
                         "unknown filter '\(name)'", at: index + 2 + bar, length: body.count - bar - 1,
-                        hint: near.map { "did you mean '\($0)'?" }
+                        hint: particle.map { "a particle follows the placeholder in both forms, chosen by the value: {\(written)}\($0.rawValue)" }
+                            ?? near.map { "did you mean '\($0)'?" }
                             ?? "filters are: \(TemplateFilter.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 expressionEnd = bar
@@ -71,7 +75,7 @@ enum TemplateText {
             let offset = index + 1
             let (compiled, problems) = CompiledExpression.compile(source, schema: schema, expecting: .anything)
             for problem in problems { reader.report(problem.placed(in: reader.file) { place(offset + $0) }) }
-            if problems.contains(where: { $0.severity == .error }) { failed = true }
+            if compiled == nil { failed = true }  // an error, or a routine left out for its own
             index = close + 1
             var particle: Particle?
             for candidate in Particle.allCases {

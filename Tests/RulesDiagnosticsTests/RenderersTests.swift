@@ -155,6 +155,10 @@ extension String {
             ("completion_rat", ["completion_rate", "completed", "total"], "completion_rate"),
             ("--formt", ["--format", "--strict"], "--format"),
             ("xyz", ["completion_rate"], nil),
+            // Replacing every character is no typo: a particle written as a filter is not `k`.
+            ("을", ["thousands", "hm", "k", "percent", "list"], nil),
+            ("x", ["k"], nil),
+            ("thousandz", ["thousands", "hm", "k", "percent", "list"], "thousands"),
         ] as [(String, [String], String?)])
     func suggestsNearest(word: String, candidates: [String], expected: String?) {
         #expect(Suggestions.nearest(to: word, among: candidates) == expected)

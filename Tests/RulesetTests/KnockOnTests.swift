@@ -28,4 +28,53 @@ import Testing
         #expect(!load.diagnostics.contains { $0.code == "lint.unused_template" || $0.code == "ruleset.unknown_reference" })
         #expect(load.diagnostics.filter { $0.code == "ruleset.knock_on" }.count == 1)
     }
+
+    /// The shipped ruleset in a temporary directory, with `edits` (file → (old, new)) applied.
+    func shippedWith(_ edits: [String: [(String, String)]]) throws -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        for (file, replacements) in edits {
+            var text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            for (old, new) in replacements {
+                #expect(text.contains(old), "\(file) holds '\(old)'")
+                text = text.replacingOccurrences(of: old, with: new)
+            }
+            try text.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    /// A routine left out for its own error is not reported again where it is named: not by
+    /// the recovery route, not by an expression (`routines.water.progress`).
+    @Test func aBrokenRoutineIsOneErrorWhereverItIsNamed() throws {
+        let named = try shippedWith([
+            "rules/route.yaml": [("when: (sleep.minutes ?? 420) < 360", "when: (sleep.minutes ?? 420) < 360 && routines.water.progress < 0.5")]
+        ])
+        #expect(Ruleset.load(directory: named).ruleset != nil, "the reference itself is fine")
+        let broken = try shippedWith([
+            "rules/route.yaml": [("when: (sleep.minutes ?? 420) < 360", "when: (sleep.minutes ?? 420) < 360 && routines.water.progress < 0.5")],
+            "routines/water.yaml": [("goal: 1500", "goal: lots")],
+        ])
+        let load = Ruleset.load(directory: broken)
+        #expect(load.ruleset == nil)
+        let errors = load.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map { "\($0.file) \($0.code)" } == ["routines/water.yaml ruleset.wrong_type"], "\(errors.map(\.message))")
+        // A routine that is not written anywhere is still reported where it is named.
+        let misspelt = try shippedWith([
+            "rules/route.yaml": [("when: (sleep.minutes ?? 420) < 360", "when: (sleep.minutes ?? 420) < 360 && routines.watr.progress < 0.5")]
+        ])
+        #expect(Ruleset.load(directory: misspelt).diagnostics.map(\.code) == ["type.unknown_routine"])
+    }
+
+    /// A template left out for its own error (a particle written as a filter) is one error,
+    /// with the fix as its hint, not also "no template named" at each notification using it.
+    @Test func aBrokenTemplateIsOneErrorWithTheParticleFix() throws {
+        let broken = try shippedWith(["templates/notifications.yaml": [("text: 오늘 루트가 준비됐어.", "text: 오늘 {routines.study.name|을} 시작하자.")]])
+        let load = Ruleset.load(directory: broken)
+        let errors = load.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map { "\($0.file) \($0.code)" } == ["templates/notifications.yaml ruleset.invalid_template"], "\(errors.map(\.message))")
+        #expect(errors.first?.hint == "a particle follows the placeholder in both forms, chosen by the value: {routines.study.name}을(를)")
+    }
 }

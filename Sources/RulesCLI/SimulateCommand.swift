@@ -62,8 +62,13 @@ enum SimulateCommand {
         case "html": output = HTMLReport.render(result, ruleset: ruleset)
         default:
             output = Trace.text(result, ruleset: ruleset)
-            if stop != nil, let snapshot = result.engine.snapshot {
-                output += "\nsnapshot at \(arguments.value("--at") ?? ""):\n" + snapshot.json(clock: scenario.clock).prettyRendered() + "\n"
+            if stop != nil {
+                let at = arguments.value("--at") ?? ""
+                if let snapshot = result.engine.snapshot {
+                    output += "\nsnapshot at \(at):\n" + snapshot.json(clock: scenario.clock).prettyRendered() + "\n"
+                } else {
+                    output += "\nno snapshot at \(at): the app has not run yet\n"
+                }
             }
         }
         if stop != nil, arguments.value("--format") == "json", let snapshot = result.engine.snapshot {

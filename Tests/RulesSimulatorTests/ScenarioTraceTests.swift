@@ -77,6 +77,9 @@ import Testing
         #expect(!run.stdout.contains("21:20  "))
         let bad = CapturedRun(["simulate", "scenarios/collapsed_day.yaml", "--at", "25:00"], in: Self.root)
         #expect(bad.exitCode == .usage)
+        let early = CapturedRun(["simulate", "scenarios/night_owl.yaml", "--at", "07:00"], in: Self.root)
+        #expect(early.exitCode == .success)
+        #expect(early.stdout.hasSuffix("\nno snapshot at 07:00: the app has not run yet\n"), "before the first app run: \(early.stdout)")
     }
 
     /// `--at` names a moment of the scenario; `simulate` and `explain` refuse any other with the

@@ -37,8 +37,9 @@ public struct CompiledExpression: Sendable {
 
     /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
     /// errors, or when it names a routine of `schema.withheldRoutineIDs` (whose own error
-    /// is reported where it is defined); warnings come back alongside a compiled expression. Diagnostics are placed
-    /// on the expression's own text (see `Diagnostic.placed(in:locate:)`).
+    /// is reported where it is defined); warnings come back alongside a compiled
+    /// expression. Diagnostics are placed on the expression's own text (see
+    /// `Diagnostic.placed(in:locate:)`).
     public static func compile(
         _ source: String, schema: FactSchema, expecting expectation: Checker.Expectation
     ) -> (expression: CompiledExpression?, diagnostics: [Diagnostic]) {

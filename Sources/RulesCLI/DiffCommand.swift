@@ -46,7 +46,10 @@ enum DiffCommand {
             rulesets.append(ruleset)
         }
         if let path = arguments.value("--population") { return population(path, rulesets[0], rulesets[1], arguments, io) }
-        let scenarioPaths = arguments.values["--scenarios"] ?? [(arguments.positional[1] as NSString).appendingPathComponent("scenarios")]
+        // NEW_DIR's scenarios, named as the user would (`scenarios/x.yaml`, not `./scenarios/x.yaml`).
+        let newDirectory = arguments.positional[1]
+        let scenarioPaths =
+            arguments.values["--scenarios"] ?? [newDirectory == "." ? "scenarios" : (newDirectory as NSString).appendingPathComponent("scenarios")]
         guard let files = SimulationSupport.scenarioFiles(scenarioPaths, io) else { return .usage }
         let old = SimulationSupport.scenarios(files, ruleset: rulesets[0])
         let new = SimulationSupport.scenarios(files, ruleset: rulesets[1])

@@ -41,6 +41,16 @@ import Testing
         #expect(diff.stdout.contains("\"line\": 4"))
     }
 
+    /// Run from the new ruleset's directory, `rules diff OLD .` finds its scenarios/ and
+    /// names them as the user would: `scenarios/x.yaml`, not `./scenarios/x.yaml`.
+    @Test func scenariosOfTheCurrentDirectoryAreNamedWithoutDotSlash() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
+        let diff = CapturedRun(["diff", Self.root, "."], in: directory)
+        #expect(diff.exitCode == .failure)
+        #expect(diff.stdout.contains("\nscenarios/collapsed_day.yaml 2026-06-29\n"), "\(diff.stdout.prefix(600))")
+        #expect(!diff.stdout.contains("./scenarios/"))
+    }
+
     @Test func aDirectoryWithoutRulesIsAUsageErrorThatSaysWhatDiffTakes() {
         let empty = Fixtures.temporaryDirectory()
         let run = CapturedRun(["diff", ".", empty], in: Self.root)

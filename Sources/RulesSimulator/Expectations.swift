@@ -134,7 +134,14 @@ public enum ExpectationChecker {
             var context = EvaluationContext(facts: facts, dayStart: result.dayStart)
             let holds: Bool?
             do { holds = try condition.isTrue(&context) } catch { holds = nil }
-            let read = condition.factsRead.compactMap { name in ruleset.schema.fact(named: name).map { "\(name) = \(facts[$0.slot])" } }
+            var read = condition.factsRead.compactMap { name in ruleset.schema.fact(named: name).map { "\(name) = \(facts[$0.slot])" } }
+            // Steps and sleep change only at a HealthKit sync (open, refresh, a notification),
+            // not at a log: say when the last one was.
+            if condition.factsRead.contains(where: { $0.hasPrefix("steps.") || $0.hasPrefix("sleep.") }),
+                !condition.factsRead.contains("health.synced_at"), let synced = ruleset.schema.fact(named: "health.synced_at")
+            {
+                read.append("health.synced_at = \(facts[synced.slot])")
+            }
             return outcome(
                 holds == true, "\(condition.source) holds",
                 (holds == nil ? "could not evaluate" : "it does not") + " (\(read.joined(separator: ", ")))")

@@ -1,5 +1,7 @@
 /// The text of one file with a line table, so renderers can show the line a diagnostic
-/// points at. Lines are split on `\n`; a trailing `\r` is dropped from each line.
+/// points at. Lines end where libyaml's do, so its line numbers find them: at LF, CRLF,
+/// a lone CR, NEL, LS and PS. (Split by scalars: to a Swift `String`, CRLF is one
+/// character, not `\n`, so a Windows file would be one long line.)
 public struct SourceFile: Sendable {
     public let path: String
     public let text: String
@@ -8,9 +10,26 @@ public struct SourceFile: Sendable {
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        let scalars = text.unicodeScalars
+        var lines: [Substring] = []
+        var start = scalars.startIndex
+        var index = start
+        while index < scalars.endIndex {
+            let next = scalars.index(after: index)
+            switch scalars[index] {
+            case "\n", "\u{85}", "\u{2028}", "\u{2029}":
+                lines.append(text[start..<index])
+                start = next
+            case "\r":
+                lines.append(text[start..<index])
+                start = next < scalars.endIndex && scalars[next] == "\n" ? scalars.index(after: next) : next
+            default:
+                break
+            }
+            index = Swift.max(next, start)
         }
+        lines.append(text[start..<scalars.endIndex])
+        self.lines = lines
     }
 
     public var lineCount: Int { lines.count }

@@ -74,6 +74,36 @@ public enum ExpressionDiagnostics {
             hint: scalar == "#" ? "comments go on their own YAML line, outside the expression" : nil)
     }
 
+    /// The ASCII character a full-width form (`：`, `＆`, `＝`), the ideographic space or a
+    /// typographic quote stands for, or nil for any other character.
+    static func asciiLookalike(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar.value {
+        case 0xFF01...0xFF5E: Unicode.Scalar(scalar.value - 0xFEE0)
+        case 0x3000: " "
+        case 0x201C, 0x201D, 0x201E, 0x2033: "\""
+        case 0x2018, 0x2019, 0x2032: "'"
+        default: nil
+        }
+    }
+
+    /// A run of look-alike characters, with the run written in ASCII as the fix.
+    static func lookalikes(_ scalars: [Unicode.Scalar], _ range: TextRange) -> Diagnostic {
+        let written = String(String.UnicodeScalarView(scalars))
+        let ascii = String(String.UnicodeScalarView(scalars.map { asciiLookalike($0) ?? $0 }))
+        var codes: [String] = []
+        for scalar in scalars {
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
+            if !codes.contains(code) { codes.append(code) }
+        }
+        let fullWidth = scalars.allSatisfy { (0xFF01...0xFF5E).contains($0.value) || $0.value == 0x3000 }
+        let quotes = scalars.allSatisfy { !(0xFF01...0xFF5E).contains($0.value) && $0.value != 0x3000 }
+        let what = fullWidth ? "full-width" : quotes ? "a typographic quote" : "full-width or typographic"
+        let why = fullWidth ? " (typed in the input method's full-width mode)" : quotes ? " (smart quotes, from a word processor or a chat app)" : ""
+        return at(
+            "expr.unexpected_character", range, "'\(written)' is \(what) (\(codes.joined(separator: ", "))); expressions are written in ASCII",
+            hint: ascii.allSatisfy { $0 == " " } ? "write an ordinary space\(why)" : "write '\(ascii)'\(why)")
+    }
+
     static func singleEquals(_ range: TextRange) -> Diagnostic {
         at("expr.unknown_operator", range, "'=' is not an operator", hint: "compare with '=='")
     }

@@ -96,7 +96,14 @@ public struct Lexer {
             kind = .or
         case "?": if two == "?" { return pair(.coalesce) } else { kind = .question }
         default:
-            report(ExpressionDiagnostics.unexpectedCharacter(s, TextRange(start, index)))
+            if ExpressionDiagnostics.asciiLookalike(s) != nil {
+                // A run of full-width or typographic characters (a Korean input method's
+                // `＆＆`, `：`) is one error whose hint writes the run in ASCII.
+                while let more = peek(), ExpressionDiagnostics.asciiLookalike(more) != nil { index += 1 }
+                report(ExpressionDiagnostics.lookalikes(Array(scalars[start..<index]), TextRange(start, index)))
+            } else {
+                report(ExpressionDiagnostics.unexpectedCharacter(s, TextRange(start, index)))
+            }
             kind = .invalid
         }
         return Token(kind, TextRange(start, index))

@@ -76,7 +76,7 @@ public enum YAMLDiagnostics {
     /// A libyaml error, with a hint for the usual traps when the text shows one.
     static func syntax(
         file: String, problem: String, context: String?, contextLine: Int?, at location: SourceLocation,
-        sourceLine: Substring?
+        sourceLine: Substring?, contextSourceLine: Substring? = nil, previousLine: Substring? = nil
     ) -> Diagnostic {
         var message = problem
         if let context, !context.isEmpty {
@@ -86,7 +86,23 @@ public enum YAMLDiagnostics {
         }
         return Diagnostic(
             code: "yaml.syntax", severity: .error, file: file, location: location, message: message,
-            hint: syntaxHint(problem: problem, context: context, column: location.column, sourceLine: sourceLine))
+            hint: fullWidthColonHint(
+                problem: problem, lines: [(location.line, sourceLine), (contextLine, contextSourceLine), (location.line - 1, previousLine)])
+                ?? syntaxHint(problem: problem, context: context, column: location.column, sourceLine: sourceLine))
+    }
+
+    /// A key written with a full-width colon (`when：`, a Korean input method's full-width
+    /// mode) is no key to YAML: libyaml then misses a ':' or finds one where a value goes, on
+    /// this line or a later one, and the fix is on the line with `：` (this line, the line the
+    /// key started on, or the one above).
+    static func fullWidthColonHint(problem: String, lines: [(number: Int?, text: Substring?)]) -> String? {
+        let misread = ["could not find expected ':'", "did not find expected key", "mapping values are not allowed"]
+        guard misread.contains(where: problem.contains) else { return nil }
+        for (number, text) in lines {
+            guard let number, let text, text.unicodeScalars.contains("\u{FF1A}") else { continue }
+            return "line \(number) has a full-width '：' (U+FF1A), which YAML does not read as ':'; write ': ' after the key"
+        }
+        return nil
     }
 
     /// Recognises the traps designers fall into and says how to get out.

@@ -223,22 +223,13 @@ private struct TreeBuilder {
             if context != nil { contextLine = Int(parser.context_mark.line) + 1 }
         }
         if at.line < 1 { at = .fileStart }
-        let sourceLine = lineText(at.line, in: bytes)
+        // Lines as libyaml counts them (CRLF, CR, …), once, on this error path only.
+        let lines = SourceFile(path: file, text: String(decoding: bytes, as: UTF8.self))
         diagnostics.append(
             YAMLDiagnostics.syntax(
                 file: file, problem: problem, context: context, contextLine: contextLine, at: at,
-                sourceLine: sourceLine))
-    }
-
-    private func lineText(_ line: Int, in bytes: [UInt8]) -> Substring? {
-        var current = 1
-        var startIndex = 0
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            if current == line { return Substring(String(decoding: bytes[startIndex..<index], as: UTF8.self)) }
-            current += 1
-            startIndex = index + 1
-        }
-        return current == line ? Substring(String(decoding: bytes[startIndex...], as: UTF8.self)) : nil
+                sourceLine: lines.line(at.line), contextSourceLine: contextLine.flatMap { lines.line($0) },
+                previousLine: lines.line(at.line - 1)))
     }
 
     private func location(_ mark: yaml_mark_t) -> SourceLocation {

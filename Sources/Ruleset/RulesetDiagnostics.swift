@@ -53,8 +53,13 @@ public enum RulesetDiagnostics {
 
     public static func unknownKey(_ file: String, _ key: YAMLNode, in context: String, allowed: [String]) -> Diagnostic {
         let name = key.scalar ?? "?"
+        // `when： x` (a full-width colon) is one plain scalar to YAML, not a key and a value.
+        let fullWidth = name.firstRange(of: "：").map { range -> String in
+            let written = name[..<range.lowerBound].split(separator: " ").last ?? ""
+            return "'：' is full-width (U+FF1A), so YAML read one word, not a key and its value: write '\(written): …'"
+        }
         let hint =
-            Suggestions.nearest(to: name, among: allowed).map { "did you mean '\($0)'?" }
+            fullWidth ?? Suggestions.nearest(to: name, among: allowed).map { "did you mean '\($0)'?" }
             ?? "\(context) takes: \(allowed.joined(separator: ", "))"
         return error("ruleset.unknown_key", file, key, "unknown key '\(name)' in \(context)", hint: hint)
     }

@@ -111,6 +111,35 @@ import Testing
         #expect(more.count == 2)
     }
 
+    /// Full-width forms (a Korean input method's `＆＆`, `：`, the ideographic space) and smart
+    /// quotes are one error per run, spanning it, with the ASCII to write instead.
+    @Test(arguments: [
+        (
+            "now >= 21：00", "'：' is full-width (U+FF1A); expressions are written in ASCII", "write ':' (typed in the input method's full-width mode)",
+            10, 11
+        ),
+        ("a ＆＆ b", "'＆＆' is full-width (U+FF06); expressions are written in ASCII", "write '&&' (typed in the input method's full-width mode)", 3, 5),
+        (
+            "a　< 1", "'　' is full-width (U+3000); expressions are written in ASCII",
+            "write an ordinary space (typed in the input method's full-width mode)", 2, 3
+        ),
+        (
+            "route == “recovery”", "'“' is a typographic quote (U+201C); expressions are written in ASCII",
+            "write '\"' (smart quotes, from a word processor or a chat app)", 10, 11
+        ),
+        ("a ＝“ b", "'＝“' is full-width or typographic (U+FF1D, U+201C); expressions are written in ASCII", "write '=\"'", 3, 5),
+    ])
+    func aLookalikeRunIsOneErrorWithItsASCII(input: String, message: String, hint: String, column: Int, end: Int) {
+        let (_, diagnostics) = Parser.parse(input)
+        let first = diagnostics.first
+        #expect(first?.code == "expr.unexpected_character")
+        #expect(first?.message == message)
+        #expect(first?.hint == hint)
+        #expect(first?.location.column == column)
+        #expect(first?.end?.column == end)
+        #expect(diagnostics.filter { $0.code == "expr.unexpected_character" }.count == (input.contains("”") ? 2 : 1))
+    }
+
     @Test func refusesOverlongAndOverdeepExpressions() {
         let long = String(repeating: "a", count: InputLimits.maxExpressionLength + 1)
         #expect(Parser.parse(long).diagnostics.map(\.code) == ["expr.too_long"])

@@ -113,6 +113,10 @@ public enum YAMLDiagnostics {
         if problem.contains("tab") || here == "\t" {
             return "YAML does not allow tabs for indentation; indent with spaces"
         }
+        if let here, here == "\u{3000}" || here == "\u{A0}" {
+            let name = here == "\u{3000}" ? "a full-width space (U+3000)" : "a no-break space (U+00A0, often pasted from a web page)"
+            return "\(name) is not a space to YAML; indent with ordinary spaces"
+        }
         if problem.contains("mapping values are not allowed") {
             return "a value containing ': ' must be quoted" + quotedForm(of: line).map { ": \($0)" }.orEmpty
         }

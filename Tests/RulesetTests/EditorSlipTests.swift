@@ -53,7 +53,8 @@ private func shipped(_ file: String) throws -> String {
 
 /// A key typed in an input method's full-width mode (`when：`) is no key to YAML; whichever
 /// error libyaml or the decoder then reports, the hint points at the `：` and says what to write.
-@Suite struct FullWidthColonTests {
+/// A full-width or no-break space in the indentation is named too.
+@Suite struct FullWidthTests {
     @Test(arguments: [
         ("    when: now >= 21:00 && completion_rate < 0.5", "    when： now >= 21:00 && completion_rate < 0.5", "6:3", 5),
         ("risk:\n", "risk：\n", "4:10", 3),
@@ -75,5 +76,15 @@ private func shipped(_ file: String) throws -> String {
         #expect(text.contains("{ result: recovered, when: route"))
         let output = try report(text.replacingOccurrences(of: "{ result: recovered, when: route", with: typed), file: "rules/judgement.yaml")
         #expect(output.contains("help: '：' is full-width (U+FF1A), so YAML read one word, not a key and its value: write 'when: …'\n"), "\(output)")
+    }
+
+    @Test(arguments: [("\u{3000}", "a full-width space (U+3000)"), ("\u{A0}", "a no-break space (U+00A0, often pasted from a web page)")])
+    func aSpaceThatIsNotASpaceInTheIndentationIsNamed(space: String, name: String) throws {
+        let text = try shipped("rules/route.yaml")
+        let line = "    when: now >= 21:00 && completion_rate < 0.5"
+        #expect(text.contains(line))
+        let output = try report(text.replacingOccurrences(of: line, with: "  " + space + line.dropFirst(3)))
+        #expect(output.hasPrefix("rules/route.yaml:5:3: error:"), "\(output)")
+        #expect(output.contains("help: \(name) is not a space to YAML; indent with ordinary spaces\n"), "\(output)")
     }
 }

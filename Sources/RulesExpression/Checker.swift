@@ -170,6 +170,11 @@ public struct Checker {
             return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
                 "the rule language has no '\(path)': a fact that may be unknown compares through a default, e.g. (quest.steps.target ?? 0) == 0")
         }
+        if parts.first == "routine", !schema.hasMembers("routine") {
+            return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
+                "'routine' is bound only inside a notification with 'for_each: routine' (its 'at' and 'when'); elsewhere name one: routines.<id>.\(parts.dropFirst().joined(separator: "."))"
+            )
+        }
         // Find the longest known prefix and suggest among its members.
         var prefixLength = parts.count - 1
         while prefixLength > 0, !schema.hasMembers(parts[0..<prefixLength].joined(separator: ".")) {

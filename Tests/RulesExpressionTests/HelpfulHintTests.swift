@@ -28,6 +28,14 @@ import Testing
                 == "the rule language has no '\(word)': a fact that may be unknown compares through a default, e.g. (quest.steps.target ?? 0) == 0")
     }
 
+    /// `routine.*` outside a per-routine notification (a route, a template) says where it is bound.
+    @Test func theRoutineBindingOutsideItsNotificationSaysWhereItIsBound() {
+        #expect(
+            firstHint("routine.progress < 1.0")
+                == "'routine' is bound only inside a notification with 'for_each: routine' (its 'at' and 'when'); elsewhere name one: routines.<id>.progress"
+        )
+    }
+
     @Test func twelveHourTimeSaysWriteTwentyFourHourTime() {
         #expect(firstHint("now >= 8:30pm") == "write 24-hour time: 20:30")
         #expect(firstHint("now >= 12:15am") == "write 24-hour time: 00:15")

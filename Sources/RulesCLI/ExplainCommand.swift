@@ -52,7 +52,7 @@ enum ExplainCommand {
             let loaded = SimulationSupport.scenarios(files, ruleset: ruleset).first
         else { return .usage }
         guard let scenario = loaded.scenario else {
-            io.out(TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:]))
+            io.out(loaded.rendered(color: false))
             return .failure
         }
         loaded.warn(io)

@@ -43,7 +43,7 @@ enum SimulateCommand {
             return .usage
         }
         guard let scenario = first.scenario else {
-            io.out(TextRenderer(color: io.useColor).render(first.diagnostics, sources: first.source.map { [first.file: $0] } ?? [:]))
+            io.out(first.rendered(color: io.useColor))
             return .failure
         }
         first.warn(io)

@@ -47,11 +47,16 @@ enum SimulationSupport {
         var diagnostics: [Diagnostic]
         var source: SourceFile?
 
+        /// The diagnostics as text, with the file's lines under them (empty when there are none).
+        func rendered(color: Bool) -> String {
+            TextRenderer(color: color).render(diagnostics, sources: source.map { [file: $0] } ?? [:])
+        }
+
         /// The warnings of a scenario that loaded, on standard error: standard output is
         /// the command's own (a trace, JSON, a page).
         func warn(_ io: CommandIO) {
             guard scenario != nil, !diagnostics.isEmpty else { return }
-            io.err(TextRenderer(color: false).render(diagnostics, sources: source.map { [file: $0] } ?? [:]))
+            io.err(rendered(color: false))
         }
     }
 

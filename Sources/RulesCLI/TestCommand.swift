@@ -51,14 +51,11 @@ enum TestCommand {
         var failed = walkProblems.count
         var out = TextRenderer(color: false).render(walkProblems, sources: [:])
         for loaded in SimulationSupport.scenarios(files, ruleset: ruleset) {
+            // Errors fail the scenario; warnings (samples the app may not read, …) fail nothing.
+            out += loaded.rendered(color: false)
             guard let scenario = loaded.scenario else {
-                out += TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:])
                 failed += 1
                 continue
-            }
-            // Warnings (samples the app may not read, …) are shown and fail nothing.
-            if !loaded.diagnostics.isEmpty {
-                out += TextRenderer(color: false).render(loaded.diagnostics, sources: loaded.source.map { [loaded.file: $0] } ?? [:])
             }
             let result = Simulation.run(scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } })
             var scenarioFailures = 0

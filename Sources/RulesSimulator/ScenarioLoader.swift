@@ -10,10 +10,10 @@ import Ruleset
 public struct ScenarioLoader {
     let ruleset: Ruleset
     var reader: NodeReader
-    /// Whether a day so far (or the top-level health) stated each permission, and whether
-    /// unread samples of that kind were already reported (once per scenario is enough).
-    var permissionStated = (steps: false, sleep: false)
-    var unreadReported = (steps: false, sleep: false)
+    /// The kinds (`steps`, `sleep`) whose permission a day so far (or the top-level health)
+    /// stated, and those whose unread samples were already reported (once per scenario).
+    var permissionStated: Set<String> = []
+    var unreadReported: Set<String> = []
 
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
@@ -133,13 +133,9 @@ public struct ScenarioLoader {
             let read = readHealth(node, into: &health)
             samples = (read.steps ?? samples.steps, read.sleep ?? samples.sleep)
         }
-        if let node = samples.steps, !permissionStated.steps, !unreadReported.steps {
-            reader.report(ScenarioDiagnostics.healthUnread("steps", reader.file, node))
-            unreadReported.steps = true
-        }
-        if let node = samples.sleep, !permissionStated.sleep, !unreadReported.sleep {
-            reader.report(ScenarioDiagnostics.healthUnread("sleep", reader.file, node))
-            unreadReported.sleep = true
+        for (kind, node) in [("steps", samples.steps), ("sleep", samples.sleep)] {
+            guard let node, !permissionStated.contains(kind), unreadReported.insert(kind).inserted else { continue }
+            reader.report(ScenarioDiagnostics.healthUnread(kind, reader.file, node))
         }
         var daySettings = base
         if let settingsNode = fields["settings"] { daySettings.merge(settings(settingsNode)) { _, new in new } }
@@ -172,11 +168,11 @@ public struct ScenarioLoader {
         if let permission = fields["permission"], let p = reader.fields(permission, "permission", allowed: ["steps", "sleep"]) {
             if let steps: HealthReading.Permission = p["steps"].flatMap({ reader.choice($0, key: "steps", what: "permission") }) {
                 health.stepsPermission = steps
-                permissionStated.steps = true
+                permissionStated.insert("steps")
             }
             if let sleep: HealthReading.Permission = p["sleep"].flatMap({ reader.choice($0, key: "sleep", what: "permission") }) {
                 health.sleepPermission = sleep
-                permissionStated.sleep = true
+                permissionStated.insert("sleep")
             }
         }
         let samples = (steps: fields.keys["steps"], sleep: fields.keys["sleep"])

@@ -78,13 +78,16 @@ public enum ExpressionDiagnostics {
     /// typographic quote stands for, or nil for any other character.
     static func asciiLookalike(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar.value {
-        case 0xFF01...0xFF5E: Unicode.Scalar(scalar.value - 0xFEE0)
+        case fullWidthForms: Unicode.Scalar(scalar.value - 0xFEE0)
         case 0x3000: " "
         case 0x201C, 0x201D, 0x201E, 0x2033: "\""
         case 0x2018, 0x2019, 0x2032: "'"
         default: nil
         }
     }
+
+    /// The full-width forms of ASCII `!` … `~` (U+FF01…U+FF5E), 0xFEE0 above their ASCII.
+    private static let fullWidthForms: ClosedRange<UInt32> = 0xFF01...0xFF5E
 
     /// A run of look-alike characters, with the run written in ASCII as the fix.
     static func lookalikes(_ scalars: [Unicode.Scalar], _ range: TextRange) -> Diagnostic {
@@ -95,8 +98,10 @@ public enum ExpressionDiagnostics {
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
             if !codes.contains(code) { codes.append(code) }
         }
-        let fullWidth = scalars.allSatisfy { (0xFF01...0xFF5E).contains($0.value) || $0.value == 0x3000 }
-        let quotes = scalars.allSatisfy { !(0xFF01...0xFF5E).contains($0.value) && $0.value != 0x3000 }
+        // Input-method characters (full-width forms, the ideographic space) or smart quotes.
+        let typed = scalars.map { fullWidthForms.contains($0.value) || $0.value == 0x3000 }
+        let fullWidth = !typed.contains(false)
+        let quotes = !typed.contains(true)
         let what = fullWidth ? "full-width" : quotes ? "a typographic quote" : "full-width or typographic"
         let why = fullWidth ? " (typed in the input method's full-width mode)" : quotes ? " (smart quotes, from a word processor or a chat app)" : ""
         return at(

@@ -144,18 +144,20 @@ public struct Checker {
         if let fact = schema.fact(named: path) {
             return TypedNode(.fact(slot: fact.slot, name: path), fact.type, node.range)
         }
-        let parts = path.split(separator: ".", maxSplits: 2)
-        if parts.count >= 2, parts[0] == "routines", schema.withheldRoutineIDs.contains(String(parts[1])) {
-            namesWithheldRoutine = true
+        if let diagnostic = unknownPathDiagnostic(path, node) {
+            report(diagnostic)
         } else {
-            report(unknownPathDiagnostic(path, node))
+            namesWithheldRoutine = true
         }
         return TypedNode(.constant(.unknown), .error, node.range)
     }
 
-    private func unknownPathDiagnostic(_ path: String, _ node: SyntaxNode) -> Diagnostic {
+    /// Why `path` names no fact; nil when it names a routine left out for its own errors
+    /// (reported where the routine is).
+    private func unknownPathDiagnostic(_ path: String, _ node: SyntaxNode) -> Diagnostic? {
         let parts = path.split(separator: ".").map(String.init)
         if parts.first == "routines", parts.count >= 2, !schema.routineIDs.contains(parts[1]) {
+            if schema.withheldRoutineIDs.contains(parts[1]) { return nil }
             let range = memberRange(node, depth: parts.count - 2)
             return ExpressionDiagnostics.unknownRoutine(
                 parts[1], suggestion: Suggestions.nearest(to: parts[1], among: schema.routineIDs),

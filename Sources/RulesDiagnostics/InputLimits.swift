@@ -44,6 +44,9 @@ public enum InputLimits {
     /// clock set far ahead costs at most ~63,000 day closes, never an unbounded catch-up.
     /// (Inlinable constants: the engine reads them at every clock reading.)
     @inlinable public static var engineDays: ClosedRange<Int> { 10_957...84_005 }
+    /// The days a scenario or population may hold: the engine's days but the last, since
+    /// a day closes (and is judged) at the next day's start.
+    @inlinable public static var simulatedDays: ClosedRange<Int> { engineDays.lowerBound...(engineDays.upperBound - 1) }
     /// The instants of `engineDays` in seconds since 1970 (UTC), a day wider on each side
     /// for time zones.
     @inlinable public static var engineSeconds: ClosedRange<Double> {

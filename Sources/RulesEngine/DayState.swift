@@ -87,6 +87,10 @@ struct DayState: Sendable, Hashable, Codable {
     var lastEvent = "home"
     /// Routines completed at the last app run, in ruleset order.
     var completedRoutines: [String] = []
+    /// Routines judged `partial` at an app run today (ruleset order): the status stays
+    /// earned when the day closes, whatever route followed (a routine completed later is
+    /// in `completedRoutines` too).
+    var partialRoutines: [String] = []
     var recoveryWasCompleted = false
     var nextLogNumber = 1
     /// The texts of the route items as of the last app run (a cache: not saved, and used
@@ -101,7 +105,7 @@ struct DayState: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case day, logs, ticks, health, syncedAt, route, routeDecided, risk, skipped, quest, goalOverrides, deliveries, lastRun,
-            lastSnapshot, lastEvent, completedRoutines, recoveryWasCompleted, nextLogNumber
+            lastSnapshot, lastEvent, completedRoutines, partialRoutines, recoveryWasCompleted, nextLogNumber
     }
 
     init(from decoder: any Decoder) throws {
@@ -122,6 +126,7 @@ struct DayState: Sendable, Hashable, Codable {
         snapshotBox = try container.decodeIfPresent(DailySnapshot.self, forKey: .lastSnapshot).map(SnapshotBox.init)
         lastEvent = try container.decode(String.self, forKey: .lastEvent)
         completedRoutines = try container.decode([String].self, forKey: .completedRoutines)
+        partialRoutines = try container.decodeIfPresent([String].self, forKey: .partialRoutines) ?? []
         recoveryWasCompleted = try container.decode(Bool.self, forKey: .recoveryWasCompleted)
         nextLogNumber = try container.decode(Int.self, forKey: .nextLogNumber)
         rebuildTotals()
@@ -145,6 +150,7 @@ struct DayState: Sendable, Hashable, Codable {
         try container.encodeIfPresent(lastSnapshot, forKey: .lastSnapshot)
         try container.encode(lastEvent, forKey: .lastEvent)
         try container.encode(completedRoutines, forKey: .completedRoutines)
+        if !partialRoutines.isEmpty { try container.encode(partialRoutines, forKey: .partialRoutines) }
         try container.encode(recoveryWasCompleted, forKey: .recoveryWasCompleted)
         try container.encode(nextLogNumber, forKey: .nextLogNumber)
     }
@@ -215,4 +221,38 @@ final class SnapshotBox: Sendable, Hashable {
     init(_ value: DailySnapshot) { self.value = value }
     static func == (lhs: SnapshotBox, rhs: SnapshotBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
     func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
+}
+
+extension DayState {
+    /// The user changed what was done for `routine` (an edit, a deletion, an unticked
+    /// item): it is judged afresh, with nothing earned kept.
+    mutating func forgetEarned(_ routine: String) {
+        completedRoutines.removeAll { $0 == routine }
+        partialRoutines.removeAll { $0 == routine }
+    }
+
+    /// Keeps what `routines` (a reading in ruleset order) earned: completions join
+    /// `completedRoutines`, partial statuses `partialRoutines`, both in ruleset order. The
+    /// arrays change only when something new was earned.
+    mutating func earn(_ routines: [RoutineReading]) {
+        var newCompletion = false
+        var newPartial = false
+        for routine in routines {
+            let id = routine.box.value.id
+            if routine.status == .completed, !completedRoutines.contains(id) { newCompletion = true }
+            if routine.status == .partial, routine.enabled, !partialRoutines.contains(id) { newPartial = true }
+        }
+        if newCompletion {
+            let kept = completedRoutines
+            completedRoutines = routines.map { $0.box.value.id }.filter { id in
+                kept.contains(id) || routines.contains { $0.box.value.id == id && $0.status == .completed }
+            }
+        }
+        if newPartial {
+            let kept = partialRoutines
+            partialRoutines = routines.map { $0.box.value.id }.filter { id in
+                kept.contains(id) || routines.contains { $0.box.value.id == id && $0.status == .partial && $0.enabled }
+            }
+        }
+    }
 }

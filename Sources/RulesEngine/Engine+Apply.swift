@@ -26,7 +26,7 @@ extension OperatorEngine {
                 logs[index].updatedAt = time
             }
             // The user changed what was done: the routine is judged afresh.
-            if let routine = day?.logs[index].routine { day?.completedRoutines.removeAll { $0 == routine } }
+            if let routine = day?.logs[index].routine { day?.forgetEarned(routine) }
             if let log = day?.logs[index] { note(at: time, .logChanged(log, deleted: false)) }
             decide(at: time)
         case .deleteLog(let id):
@@ -35,7 +35,7 @@ extension OperatorEngine {
                 return problem(at: time, "event.unknown_log", "no log '\(id)' today")
             }
             day?.removeLogs { $0.id == id }
-            day?.completedRoutines.removeAll { $0 == log.routine }
+            day?.forgetEarned(log.routine)
             note(at: time, .logChanged(log, deleted: true))
             decide(at: time)
         case .check(let routine, let item), .uncheck(let routine, let item):
@@ -138,7 +138,7 @@ extension OperatorEngine {
             day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
         } else {
             day?.ticks.removeAll { $0.routine == id && $0.item == item }
-            day?.completedRoutines.removeAll { $0 == id }
+            day?.forgetEarned(id)
         }
         note(at: time, .check(routine: id, item: item, checked: checked))
         return true
@@ -227,30 +227,30 @@ extension OperatorEngine {
         if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
     }
 
-    /// Settings as `ruleset` can keep them: each declared setting keeps a value that fits (a
-    /// map the entries that fit: a routine the ruleset dropped loses only its own reminder)
-    /// and otherwise takes its default; undeclared keys go. Returns each change, in
-    /// declaration order and then by key. The one fitting of stored settings: for the
-    /// profile an engine is made with, and for a ruleset that changes under a saved state.
+    /// The values the user set, as `ruleset` can keep them: each keeps a value that fits (a
+    /// map the entries that fit: a routine the ruleset dropped loses only its own reminder);
+    /// a value that no longer fits, or of a setting that is gone, is dropped, and the
+    /// default applies. Settings the user never set stay unset (they read the ruleset's
+    /// default). Returns each change, in declaration order and then by key. The one fitting
+    /// of stored settings: for the profile an engine is made with, and for a ruleset that
+    /// changes under a saved state.
     static func fit(_ settings: inout [String: Value], to ruleset: Ruleset) -> [Reconciliation] {
         // In place: an engine is made per user of a population, and almost always nothing
         // changes here.
         var changes: [Reconciliation] = []
+        guard !settings.isEmpty else { return changes }
         for declaration in ruleset.settings {
-            guard let value = settings[declaration.key] else {
-                settings[declaration.key] = declaration.defaultValue
-                continue
-            }
+            guard let value = settings[declaration.key] else { continue }
             if let fitted = fitted(value, declaration.type, in: ruleset) {
                 guard fitted != value else { continue }
                 changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "entries that no longer fit dropped"))
                 settings[declaration.key] = fitted
             } else {
-                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "defaulted"))
-                settings[declaration.key] = declaration.defaultValue
+                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "dropped"))
+                settings[declaration.key] = nil
             }
         }
-        if settings.count > ruleset.settings.count {
+        if settings.contains(where: { ruleset.settings.declaration($0.key) == nil }) {
             for key in settings.keys.filter({ ruleset.settings.declaration($0) == nil }).sorted() {
                 changes.append(Reconciliation(subject: .setting, id: key, action: "dropped"))
                 settings[key] = nil

@@ -16,6 +16,10 @@ extension OperatorEngine {
         // Routines done at the previous run: a routine done now and not then was completed
         // by this run's event.
         let completedBefore = current.completedRoutines
+        // What this run's event earned under the route in force when it happened is kept
+        // before the route is decided: a completion reached in the run that turns light →
+        // recovery stays (the route never takes back what was done).
+        current.earn(before.routines)
 
         let risk = decideRisk(&current, facts: before.facts, at: time)
         // Patched, not put: a put would copy the whole (shared) array of facts.
@@ -61,6 +65,7 @@ extension OperatorEngine {
         if !sameCompleted {
             current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
         }
+        current.earn(reading.routines)
         current.lastRun = time
         current.lastEvent = event
         routeChangedThisRun = false

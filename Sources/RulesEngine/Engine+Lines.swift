@@ -124,7 +124,7 @@ extension OperatorEngine {
                 for name in when.factsRead where !read.contains(name) { read.append(name) }
                 result = (try? when.isTrue(&context)) == true ? .matched : .notMatched
             }
-            if let tone = template.tone, tone != profile.tone { result = .failed("tone '\(tone)' is not the user's") }
+            if let tone = template.tone, tone != fromProfile.tone { result = .failed("tone '\(tone)' is not the user's") }
             entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))
         }
         return Explanation(
@@ -147,8 +147,8 @@ extension OperatorEngine {
         // A read-out, not an app run: failures here were reported by the run that rendered.
         var ignored: [String] = []
         let line =
-            renderer.line(surface: surface, event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
-            ?? renderer.line(surface: "home", event: "home", tone: profile.tone, day: current.day, facts: reading.facts, problems: &ignored)
+            renderer.line(surface: surface, event: "home", tone: fromProfile.tone, day: current.day, facts: reading.facts, problems: &ignored)
+            ?? renderer.line(surface: "home", event: "home", tone: fromProfile.tone, day: current.day, facts: reading.facts, problems: &ignored)
         return line.map { RenderedText(templateID: $0.templateID, surface: surface, text: $0.text, redacted: true) }
             ?? RenderedText(templateID: nil, surface: surface, text: "", redacted: true)
     }

@@ -16,14 +16,15 @@ public struct KnownPermissions: Sendable, Hashable, Codable {
 /// It holds today's logs, ticks and route state, the plan the last run scheduled, the
 /// requests delivered today, settings and enabled routines, streak, XP, ignore counts, the
 /// permissions last seen, and the SHA-256 of the ruleset that wrote it. It encodes as JSON
-/// (`encoded()`), `{"format": "operator-engine-state", "version": 1, …}`, keys sorted, so the
+/// (`encoded()`), `{"format": "operator-engine-state", "version": 2, …}`, keys sorted, so the
 /// same state always gives the same bytes. `decode(_:)` migrates older versions and refuses
 /// newer, foreign or corrupt ones with a diagnostic (the app then starts a fresh state).
 public struct EngineState: Sendable, Equatable {
     /// The `format` field of every saved state.
     public static let format = "operator-engine-state"
-    /// The version `encoded()` writes.
-    public static let version = 1
+    /// The version `encoded()` writes. Version 2: the profile's `settings` hold only what
+    /// the user set (version 1 held every setting, defaults included).
+    public static let version = 2
 
     /// SHA-256 of the ruleset that last ran on this state (empty for a ruleset built in code).
     public internal(set) var rulesetSHA256: String
@@ -111,8 +112,17 @@ extension EngineState: Codable {
 }
 
 extension EngineState {
-    /// Migration steps, oldest first (none yet: version 1 is the first format).
-    public static let migrations: [EngineStateMigration] = []
+    /// Migration steps, oldest first.
+    public static let migrations: [EngineStateMigration] = [
+        // Version 1 saved every setting, defaults included, and did not say which the user
+        // set: the profile is marked, and the engine it is restored into takes a value equal
+        // to its ruleset's default as never set (`OperatorProfile.settingsIncludeDefaults`).
+        EngineStateMigration(from: 1) { object in
+            guard var profile = object["profile"] as? [String: Any] else { return }
+            profile[OperatorProfile.settingsIncludeDefaultsKey] = true
+            object["profile"] = profile
+        }
+    ]
 
     /// The diagnostic codes of saved states.
     public static let descriptions: [CodeDescription] = [
@@ -279,6 +289,7 @@ extension OperatorProfile: Codable {
         case ignoredStreaks = "ignored_streaks"
         case
             weakenedSince = "weakened_since"
+        case settingsIncludeDefaults = "settings_include_defaults"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -295,6 +306,7 @@ extension OperatorProfile: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         settings = try container.decode([String: Value].self, forKey: .settings)
+        settingsIncludeDefaults = try container.decodeIfPresent(Bool.self, forKey: .settingsIncludeDefaults) ?? false
         enabledRoutines = Set(try container.decode([String].self, forKey: .enabledRoutines))
         streakDays = try container.decode(Int.self, forKey: .streakDays)
         xp = try container.decode(Int.self, forKey: .xp)

@@ -25,7 +25,8 @@ extension OperatorEngine {
         case .healthSleep:
             if let health = day.health, health.sleepPermission == .granted, let minutes = health.sleepMinutes { return Double(minutes) }
         case .checklist:
-            if day.ticks.isEmpty { return 0 }
+            // Ticked items plus any logged values (a value-less log counts 1).
+            if day.ticks.isEmpty { return day.logged(box.value.id) }
             // The routine's items ticked today, each once (no sets built per reading). Ticks
             // hold the ruleset's own spelling of an item (`tick`, reconciliation), so bytes
             // are compared: `==` on Korean text that differs takes Unicode's slow path.
@@ -34,7 +35,7 @@ extension OperatorEngine {
             for item in box.distinctItems where day.ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) }) {
                 ticked += 1
             }
-            return Double(ticked)
+            return Double(ticked) + day.logged(id)
         case .logs:
             break
         }

@@ -34,10 +34,13 @@ extension OperatorEngine {
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         var problems: [String] = []
         for routine in reading.routines where routine.enabled {
-            let status =
-                current.completedRoutines.contains(routine.box.value.id)
+            let id = routine.box.value.id
+            var status =
+                current.completedRoutines.contains(id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)
-            ids.append(routine.box.value.id)
+            // A status earned at an earlier run stays (SPEC: "statuses earned earlier stay").
+            if status == .failed || status == .skipped, current.partialRoutines.contains(id) { status = .partial }
+            ids.append(id)
             statuses.append(status)
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }

@@ -168,6 +168,11 @@ public struct OperatorEngine: Sendable {
         self.fullSchema = prepared.fullSchema
         self.clock = clock
         var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
+        if profile.settingsIncludeDefaults {
+            // A version 1 state: a value equal to the default is taken as never set.
+            profile.settings = profile.settings.filter { key, value in ruleset.settings.declaration(key)?.defaultValue != value }
+            profile.settingsIncludeDefaults = false
+        }
         // Settings that do not fit (a host's, or a saved state's under a changed ruleset: the
         // engine stores none itself) are fitted before anything reads them; a restored state's
         // reconciliation reports each change.

@@ -5,7 +5,9 @@ import Ruleset
 /// What the app keeps across days: settings, enabled routines, streak, XP and the
 /// notification history that weakening depends on.
 public struct OperatorProfile: Sendable, Hashable {
-    /// Current setting values, by key (declared defaults unless the user changed them).
+    /// The values the user set (by a `settings` event, or the host), by key. Every other
+    /// setting reads the default of the ruleset in force (`value(_:in:)`), so a default
+    /// changed in a new ruleset reaches every user who never touched that setting.
     public var settings: [String: Value]
     /// Routines the user has on.
     public var enabledRoutines: Set<String>
@@ -15,12 +17,17 @@ public struct OperatorProfile: Sendable, Hashable {
     public var ignoredStreaks: [String: Int] = [:]
     /// Logical day on which a type became weakened (for `every_other_day`).
     public var weakenedSince: [String: Int] = [:]
+    /// Set on a profile migrated from a version 1 state, whose `settings` held defaults too:
+    /// the engine it is restored into drops the values equal to its ruleset's defaults
+    /// (`OperatorEngine.fit`), then clears this. Never saved.
+    var settingsIncludeDefaults = false
+    /// The key a version 1 state's migration marks the profile with.
+    static let settingsIncludeDefaultsKey = "settings_include_defaults"
 
-    /// The declared defaults of `ruleset`, with its `default_enabled` routines on.
+    /// Nothing set by the user (every setting reads its default), with `ruleset`'s
+    /// `default_enabled` routines on.
     public init(ruleset: Ruleset) {
-        var values: [String: Value] = [:]
-        for declaration in ruleset.settings { values[declaration.key] = declaration.defaultValue }
-        settings = values
+        settings = [:]
         enabledRoutines = Set(ruleset.routines.filter(\.defaultEnabled).map(\.id))
     }
 
@@ -50,21 +57,26 @@ public struct OperatorProfile: Sendable, Hashable {
         return ruleset.dayStartsAt % 86_400
     }
 
+    /// The setting in force: the user's value, else `ruleset`'s default (nil when undeclared).
+    public func value(_ key: String, in ruleset: Ruleset) -> Value? {
+        settings[key] ?? ruleset.settings.declaration(key)?.defaultValue
+    }
+
     /// The user's tone, if the ruleset declares tones.
-    var tone: String? {
-        if case .string(let tone)? = settings["tone"] { return tone }
+    func tone(in ruleset: Ruleset) -> String? {
+        if case .string(let tone)? = value("tone", in: ruleset) { return tone }
         return nil
     }
 
-    /// A bool setting (nil when absent or not a bool).
-    func flag(_ key: String) -> Bool? {
-        if case .bool(let value)? = settings[key] { return value }
+    /// A bool setting in force (nil when absent or not a bool).
+    func flag(_ key: String, in ruleset: Ruleset) -> Bool? {
+        if case .bool(let value)? = value(key, in: ruleset) { return value }
         return nil
     }
 
     /// The user's reminder time for `routine` (`settings.reminders`), seconds since midnight.
-    func reminder(for routine: String) -> Int? {
-        if case .map(let entries)? = settings["reminders"], case .time(let seconds)? = entries[routine] { return seconds }
+    func reminder(for routine: String, in ruleset: Ruleset) -> Int? {
+        if case .map(let entries)? = value("reminders", in: ruleset), case .time(let seconds)? = entries[routine] { return seconds }
         return nil
     }
 }
@@ -73,10 +85,22 @@ extension OperatorEngine {
     /// Takes setting values as the user's own (a scenario's `settings:`), without a record;
     /// undeclared keys and values that do not fit their declaration (`fits`) are ignored.
     public mutating func adopt(settings values: [String: Value]) {
+        var settings = profile.settings
         for (key, value) in values {
             guard let declaration = ruleset.settings.declaration(key), OperatorEngine.fits(value, declaration.type, in: ruleset) else { continue }
-            profile.settings[key] = value
+            settings[key] = value
         }
+        if settings != profile.settings { profile.settings = settings }
+    }
+
+    /// Replaces every value the user set by `values` (a scenario day's settings: the others
+    /// read their defaults), without a record; undeclared keys and values that do not fit
+    /// are left out. The profile changes only when the values do.
+    public mutating func useSettings(_ values: [String: Value]) {
+        let settings = values.filter { key, value in
+            ruleset.settings.declaration(key).map { OperatorEngine.fits(value, $0.type, in: ruleset) } ?? false
+        }
+        if settings != profile.settings { profile.settings = settings }
     }
 }
 
@@ -156,12 +180,12 @@ struct ProfileDerived: Sendable {
         } else {
             renderer = TemplateRenderer(ruleset: ruleset, dayStart: dayStart, derived: derived)
         }
-        tone = profile.tone
+        tone = profile.tone(in: ruleset)
         var reminders = false
-        if case .map(let entries)? = profile.settings["reminders"], !entries.isEmpty { reminders = true }
+        if case .map(let entries)? = profile.value("reminders", in: ruleset), !entries.isEmpty { reminders = true }
         planReads = reminders ? derived.planReadsWithRoutines : derived.planReads
         enabled = ruleset.routines.indices.map { profile.enabledRoutines.contains(ruleset.routines[$0].id) }
-        self.reminders = ruleset.routines.indices.map { reminders ? profile.reminder(for: ruleset.routines[$0].id) : nil }
+        self.reminders = ruleset.routines.indices.map { reminders ? profile.reminder(for: ruleset.routines[$0].id, in: ruleset) : nil }
         // By index: a declaration or rule copied out of the ruleset costs a retain per field.
         for index in ruleset.settings.indices where index < layout.settings.count {
             guard let slot = layout.settings[index] else { continue }
@@ -173,7 +197,7 @@ struct ProfileDerived: Sendable {
         if let slot = layout.recoveryItemsText, !derived.plannedRecoveryText.isEmpty {
             plannedRecoveryFact = SlotValue(slot: slot, value: .string(derived.plannedRecoveryText), boxed: &boxedSettings)
         }
-        typeOff = ruleset.notifications.map { profile.flag($0.id) == false }
+        typeOff = ruleset.notifications.map { profile.flag($0.id, in: ruleset) == false }
         takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)
         makeBaseCells(profile, ruleset: ruleset, layout: layout)
         planVersion = (previous?.planVersion ?? 0) &+ 1

@@ -76,6 +76,7 @@ extension OperatorEngine {
         }
         for id in current.goalOverrides.keys.sorted() where ruleset.routine(id) == nil { current.goalOverrides[id] = nil }
         current.completedRoutines.removeAll { ruleset.routine($0) == nil }
+        current.partialRoutines.removeAll { ruleset.routine($0) == nil }
         let items = current.route.items.filter { item in
             guard let routine = ruleset.routine(item.routine) else { return false }
             if case .item(let name) = item.requirement { return routine.items.contains(name) }

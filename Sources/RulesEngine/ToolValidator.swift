@@ -117,9 +117,16 @@ extension OperatorEngine {
         if let call {
             switch call.tool {
             case "log_habit_event":
-                // Without a value the validator accepted only a check or count routine: 1.
+                // Without a value the validator accepted only a check or count routine: 1 —
+                // and a check routine already completed today is not logged again.
                 if case .string(let routine)? = call.arguments["routine"] {
-                    log = addLog(routine: routine, value: call.arguments["value"]?.numeric ?? 1, unit: nil, source: .slmTool, at: time)
+                    let value = call.arguments["value"]?.numeric
+                    if value == nil, let box = routineBoxes.first(where: { $0.value.id == routine }), box.value.unit == .check,
+                        let current = day, self.value(of: box, in: current) >= box.value.goal
+                    {
+                        break
+                    }
+                    log = addLog(routine: routine, value: value ?? 1, unit: nil, source: .slmTool, at: time)
                 }
             case "set_goal":
                 if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {

@@ -37,8 +37,10 @@ public struct TrueHealth: Sendable, Hashable {
         if position < first.0 { return 0 }
         for (a, b) in zip(samples, samples.dropFirst()) where position >= a.0 && position <= b.0 {
             if b.0 == a.0 { return b.1 }
-            let fraction = Double(position - a.0) / Double(b.0 - a.0)
-            return Int((Double(a.1) + Double(b.1 - a.1) * fraction).rounded(.down))
+            // Exact integers, rounded down (730 × 105 / 150 is 511, where doubles give 510):
+            // counts are at most 10^9 and spans a day's seconds, so the product fits.
+            let (quotient, remainder) = ((b.1 - a.1) * (position - a.0)).quotientAndRemainder(dividingBy: b.0 - a.0)
+            return a.1 + quotient - (remainder < 0 ? 1 : 0)
         }
         return samples.last?.1 ?? 0
     }
@@ -120,6 +122,8 @@ public struct Expectation: Sendable {
 public struct ScenarioDay: Sendable {
     public var date: Int
     public var health: TrueHealth
+    /// The day's own `settings:`, for that day only (over the top level and earlier days'
+    /// `settings` events).
     public var settings: [String: Value]
     public var events: [ScenarioEvent]
     public var expectations: [Expectation]
@@ -135,4 +139,7 @@ public struct Scenario: Sendable {
     /// Enabled routines; nil means every `default_enabled` routine.
     public var routines: [String]?
     public var days: [ScenarioDay]
+    /// Top-level `settings:` of a multi-day scenario: the user's settings from the first
+    /// day on (a one-day scenario's are its day's own).
+    public var settings: [String: Value] = [:]
 }

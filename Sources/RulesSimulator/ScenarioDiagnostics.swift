@@ -26,6 +26,11 @@ public enum ScenarioDiagnostics {
             rationale:
                 "HealthKit permission starts not_determined (manual mode), so steps or sleep given without `permission: { steps: granted, sleep: granted }` never reach the engine. Say `not_determined` or `denied` to test manual mode on purpose."
         ),
+        CodeDescription(
+            code: "scenario.dst_gap", severity: .warning, summary: "a time the clocks skip on that day (a DST change)",
+            rationale:
+                "On the day clocks spring forward, the skipped wall times do not exist: an event or expectation there happens the length of the gap later (02:30 → 03:30 in New York on 2026-03-08), as iOS moves a notification, and events run in the order of their instants. The warning names the time it runs at."
+        ),
     ]
 
     private static func d(_ code: String, _ summary: String, _ rationale: String) -> CodeDescription {
@@ -34,6 +39,16 @@ public enum ScenarioDiagnostics {
 
     static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .error, file: file, range: node.range, message: message, hint: hint)
+    }
+
+    /// A wall time (at `node`) that `date` skips in `zone`: it happens at `runsAt`.
+    /// `before`: the times of the later-listed events it now runs after.
+    static func dstGap(_ file: String, _ node: YAMLNode, time: String, date: String, zone: String, runsAt: String, after: [String]) -> Diagnostic {
+        Diagnostic(
+            code: "scenario.dst_gap", severity: .warning, file: file, range: node.range,
+            message: "\(time) does not exist on \(date) in \(zone) (the clocks skip it): it happens at \(runsAt)"
+                + (after.isEmpty ? "" : ", after the events at \(after.joined(separator: ", ")) below it"),
+            hint: "write \(runsAt) to say so, or pick a time outside the skipped hour")
     }
 
     /// `steps` or `sleep` samples (at `node`) whose permission no day so far has stated.

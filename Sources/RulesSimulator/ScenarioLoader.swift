@@ -14,6 +14,8 @@ public struct ScenarioLoader {
     /// stated, and those whose unread samples were already reported (once per scenario).
     var permissionStated: Set<String> = []
     var unreadReported: Set<String> = []
+    /// The scenario's clock, once its `timezone:` is read (for times a DST change skips).
+    var clock: LocalClock?
 
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
@@ -59,6 +61,7 @@ public struct ScenarioLoader {
         }
         let name = fields["name"].flatMap { reader.string($0, key: "name") } ?? (reader.file as NSString).lastPathComponent
         let (zoneName, clock) = ScenarioLoader.timeZone(fields["timezone"], &reader)
+        self.clock = clock
         var routines: [String]?
         if let routinesNode = fields["routines"], let items = reader.list(routinesNode, key: "routines") {
             routines = items.compactMap { routineID($0, key: "routines") }
@@ -78,7 +81,9 @@ public struct ScenarioLoader {
             for dayNode in reader.list(daysNode, key: "days") ?? [] {
                 guard let dayFields = reader.fields(dayNode, "a scenario day", allowed: Self.dayKeys, required: ["date"]) else { continue }
                 // Top-level `health:` and `settings:` are every day's defaults.
-                if let day = self.day(dayFields, node: dayNode, health: &health, settings: baseSettings, healthDefaults: fields["health"]) {
+                if let day = self.day(
+                    dayFields, node: dayNode, health: &health, settings: baseSettings, healthDefaults: fields["health"], firstDay: days.isEmpty)
+                {
                     days.append(day)
                 }
             }
@@ -98,17 +103,19 @@ public struct ScenarioLoader {
                     "day \(DateFormat.string(b.date)) does not come after \(DateFormat.string(a.date))"))
         }
         guard let clock else { return nil }
-        return Scenario(name: name, file: reader.file, clock: clock, timeZoneName: zoneName, routines: routines, days: days)
+        return Scenario(name: name, file: reader.file, clock: clock, timeZoneName: zoneName, routines: routines, days: days, settings: baseSettings)
     }
 
-    /// The message for a date the engine does not live.
+    /// The message for a date the engine cannot live and close.
     public static func outsideEngineDays(_ date: String) -> String {
-        let days = InputLimits.engineDays
-        return "\(date) is outside the days the engine lives (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)))"
+        let days = InputLimits.simulatedDays
+        return
+            "\(date) is outside the days a simulation can live and close (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)): each day closes at the next one's start)"
     }
 
     private mutating func day(
-        _ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value], healthDefaults: YAMLNode? = nil
+        _ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value], healthDefaults: YAMLNode? = nil,
+        firstDay: Bool = true
     ) -> ScenarioDay? {
         guard let dateNode = fields["date"], let text = reader.string(dateNode, key: "date") else { return nil }
         guard let date = DateFormat.days(text) else {
@@ -117,7 +124,7 @@ public struct ScenarioLoader {
                     "scenario.invalid_date", reader.file, dateNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-06-29"))
             return nil
         }
-        guard InputLimits.engineDays.contains(date) else {
+        guard InputLimits.simulatedDays.contains(date) else {
             reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, dateNode, Self.outsideEngineDays(text)))
             return nil
         }
@@ -129,17 +136,19 @@ public struct ScenarioLoader {
         health.sleepEnd = nil
         if let previousFinal { health.yesterday = previousFinal }
         var samples: (steps: YAMLNode?, sleep: YAMLNode?) = (nil, nil)
-        for node in [healthDefaults, fields["health"]].compactMap({ $0 }) {
-            let read = readHealth(node, into: &health)
+        // Top-level health is every day's default, key by key, but permission: it is the
+        // first day's, and carries over from the day before unless a day says otherwise.
+        for (node, permission) in [(healthDefaults, firstDay), (fields["health"], true)] {
+            guard let node else { continue }
+            let read = readHealth(node, into: &health, permission: permission)
             samples = (read.steps ?? samples.steps, read.sleep ?? samples.sleep)
         }
         for (kind, node) in [("steps", samples.steps), ("sleep", samples.sleep)] {
             guard let node, !permissionStated.contains(kind), unreadReported.insert(kind).inserted else { continue }
             reader.report(ScenarioDiagnostics.healthUnread(kind, reader.file, node))
         }
-        var daySettings = base
-        if let settingsNode = fields["settings"] { daySettings.merge(settings(settingsNode)) { _, new in new } }
-        let dayStart = OperatorProfile.dayStart(daySettings, ruleset)
+        let daySettings = fields["settings"].map { settings($0) } ?? [:]
+        let dayStart = OperatorProfile.dayStart(base.merging(daySettings) { _, own in own }, ruleset)
         var events: [ScenarioEvent] = []
         var lastPosition = -1
         for eventNode in fields["events"].flatMap({ reader.list($0, key: "events") }) ?? [] {
@@ -155,17 +164,53 @@ public struct ScenarioLoader {
             lastPosition = max(lastPosition, position)
             events.append(event)
         }
+        events = inInstantOrder(events, date: date, dayStart: dayStart)
         var expectations: [Expectation] = []
         for expectNode in fields["expect"].flatMap({ reader.list($0, key: "expect") }) ?? [] {
-            if let expectation = expectation(expectNode) { expectations.append(expectation) }
+            guard let expectation = expectation(expectNode) else { continue }
+            if let seconds = expectation.seconds, let clock, let runsAt = skipped(seconds, date: date, dayStart: dayStart, clock: clock) {
+                reader.report(
+                    ScenarioDiagnostics.dstGap(
+                        reader.file, expectNode, time: TimeFormat.clock(seconds), date: DateFormat.string(date),
+                        zone: clock.timeZone.identifier, runsAt: TimeFormat.clock(runsAt), after: []))
+            }
+            expectations.append(expectation)
         }
         return ScenarioDay(date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node))
     }
 
+    /// The wall time `seconds` of logical day `date` becomes when `clock` skips it (a DST
+    /// gap), nil when it exists.
+    private func skipped(_ seconds: Int, date: Int, dayStart: Int, clock: LocalClock) -> Int? {
+        let local = clock.local(clock.instant(logicalDay: date, seconds: seconds, dayStart: dayStart)).seconds
+        return local == seconds % 86_400 ? nil : local
+    }
+
+    /// The day's events in the order of their instants (stable): an event at a time a DST
+    /// change skips happens the gap later, with a warning naming when — after any events
+    /// listed below it that now come first.
+    private mutating func inInstantOrder(_ events: [ScenarioEvent], date: Int, dayStart: Int) -> [ScenarioEvent] {
+        guard let clock else { return events }
+        let instants = events.map { clock.instant(logicalDay: date, seconds: $0.seconds, dayStart: dayStart) }
+        for (index, event) in events.enumerated() {
+            guard let runsAt = skipped(event.seconds, date: date, dayStart: dayStart, clock: clock) else { continue }
+            let overtaken = events.indices.filter { $0 > index && instants[$0] < instants[index] }.map { TimeFormat.clock(events[$0].seconds) }
+            let node = YAMLNode(.scalar("", .plain), range: SourceRange(at: event.origin.location))
+            reader.report(
+                ScenarioDiagnostics.dstGap(
+                    reader.file, node, time: TimeFormat.clock(event.seconds), date: DateFormat.string(date), zone: clock.timeZone.identifier,
+                    runsAt: TimeFormat.clock(runsAt), after: overtaken))
+        }
+        let order = events.indices.sorted { (instants[$0], $0) < (instants[$1], $1) }
+        return order.map { events[$0] }
+    }
+
     /// Reads `health:` into `health`; returns the keys of its steps and sleep samples.
-    private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth) -> (steps: YAMLNode?, sleep: YAMLNode?) {
+    /// `permission`: whether its `permission:` applies (the top level's applies to the first day only).
+    private mutating func readHealth(_ node: YAMLNode, into health: inout TrueHealth, permission apply: Bool) -> (steps: YAMLNode?, sleep: YAMLNode?)
+    {
         guard let fields = reader.fields(node, "health", allowed: ["permission", "sleep", "steps", "avg7", "yesterday"]) else { return (nil, nil) }
-        if let permission = fields["permission"], let p = reader.fields(permission, "permission", allowed: ["steps", "sleep"]) {
+        if apply, let permission = fields["permission"], let p = reader.fields(permission, "permission", allowed: ["steps", "sleep"]) {
             if let steps: HealthReading.Permission = p["steps"].flatMap({ reader.choice($0, key: "steps", what: "permission") }) {
                 health.stepsPermission = steps
                 permissionStated.insert("steps")
@@ -187,6 +232,8 @@ public struct ScenarioLoader {
                         reader.file, steps, expected: "a mapping of times to step counts", hint: "steps: { \"07:00\": 0, \"12:00\": 2000 }"))
                 return samples
             }
+            // A day's samples replace the top-level ones; they never add to them.
+            health.steps = []
             for pair in pairs {
                 guard let time = reader.time(pair.key, key: "steps"), let count = reader.int(pair.value, key: "steps", minimum: 0) else { continue }
                 health.steps.append((time, count))

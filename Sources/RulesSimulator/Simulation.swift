@@ -133,15 +133,19 @@ public enum Simulation {
             return out + device.run(&engine, until: time, truth: truth, after: restore)
         }
         var lastEventTime: Date?
+        // The user's settings from day to day: the top level's, then every `settings` event
+        // (a change from then on). A day's own settings hold for that day only.
+        var carried = engine.profile.settings.merging(scenario.settings) { _, top in top }
         for (dayIndex, day) in scenario.days.enumerated() {
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
-            if !day.settings.isEmpty {
-                // Settings of the scenario or day hold from the day's start.
+            let daySettings = carried.merging(day.settings) { _, own in own }
+            if daySettings != engine.profile.settings {
+                // They hold from the day's start.
                 let start = clock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
                 let passed = pass(until: start, truth: truthFunction)
                 if retain { records += passed }
                 observe?(engine, passed)
-                engine.adopt(settings: day.settings)
+                engine.useSettings(daySettings)
             }
             let start = engine.profile.dayStart(ruleset)
             dayEnd = clock.instant(day: day.date + 1, seconds: start)
@@ -150,8 +154,8 @@ public enum Simulation {
             if engine.currentDay == nil { engine.openDay(at: clock.instant(day: day.date, seconds: start)) }
             let health = day.health
             let dayTruth = truth(day, engine: engine, ruleset: ruleset)
-            // Positions where an expectation reads the app's state.
-            let looks = day.expectations.compactMap { $0.seconds.map { logical(of: $0, dayStart: start) } }
+            // Instants where an expectation reads the app's state.
+            let looks = day.expectations.compactMap { $0.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: start) } }
             for (eventIndex, event) in day.events.enumerated() {
                 // Events happen in file order: one after a time a DST gap moved forward
                 // (02:30 → 03:30) happens with it, not before it.
@@ -161,7 +165,9 @@ public enum Simulation {
                 let delivered = pass(until: time, truth: dayTruth)
                 if retain { records += delivered }
                 observe?(engine, delivered)
-                let position = logical(of: event.seconds, dayStart: start)
+                // Where the day's health stands: the wall time it happens at (a time a DST
+                // change skips happens the gap later).
+                let position = logical(of: clock.local(time).seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
                 var output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
                 for record in output {
@@ -181,12 +187,17 @@ public enum Simulation {
                 {
                     output += engine.handle(.appOpened(health: reading), at: time)
                 }
+                if case .settings(let values) = event.kind {
+                    for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }
+                }
                 device.apply(output)
                 restore(&engine)
                 if retain { records += output }
                 observe?(engine, output)
-                let nextPosition = eventIndex + 1 < day.events.count ? logical(of: day.events[eventIndex + 1].seconds, dayStart: start) : 86_400
-                let looked = looks.contains { $0 >= position && $0 < nextPosition }
+                let next =
+                    eventIndex + 1 < day.events.count
+                    ? clock.instant(logicalDay: day.date, seconds: day.events[eventIndex + 1].seconds, dayStart: start) : Date.distantFuture
+                let looked = looks.contains { $0 >= time && $0 < next }
                 guard retain else { continue }
                 states.append(
                     AppState(

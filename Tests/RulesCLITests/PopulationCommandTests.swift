@@ -80,10 +80,11 @@ import Testing
         let original = try String(contentsOfFile: Self.root + "/populations/office_workers.yaml", encoding: .utf8)
         try original.replacingOccurrences(of: "start: 2026-07-06", with: "start: 2199-12-01").write(
             toFile: directory + "/late.yaml", atomically: true, encoding: .utf8)
-        let late = CapturedRun(["population", directory + "/late.yaml", "--users", "2", "--days", "32"], in: Self.root)
+        // 2199-12-31 is the engine's last day: it would close past it, so it is not lived.
+        let late = CapturedRun(["population", directory + "/late.yaml", "--users", "2", "--days", "31"], in: Self.root)
         #expect(late.exitCode == .usage)
-        #expect(late.stderr.contains("--days 32 ends on 2200-01-01, which is outside the days the engine lives"), "\(late.stderr)")
-        let diff = CapturedRun(["diff", ".", ".", "--population", directory + "/late.yaml", "--users", "2", "--days", "32"], in: Self.root)
+        #expect(late.stderr.contains("--days 31 ends on 2199-12-31, which is outside the days a simulation can live and close"), "\(late.stderr)")
+        let diff = CapturedRun(["diff", ".", ".", "--population", directory + "/late.yaml", "--users", "2", "--days", "31"], in: Self.root)
         #expect(diff.exitCode == .usage, "\(diff.stderr)")
     }
 

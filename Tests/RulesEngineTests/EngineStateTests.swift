@@ -106,7 +106,7 @@ import Testing
         #expect(try back.encoded() == data)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""format":"operator-engine-state""#))
-        #expect(text.contains(#""version":1"#))
+        #expect(text.contains(#""version":2"#))
         #expect(text.contains(#""ruleset_sha256":"\#(Shipped.ruleset.sha256)""#))
         #expect(!Shipped.ruleset.sha256.isEmpty)
     }
@@ -169,35 +169,60 @@ import Testing
     }
 
     @Test func anOlderVersionMigratesStepByStep() throws {
-        // Version 1 as written today, read by an engine whose format is version 3: the
-        // steps 1→2 and 2→3 run in order on the JSON object.
+        // Version 2 as written today, read by an engine whose format is version 4: the
+        // steps 2→3 and 3→4 run in order on the JSON object.
         var text = try encoded(morning().state)
         text = text.replacingOccurrences(of: #""time_zone""#, with: #""zone""#)
         let migrations = [
-            EngineStateMigration(from: 1) { object in
+            EngineStateMigration(from: 2) { object in
                 object["time_zone"] = object.removeValue(forKey: "zone")
             },
-            EngineStateMigration(from: 2) { object in
+            EngineStateMigration(from: 3) { object in
                 guard var profile = object["profile"] as? [String: Any] else { return }
                 profile["xp"] = 7
                 object["profile"] = profile
             },
         ]
-        let load = EngineState.decode(Data(text.utf8), migrations: migrations, version: 3)
+        let load = EngineState.decode(Data(text.utf8), migrations: migrations, version: 4)
         let state = try #require(load.state, "\(load.diagnostics.map(\.message))")
         #expect(state.timeZone == "Asia/Seoul")
         #expect(state.profile.xp == 7)
         // Without a step for a version, the state is refused, not guessed at.
-        let missing = EngineState.decode(Data(text.utf8), migrations: [], version: 2)
+        let missing = EngineState.decode(Data(text.utf8), migrations: [], version: 3)
         #expect(missing.state == nil)
         #expect(missing.diagnostics.first?.code == "state.corrupt")
+    }
+
+    /// Version 1 saved every setting, defaults included: restored, a value equal to the
+    /// ruleset's default counts as never set, so a default changed later reaches the user;
+    /// a value the user set away from the default stays theirs.
+    @Test func aVersionOneStateKeepsOnlyTheSettingsThatDifferFromTheDefaults() throws {
+        let path = Fixtures.directory() + "/state-v1.json"
+        var text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        #expect(text.contains(#""version": 1"#) && text.contains(#""calm_directive""#))
+        text = text.replacingOccurrences(of: #""calm_directive""#, with: #""cold_persistent""#)
+        let state = try #require(EngineState.decode(Data(text.utf8)).state)
+        let engine = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: state))
+        #expect(engine.state.profile.settings == ["tone": .string("cold_persistent")])
+        let flipped = try Shipped.variant([
+            (
+                "rules/settings.yaml", "morning_checkin:          { type: bool, default: true }",
+                "morning_checkin:          { type: bool, default: false }"
+            )
+        ])
+        // The app saves the state its first run under the new engine gives; a later ruleset
+        // whose default differs reaches the user.
+        let saved = try #require(EngineState.decode(try engine.state.encoded()).state)
+        let restored = try #require(OperatorEngine(ruleset: flipped, state: saved))
+        #expect(restored.state.profile.value("morning_checkin", in: flipped) == .bool(false))
+        #expect(restored.state.profile.value("tone", in: flipped) == .string("cold_persistent"))
     }
 
     @Test(arguments: [
         ("not json", "state.malformed"),
         (#"[1, 2]"#, "state.malformed"),
         (#"{"format":"operator-rules-bundle","version":1}"#, "state.wrong_format"),
-        (#"{"format":"operator-engine-state","version":2}"#, "state.newer_version"),
+        (#"{"format":"operator-engine-state","version":3}"#, "state.newer_version"),
         (#"{"format":"operator-engine-state","version":"1"}"#, "state.malformed"),
         (#"{"format":"operator-engine-state","version":0}"#, "state.malformed"),
         (#"{"format":"operator-engine-state","version":1}"#, "state.corrupt"),
@@ -308,7 +333,9 @@ import Testing
         #expect(changes.contains("setting reminders entries that no longer fit dropped"), "\(changes)")
     }
 
-    @Test func aSettingWhoseTypeChangedIsDefaultedAndSaysSo() throws {
+    /// A value the user set that the new ruleset can no longer hold is dropped with a
+    /// record, and the new default applies.
+    @Test func aSettingWhoseTypeChangedIsDroppedAndTheDefaultApplies() throws {
         let retyped = try Shipped.variant([
             (
                 "rules/settings.yaml", "routine_reminder:         { type: bool, default: false }",
@@ -316,8 +343,9 @@ import Testing
             )
         ])
         let (records, state) = try continueUnder(retyped)
-        #expect(reconciliations(records).contains("setting routine_reminder defaulted"), "\(reconciliations(records))")
-        #expect(state.profile.settings["routine_reminder"] == .time(9 * 3600))
+        #expect(reconciliations(records).contains("setting routine_reminder dropped"), "\(reconciliations(records))")
+        #expect(state.profile.settings["routine_reminder"] == nil)
+        #expect(state.profile.value("routine_reminder", in: retyped) == .time(9 * 3600))
     }
 
     @Test func aRemovedNotificationTypeCancelsItsPendingRequests() throws {

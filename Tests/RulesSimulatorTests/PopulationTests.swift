@@ -212,27 +212,31 @@ import Testing
         #expect(kept.population?.groups.map(\.weight) == [0, 0.1], "\(kept.diagnostics)")
     }
 
-    /// Scenarios and populations live only the days the engine lives (2000-01-01 to
-    /// 2199-12-31): a day outside is a diagnostic at its date, not a run of refused events.
+    /// Scenarios and populations live only the days the engine lives and closes (2000-01-01
+    /// to 2199-12-30; 2199-12-31 would close past the engine's last day): a day outside is a
+    /// diagnostic at its date, not a run of refused events or a day that never closes.
     @Test func daysOutsideTheEngineDaysAreDiagnosedAtTheirDate() throws {
         let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
-        for (date, lived) in [("1999-12-31", false), ("2000-01-01", true), ("2199-12-31", true), ("2200-01-01", false), ("9999-12-31", false)] {
+        for (date, lived) in [
+            ("1999-12-31", false), ("2000-01-01", true), ("2199-12-30", true), ("2199-12-31", false), ("2200-01-01", false), ("9999-12-31", false),
+        ] {
             let text = "name: edge\ndate: \(date)\ntimezone: Asia/Seoul\nevents: [{ at: \"09:00\", app: open }]\n"
             let node = try #require(YAMLReader.parse(text, file: "s.yaml").documents.first)
             let load = ScenarioLoader.load(node, file: "s.yaml", source: nil, ruleset: ruleset)
             #expect((load.scenario != nil) == lived, "\(date): \(load.diagnostics)")
             if !lived {
                 #expect(load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.code)" } == ["2:7 scenario.invalid_date"])
-                #expect(load.diagnostics.first?.message.contains("outside the days the engine lives (2000-01-01 to 2199-12-31)") == true)
+                #expect(
+                    load.diagnostics.first?.message.contains("outside the days a simulation can live and close (2000-01-01 to 2199-12-30") == true)
             }
         }
-        for (start, days, lived) in [("2199-12-02", 30, true), ("2199-12-02", 31, false), ("1999-06-01", 3, false)] {
+        for (start, days, lived) in [("2199-12-01", 30, true), ("2199-12-02", 30, false), ("1999-06-01", 3, false)] {
             let text = "seed: 1\nusers: 2\ndays: \(days)\nstart: \(start)\ngroups: [{ name: a }]\n"
             let load = try Self.load(text, ruleset: ruleset)
             #expect((load.population != nil) == lived, "\(start) + \(days): \(load.diagnostics)")
             if !lived { #expect(load.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.code)" } == ["4:8 scenario.invalid_date"]) }
         }
-        let lastDays = "the last day, 2200-01-01, is outside the days the engine lives"
+        let lastDays = "the last day, 2200-01-01, is outside the days a simulation can live and close"
         let text = "seed: 1\nusers: 2\ndays: 31\nstart: 2199-12-02\ngroups: [{ name: a }]\n"
         let load = try Self.load(text, ruleset: ruleset)
         #expect(load.diagnostics.first?.message.hasPrefix(lastDays) == true, "\(load.diagnostics)")

@@ -16,7 +16,7 @@ extension OperatorEngine {
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
         if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }),
-            let reminder = profile.reminder(for: routine)
+            let reminder = profile.reminder(for: routine, in: ruleset)
         {
             bind(&facts, routineReading, reminder: reminder)
         }

@@ -80,9 +80,9 @@ public struct Population: Sendable {
     public static let maxDrawsPerGroup = 100
     public static let maxLogsPerDraw = 100
 
-    /// Whether `days` days from `start` all lie within the days the engine lives.
+    /// Whether `days` days from `start` all lie within the days the engine lives and closes.
     public static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
-        InputLimits.engineDays.contains(start) && InputLimits.engineDays.contains(start + Swift.max(days, 1) - 1)
+        InputLimits.simulatedDays.contains(start) && InputLimits.simulatedDays.contains(start + Swift.max(days, 1) - 1)
     }
 }
 
@@ -132,7 +132,7 @@ public struct PopulationLoader {
                     ScenarioDiagnostics.error(
                         "scenario.invalid_date", reader.file, startNode, "'\(text)' is not a date", hint: "write YYYY-MM-DD, e.g. 2026-07-06"))
             } else if let first = start, let days, !Population.livesWithinEngineDays(start: first, days: days) {
-                let outside = InputLimits.engineDays.contains(first) ? "the last day, \(DateFormat.string(first + days - 1))," : text
+                let outside = InputLimits.simulatedDays.contains(first) ? "the last day, \(DateFormat.string(first + days - 1))," : text
                 reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, startNode, ScenarioLoader.outsideEngineDays(outside)))
                 start = nil
             }

@@ -1,0 +1,88 @@
+import Foundation
+import RulesDiagnostics
+import RulesSimulator
+import RulesYAML
+import Ruleset
+import RulesetFiles
+import TestSupport
+import Testing
+
+/// Days the simulator must get right, each a scenario under `Fixtures/days/` whose
+/// expectations come from the rules of multi-day scenarios (steps and sleep samples that
+/// replace the top level's, settings across days, permission that carries over, statuses
+/// earned earlier that stay, completions kept at a route change, exact step interpolation,
+/// manual mode, DST gaps, time-zone travel). Every expectation passes, with the engine
+/// living the scenario and with its state saved and restored after every event.
+@Suite struct SimulatedDaysTests {
+    static let root = Fixtures.repositoryRoot()
+    static let ruleset = Ruleset.load(directory: root).ruleset ?? Ruleset()
+    static let folder = Fixtures.directory() + "/days"
+    static let files = RulesetDirectory.yamlFiles(under: folder)
+
+    static func scenario(_ name: String) throws -> Scenario {
+        let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+        let node = try #require(YAMLReader.parse(text, file: name).documents.first)
+        let load = ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset)
+        return try #require(load.scenario, "\(load.diagnostics.map(\.message))")
+    }
+
+    @Test func theFolderHoldsTheCases() {
+        #expect(Self.files.count >= 5)
+    }
+
+    @Test(arguments: files)
+    func everyExpectationHolds(_ name: String) throws {
+        let scenario = try Self.scenario(name)
+        for restore in [false, true] {
+            let result = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: restore)
+            let results = ExpectationChecker.check(result, ruleset: Self.ruleset)
+            #expect(results.count >= 3, "\(name)")
+            for failure in results where !failure.passed {
+                Issue.record("\(name) \(failure.expectation.text) (restored: \(restore)): expected \(failure.expected), got \(failure.actual)")
+            }
+            #expect(result.problems.isEmpty, "\(name): \(result.problems.map(\.message))")
+        }
+    }
+
+    @Test(arguments: files)
+    func restoringAfterEveryEventChangesNothing(_ name: String) throws {
+        let scenario = try Self.scenario(name)
+        let plain = Simulation.run(scenario, ruleset: Self.ruleset)
+        let restored = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: true)
+        #expect(Trace.jsonLines(plain, ruleset: Self.ruleset) == Trace.jsonLines(restored, ruleset: Self.ruleset))
+    }
+
+    static func load(_ yaml: String) -> (scenario: Scenario?, diagnostics: [Diagnostic]) {
+        guard let node = YAMLReader.parse(yaml, file: "inline.yaml").documents.first else { return (nil, []) }
+        return ScenarioLoader.load(node, file: "inline.yaml", source: nil, ruleset: ruleset)
+    }
+
+    /// The gap event is named with the time it happens at and the events it now follows;
+    /// an existing time next to it is not reported.
+    @Test func aTimeTheClocksSkipIsAWarningNamingWhenItHappens() throws {
+        let (scenario, diagnostics) = Self.load(try String(contentsOfFile: Self.folder + "/dst_gap.yaml", encoding: .utf8))
+        #expect(scenario != nil)
+        #expect(diagnostics.map(\.code.rawValue) == ["scenario.dst_gap"])
+        #expect(diagnostics.first?.severity == .warning)
+        #expect(diagnostics.first?.location.line == 10)
+        #expect(diagnostics.first?.message.contains("02:59") == true)
+        #expect(diagnostics.first?.message.contains("it happens at 03:59, after the events at 03:10, 03:20") == true)
+        let seoul = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2026-03-08\nevents: [{ at: \"02:30\", app: open }]\n")
+        #expect(seoul.diagnostics.isEmpty)
+    }
+
+    /// The engine lives days up to 2199-12-31, and a day closes at the next one's start: a
+    /// scenario's last day must be one it can close.
+    @Test func aDayTheEngineCannotCloseIsAnError() {
+        let last = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2199-12-31\nevents: [{ at: \"09:00\", app: open }]\n")
+        #expect(last.scenario == nil)
+        #expect(last.diagnostics.map(\.code.rawValue) == ["scenario.invalid_date"])
+        #expect(last.diagnostics.first?.message.contains("2000-01-01 to 2199-12-30") == true)
+        let before = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2199-12-30\nevents: [{ at: \"09:00\", app: open }]\n")
+        let scenario = before.scenario
+        #expect(scenario != nil)
+        if let scenario {
+            #expect(Simulation.run(scenario, ruleset: Self.ruleset).closedDays.count == 1)
+        }
+    }
+}

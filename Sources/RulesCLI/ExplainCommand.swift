@@ -84,13 +84,13 @@ enum ExplainCommand {
         }
         guard let explanation = explanations[key] else {
             if decision == "notification", let id, let rule = ruleset.notification(id) {
-                io.out(fate(of: rule, result: result, clock: scenario.clock) + "\n")
+                io.out(fate(of: rule, result: result, clock: result.engine.clock) + "\n")
                 return .success
             }
             io.out("no \(decision) decision was made by \(at)\n")
             return .failure
         }
-        io.out(render(explanation, clock: scenario.clock))
+        io.out(render(explanation, clock: result.clock(at: explanation.at)))
         return .success
     }
 

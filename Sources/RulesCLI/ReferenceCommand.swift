@@ -165,6 +165,7 @@ enum Reference {
         }
         out += "\n## Scenario events\n\nEach event has `at` and one kind:\n\n| key | meaning |\n|---|---|\n"
         for row in ScenarioSchema.eventKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
+        out += "\n" + Self.multiDayRules
         out += "\n## Scenario expectations\n\n| key | meaning |\n|---|---|\n"
         for row in ScenarioSchema.expectationKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out +=
@@ -173,6 +174,16 @@ enum Reference {
         out += "\nEach entry of `groups`:\n\n| key | meaning |\n|---|---|\n"
         for row in PopulationSchema.groupKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see README for the kinds.\n"
+        out += "\n## Commands\n\nEvery command prints its help with `--help`.\n"
+        for command in RulesCLI.commands {
+            let usage = command.usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+            out += "\n### `rules \(command.name)`\n\n\(cell(command.abstract))\n\n```\n\(usage)\n```\n"
+            guard !command.options.isEmpty else { continue }
+            out += "\n| option | meaning |\n|---|---|\n"
+            for option in command.options {
+                out += "| `\(option.name)\(option.valueName.map { " " + $0 } ?? "")` | \(cell(option.help)) |\n"
+            }
+        }
         out += "\n## Diagnostics\n\n`rules check --explain CODE` prints one with examples.\n\n| code | severity | what |\n|---|---|---|\n"
         for description in DiagnosticOutput.catalogue.sorted(by: { $0.code.rawValue < $1.code.rawValue }) {
             out +=
@@ -180,4 +191,29 @@ enum Reference {
         }
         return out
     }
+
+    /// How the days of a multi-day scenario relate (the same paragraph as README's).
+    static let multiDayRules = """
+        ### Days of a scenario
+
+        A scenario with `days:` lives them in order, carrying streak, XP, ignore counts and the \
+        user's settings. Top-level `health:` and `settings:` are every day's defaults, which a \
+        day's own keys override key by key: a day's `steps:` (or `sleep:`) replace the top-level \
+        samples for that day, never add to them; HealthKit permission carries over from the day \
+        before unless a day says otherwise (the top level's is the first day's). A day's settings \
+        are the ruleset's defaults, then the top-level `settings:`, then every `settings` event of \
+        earlier days (a change from then on, also over a top-level value), then that day's own \
+        `settings:` (that day only); the engine's state keeps only what the user set, so a default \
+        changed in a new ruleset reaches every user who never touched it. Steps between samples \
+        interpolate in exact integers, rounded down. An event at a time a DST change skips happens \
+        the gap later, with a `scenario.dst_gap` warning naming when; a day the engine cannot close \
+        (2199-12-31) is an error. A `timezone:` event (`{ at: "15:00", timezone: Europe/Paris }`, \
+        its time read in the zone before) moves the user's clock: the logical day keeps its date, \
+        later events and expectations are written in the new zone's clock (a wall time a westward \
+        trip repeats is the later one), the plan is made again, the daily cap still counts the day \
+        in progress, and a day already over in the new zone closes first. \
+        `rules simulate --state-in FILE` starts from an engine state the app saved (its zone must \
+        be the scenario's) and `--state-out FILE` writes the state after the last event.
+
+        """
 }

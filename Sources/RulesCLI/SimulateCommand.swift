@@ -3,6 +3,7 @@ import RulesDiagnostics
 import RulesEngine
 import RulesSimulator
 import Ruleset
+import RulesetFiles
 
 /// `rules simulate SCENARIO`: the day as a timeline (text, JSON lines or an HTML page).
 enum SimulateCommand {
@@ -17,9 +18,13 @@ enum SimulateCommand {
                 one object per line; --format html one self-contained page. --at stops there and
                 prints the snapshot the app saved last. --restore-each-event writes the engine's state to
                 JSON and reads it back into a fresh engine after every event and delivery, as the app
-                does between runs; the output must be the same.
+                does between runs; the output must be the same. --state-in starts from an engine state
+                the app saved (its time zone must be the scenario's; the scenario's routines and
+                settings apply over it, and what it says is pending is delivered); --state-out writes
+                the state after the last event (or at --at), so support can replay a user's next hours.
                 """,
-            usage: "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM] [--restore-each-event]",
+            usage:
+                "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM] [--restore-each-event] [--state-in FILE] [--state-out FILE]",
             arguments: [("SCENARIO", "A scenario file (scenarios/*.yaml).")],
             options: [
                 SimulationSupport.rulesetOption,
@@ -27,6 +32,8 @@ enum SimulateCommand {
                 OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
                 OptionSpec(name: "--at", valueName: "HH:MM", help: "Stop at this time (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
                 OptionSpec(name: "--restore-each-event", valueName: nil, help: "Save and restore the engine's state between every two events."),
+                OptionSpec(name: "--state-in", valueName: "FILE", help: "Start from this saved engine state instead of a fresh one."),
+                OptionSpec(name: "--state-out", valueName: "FILE", help: "Write the engine state after the last event to FILE."),
             ],
             run: run)
     }
@@ -55,7 +62,30 @@ enum SimulateCommand {
                 return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "simulate", io: io)
             }
         }
-        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"))
+        var start: EngineState?
+        if let stateIn = arguments.value("--state-in") {
+            let saved = savedState(stateIn, scenario: scenario, io)
+            guard let state = saved.state else { return saved.exit }
+            start = state
+        }
+        if let stateOut = arguments.value("--state-out"),
+            let clash = [path, arguments.value("--state-in")].compactMap({ $0 }).first(where: {
+                SimulationSupport.samePath($0, stateOut, io)
+            })
+        {
+            return RulesCLI.usageError(
+                "--state-out \(stateOut) would overwrite \(clash), an input of this run", usage: command.usage, helpName: "simulate", io: io)
+        }
+        let result = Simulation.run(
+            scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), start: start)
+        if let stateOut = arguments.value("--state-out") {
+            let data: Data
+            do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
+                io.err("Error: the engine state did not encode: \(error)\n")
+                return .usage
+            }
+            guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut) else { return .usage }
+        }
         var output: String
         switch arguments.value("--format") ?? "text" {
         case "json": output = Trace.jsonLines(result, ruleset: ruleset)
@@ -65,14 +95,14 @@ enum SimulateCommand {
             if stop != nil {
                 let at = arguments.value("--at") ?? ""
                 if let snapshot = result.engine.snapshot {
-                    output += "\nsnapshot at \(at):\n" + snapshot.json(clock: scenario.clock).prettyRendered() + "\n"
+                    output += "\nsnapshot at \(at):\n" + snapshot.json(clock: result.engine.clock).prettyRendered() + "\n"
                 } else {
                     output += "\nno snapshot at \(at): the app has not run yet\n"
                 }
             }
         }
         if stop != nil, arguments.value("--format") == "json", let snapshot = result.engine.snapshot {
-            output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, scenario))).rendered() + "\n"
+            output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, result.engine.clock))).rendered() + "\n"
         }
         for problem in result.problems {
             io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
@@ -86,8 +116,35 @@ enum SimulateCommand {
         return .success
     }
 
-    static func snapshotFields(_ snapshot: DailySnapshot, _ scenario: Scenario) -> [(String, JSONValue)] {
-        if case .object(let fields) = snapshot.json(clock: scenario.clock) { return fields }
+    /// The saved state at `file` for `scenario`, or the exit code after saying why not: the
+    /// file unreadable or over the limit, the state refused (damaged, newer, foreign), or
+    /// written in another time zone than the scenario's (the state nil, with the exit code).
+    static func savedState(_ file: String, scenario: Scenario, _ io: CommandIO) -> (state: EngineState?, exit: ExitCode) {
+        let limit = InputLimits.maxStateBytes
+        let bytes: [UInt8]
+        switch FileReader.contents(of: io.resolve(file), limit: limit) {
+        case .success(let read): bytes = read
+        case .failure(.tooLarge(let size)):
+            io.err("Error: \(file) is \(size) bytes, over the limit of \(limit) bytes for a saved engine state\n")
+            return (nil, .usage)
+        case .failure(let failure):
+            io.err("Error: \(file): \(failure.description)\n")
+            return (nil, .usage)
+        }
+        let load = EngineState.decode(Data(bytes), file: file)
+        guard let state = load.state else {
+            io.out(TextRenderer(color: io.useColor).render(load.diagnostics, sources: [:]))
+            return (nil, .failure)
+        }
+        guard state.timeZone == scenario.timeZoneName || state.clock == scenario.clock else {
+            io.err("Error: \(file) is a state in \(state.timeZone); the scenario's clock is \(scenario.timeZoneName)\n")
+            return (nil, .usage)
+        }
+        return (state, .success)
+    }
+
+    static func snapshotFields(_ snapshot: DailySnapshot, _ clock: LocalClock) -> [(String, JSONValue)] {
+        if case .object(let fields) = snapshot.json(clock: clock) { return fields }
         return []
     }
 }

@@ -138,4 +138,10 @@ enum SimulationSupport {
     struct StopPointError: Error {
         var message: String
     }
+
+    /// Whether two paths name the same file (after resolving links and the current directory).
+    static func samePath(_ a: String, _ b: String, _ io: CommandIO) -> Bool {
+        func canonical(_ path: String) -> String { URL(fileURLWithPath: io.resolve(path)).resolvingSymlinksInPath().standardizedFileURL.path }
+        return canonical(a) == canonical(b)
+    }
 }

@@ -75,8 +75,10 @@ enum TestCommand {
                     "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))\n"
                 out += "  expected: \(outcome.expected)\n  actual:   \(outcome.actual)\n"
                 if let explanation = outcome.explanation {
-                    out += ExplainCommand.render(explanation, clock: scenario.clock).split(separator: "\n", omittingEmptySubsequences: false)
-                        .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+                    out += ExplainCommand.render(explanation, clock: result.clock(at: explanation.at)).split(
+                        separator: "\n", omittingEmptySubsequences: false
+                    )
+                    .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
                 }
             }
             failed += scenarioFailures

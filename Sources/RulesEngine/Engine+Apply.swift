@@ -62,7 +62,7 @@ extension OperatorEngine {
         case .settings(let values):
             changeSettings(values, at: time)
             decide(at: time)
-        case .notificationDelivered:
+        case .notificationDelivered, .timeZoneChanged:
             break  // handled before any app run (see `handle`)
         }
     }

@@ -105,6 +105,11 @@ public enum EngineEvent: Sendable {
     case notificationResponse(id: String, response: NotificationResponse, health: HealthReading?)
     /// New setting values from now on.
     case settings([String: Value])
+    /// The device moved to another time zone (an IANA name). Not an app run of the user's,
+    /// but the app re-plans: the logical day in progress keeps its date, and from now on
+    /// clock times, quiet hours, `at:` times and `day_starts_at` are read in the new zone;
+    /// a day whose end has already passed there closes first.
+    case timeZoneChanged(String)
     /// iOS delivered the pending request `id` (not an app run: the app learns it from the
     /// notification center). `staleCondition`: its condition no longer held at delivery.
     case notificationDelivered(id: String, staleCondition: Bool)

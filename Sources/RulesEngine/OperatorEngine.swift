@@ -45,7 +45,8 @@ public struct OperatorEngine: Sendable {
     var layout: FactLayout
     /// The ruleset's schema with every binding, for naming fact values in explanations.
     var fullSchema: FactSchema
-    public let clock: LocalClock
+    /// The user's clock: the saved time zone, changed by `.timeZoneChanged`.
+    public internal(set) var clock: LocalClock
     public internal(set) var profile: OperatorProfile {
         get { storedProfile }
         set {
@@ -374,9 +375,44 @@ public struct OperatorEngine: Sendable {
             return records
         }
         moveTime(to: time, truth: nil)
+        if case .timeZoneChanged(let identifier) = event {
+            changeTimeZone(to: identifier, at: time)
+            return records
+        }
         openDay(for: time)
         apply(event, at: time)
         return records
+    }
+
+    /// The device's new time zone at `time` (already reached in the old one): the clock
+    /// changes, the caches made with the old clock go, a day whose end has passed in the new
+    /// zone closes (as at any day change), and the app runs and plans again (cancel and
+    /// schedule effects); the daily cap still counts the logical day in progress. An unknown name is a
+    /// problem record and changes nothing.
+    mutating func changeTimeZone(to identifier: String, at time: Date) {
+        guard let new = LocalClock(identifier: identifier) else {
+            return problem(at: time, "event.unknown_timezone", "'\(identifier)' is not an IANA time zone")
+        }
+        let old = clock.timeZone.identifier
+        guard new != clock else { return }
+        clock = new
+        tomorrowPlan = nil
+        planMemo = nil
+        keptCandidateIDs = []
+        keptLines = []
+        lastReading = nil
+        // The logical day in progress keeps its date: it ends at the next day_starts_at
+        // read in the new zone. When that has already passed, the day closes first, now.
+        while let open = currentDay, clock.instant(day: open + 1, seconds: dayStart) <= time, open < clock.logical(time, dayStart: dayStart).day {
+            closeDay(at: time)
+        }
+        note(at: time, .timeZoneChanged(from: old, to: new.timeZone.identifier))
+        moveTime(to: time, truth: nil)
+        openDay(for: time)
+        // The app learns of the change when it runs next; the device reports it as a run
+        // (without a sync) so that the plan is made again in the new zone.
+        note(at: time, .appRun(cause: "timezone", synced: false))
+        decide(at: time)
     }
 
     /// A step's records start empty. The buffer is kept: once the caller has let go of the

@@ -93,6 +93,13 @@ extension OperatorEngine {
         if settings != profile.settings { profile.settings = settings }
     }
 
+    /// The routines the user has on (a scenario's `routines:` over a saved state's); ids the
+    /// ruleset does not define are left out.
+    public mutating func useRoutines(_ ids: Set<String>) {
+        let known = ids.filter { ruleset.routine($0) != nil }
+        if known != profile.enabledRoutines { profile.enabledRoutines = known }
+    }
+
     /// Replaces every value the user set by `values` (a scenario day's settings: the others
     /// read their defaults), without a record; undeclared keys and values that do not fit
     /// are left out. The profile changes only when the values do.

@@ -335,6 +335,8 @@ public struct EngineRecord: Sendable {
         indirect case snapshot(DailySnapshot)
         indirect case dayClosed(DayClose)
         case settingsChanged([String])
+        /// The device reported a new time zone (IANA names): clock times read in `to` from now.
+        case timeZoneChanged(from: String, to: String)
         /// The saved state was fitted to a changed ruleset.
         indirect case stateReconciled(Reconciliation)
         /// An event the engine could not apply (out of order, unknown routine, …).
@@ -368,6 +370,7 @@ extension EngineRecord.Kind {
         case .snapshot: "snapshot"
         case .dayClosed: "day.closed"
         case .settingsChanged: "settings.changed"
+        case .timeZoneChanged: "timezone.changed"
         case .stateReconciled: "state.reconciled"
         case .problem: "problem"
         }

@@ -63,11 +63,10 @@ public struct BehaviourDiff: Sendable {
     }
 
     static func behaviour(_ result: SimulationResult, ruleset: Ruleset) -> [Int: DayBehaviour] {
-        let clock = result.scenario.clock
         let dayStart = result.dayStart
         var days: [Int: DayBehaviour] = [:]
         func position(_ date: Date) -> (Int, Int) {
-            let (day, seconds) = clock.logical(date, dayStart: dayStart)
+            let (day, seconds) = result.clock(at: date).logical(date, dayStart: dayStart)
             return (day, logical(of: seconds, dayStart: dayStart))
         }
         for record in result.records {

@@ -13,6 +13,14 @@ struct Device {
     /// Pending requests, soonest first (then by id).
     private(set) var pending: [ScheduledNotification] = []
 
+    /// A device with nothing pending.
+    init() {}
+
+    /// A device holding what a saved state says the app scheduled (a resumed run).
+    init(pending: [ScheduledNotification]) {
+        self.pending = Array(pending.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }.prefix(Self.maxPending))
+    }
+
     /// Applies the schedule and cancel operations among `records`.
     mutating func apply(_ records: [EngineRecord]) {
         var changed = false

@@ -33,7 +33,9 @@ public enum ExpectationChecker {
                 expectations.append(Expectation(kind: .problems(0), seconds: nil, origin: day.origin, text: "{ problems: 0 } (implied)"))
             }
             for expectation in expectations {
-                let time = expectation.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: dayStart) }
+                let time = expectation.seconds.map {
+                    (expectation.clock ?? day.clock ?? clock).instant(logicalDay: day.date, seconds: $0, dayStart: dayStart)
+                }
                 var outcome = evaluate(expectation, day: day, time: time, records: dayRecords, result: result, ruleset: ruleset)
                 outcome.day = day.date
                 results.append(outcome)
@@ -50,7 +52,8 @@ public enum ExpectationChecker {
     static func evaluate(
         _ expectation: Expectation, day: ScenarioDay, time: Date?, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset
     ) -> ExpectationResult {
-        let clock = result.scenario.clock
+        // Times shown in the zone in force at the expectation's time (or the day's end).
+        let clock = result.clock(at: time ?? records.last?.at ?? .distantPast)
         func outcome(_ passed: Bool, _ expected: String, _ actual: String, _ explanation: Explanation? = nil) -> ExpectationResult {
             ExpectationResult(
                 expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation)

@@ -140,12 +140,13 @@ public enum HTMLReport {
     }
 
     static func section(day: ScenarioDay, records: [EngineRecord], close: DayClose?, result: SimulationResult, ruleset: Ruleset) -> String {
-        let clock = result.scenario.clock
         let dayStart = result.dayStart
+        // Read in the zone in force at each moment (a `timezone:` event changes it).
         func position(_ date: Date) -> Int {
-            logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
+            let clock = result.clock(at: date)
+            return logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
         }
-        func time(_ date: Date) -> String { TimeFormat.clock(clock.local(date).seconds) }
+        func time(_ date: Date) -> String { TimeFormat.clock(result.clock(at: date).local(date).seconds) }
         var snapshots: [(Int, DailySnapshot)] = []
         var routes: [(Int, RouteKind)] = []
         var markers: [(position: Int, kind: String, label: String, title: String)] = []

@@ -24,7 +24,8 @@ public struct Invariants {
     }
 
     let ruleset: Ruleset
-    let clock: LocalClock
+    /// The user's clock, following `timezone.changed` records (quiet hours are local).
+    var clock: LocalClock
     /// Deliveries per logical day (only recent days are kept).
     private var perDay: [Int: Int] = [:]
     /// The day being lived, for problems (which carry no day).
@@ -60,6 +61,9 @@ public struct Invariants {
     /// The violations `record` makes.
     public mutating func check(_ record: EngineRecord) -> [Violation] {
         switch record.kind {
+        case .timeZoneChanged(_, let to):
+            if let new = LocalClock(identifier: to) { clock = new }
+            return []
         case .notificationDelivered(let request, _):
             var found: [Violation] = []
             let count = perDay[request.day, default: 0] + 1

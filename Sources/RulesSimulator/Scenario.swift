@@ -80,12 +80,17 @@ public struct ScenarioEvent: Sendable {
         case notification(id: String, response: NotificationResponse)
         case settings([String: Value])
         case widget(WidgetIntent)
+        /// The device moved to this time zone (an IANA name).
+        case timeZone(String)
     }
 
     /// Wall time, seconds since midnight.
     public var seconds: Int
     public var kind: Kind
     public var origin: Origin
+    /// The clock `seconds` is read in: the zone in force when the event happens (before a
+    /// `timezone:` event's own change); nil: the day's.
+    public var clock: LocalClock? = nil
 }
 
 /// An expectation of `rules test`.
@@ -116,6 +121,9 @@ public struct Expectation: Sendable {
     public var origin: Origin
     /// The expectation as written, for reports.
     public var text: String
+    /// The clock `seconds` is read in (the zone in force then, on a day the zone changes);
+    /// nil: the day's.
+    public var clock: LocalClock? = nil
 }
 
 /// One simulated day.
@@ -128,6 +136,9 @@ public struct ScenarioDay: Sendable {
     public var events: [ScenarioEvent]
     public var expectations: [Expectation]
     public var origin: Origin
+    /// The zone in force when the day starts (after earlier days' `timezone:` events); nil:
+    /// the scenario's. Its health samples are wall times of this clock.
+    public var clock: LocalClock? = nil
 }
 
 /// A scenario file (SPEC §8): one day or several, with expectations.

@@ -14,12 +14,15 @@ public struct ScenarioLoader {
     /// stated, and those whose unread samples were already reported (once per scenario).
     var permissionStated: Set<String> = []
     var unreadReported: Set<String> = []
-    /// The scenario's clock, once its `timezone:` is read (for times a DST change skips).
+    /// The clock in force: the scenario's `timezone:`, then each `timezone:` event's (for
+    /// reading wall times and times a DST change skips).
     var clock: LocalClock?
 
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
-    static let eventKinds = ["app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget"]
+    static let eventKinds = [
+        "app", "log", "edit_log", "delete_log", "check", "uncheck", "action", "tool_call", "notification", "settings", "widget", "timezone",
+    ]
     static let expectationKinds = [
         "delivered", "suppressed", "route", "risk", "snapshot_at", "day", "notifications_delivered", "problems", "streak", "xp", "that",
         "verdict",
@@ -149,12 +152,29 @@ public struct ScenarioLoader {
         }
         let daySettings = fields["settings"].map { settings($0) } ?? [:]
         let dayStart = OperatorProfile.dayStart(base.merging(daySettings) { _, own in own }, ruleset)
+        let dayClock = clock
         var events: [ScenarioEvent] = []
         var lastPosition = -1
+        var lastInstant: Date?
+        // Each zone change of the day: its instant and the clock from then on.
+        var changes: [(at: Date, clock: LocalClock)] = []
         for eventNode in fields["events"].flatMap({ reader.list($0, key: "events") }) ?? [] {
-            guard let event = event(eventNode) else { continue }
+            guard var event = event(eventNode) else { continue }
+            event.clock = clock
             let position = logical(of: event.seconds, dayStart: dayStart)
-            if position < lastPosition {
+            let instant = clock?.instant(logicalDay: date, seconds: event.seconds, dayStart: dayStart)
+            if let change = changes.last {
+                // After a zone change, order is the instants' (wall times of another zone).
+                if let instant, let previous = lastInstant, instant < previous {
+                    reader.report(
+                        ScenarioDiagnostics.error(
+                            "scenario.out_of_order", reader.file, eventNode["at"] ?? eventNode,
+                            "event at \(TimeFormat.clock(event.seconds)) (\(change.clock.timeZone.identifier)) comes before the event above it",
+                            hint:
+                                "times after a timezone: event are read in the new zone, on the same logical day; one past that day's end goes under the next day"
+                        ))
+                }
+            } else if position < lastPosition {
                 reader.report(
                     ScenarioDiagnostics.error(
                         "scenario.out_of_order", reader.file, eventNode["at"] ?? eventNode,
@@ -162,21 +182,39 @@ public struct ScenarioLoader {
                         hint: "list events in time order; times before \(TimeFormat.clock(dayStart)) are after midnight"))
             }
             lastPosition = max(lastPosition, position)
+            if let instant { lastInstant = max(lastInstant ?? instant, instant) }
+            if case .timeZone(let name) = event.kind, let instant, let next = LocalClock(identifier: name) {
+                changes.append((instant, next))
+                clock = next
+            }
             events.append(event)
         }
         events = inInstantOrder(events, date: date, dayStart: dayStart)
         var expectations: [Expectation] = []
         for expectNode in fields["expect"].flatMap({ reader.list($0, key: "expect") }) ?? [] {
-            guard let expectation = expectation(expectNode) else { continue }
-            if let seconds = expectation.seconds, let clock, let runsAt = skipped(seconds, date: date, dayStart: dayStart, clock: clock) {
+            guard var expectation = expectation(expectNode) else { continue }
+            // As the day's events after a zone change, a time is the new zone's wherever it
+            // falls after the change there (a wall time a westward trip repeats is the later
+            // one); a time before the change in the new zone is the old zone's.
+            var zone = dayClock
+            if let seconds = expectation.seconds {
+                for change in changes where change.clock.instant(logicalDay: date, seconds: seconds, dayStart: dayStart) >= change.at {
+                    zone = change.clock
+                }
+            }
+            expectation.clock = zone
+            if let seconds = expectation.seconds, let clock = zone, let runsAt = skipped(seconds, date: date, dayStart: dayStart, clock: clock) {
                 reader.report(
                     ScenarioDiagnostics.dstGap(
-                        reader.file, expectNode, time: TimeFormat.clock(seconds), date: DateFormat.string(date),
+                        reader.file, expectNode, time: TimeFormat.clock(seconds),
+                        date: DateFormat.string(seconds % 86_400 < dayStart ? date + 1 : date),
                         zone: clock.timeZone.identifier, runsAt: TimeFormat.clock(runsAt), after: []))
             }
             expectations.append(expectation)
         }
-        return ScenarioDay(date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node))
+        return ScenarioDay(
+            date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node),
+            clock: dayClock)
     }
 
     /// The wall time `seconds` of logical day `date` becomes when `clock` skips it (a DST
@@ -190,15 +228,16 @@ public struct ScenarioLoader {
     /// change skips happens the gap later, with a warning naming when — after any events
     /// listed below it that now come first.
     private mutating func inInstantOrder(_ events: [ScenarioEvent], date: Int, dayStart: Int) -> [ScenarioEvent] {
-        guard let clock else { return events }
-        let instants = events.map { clock.instant(logicalDay: date, seconds: $0.seconds, dayStart: dayStart) }
+        let instants = events.compactMap { event in event.clock?.instant(logicalDay: date, seconds: event.seconds, dayStart: dayStart) }
+        guard instants.count == events.count else { return events }
         for (index, event) in events.enumerated() {
-            guard let runsAt = skipped(event.seconds, date: date, dayStart: dayStart, clock: clock) else { continue }
+            guard let clock = event.clock, let runsAt = skipped(event.seconds, date: date, dayStart: dayStart, clock: clock) else { continue }
             let overtaken = events.indices.filter { $0 > index && instants[$0] < instants[index] }.map { TimeFormat.clock(events[$0].seconds) }
             let node = YAMLNode(.scalar("", .plain), range: SourceRange(at: event.origin.location))
             reader.report(
                 ScenarioDiagnostics.dstGap(
-                    reader.file, node, time: TimeFormat.clock(event.seconds), date: DateFormat.string(date), zone: clock.timeZone.identifier,
+                    reader.file, node, time: TimeFormat.clock(event.seconds),
+                    date: DateFormat.string(event.seconds % 86_400 < dayStart ? date + 1 : date), zone: clock.timeZone.identifier,
                     runsAt: TimeFormat.clock(runsAt), after: overtaken))
         }
         let order = events.indices.sorted { (instants[$0], $0) < (instants[$1], $1) }
@@ -379,6 +418,15 @@ public struct ScenarioLoader {
             return make(.notification(id: id, response: response))
         case "settings":
             return make(.settings(settings(value)))
+        case "timezone":
+            guard let name = reader.string(value, key: "timezone") else { return nil }
+            guard LocalClock(identifier: name) != nil else {
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.unknown_timezone", reader.file, value, "'\(name)' is not an IANA time zone", hint: "e.g. Europe/Paris"))
+                return nil
+            }
+            return make(.timeZone(name))
         default:
             return (reader.choice(value, key: "widget", what: "widget intent") as WidgetIntent?).flatMap { make(.widget($0)) }
         }

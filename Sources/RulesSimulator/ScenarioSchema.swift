@@ -78,6 +78,12 @@ public enum ScenarioSchema {
                 ("response", S.string("opened, ignored or an action.", values: ["opened", "ignored"] + NotificationAction.allCases.map(\.rawValue))),
                 ("settings", .object([("type", .string("object")), ("description", .string("Setting values from now on."))])),
                 ("widget", S.string("A quick-log widget intent.", values: WidgetIntent.allCases.map(\.rawValue))),
+                (
+                    "timezone",
+                    S.string(
+                        "The device moved to this IANA time zone (its `at` read in the zone before). The logical day keeps its date; later times of the scenario, quiet hours, at: times and day_starts_at are the new zone's; a day already over there closes first."
+                    )
+                ),
             ], required: ["at"])
     }
 
@@ -122,7 +128,8 @@ public enum ScenarioSchema {
             "One simulated day.",
             [
                 ("date", S.string("The day, YYYY-MM-DD.", pattern: datePattern)), ("description", S.string("A note.")),
-                ("health", health), ("settings", .object([("type", .string("object")), ("description", .string("Setting values for this day."))])),
+                ("health", health),
+                ("settings", .object([("type", .string("object")), ("description", .string("Setting values for this day only."))])),
                 ("events", S.list("Events in time order.", event)), ("expect", S.list("Expectations.", expectation)),
             ], required: ["date"])
     }

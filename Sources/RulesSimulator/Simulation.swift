@@ -30,6 +30,17 @@ public struct SimulationResult: Sendable {
     public var problems: [(origin: Origin, message: String)]
     /// The engine at the end (or at `--at`), for read-outs.
     public var engine: OperatorEngine
+    /// Where the user's clock changed zone (a `timezone:` event), in time order.
+    public var zones: [(from: Date, clock: LocalClock)] = []
+
+    /// The clock in force at `instant`: the scenario's until its first zone change.
+    public func clock(at instant: Date) -> LocalClock {
+        zones.last { $0.from <= instant }?.clock ?? scenario.clock
+    }
+
+    /// The engine's state after the scenario's last event (or at `--at`), as the app saved
+    /// it then: before the device's later deliveries and the day's close. Nil without events.
+    public var stateAfterLastEvent: EngineState?
 
     /// The `day_starts_at` in force at the end (a scenario's own setting, else the ruleset's).
     public var dayStart: Int { engine.profile.dayStart(engine.ruleset) }
@@ -37,10 +48,14 @@ public struct SimulationResult: Sendable {
     /// The records grouped by logical day (in one pass: linear in days and records), keeping
     /// those `include` accepts.
     public func recordsByDay(including include: (EngineRecord) -> Bool = { _ in true }) -> [Int: [EngineRecord]] {
-        let clock = scenario.clock
         let start = dayStart
         var byDay: [Int: [EngineRecord]] = [:]
-        for record in records where include(record) { byDay[clock.logical(record.at, dayStart: start).day, default: []].append(record) }
+        var last = Int.min
+        for record in records {
+            // A day in progress keeps its date when the zone changes: days never go back.
+            last = Swift.max(clock(at: record.at).logical(record.at, dayStart: start).day, last)
+            if include(record) { byDay[last, default: []].append(record) }
+        }
         return byDay
     }
 
@@ -66,21 +81,31 @@ public enum Simulation {
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
     /// `prepared`, when given for this ruleset, spares the engine working out its tables.
     /// `recordsKept: .decisions` keeps only the records of decisions (see `RecordsKept`).
+    /// `start`: a saved state to go on from (as the app saved it; its clock must be the
+    /// scenario's) instead of a fresh one; the scenario's `routines:` and settings apply
+    /// over the state's, and iOS holds what the state says is pending.
     public static func run(
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil
     ) -> SimulationResult {
-        var profile = OperatorProfile(ruleset: ruleset)
-        if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
-        // A prepared ruleset is used only when it is this one.
-        let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
-        var engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
+        var engine: OperatorEngine
+        if let start, let resumed = OperatorEngine(ruleset: ruleset, state: start) {
+            engine = resumed
+            if let routines = scenario.routines { engine.useRoutines(Set(routines)) }
+        } else {
+            var profile = OperatorProfile(ruleset: ruleset)
+            if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
+            // A prepared ruleset is used only when it is this one.
+            let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
+            engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
+        }
         engine.recordsKept = recordsKept
-        var device = Device()
+        var device = Device(pending: engine.pending)
         var records: [EngineRecord] = []
         var states: [AppState] = []
+        var zones: [(from: Date, clock: LocalClock)] = []
         var problems: [(Origin, String)] = []
         let clock = scenario.clock
         func restore(_ engine: inout OperatorEngine) {
@@ -97,7 +122,9 @@ public enum Simulation {
                 if case .dayClosed(let close) = record.kind { return close }
                 return nil
             }
-            return SimulationResult(scenario: scenario, records: records, states: states, closedDays: closed, problems: problems, engine: engine)
+            return SimulationResult(
+                scenario: scenario, records: records, states: states, closedDays: closed, problems: problems, engine: engine,
+                zones: zones, stateAfterLastEvent: lastEventState)
         }
         // Responses a responder has decided on, soonest first.
         var answers: [(time: Date, id: String, response: NotificationResponse)] = []
@@ -133,33 +160,40 @@ public enum Simulation {
             return out + device.run(&engine, until: time, truth: truth, after: restore)
         }
         var lastEventTime: Date?
+        var lastEventState: EngineState?
+        let lastEventDay = scenario.days.lastIndex { !$0.events.isEmpty }
         // The user's settings from day to day: the top level's, then every `settings` event
         // (a change from then on). A day's own settings hold for that day only.
         var carried = engine.profile.settings.merging(scenario.settings) { _, top in top }
         for (dayIndex, day) in scenario.days.enumerated() {
+            // The zone in force at the day's start (after earlier days' zone changes).
+            let dayClock = day.clock ?? clock
             let truthFunction = truth(day, engine: engine, ruleset: ruleset)
             let daySettings = carried.merging(day.settings) { _, own in own }
             if daySettings != engine.profile.settings {
                 // They hold from the day's start.
-                let start = clock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
+                let start = dayClock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
                 let passed = pass(until: start, truth: truthFunction)
                 if retain { records += passed }
                 observe?(engine, passed)
                 engine.useSettings(daySettings)
             }
             let start = engine.profile.dayStart(ruleset)
-            dayEnd = clock.instant(day: day.date + 1, seconds: start)
+            dayEnd = dayClock.instant(day: day.date + 1, seconds: start)
             answers.removeAll()
             // A day without any event still opens (and so closes and is judged).
-            if engine.currentDay == nil { engine.openDay(at: clock.instant(day: day.date, seconds: start)) }
+            if engine.currentDay == nil { engine.openDay(at: dayClock.instant(day: day.date, seconds: start)) }
             let health = day.health
             let dayTruth = truth(day, engine: engine, ruleset: ruleset)
             // Instants where an expectation reads the app's state.
-            let looks = day.expectations.compactMap { $0.seconds.map { clock.instant(logicalDay: day.date, seconds: $0, dayStart: start) } }
+            let looks = day.expectations.compactMap { expectation in
+                expectation.seconds.map { (expectation.clock ?? dayClock).instant(logicalDay: day.date, seconds: $0, dayStart: start) }
+            }
             for (eventIndex, event) in day.events.enumerated() {
                 // Events happen in file order: one after a time a DST gap moved forward
                 // (02:30 → 03:30) happens with it, not before it.
-                let time = max(clock.instant(logicalDay: day.date, seconds: event.seconds, dayStart: start), lastEventTime ?? .distantPast)
+                let time = max(
+                    (event.clock ?? dayClock).instant(logicalDay: day.date, seconds: event.seconds, dayStart: start), lastEventTime ?? .distantPast)
                 lastEventTime = time
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
                 let delivered = pass(until: time, truth: dayTruth)
@@ -167,7 +201,7 @@ public enum Simulation {
                 observe?(engine, delivered)
                 // Where the day's health stands: the wall time it happens at (a time a DST
                 // change skips happens the gap later).
-                let position = logical(of: clock.local(time).seconds, dayStart: start)
+                let position = logical(of: dayClock.local(time).seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
                 var output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
                 for record in output {
@@ -190,13 +224,18 @@ public enum Simulation {
                 if case .settings(let values) = event.kind {
                     for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }
                 }
+                if case .timeZone = event.kind, output.contains(where: { if case .timeZoneChanged = $0.kind { true } else { false } }) {
+                    zones.append((time, engine.clock))
+                }
                 device.apply(output)
                 restore(&engine)
                 if retain { records += output }
                 observe?(engine, output)
+                if dayIndex == lastEventDay, eventIndex == day.events.count - 1 { lastEventState = engine.state }
                 let next =
                     eventIndex + 1 < day.events.count
-                    ? clock.instant(logicalDay: day.date, seconds: day.events[eventIndex + 1].seconds, dayStart: start) : Date.distantFuture
+                    ? (day.events[eventIndex + 1].clock ?? dayClock).instant(
+                        logicalDay: day.date, seconds: day.events[eventIndex + 1].seconds, dayStart: start) : Date.distantFuture
                 let looked = looks.contains { $0 >= time && $0 < next }
                 guard retain else { continue }
                 states.append(
@@ -205,12 +244,13 @@ public enum Simulation {
                         engine: looked ? engine : nil))
             }
             if let stop, dayIndex == stop.day {
-                let end = clock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
+                let end = dayClock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
                 records += pass(until: end, truth: dayTruth)
+                lastEventState = engine.state
                 return finish()
             }
-            // Let the device act until the day closes.
-            let close = clock.instant(day: day.date + 1, seconds: start)
+            // Let the device act until the day closes (its end read in the zone in force).
+            let close = engine.clock.instant(day: day.date + 1, seconds: engine.profile.dayStart(ruleset))
             let closing = pass(until: close, truth: dayTruth)
             restore(&engine)
             if retain { records += closing }
@@ -260,6 +300,7 @@ public enum Simulation {
         case .notification(let id, let response): .notificationResponse(id: id, response: response, health: reading)
         case .settings(let values): .settings(values)
         case .widget(let intent): .widget(intent)
+        case .timeZone(let name): .timeZoneChanged(name)
         }
     }
 }

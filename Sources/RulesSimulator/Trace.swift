@@ -9,7 +9,7 @@ import Ruleset
 /// `route.item_done`, `notification.scheduled`, `notification.cancelled`,
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,
 /// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`,
-/// `route.item_left_out`, `state.reconciled`, `problem`.
+/// `route.item_left_out`, `state.reconciled`, `timezone.changed`, `problem`.
 public enum Trace {
     public static func kind(_ record: EngineRecord) -> String { record.kind.name }
 
@@ -78,6 +78,8 @@ public enum Trace {
             ]
         case .settingsChanged(let keys):
             members += [("settings", .array(keys.map(JSONValue.string)))]
+        case .timeZoneChanged(let from, let to):
+            members += [("from", .string(from)), ("to", .string(to))]
         case .routeItemLeftOut(let item):
             members += [("routine", .string(item.routine)), ("reason", .string(item.reason.rawValue))]
         case .stateReconciled(let change):
@@ -90,18 +92,19 @@ public enum Trace {
 
     /// JSON lines for a whole simulation.
     public static func jsonLines(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        result.records.map { json($0, clock: result.scenario.clock, ruleset: ruleset).rendered() + "\n" }.joined()
+        result.records.map { json($0, clock: result.clock(at: $0.at), ruleset: ruleset).rendered() + "\n" }.joined()
     }
 
     /// The readable timeline: one line per record, grouped by day.
     public static func text(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        let clock = result.scenario.clock
         var out = "\(result.scenario.name) — \(result.scenario.file) (\(result.scenario.timeZoneName))\n"
         var currentDay: Int?
+        let dayStart = result.dayStart
         for record in result.records {
+            let clock = result.clock(at: record.at)
             let (calendarDay, seconds) = clock.local(record.at)
-            let dayStart = result.dayStart
-            let logicalDay = seconds < dayStart ? calendarDay - 1 : calendarDay
+            // A day in progress keeps its date when the zone changes (never back a day).
+            let logicalDay = Swift.max(seconds < dayStart ? calendarDay - 1 : calendarDay, currentDay ?? Int.min)
             if currentDay != logicalDay, !isDayClose(record) {
                 currentDay = logicalDay
                 out += "\n== \(DateFormat.string(logicalDay)) (\(DateFormat.weekday(logicalDay)))\n"
@@ -172,6 +175,8 @@ public enum Trace {
                 "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
         case .settingsChanged(let keys):
             return "  settings changed: \(keys.joined(separator: ", "))"
+        case .timeZoneChanged(let from, let to):
+            return "🌐 time zone: \(from) → \(to) (clock times from here are \(to)'s)"
         case .routeItemLeftOut(let item):
             return "  route item left out: \(item.routine) (\(item.reason.rawValue))"
         case .stateReconciled(let change):

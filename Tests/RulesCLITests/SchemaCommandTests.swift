@@ -53,10 +53,12 @@ import Testing
         #expect(run.exitCode == .success)
         let committed = try String(contentsOfFile: Self.root + "/docs/REFERENCE.md", encoding: .utf8)
         #expect(run.stdout == committed, "docs/REFERENCE.md is stale: run 'swift run rules reference --out docs/REFERENCE.md'")
-        #expect(!committed.contains("SPEC") && !committed.contains("seed "))
+        // The product documents are not in the repository: the reference never cites them
+        // ("seed 6.4"); `--seed S` of population runs is an option, not a citation.
+        #expect(!committed.contains("SPEC") && committed.range(of: #"seed \d"#, options: .regularExpression) == nil)
         for section in [
             "## Facts", "## Functions", "## Template filters", "## Korean particles", "## Settings", "## Scenario events", "## Scenario expectations",
-            "## Diagnostics",
+            "## Commands", "### Days of a scenario", "--state-in FILE", "--state-out FILE", "| `timezone` |", "## Diagnostics",
         ] {
             #expect(committed.contains(section), "\(section)")
         }

@@ -85,4 +85,31 @@ import Testing
             #expect(Simulation.run(scenario, ruleset: Self.ruleset).closedDays.count == 1)
         }
     }
+
+    /// The trace of a trip: times after the change carry the new zone's offset, the change
+    /// is a record of its own followed by an app run that plans again, and the day closes at
+    /// 04:00 of the new zone.
+    @Test func aTripShowsTheNewZoneInTheTrace() throws {
+        let paris = Trace.jsonLines(Simulation.run(try Self.scenario("travel_paris.yaml"), ruleset: Self.ruleset), ruleset: Self.ruleset)
+        #expect(paris.contains(#"{"at":"2026-07-06T08:00:00+02:00","kind":"timezone.changed","from":"Asia/Seoul","to":"Europe/Paris"}"#))
+        #expect(paris.contains(#"{"at":"2026-07-06T08:00:00+02:00","kind":"app.run","cause":"timezone","synced":false}"#))
+        #expect(paris.contains(#""at":"2026-07-06T20:30:00+02:00","kind":"notification.delivered""#))
+        #expect(paris.contains(#"{"at":"2026-07-07T04:00:00+02:00","kind":"day.closed","date":"2026-07-06""#))
+        let losAngeles = Trace.jsonLines(
+            Simulation.run(try Self.scenario("travel_los_angeles.yaml"), ruleset: Self.ruleset), ruleset: Self.ruleset)
+        #expect(losAngeles.contains(#"{"at":"2026-07-07T04:00:00-07:00","kind":"day.closed","date":"2026-07-06""#))
+        // Eastward past the day's end: the day closes first, at the change.
+        let east = Trace.jsonLines(Simulation.run(try Self.scenario("travel_east.yaml"), ruleset: Self.ruleset), ruleset: Self.ruleset)
+        let kinds = east.split(separator: "\n").filter { $0.contains("2026-07-07T06:00:00+09:00") }.map { line in
+            line.components(separatedBy: #""kind":""#).last?.prefix { $0 != "\"" } ?? ""
+        }
+        #expect(kinds.prefix(3) == ["day.closed", "timezone.changed", "app.run"])
+    }
+
+    /// An unknown zone name is a scenario error at the name.
+    @Test func anUnknownZoneIsAnError() {
+        let load = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", timezone: Mars/Olympus }]\n")
+        #expect(load.scenario == nil)
+        #expect(load.diagnostics.map(\.code.rawValue) == ["scenario.unknown_timezone"])
+    }
 }

@@ -145,7 +145,7 @@ private func hostileEvent(_ engine: OperatorEngine, _ bytes: inout Bytes) -> Eng
     let routine = routineNames[bytes.next(routineNames.count)]
     let logID = "log_20260720_00\(1 + bytes.next(3))"
     let pendingID = engine.pending.first?.id ?? "nope"
-    switch bytes.next(12) {
+    switch bytes.next(13) {
     case 0: return .appOpened(health: bytes.next(3) == 0 ? nil : health())
     case 1: return .log(routine: routine, value: hostileNumbers[bytes.next(hostileNumbers.count)], unit: nil, source: .manual)
     case 2: return .editLog(id: bytes.next(3) == 0 ? "nope" : logID, value: hostileNumbers[bytes.next(hostileNumbers.count)])
@@ -161,6 +161,10 @@ private func hostileEvent(_ engine: OperatorEngine, _ bytes: inout Bytes) -> Eng
     case 8: return .notificationDelivered(id: pendingID, staleCondition: bytes.next(2) == 0)
     case 9: return .toolCall(toolCalls[bytes.next(toolCalls.count)])
     case 10: return .widget(WidgetIntent.allCases[bytes.next(WidgetIntent.allCases.count)])
+    case 11:
+        // Trips east and west, a 30-minute DST zone, the same zone, and names that are none.
+        let zones = ["Europe/Paris", "America/Los_Angeles", "Pacific/Kiritimati", "Australia/Lord_Howe", "Asia/Seoul", "Mars/Olympus", ""]
+        return .timeZoneChanged(zones[bytes.next(zones.count)])
     default: return .action(RouteAction.allCases[bytes.next(RouteAction.allCases.count)])
     }
 }

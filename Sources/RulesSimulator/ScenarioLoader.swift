@@ -230,9 +230,24 @@ public struct ScenarioLoader {
     private mutating func inInstantOrder(_ events: [ScenarioEvent], date: Int, dayStart: Int) -> [ScenarioEvent] {
         let instants = events.compactMap { event in event.clock?.instant(logicalDay: date, seconds: event.seconds, dayStart: dayStart) }
         guard instants.count == events.count else { return events }
+        let moved = events.map { event in event.clock.flatMap { skipped(event.seconds, date: date, dayStart: dayStart, clock: $0) } }
+        guard moved.contains(where: { $0 != nil }) else { return events }
+        // The first event after each index that is not itself in a gap: from there on (times
+        // listed in order, past the gap) instants increase, so the events a moved one now
+        // follows are a run found by binary search — linear in events, however many move.
+        var nextKept = [Int](repeating: events.count, count: events.count + 1)
+        for index in events.indices.reversed() { nextKept[index] = moved[index] == nil ? index : nextKept[index + 1] }
         for (index, event) in events.enumerated() {
-            guard let clock = event.clock, let runsAt = skipped(event.seconds, date: date, dayStart: dayStart, clock: clock) else { continue }
-            let overtaken = events.indices.filter { $0 > index && instants[$0] < instants[index] }.map { TimeFormat.clock(events[$0].seconds) }
+            guard let clock = event.clock, let runsAt = moved[index] else { continue }
+            var low = nextKept[index + 1]
+            var high = events.count
+            let first = low
+            while low < high {
+                let middle = (low + high) / 2
+                if instants[middle] < instants[index] { low = middle + 1 } else { high = middle }
+            }
+            var overtaken = (first..<min(low, first + 3)).map { TimeFormat.clock(events[$0].seconds) }
+            if low - first > 3 { overtaken.append("\(low - first - 3) more") }
             let node = YAMLNode(.scalar("", .plain), range: SourceRange(at: event.origin.location))
             reader.report(
                 ScenarioDiagnostics.dstGap(

@@ -29,13 +29,15 @@ private func documents(_ text: String, _ file: RulesetDirectory.File) -> [RuleDo
     return parsed.documents.map { RuleDocument(file: file.display, kind: file.folder == "routines" ? .routines : .sections, node: $0, source: nil) }
 }
 
-/// Values a mutation writes: large and edge numbers, times, durations, conditions, texts.
+/// Values a mutation writes: large and edge numbers, times, durations, conditions, texts, and
+/// `at:`/`when:` that read `now`, steps, settings and logs (the memos' keys must cover them).
 private let values = [
     "0", "1", "-1", "1000000000", "999999999.5", "1e9", "3", "64", "0.6", "60%", "100%", "\"00:00\"", "\"04:00\"", "\"22:30\"",
     "\"23:59\"", "\"24:00\"", "90m", "0m", "24h", "\"true\"", "\"false\"", "\"now >= 21:00\"", "\"completion_rate < 0.6\"",
     "\"risk == \\\"high\\\"\"", "\"(sleep.minutes ?? 420) < 360\"", "\"{completed}/{total}\"", "\"{sleep.minutes|hm}\"",
     "\"{recovery.items_text}만\"", "\"{water.ml * 100000 | thousands}\"", "defer", "allow", "drop", "passive", "off",
-    "every_other_day", "[]", "[recovery]", "[light, recovery]",
+    "every_other_day", "[]", "[recovery]", "[light, recovery]", "now + 2h", "\"now + 30m\"", "\"steps.today > 2000 ? 12:00 : 18:00\"",
+    "\"routines.water.value > 600 ? now + 1h : 21:00\"", "\"(settings.bedtime ?? 22:00) - 3h\"", "\"routines.water.value < 1000 || now >= 16:00\"",
 ]
 
 private struct Bytes {
@@ -111,6 +113,9 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     else { return 0 }
     let result = Simulation.run(scenario, ruleset: ruleset)
     check(result, ruleset: ruleset)
+    // The verification switch: with every memo recomputed the records are the same.
+    let recomputed = Simulation.run(scenario, ruleset: ruleset, memoises: false)
+    if Trace.jsonLines(recomputed, ruleset: ruleset) != Trace.jsonLines(result, ruleset: ruleset) { abort() }
     hostileRun(ruleset, &bytes)
     return 0
 }

@@ -97,7 +97,7 @@ extension OperatorEngine {
         guard let spec, spec < derived.lines.count else { return nil }
         let slots = derived.lines[spec].reads
         let index = keptLines.firstIndex { $0.spec == spec }
-        if let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
+        if memoises, let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
             keptLines[index].reads.matches(facts, slots: slots)
         {
             return keptLines[index].line

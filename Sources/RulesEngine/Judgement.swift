@@ -14,7 +14,7 @@ extension OperatorEngine {
         guard let current = day.take() else { return }
         let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
         let reading: DayReading
-        if let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,
+        if memoises, let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,
             kept.permissions == lastPermissions
         {
             // What the last run read (see `KeptReading`), as a fresh reading would give it.

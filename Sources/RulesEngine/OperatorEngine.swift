@@ -153,6 +153,11 @@ public struct OperatorEngine: Sendable {
     var keptCandidateIDs: [CandidateIDs] = []
     /// Which records the engine returns (every decision is made either way).
     public var recordsKept = RecordsKept.all
+    /// The verification switch: false recomputes everything an app run may otherwise keep
+    /// from an earlier one (the plan, tomorrow's plan, lines, the last reading at the close).
+    /// Every memo is keyed by what it was made from, so the records are the same either
+    /// way; the tests and FuzzEngine compare the two.
+    public var memoises = true
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 

@@ -46,6 +46,10 @@ final class RulesetDerived: Sendable {
     /// Whether those entries read only a routine's bindings (`progress`, `value`, `goal`):
     /// then a reading judges its routines before it fills any fact.
     let judgementReadsOnlyBindings: Bool
+    /// Whether planning tomorrow reads the time of the run that plans: an `at:` (evaluated
+    /// at planning) or a routine judgement entry (tomorrow's fresh statuses) reads `now`.
+    /// Then tomorrow's plan is keyed by that time too (see `TomorrowPlan`).
+    let tomorrowReadsNow: Bool
     /// Which bindings the entries read: with only those read, routines that agree on them
     /// (and on whether anything was done) get the same status.
     let judgementReads: (progress: Bool, value: Bool, goal: Bool)
@@ -90,6 +94,8 @@ final class RulesetDerived: Sendable {
         routineJudgement = ruleset.judgement?.routine ?? []
         let bindings: Set<String> = ["progress", "value", "goal"]
         judgementReadsOnlyBindings = routineJudgement.allSatisfy { $0.when.factsRead.allSatisfy(bindings.contains) }
+        tomorrowReadsNow =
+            ruleset.notifications.contains { $0.at.factsRead.contains("now") } || routineJudgement.contains { $0.when.factsRead.contains("now") }
         let read = Set(routineJudgement.flatMap(\.when.factsRead))
         judgementReads = (read.contains("progress"), read.contains("value"), read.contains("goal"))
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }

@@ -81,6 +81,8 @@ public enum Simulation {
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
     /// `prepared`, when given for this ruleset, spares the engine working out its tables.
     /// `recordsKept: .decisions` keeps only the records of decisions (see `RecordsKept`).
+    /// `memoises: false` is the verification switch: every app run recomputes what it could
+    /// keep from an earlier one (the records must not change).
     /// `start`: a saved state to go on from (as the app saved it; its clock must be the
     /// scenario's) instead of a fresh one; the scenario's `routines:` and settings apply
     /// over the state's, and iOS holds what the state says is pending.
@@ -88,7 +90,7 @@ public enum Simulation {
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true
     ) -> SimulationResult {
         var engine: OperatorEngine
         if let start, let resumed = OperatorEngine(ruleset: ruleset, state: start) {
@@ -102,6 +104,7 @@ public enum Simulation {
             engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
         }
         engine.recordsKept = recordsKept
+        engine.memoises = memoises
         var device = Device(pending: engine.pending)
         var records: [EngineRecord] = []
         var states: [AppState] = []
@@ -113,6 +116,7 @@ public enum Simulation {
             switch restored(engine, ruleset: ruleset) {
             case .success(var fresh):
                 fresh.recordsKept = recordsKept
+                fresh.memoises = memoises
                 engine = fresh
             case .failure(let failure): problems.append((Origin(file: scenario.file, location: .fileStart), "state.restore: \(failure)"))
             }

@@ -398,7 +398,7 @@ import Testing
 /// `--restore-each-event` over a thousand generated days: the state goes to JSON and back
 /// into a fresh engine after every event and delivery, and the trace does not change.
 @Suite struct RestoreEachEventTests {
-    @Test func aThousandGeneratedDaysGiveTheSameTraceWhenRestoredAfterEveryEvent() throws {
+    @Test func aThousandGeneratedDaysGiveTheSameTraceWhenRestoredAfterEveryEventOrRecomputed() throws {
         var g = GeneratedDays.Generator(state: 11)
         var days = 0
         var events = 0
@@ -409,11 +409,15 @@ import Testing
             let restored = Simulation.run(scenario, ruleset: Shipped.ruleset, restoreEachEvent: true)
             let restoreProblems = restored.problems.filter { $0.message.hasPrefix("state.restore") }
             #expect(restoreProblems.isEmpty, "\(restoreProblems.map(\.message).prefix(3))")
+            // And with the verification switch: every memo recomputed at every run.
+            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, memoises: false)
             let a = Trace.jsonLines(plain, ruleset: Shipped.ruleset)
-            let b = Trace.jsonLines(restored, ruleset: Shipped.ruleset)
-            if a != b {
-                let first = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
-                Issue.record("block \(block) differs first at:\n\(first.map { "\($0.0)\n\($0.1)" } ?? "length")")
+            for (what, other) in [("restored", restored), ("recomputed", recomputed)] {
+                let b = Trace.jsonLines(other, ruleset: Shipped.ruleset)
+                if a != b {
+                    let first = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
+                    Issue.record("block \(block) \(what) differs first at:\n\(first.map { "\($0.0)\n\($0.1)" } ?? "length")")
+                }
             }
             days += restored.closedDays.count
             events += scenario.days.reduce(0) { $0 + $1.events.count }

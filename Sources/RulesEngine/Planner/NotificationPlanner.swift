@@ -69,17 +69,21 @@ final class TomorrowPlan: Sendable {
     let day: Int
     let planVersion: Int
     let permissions: KnownPermissions
+    /// The planning run's time of day, when tomorrow's plan reads it
+    /// (`RulesetDerived.tomorrowReadsNow`), else nil.
+    let now: Int?
     let candidates: [Candidate]
     let accepted: [ScheduledNotification]
     let refusals: [SuppressedNotification]
     let planned: [PlannedCandidate]
 
     init(
-        day: Int, planVersion: Int, permissions: KnownPermissions, candidates: [Candidate], accepted: [ScheduledNotification],
+        day: Int, planVersion: Int, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
         refusals: [SuppressedNotification], planned: [PlannedCandidate]
     ) {
         self.day = day
         self.planVersion = planVersion
+        self.now = now
         self.permissions = permissions
         self.candidates = candidates
         self.accepted = accepted
@@ -158,7 +162,7 @@ extension OperatorEngine {
             day: current.day, planVersion: fromProfile.planVersion, skipped: current.skipped, route: current.route,
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
         let reads = fromProfile.planReads
-        if let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
+        if memoises, let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
             keepPlan(at: time, today: reading)
@@ -208,8 +212,9 @@ extension OperatorEngine {
         let deferredIntoTomorrow = accepted.contains { $0.day != current.day }
         var nextFire = Date.distantFuture
         for candidate in today { nextFire = Swift.min(nextFire, candidate.fireAt) }
-        if let cached = tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
-            cached.permissions == lastPermissions, !deferredIntoTomorrow, !touchesToday(cached.candidates)
+        let tomorrowNow = derived.tomorrowReadsNow ? clock.local(time).seconds : nil
+        if memoises, let cached = tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
+            cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { nextFire = Swift.min(nextFire, candidate.fireAt) }
             accepted += cached.accepted
@@ -234,7 +239,7 @@ extension OperatorEngine {
                 touchesToday(made) || deferredIntoTomorrow
                 ? nil
                 : TomorrowPlan(
-                    day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, candidates: made,
+                    day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, now: tomorrowNow, candidates: made,
                     accepted: Array(accepted[before.0...]),
                     refusals: Array(refusals[before.1...]), planned: Array(plannedCandidates[before.2...]))
         }

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Golden-file comparison: `actual` must equal the file's content. With the environment
-/// variable `UPDATE_GOLDEN=1` the file is (re)written instead, for reviewing in the diff.
+/// variable `UPDATE_GOLDEN=1` the file is (re)written instead, for reviewing in the diff —
+/// never under `CI`, where a rewritten golden would pass whatever changed.
 public enum Golden {
     /// Returns nil when they match, else a message with the first differing line.
     public static func compare(_ actual: String, toFile path: String) -> String? {
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+        let environment = ProcessInfo.processInfo.environment
+        // Under CI the golden is compared, never rewritten.
+        if environment["UPDATE_GOLDEN"] == "1", (environment["CI"] ?? "").isEmpty {
             let directory = (path as NSString).deletingLastPathComponent
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try? actual.write(toFile: path, atomically: true, encoding: .utf8)

@@ -69,7 +69,6 @@ extension OperatorEngine {
         let close = DayClose(
             day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, routineIDs: ids,
             routineStatuses: statuses)
-        closedDays.append(close)
         records.append(EngineRecord(at: time, kind: .dayClosed(close)))
         day = DayState(day: current.day + 1)
         delivered = [:]

@@ -140,7 +140,6 @@ public struct OperatorEngine: Sendable {
     public var explanations: [String: Explanation] {
         decisionExplanations.merging(planExplanations) { a, _ in a }
     }
-    public internal(set) var closedDays: [DayClose] = []
     var records: [EngineRecord] = []
     /// Tomorrow's plan candidates, made for this profile (see `plan`).
     var tomorrowPlan: TomorrowPlan?
@@ -195,8 +194,14 @@ public struct OperatorEngine: Sendable {
     /// (or one edited since) is reconciled with `ruleset` at the next step, each change a
     /// `state.reconciled` record. Nil when the state's time zone is unknown here.
     public init?(ruleset: Ruleset, state: EngineState) {
+        self.init(prepared: PreparedRuleset(ruleset), state: state)
+    }
+
+    /// An engine that goes on from a saved state under a prepared ruleset (made once and
+    /// shared: the app's runs and a simulation's restores do not work out its tables again).
+    public init?(prepared: PreparedRuleset, state: EngineState) {
         guard let clock = state.clock else { return nil }
-        self.init(ruleset: ruleset, clock: clock, profile: state.profile)
+        self.init(prepared: prepared, clock: clock, profile: state.profile)
         day = state.day
         lastPermissions = state.permissions
         pending = state.pending

@@ -22,6 +22,8 @@ public enum ExpectationChecker {
         let clock = result.scenario.clock
         let dayStart = result.dayStart
         let byDay = result.recordsByDay { !Trace.isDayClose($0) }
+        // Each day's close, found once (a search per expectation was quadratic in days).
+        let closes = Dictionary(result.closedDays.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
         for day in result.scenario.days {
             let dayRecords = byDay[day.date] ?? []
             var expectations = day.expectations
@@ -36,7 +38,8 @@ public enum ExpectationChecker {
                 let time = expectation.seconds.map {
                     (expectation.clock ?? day.clock ?? clock).instant(logicalDay: day.date, seconds: $0, dayStart: dayStart)
                 }
-                var outcome = evaluate(expectation, day: day, time: time, records: dayRecords, result: result, ruleset: ruleset)
+                var outcome = evaluate(
+                    expectation, day: day, time: time, records: dayRecords, close: closes[day.date], result: result, ruleset: ruleset)
                 outcome.day = day.date
                 results.append(outcome)
             }
@@ -50,7 +53,8 @@ public enum ExpectationChecker {
     }
 
     static func evaluate(
-        _ expectation: Expectation, day: ScenarioDay, time: Date?, records: [EngineRecord], result: SimulationResult, ruleset: Ruleset
+        _ expectation: Expectation, day: ScenarioDay, time: Date?, records: [EngineRecord], close: DayClose?, result: SimulationResult,
+        ruleset: Ruleset
     ) -> ExpectationResult {
         // Times shown in the zone in force at the expectation's time (or the day's end).
         let clock = result.clock(at: time ?? records.last?.at ?? .distantPast)
@@ -102,7 +106,6 @@ public enum ExpectationChecker {
                 mismatches.isEmpty, checks.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ", "),
                 mismatches.isEmpty ? "as expected" : mismatches.joined(separator: "; "), explanation)
         case .day(let expected):
-            let close = result.closedDays.first { $0.day == day.date }
             return outcome(
                 close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close", result.engine.explanations["day"])
         case .notificationsDelivered(let count):
@@ -127,10 +130,8 @@ public enum ExpectationChecker {
                 ? "no tool call" : verdicts.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
             return outcome(passed, "\(expected.rawValue)\(reason.map { " (\($0))" } ?? "")", actual, lastExplanation("tool", result, before: time))
         case .streak(let streak):
-            let close = result.closedDays.first { $0.day == day.date }
             return outcome(close?.streak == streak, String(streak), close.map { String($0.streak) } ?? "the day did not close")
         case .xp(let xp):
-            let close = result.closedDays.first { $0.day == day.date }
             return outcome(close?.xp == xp, String(xp), close.map { String($0.xp) } ?? "the day did not close")
         case .that(let condition):
             guard let facts = state?.facts else { return outcome(false, "\(condition.source) holds", "no app run before that time") }

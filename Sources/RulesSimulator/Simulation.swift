@@ -59,9 +59,17 @@ public struct SimulationResult: Sendable {
         return byDay
     }
 
-    /// The state the app had at `time` (the last state saved at or before it).
+    /// The state the app had at `time` (the last state saved at or before it). States are in
+    /// time order: found by binary search (an expectation a day over 10,000 days scanned
+    /// every state each time).
     public func state(at time: Date) -> AppState? {
-        states.last { $0.at <= time }
+        var low = 0
+        var high = states.count
+        while low < high {
+            let middle = (low + high) / 2
+            if states[middle].at <= time { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? states[low - 1] : nil
     }
 }
 

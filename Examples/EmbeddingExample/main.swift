@@ -35,6 +35,8 @@ if case .failure(let refusal) = store.offer(bundle: Data("{\"format\":\"tampered
 }
 
 guard let clock = LocalClock(identifier: "Asia/Seoul") else { exit(1) }
+// Prepared once per ruleset (its tables worked out once) and shared by every run.
+let prepared = PreparedRuleset(store.current)
 
 // One app launch: restore, run one event, apply the effects, save.
 if let statePath = option("--state") {
@@ -56,13 +58,13 @@ if let statePath = option("--state") {
     default:
         event = .appOpened(health: HealthReading(stepsPermission: .granted, sleepPermission: .granted, stepsToday: 1200, sleepMinutes: 330))
     }
-    let result = OperatorEngine.run(state: state, event: event, ruleset: store.current, at: now)
-    for request in result.effects.schedule { print("schedule \(request.id) at \(clock.iso8601(request.scheduledAt))") }
-    for cancel in result.effects.cancel { print("cancel \(cancel.id) (\(cancel.reason.rawValue))") }
-    if let widget = result.effects.widget { print("widget: \(widget.json(clock: clock).rendered())") }
-    print("logs today: \(result.state.snapshot.map { "\($0.waterML) ml water, \($0.completedRoutines)/\($0.totalRoutines) done" } ?? "none")")
+    let effects = OperatorEngine.run(&state, [event], prepared, now: now)
+    for request in effects.schedule { print("schedule \(request.id) at \(clock.iso8601(request.scheduledAt))") }
+    for cancel in effects.cancel { print("cancel \(cancel.id) (\(cancel.reason.rawValue))") }
+    if let widget = effects.widget { print("widget: \(widget.json(clock: clock).rendered())") }
+    print("logs today: \(state.snapshot.map { "\($0.waterML) ml water, \($0.completedRoutines)/\($0.totalRoutines) done" } ?? "none")")
     do {
-        try result.state.encoded().write(to: URL(fileURLWithPath: statePath), options: .atomic)
+        try state.encoded().write(to: URL(fileURLWithPath: statePath), options: .atomic)
     } catch {
         FileHandle.standardError.write(Data("cannot save the state to \(statePath): \(error)\n".utf8))
         exit(2)
@@ -70,8 +72,9 @@ if let statePath = option("--state") {
     exit(0)
 }
 
-// A day of events through the public API.
-var engine = OperatorEngine(ruleset: store.current, clock: clock)
+// A day of events as the app lives it: every launch is one run of the same function, the
+// state saved between them (iOS ends the app after each).
+var state = EngineState(ruleset: store.current, clock: clock)
 let day = 20_633  // 2026-06-29
 func at(_ hour: Int, _ minute: Int) -> Date { clock.instant(day: day, seconds: hour * 3600 + minute * 60) }
 func health(steps: Int) -> HealthReading {
@@ -79,19 +82,22 @@ func health(steps: Int) -> HealthReading {
         stepsPermission: .granted, sleepPermission: .granted, stepsToday: steps, stepsAverage7: 5200, sleepMinutes: 330, sleepStart: 80 * 60,
         sleepEnd: 410 * 60)
 }
-engine.handle(.appOpened(health: health(steps: 540)), at: at(8, 30))
-engine.handle(.widget(.logWater250), at: at(9, 10))
-engine.handle(.log(routine: "study", value: 25, unit: .minutes, source: .timer), at: at(12, 30))
-engine.handle(.widget(.completeSupplement), at: at(13, 0))
-engine.handle(.appOpened(health: health(steps: 3240)), at: at(18, 0))
-engine.advance(to: at(21, 10))
-engine.handle(.appOpened(health: health(steps: 3240)), at: at(21, 10))
+let launches: [(Date, [EngineEvent])] = [
+    (at(8, 30), [.appOpened(health: health(steps: 540))]),
+    (at(9, 10), [.widget(.logWater250)]),
+    (at(12, 30), [.log(routine: "study", value: 25, unit: .minutes, source: .timer)]),
+    (at(13, 0), [.widget(.completeSupplement)]),
+    (at(18, 0), [.appOpened(health: health(steps: 3240))]),
+    (at(21, 10), []),  // iOS delivered what was due; the app did not run
+    (at(21, 10), [.appOpened(health: health(steps: 3240))]),
+]
+for (now, events) in launches { _ = OperatorEngine.run(&state, events, prepared, now: now) }
 
 print("DailySnapshot:")
-print(engine.snapshot?.json(clock: clock).prettyRendered() ?? "none")
+print(state.snapshot?.json(clock: clock).prettyRendered() ?? "none")
 print("widget:")
-print(engine.snapshot?.widgetJSON(clock: clock).prettyRendered() ?? "none")
+print(state.snapshot?.widgetJSON(clock: clock).prettyRendered() ?? "none")
 print("notification plan:")
-for request in engine.pending {
+for request in state.pending {
     print("  " + request.json(clock: clock).rendered())
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
@@ -174,6 +175,39 @@ struct DayState: Sendable, Hashable, Codable {
     mutating func appendLog(_ log: HabitLog) {
         logs.append(log)
         addToTotals(log)
+        if logs.count > InputLimits.maxLogsPerDay { mergeOldestLogs() }
+    }
+
+    /// Merges the older half of the day's logs, per routine and source, into one log each
+    /// (the sum of their values, the first's creation and the last's id, number and update),
+    /// never across `route.logsBefore` (the start of a recovery route, whose items count only
+    /// later logs). Totals stay exact; an edit or deletion of a merged-away id finds no log.
+    /// Amortised: a merge halves the logs it touches, so a day of n taps costs O(n).
+    private mutating func mergeOldestLogs() {
+        let cut = logs.count / 2
+        struct Key: Hashable {
+            var routine: String
+            var source: LogSource
+            var afterRouteStart: Bool
+        }
+        var merged: [Key: HabitLog] = [:]
+        var order: [Key] = []
+        for log in logs[..<cut] {
+            let key = Key(routine: log.routine, source: log.source, afterRouteStart: log.number > route.logsBefore)
+            if var group = merged[key] {
+                group.value += log.value
+                group.id = log.id
+                group.updatedAt = Swift.max(group.updatedAt, log.updatedAt)
+                merged[key] = group
+            } else {
+                merged[key] = log
+                order.append(key)
+            }
+        }
+        // In the order of their numbers (each group's last): `logged(_:after:)` walks them so.
+        let groups = order.compactMap { merged[$0] }.sorted { $0.number < $1.number }
+        logs.replaceSubrange(..<cut, with: groups)
+        rebuildTotals()
     }
 
     /// Changes logs in place (edits); the totals are summed again.

@@ -94,12 +94,26 @@ extension OperatorEngine {
     /// returns the state to save with what to schedule, cancel and show. Never traps: an
     /// event it cannot apply is a `problem` record.
     public static func run(state: EngineState, event: EngineEvent?, ruleset: Ruleset, at now: Date) -> RunResult {
-        guard var engine = OperatorEngine(ruleset: ruleset, state: state) else {
+        var state = state
+        let effects = run(&state, event.map { [$0] } ?? [], PreparedRuleset(ruleset), now: now)
+        return RunResult(state: state, effects: effects)
+    }
+
+    /// One app run, the app's entry: goes on from `state` under `ruleset` (prepared once per
+    /// ruleset and shared), lets the clock reach `now`, applies `events` in order at `now`
+    /// (none: only the clock moves) and leaves in `state` what to save; returns what to
+    /// schedule, cancel and show. A state written under another ruleset is reconciled first.
+    /// Never traps: an event it cannot apply is a `problem` record, and a state whose time
+    /// zone is unknown here is left as it was, with a problem record.
+    public static func run(_ state: inout EngineState, _ events: [EngineEvent], _ ruleset: PreparedRuleset, now: Date) -> Effects {
+        guard var engine = OperatorEngine(prepared: ruleset, state: state) else {
             let problem = EngineRecord(
                 at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
-            return RunResult(state: state, effects: Effects(records: [problem]))
+            return Effects(records: [problem])
         }
-        let records = event.map { engine.handle($0, at: now) } ?? engine.advance(to: now)
-        return RunResult(state: engine.state, effects: Effects(records: records))
+        var records = events.isEmpty ? engine.advance(to: now) : []
+        for event in events { records += engine.handle(event, at: now) }
+        state = engine.state
+        return Effects(records: records)
     }
 }

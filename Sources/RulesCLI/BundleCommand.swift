@@ -48,7 +48,7 @@ enum BundleCommand {
             io.out(bundle)
             return .success
         }
-        guard io.writeAtomically(bundle, to: out) else { return .usage }
+        guard io.writeAtomically(bundle, to: out, inputs: files.map(\.path)) else { return .usage }
         io.out("wrote \(out) (\(bundle.utf8.count) bytes, \(documents.count) documents)\n")
         return .success
     }

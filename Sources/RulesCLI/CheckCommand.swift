@@ -43,9 +43,19 @@ enum CheckCommand {
                 return .usage
             }
             let prefix = path == "." || path == "./" ? "" : path
+            if SimulationSupport.leadsOutside(absolute, io) {
+                fileCount += 1
+                collector.append(RulesetDirectory.outsideRoot(path))
+                continue
+            }
             if isDirectory.boolValue {
                 let files = RulesetDirectory.files(
                     in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix)
+                // What the walk of scenarios and populations could not read (the ruleset's
+                // own folders are reported by its load).
+                var walkProblems: [Diagnostic] = []
+                _ = RulesetDirectory.files(in: absolute, folders: ["scenarios", "populations"], prefix: prefix, problems: &walkProblems)
+                collector.append(contentsOf: walkProblems)
                 if files.isEmpty {
                     io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
                     return .usage

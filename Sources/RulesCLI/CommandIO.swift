@@ -52,21 +52,52 @@ public struct CommandIO {
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 
-    /// Writes `text` to `path` (resolved, symlinks followed) through a temporary file and a
-    /// rename, so a reader never sees half a file; on failure prints one line and returns
-    /// false. Anything but a regular file (`/dev/stdout`, a device, a pipe) is written in
-    /// place: a rename would replace the device node or the link itself.
-    public func writeAtomically(_ text: String, to path: String) -> Bool {
-        let target = URL(fileURLWithPath: resolve(path)).resolvingSymlinksInPath()
-        let type = (try? FileManager.default.attributesOfItem(atPath: target.path))?[.type] as? FileAttributeType
-        let regular = type == nil || type == .typeRegular
-        do {
-            try Data(text.utf8).write(to: target, options: regular ? .atomic : [])
+    /// Writes `text` to `path`: `-` is standard output; otherwise through a temporary file
+    /// beside the target and a rename over the target path itself — a symbolic link there
+    /// is replaced, never written through (its target, inside or outside the tree, is left
+    /// alone). Never over one of `inputs` (the files this run read), never into `/dev` or
+    /// `/proc`, never onto a directory. On failure prints one line and returns false.
+    public func writeAtomically(_ text: String, to path: String, inputs: [String] = []) -> Bool {
+        if path == "-" {
+            out(text)
             return true
+        }
+        let target = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
+        let parent = (target as NSString).deletingLastPathComponent
+        let realParent = OutputPath.real(parent) ?? parent
+        if ["/dev", "/proc", "/sys"].contains(where: { realParent == $0 || realParent.hasPrefix($0 + "/") }) {
+            err("Error: cannot write \(path): not a place for a file (to print, give '-')\n")
+            return false
+        }
+        let realTarget = (realParent as NSString).appendingPathComponent((target as NSString).lastPathComponent)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
+            err("Error: cannot write \(path): it is a directory\n")
+            return false
+        }
+        let followed = OutputPath.real(target)
+        for input in inputs {
+            let absolute = resolve(input)
+            let real = OutputPath.real(absolute) ?? absolute
+            if real == realTarget || real == followed || absolute == target {
+                err("Error: cannot write \(path): it is an input of this run (\(input)); choose another output\n")
+                return false
+            }
+        }
+        let temporary = (parent as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary), options: [.withoutOverwriting])
         } catch {
             err("Error: cannot write \(path): \(error.localizedDescription)\n")
             return false
         }
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            err("Error: cannot write \(path): \(reason)\n")
+            return false
+        }
+        return true
     }
 
     /// Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty.
@@ -79,5 +110,15 @@ public struct CommandIO {
         if path.hasPrefix("/") { return path }
         if path == "." { return currentDirectory }
         return (currentDirectory as NSString).appendingPathComponent(path)
+    }
+}
+
+/// Paths as the output writer compares them.
+enum OutputPath {
+    /// `path` with every symbolic link resolved; nil when it does not exist.
+    static func real(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -214,7 +214,9 @@ enum PopulationCommand {
 
     static func write(_ output: String, _ arguments: ParsedArguments, _ io: CommandIO) -> Bool {
         if let out = arguments.value("--out") {
-            guard io.writeAtomically(output, to: out) else { return false }
+            guard io.writeAtomically(output, to: out, inputs: SimulationSupport.inputs(arguments, io, extra: arguments.positional)) else {
+                return false
+            }
             io.out("wrote \(out)\n")
         } else {
             io.out(output)

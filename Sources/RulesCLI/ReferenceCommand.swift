@@ -54,7 +54,7 @@ enum ReferenceCommand {
             io.out(text)
             return .success
         }
-        guard io.writeAtomically(text, to: out) else { return .usage }
+        guard io.writeAtomically(text, to: out, inputs: SimulationSupport.inputs(arguments, io, extra: [])) else { return .usage }
         io.out("wrote \(out)\n")
         return .success
     }

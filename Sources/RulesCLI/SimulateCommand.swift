@@ -68,14 +68,8 @@ enum SimulateCommand {
             guard let state = saved.state else { return saved.exit }
             start = state
         }
-        if let stateOut = arguments.value("--state-out"),
-            let clash = [path, arguments.value("--state-in")].compactMap({ $0 }).first(where: {
-                SimulationSupport.samePath($0, stateOut, io)
-            })
-        {
-            return RulesCLI.usageError(
-                "--state-out \(stateOut) would overwrite \(clash), an input of this run", usage: command.usage, helpName: "simulate", io: io)
-        }
+        // No output replaces what this run reads: the scenario, the saved state, the rule files.
+        let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
         let result = Simulation.run(
             scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), start: start)
         if let stateOut = arguments.value("--state-out") {
@@ -84,7 +78,7 @@ enum SimulateCommand {
                 io.err("Error: the engine state did not encode: \(error)\n")
                 return .usage
             }
-            guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut) else { return .usage }
+            guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut, inputs: inputs) else { return .usage }
         }
         var output: String
         switch arguments.value("--format") ?? "text" {
@@ -108,7 +102,7 @@ enum SimulateCommand {
             io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
         }
         if let out = arguments.value("--out") {
-            guard io.writeAtomically(output, to: out) else { return .usage }
+            guard io.writeAtomically(output, to: out, inputs: inputs) else { return .usage }
             io.out("wrote \(out)\n")
         } else {
             io.out(output)

@@ -62,14 +62,30 @@ enum SimulationSupport {
 
     /// Scenario files under `paths` (directories are searched for .yaml/.yml files).
     static func scenarioFiles(_ paths: [String], _ io: CommandIO) -> [RulesetDirectory.File]? {
-        var ignored: [Diagnostic] = []
-        return scenarioFiles(paths, io, problems: &ignored)
+        var problems: [Diagnostic] = []
+        let files = scenarioFiles(paths, io, problems: &problems)
+        // A link out of the directory is said, not silently dropped.
+        let outside = problems.filter { $0.code == "io.outside_root" }
+        if !outside.isEmpty { io.out(TextRenderer(color: io.useColor).render(outside, sources: [:])) }
+        return files
+    }
+
+    /// Whether a path named on the command line goes through a symbolic link to a place
+    /// outside the current directory (a plain path anywhere is the user's to name).
+    static func leadsOutside(_ absolute: String, _ io: CommandIO) -> Bool {
+        guard let real = RulesetDirectory.realPath(absolute) else { return false }
+        let lexical = URL(fileURLWithPath: absolute).standardizedFileURL.path
+        let here = RulesetDirectory.realPath(io.currentDirectory) ?? io.currentDirectory
+        return real != lexical && !RulesetDirectory.isInside(real, here)
     }
 
     /// The scenario files of `paths`, with what a directory walk could not read (unreadable
     /// directories, symlinks that lead nowhere) in `problems`.
     static func scenarioFiles(_ paths: [String], _ io: CommandIO, problems: inout [Diagnostic]) -> [RulesetDirectory.File]? {
         var files: [RulesetDirectory.File] = []
+        // Links are followed only into the current directory (or the named directory, when
+        // it lies elsewhere): a pull request's link to /etc is named, never read.
+        let here = RulesetDirectory.realPath(io.currentDirectory) ?? io.currentDirectory
         for path in paths {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
@@ -77,8 +93,14 @@ enum SimulationSupport {
                 io.err("Error: no such file or directory: \(path)\n")
                 return nil
             }
+            let real = RulesetDirectory.realPath(absolute) ?? absolute
+            if leadsOutside(absolute, io) {
+                problems.append(RulesetDirectory.outsideRoot(path))
+                continue
+            }
             if isDirectory.boolValue {
-                let walk = RulesetDirectory.walk(under: absolute, display: path == "." ? nil : path)
+                let root = RulesetDirectory.isInside(real, here) ? here : real
+                let walk = RulesetDirectory.walk(under: absolute, display: path == "." ? nil : path, root: root)
                 problems += walk.problems
                 for relative in walk.files {
                     let display = path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
@@ -139,9 +161,11 @@ enum SimulationSupport {
         var message: String
     }
 
-    /// Whether two paths name the same file (after resolving links and the current directory).
-    static func samePath(_ a: String, _ b: String, _ io: CommandIO) -> Bool {
-        func canonical(_ path: String) -> String { URL(fileURLWithPath: io.resolve(path)).resolvingSymlinksInPath().standardizedFileURL.path }
-        return canonical(a) == canonical(b)
+    /// The files a run reads, which no output may replace: the ruleset's rule files (of
+    /// `directory`, default `--ruleset` or the current directory) and `extra` (the scenario,
+    /// population or state named on the command line).
+    static func inputs(_ arguments: ParsedArguments, _ io: CommandIO, directory: String? = nil, extra: [String]) -> [String] {
+        let root = io.resolve(directory ?? arguments.value("--ruleset") ?? ".")
+        return RulesetDirectory.files(in: root, folders: RulesetDirectory.rulesetFolders).map(\.path) + extra
     }
 }

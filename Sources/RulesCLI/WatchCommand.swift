@@ -135,7 +135,8 @@ enum WatchCommand {
             io.out("rules simulate \(scenario): the scenario does not simulate; the report keeps its last version\n")
             return nil
         }
-        guard io.writeAtomically(withReload(page), to: html) else { return nil }
+        let inputs = [scenario] + RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders).map(\.path)
+        guard io.writeAtomically(withReload(page), to: html, inputs: inputs) else { return nil }
         io.out("report: \(html) (reloads itself while the watch runs)\n")
         return page
     }

@@ -72,8 +72,17 @@ public enum RulesetDiagnostics {
 
     public static func wrongType(_ file: String, _ node: YAMLNode, expected: String, hint: String? = nil) -> Diagnostic {
         let found: String
-        if let text = node.scalar { found = node.isNull ? "nothing" : "'\(text)'" } else { found = node.kindDescription }
+        if let text = node.scalar { found = node.isNull ? "nothing" : "'\(quoted(text))'" } else { found = node.kindDescription }
         return error("ruleset.wrong_type", file, node, "expected \(expected), found \(found)", hint: hint)
+    }
+
+    /// A scalar as a message quotes it: its first line, at most 60 characters, `…` where cut.
+    /// A file read by mistake (a link, a wrong path) is never printed whole: a plain scalar
+    /// folds every line of it into one.
+    static func quoted(_ text: String) -> String {
+        let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
+        if firstLine.count > 60 { return String(firstLine.prefix(60)) + "…" }
+        return firstLine.count < text.count ? String(firstLine) + "…" : text
     }
 
     public static func outOfRange(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {

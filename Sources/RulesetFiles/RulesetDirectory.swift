@@ -27,6 +27,11 @@ public enum RulesetDirectory {
             code: "io.dangling_link", severity: .error, summary: "a symbolic link that leads nowhere",
             rationale: "Its target does not exist, so the file it stands for is missing from the ruleset or the scenarios."),
         CodeDescription(
+            code: "io.outside_root", severity: .error, summary: "a symbolic link whose target is outside the ruleset's directory",
+            rationale:
+                "Files from a pull request are untrusted: a link is followed only when its target resolves inside the directory being read, so a link to /etc, a home directory or /proc never has its content read or printed. The link is named; its target is not."
+        ),
+        CodeDescription(
             code: "io.file_name", severity: .error, summary: "a file name that is not UTF-8",
             rationale:
                 "Its name cannot be shown or bundled faithfully, so the file would be missing from the ruleset or the scenarios without a word."),
@@ -61,9 +66,10 @@ public enum RulesetDirectory {
     /// The same, with what the walk could not read in `problems`.
     public static func files(in directory: String, folders: [String], prefix: String = "", problems: inout [Diagnostic]) -> [File] {
         var found: [File] = []
+        let root = realPath(directory) ?? directory
         for folder in folders {
             let shown = prefix.isEmpty ? folder : (prefix.hasSuffix("/") ? prefix + folder : prefix + "/" + folder)
-            let walk = walk(under: (directory as NSString).appendingPathComponent(folder), display: shown)
+            let walk = walk(under: (directory as NSString).appendingPathComponent(folder), display: shown, root: root)
             problems += walk.problems
             for relative in walk.files {
                 let inside = folder + "/" + relative
@@ -93,18 +99,46 @@ public enum RulesetDirectory {
     /// symlinks but entering each directory once (by device and inode), with what could not
     /// be read: unreadable directories and symlinks that lead nowhere. `display` names the
     /// directory in those diagnostics.
-    public static func walk(under directory: String, display: String? = nil) -> (files: [String], problems: [Diagnostic]) {
+    /// Only what resolves inside `root` (default: `directory` itself) is read: a symlink whose
+    /// target lies outside is `io.outside_root`, named by the link, never followed.
+    public static func walk(under directory: String, display: String? = nil, root: String? = nil) -> (files: [String], problems: [Diagnostic]) {
         var files: [String] = []
         var problems: [Diagnostic] = []
         var entered: Set<DirectoryID> = []
-        walk(directory, "", display, &entered, &files, &problems)
+        let inside = root.flatMap(realPath) ?? realPath(directory) ?? directory
+        if let real = realPath(directory), !isInside(real, inside) {
+            problems.append(outside(display, ""))
+            return (files, problems)
+        }
+        walk(directory, "", display, inside, &entered, &files, &problems)
         return (files, problems)
+    }
+
+    /// The path with every symlink resolved (nil when it leads nowhere).
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` (resolved) is `root` or below it.
+    public static func isInside(_ path: String, _ root: String) -> Bool {
+        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// `io.outside_root` for a path named on the command line.
+    public static func outsideRoot(_ path: String) -> Diagnostic { outside(nil, path) }
+
+    private static func outside(_ display: String?, _ relative: String) -> Diagnostic {
+        problem(
+            "io.outside_root", display, relative, "a symbolic link to a place outside the ruleset's directory: not read",
+            hint: "keep the ruleset's files inside its directory; replace the link by the file itself")
     }
 
     /// One directory, its entries in name order, a subdirectory's files where its name sorts
     /// (the order bundles and template rotation depend on).
     private static func walk(
-        _ path: String, _ relative: String, _ display: String?, _ entered: inout Set<DirectoryID>, _ files: inout [String],
+        _ path: String, _ relative: String, _ display: String?, _ root: String, _ entered: inout Set<DirectoryID>, _ files: inout [String],
         _ problems: inout [Diagnostic]
     ) {
         var isDirectory: ObjCBool = false
@@ -129,21 +163,41 @@ public enum RulesetDirectory {
         for name in names.sorted() {
             let full = (path as NSString).appendingPathComponent(name)
             let inside = relative.isEmpty ? name : relative + "/" + name
-            var childIsDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory) else {
-                // Not there when followed: a symlink that leads nowhere.
-                if (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil {
+            // A link is followed only into the root; its target is never named or read.
+            if isLink(full) {
+                guard let real = realPath(full) else {
                     problems.append(
                         problem("io.dangling_link", display, inside, "a symbolic link that leads nowhere", hint: "remove it or fix its target"))
+                    continue
                 }
-                continue
+                guard isInside(real, root) else {
+                    if isDirectoryOrYAML(full, name: name) { problems.append(outside(display, inside)) }
+                    continue
+                }
             }
+            var childIsDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &childIsDirectory) else { continue }
             if childIsDirectory.boolValue {
-                walk(full, inside, display, &entered, &files, &problems)
+                walk(full, inside, display, root, &entered, &files, &problems)
             } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 files.append(inside)
             }
         }
+    }
+
+    /// Whether `path` itself is a symbolic link (not followed).
+    private static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Whether a link outside the root stands for something the walk would read: a directory
+    /// or a YAML file (other links are ignored like any other file). Asked by name and by
+    /// `stat` only: nothing is opened.
+    private static func isDirectoryOrYAML(_ path: String, name: String) -> Bool {
+        if name.hasSuffix(".yaml") || name.hasSuffix(".yml") { return true }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The names in a directory as raw bytes (a name need not be UTF-8), nil when it cannot

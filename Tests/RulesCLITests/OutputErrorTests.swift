@@ -167,12 +167,12 @@ import Testing
     }
 }
 
-/// `--out` writes a regular file through a rename, but never renames over a device or a
-/// link: `/dev/full` stays a device and reports the full disk.
+/// `--out` writes a regular file through a rename over the path itself, and never into a
+/// device: `/dev/full` stays a device and the write is refused.
 @Suite struct OutFileTests {
     static let root = Fixtures.repositoryRoot()
 
-    @Test func outToADeviceWritesInPlaceAndReportsTheError() throws {
+    @Test func outToADeviceIsRefused() throws {
         let run = CapturedRun(["reference", "--out", "/dev/full"], in: Self.root)
         #expect(run.exitCode == .usage)
         #expect(run.stderr.hasPrefix("Error: cannot write /dev/full:"))
@@ -180,14 +180,17 @@ import Testing
         #expect(type == .typeCharacterSpecial)
     }
 
-    @Test func outThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws {
+    /// A link at the output path is replaced by the written file; what it pointed at is left
+    /// as it was (an output never writes through a link a pull request may have planted).
+    @Test func outThroughASymlinkReplacesTheLinkAndLeavesTheTarget() throws {
         let directory = Fixtures.temporaryDirectory()
         try "old".write(toFile: directory + "/target.md", atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: directory + "/link.md", withDestinationPath: directory + "/target.md")
         let run = CapturedRun(["reference", "--out", directory + "/link.md"], in: Self.root)
         #expect(run.exitCode == .success)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link.md") == directory + "/target.md")
-        #expect(try String(contentsOfFile: directory + "/target.md", encoding: .utf8).hasPrefix("# Operator rules — reference"))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link.md")) == nil)
+        #expect(try String(contentsOfFile: directory + "/link.md", encoding: .utf8).hasPrefix("# Operator rules — reference"))
+        #expect(try String(contentsOfFile: directory + "/target.md", encoding: .utf8) == "old")
     }
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+import RulesCLI
+import TestSupport
+import Testing
+
+/// Files a pull request can change are hostile: a link out of the tree is named, never read
+/// or printed; an output never writes through a link, over an input of the run or into a
+/// device; `-` is standard output.
+@Suite struct UntrustedInputTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// The shipped ruleset and one scenario in a fresh directory, and a "secret" outside it.
+    func workspace() throws -> (directory: String, secret: String) {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.root + "/scenarios/good_day.yaml", toPath: directory + "/scenarios/good_day.yaml")
+        let secret = Fixtures.temporaryDirectory() + "/secret.yaml"
+        try "TOKEN_4f9a: hunter2\nPASSWORD_LINE: do-not-print\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        return (directory, secret)
+    }
+
+    func link(_ path: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+    }
+
+    @Test(arguments: ["text", "json", "github", "sarif"])
+    func aLinkOutOfTheTreeIsNamedNeverRead(format: String) throws {
+        let (directory, secret) = try workspace()
+        try link(directory + "/rules/leak.yaml", to: secret)
+        try link(directory + "/rules/root", to: "/")
+        try link(directory + "/templates/proc", to: "/proc/self")
+        try link(directory + "/scenarios/leak.yaml", to: secret)
+        let run = CapturedRun(["check", ".", "--format", format], in: directory)
+        #expect(run.exitCode == .failure)
+        for shown in [run.stdout, run.stderr] {
+            #expect(!shown.contains("TOKEN_4f9a") && !shown.contains("hunter2") && !shown.contains("do-not-print"))
+            #expect(!shown.contains(secret))
+        }
+        for name in ["rules/leak.yaml", "rules/root", "templates/proc", "scenarios/leak.yaml"] {
+            #expect(run.stdout.contains(name), "\(name) is not named")
+        }
+        #expect(run.stdout.contains("io.outside_root"))
+    }
+
+    @Test func aScenarioNamedThroughALinkOutOfTheTreeIsNotRead() throws {
+        let (directory, secret) = try workspace()
+        try link(directory + "/scenarios/leak.yaml", to: secret)
+        for arguments in [["simulate", "scenarios/leak.yaml"], ["test", "scenarios/leak.yaml"], ["check", "scenarios/leak.yaml"], ["test"]] {
+            let run = CapturedRun(arguments, in: directory)
+            #expect(run.exitCode != .success, "\(arguments)")
+            #expect(run.stdout.contains("io.outside_root"), "\(arguments): \(run.stdout)")
+            #expect(!(run.stdout + run.stderr).contains("hunter2"), "\(arguments)")
+        }
+        // A link inside the tree is followed as before.
+        try link(directory + "/scenarios/again.yaml", to: "good_day.yaml")
+        #expect(CapturedRun(["test", "scenarios/again.yaml"], in: directory).exitCode == .success)
+    }
+
+    /// A message quotes at most the first line of what it found: a file read by mistake is
+    /// never printed whole (a plain scalar folds all its lines into one).
+    @Test func aMessageQuotesOneLineOfAValue() throws {
+        let (directory, _) = try workspace()
+        let junk = (1...40).map { "line\($0) of something private" }.joined(separator: "\n")
+        try junk.write(toFile: directory + "/scenarios/junk.yaml", atomically: true, encoding: .utf8)
+        let run = CapturedRun(["check", "scenarios/junk.yaml"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("ruleset.wrong_type"))
+        #expect(!run.stdout.contains("line3 of"), "\(run.stdout)")
+    }
+
+    @Test func anOutputReplacesALinkNeverItsTarget() throws {
+        let (directory, secret) = try workspace()
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret)
+        let before = try String(contentsOfFile: secret, encoding: .utf8)
+        try link(directory + "/report.html", to: secret)
+        let run = CapturedRun(["simulate", "scenarios/good_day.yaml", "--format", "html", "--out", "report.html"], in: directory)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        #expect(try String(contentsOfFile: secret, encoding: .utf8) == before)
+        let mode = try FileManager.default.attributesOfItem(atPath: secret)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let kind = try FileManager.default.attributesOfItem(atPath: directory + "/report.html")[.type] as? FileAttributeType
+        #expect(kind == .typeRegular)
+        // A dangling link does not create its target.
+        let nowhere = Fixtures.temporaryDirectory() + "/created-by-a-link.json"
+        try link(directory + "/bundle.json", to: nowhere)
+        #expect(CapturedRun(["bundle", ".", "--out", "bundle.json"], in: directory).exitCode == .success)
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+    }
+
+    @Test func anOutputNeverReplacesAnInputOfTheRun() throws {
+        let (directory, _) = try workspace()
+        let route = try String(contentsOfFile: directory + "/rules/route.yaml", encoding: .utf8)
+        let scenario = try String(contentsOfFile: directory + "/scenarios/good_day.yaml", encoding: .utf8)
+        let cases: [[String]] = [
+            ["bundle", ".", "--out", "rules/route.yaml"], ["simulate", "scenarios/good_day.yaml", "--out", "scenarios/good_day.yaml"],
+            ["simulate", "scenarios/good_day.yaml", "--out", "rules/route.yaml"], ["reference", "--out", "rules/route.yaml"],
+            ["simulate", "scenarios/good_day.yaml", "--out", "/dev/null"], ["simulate", "scenarios/good_day.yaml", "--out", "rules"],
+        ]
+        for arguments in cases {
+            let run = CapturedRun(arguments, in: directory)
+            #expect(run.exitCode == .usage, "\(arguments)")
+            #expect(run.stderr.contains("Error: cannot write"), "\(arguments): \(run.stderr)")
+        }
+        #expect(try String(contentsOfFile: directory + "/rules/route.yaml", encoding: .utf8) == route)
+        #expect(try String(contentsOfFile: directory + "/scenarios/good_day.yaml", encoding: .utf8) == scenario)
+    }
+
+    @Test func dashIsStandardOutputEverywhere() throws {
+        let (directory, _) = try workspace()
+        for arguments in [
+            ["bundle", ".", "--out", "-"], ["simulate", "scenarios/good_day.yaml", "--format", "json", "--out", "-"],
+            ["reference", "--out", "-"], ["simulate", "scenarios/good_day.yaml", "--state-out", "-", "--format", "json"],
+        ] {
+            let run = CapturedRun(arguments, in: directory)
+            #expect(run.exitCode == .success, "\(arguments): \(run.stderr)")
+            #expect(!run.stdout.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: directory + "/-"), "\(arguments) wrote a file named '-'")
+        }
+    }
+}

@@ -72,8 +72,11 @@ enum TestCommand {
                 scenarioFailures += 1
                 let origin = outcome.expectation.origin
                 out +=
-                    "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))\n"
-                out += "  expected: \(outcome.expected)\n  actual:   \(outcome.actual)\n"
+                    TextRenderer.oneLine(
+                        "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))"
+                    )
+                    + "\n"
+                out += "  expected: \(TextRenderer.oneLine(outcome.expected))\n  actual:   \(TextRenderer.oneLine(outcome.actual))\n"
                 if let explanation = outcome.explanation {
                     out += ExplainCommand.render(explanation, clock: result.clock(at: explanation.at)).split(
                         separator: "\n", omittingEmptySubsequences: false
@@ -82,7 +85,7 @@ enum TestCommand {
                 }
             }
             failed += scenarioFailures
-            out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(loaded.file) — \(scenario.name)\n"
+            out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(TextRenderer.oneLine("\(loaded.file) — \(scenario.name)"))\n"
         }
         var belowMinimum = false
         if let coverage {

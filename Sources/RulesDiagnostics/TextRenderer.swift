@@ -58,6 +58,24 @@ public struct TextRenderer: Sendable {
     /// name, a template text or a group name retitles, clears or rewrites the terminal) is
     /// written as `\u{1b}`; newlines, tabs and the colour sequences the renderers make
     /// (`ESC [ digits ; … m`) pass. Linear, and a plain text is returned as it is.
+    /// `text` for one line of output: every control character escaped, line feeds too (`\n`),
+    /// so a name read from a file can never start a line of its own — in a CI log such a
+    /// line (`::error file=…::`) would be taken for an annotation.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                out.append(contentsOf: "\\n".unicodeScalars)
+            } else if isControl(scalar) {
+                out.append(contentsOf: ("\\u{" + String(scalar.value, radix: 16) + "}").unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     public static func terminalSafe(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         let scalars = Array(text.unicodeScalars)

@@ -184,7 +184,7 @@ public struct TextGuard: Sendable {
 
     /// Why `text` may not appear on `surface`, or nil when it may.
     public func violation(_ text: String, surface: String) -> String? {
-        if let phrase = ruleset.forbiddenPhrases.first(where: { text.contains($0) }) {
+        if let phrase = ruleset.forbiddenPhrases.first(where: { VisibleText.says(text, $0) }) {
             return "forbidden_phrase:\(phrase)"
         }
         guard let limits = ruleset.surface(surface) else { return nil }

@@ -97,7 +97,8 @@ public enum Trace {
 
     /// The readable timeline: one line per record, grouped by day.
     public static func text(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        var out = "\(result.scenario.name) — \(result.scenario.file) (\(result.scenario.timeZoneName))\n"
+        // Names and texts from files never start a line of their own (TextRenderer.oneLine).
+        var out = TextRenderer.oneLine("\(result.scenario.name) — \(result.scenario.file) (\(result.scenario.timeZoneName))") + "\n"
         var currentDay: Int?
         let dayStart = result.dayStart
         for record in result.records {
@@ -110,7 +111,7 @@ public enum Trace {
                 out += "\n== \(DateFormat.string(logicalDay)) (\(DateFormat.weekday(logicalDay)))\n"
             }
             guard let line = line(record, clock: clock) else { continue }
-            out += "\(TimeFormat.clock(seconds))  \(line)\n"
+            out += "\(TimeFormat.clock(seconds))  \(TextRenderer.oneLine(line))\n"
         }
         return out
     }

@@ -32,9 +32,10 @@ public enum RulesetDirectory {
                 "Files from a pull request are untrusted: a link is followed only when its target resolves inside the directory being read, so a link to /etc, a home directory or /proc never has its content read or printed. The link is named; its target is not."
         ),
         CodeDescription(
-            code: "io.file_name", severity: .error, summary: "a file name that is not UTF-8",
+            code: "io.file_name", severity: .error, summary: "a file name that is not UTF-8 or holds a control character",
             rationale:
-                "Its name cannot be shown or bundled faithfully, so the file would be missing from the ruleset or the scenarios without a word."),
+                "Its name cannot be shown or bundled faithfully (a line feed in it would start a line of its own in every report, and in a CI log a forged annotation), so the file is not read, and said so."
+        ),
         CodeDescription(
             code: "ruleset.knock_on", severity: .note, summary: "findings left out because a file did not parse",
             rationale:
@@ -156,6 +157,16 @@ public enum RulesetDirectory {
                     problem(
                         "io.file_name", display, relative.isEmpty ? shown : relative + "/" + shown, "a file name that is not UTF-8",
                         hint: "rename it (with UTF-8 text) so it can be read"))
+                continue
+            }
+            // A line feed or other control character in a name would start a line of its own
+            // in every report (in a CI log, a forged `::error` annotation): not read.
+            if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                let shown = TextRenderer.oneLine(name)
+                problems.append(
+                    problem(
+                        "io.file_name", display, relative.isEmpty ? shown : relative + "/" + shown, "a file name with a control character",
+                        hint: "rename it without line feeds or other control characters so it can be read"))
                 continue
             }
             names.append(name)

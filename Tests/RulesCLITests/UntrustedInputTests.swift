@@ -120,4 +120,21 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: directory + "/-"), "\(arguments) wrote a file named '-'")
         }
     }
+
+    /// A line feed in a file name or a scenario name never starts a line of its own: in a CI
+    /// log, `::error file=…::` at the start of a line is an annotation.
+    @Test func aLineFeedInANameCannotForgeAnAnnotation() throws {
+        let (directory, _) = try workspace()
+        let forged = directory + "/scenarios/a\n::error file=x::FORGED.yaml"
+        try "name: x\ndate: 2026-07-01\ntimezone: Asia/Seoul\nevents: []\n".write(toFile: forged, atomically: true, encoding: .utf8)
+        try "name: \"n\\n::error file=y::NAMED\"\ndate: 2026-07-01\ntimezone: Asia/Seoul\nevents: []\nexpect: [{ day: success }]\n"
+            .write(toFile: directory + "/scenarios/n.yaml", atomically: true, encoding: .utf8)
+        for arguments in [["check", "."], ["test"], ["simulate", "scenarios/n.yaml"]] {
+            let run = CapturedRun(arguments, in: directory)
+            let lines = (run.stdout + run.stderr).split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("::") }, "\(arguments): \(run.stdout)")
+        }
+        let check = CapturedRun(["check", "."], in: directory)
+        #expect(check.stdout.contains("io.file_name"))
+    }
 }

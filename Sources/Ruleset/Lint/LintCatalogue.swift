@@ -3,6 +3,6 @@ public enum LintCatalogue {
     public static let checks: [LintCheck] = [
         unreachableEntry, tableFallThrough, constantCondition, sensitiveLeak, notificationSurface, textTooLong,
         undecidableParticle, unusedTemplate, forbiddenPhrase, missingLine, neverFires, longCooldown,
-        recoveryTooLong, nonPositive, lightScale, noToggle, sensitiveWord, cooldownClash,
+        recoveryTooLong, nonPositive, lightScale, noToggle, sensitiveWord, cooldownClash, hiddenCharacter,
     ]
 }

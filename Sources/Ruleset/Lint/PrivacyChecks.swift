@@ -171,7 +171,8 @@ extension LintCatalogue {
             // Only the literal text: placeholders are checked by fact (lint.sensitive_leak).
             var literal = ""
             for segment in template.segments { if case .text(let text) = segment { literal += text } }
-            guard let word = surface.sensitiveWords.first(where: { literal.contains($0) }) else { continue }
+            // Compared as a person reads it: no spacing, width or invisible character hides a word.
+            guard let word = surface.sensitiveWords.first(where: { VisibleText.says(literal, $0) }) else { continue }
             var origin = template.textOrigin
             // Underline the word: its column (in scalars) within a one-line text.
             if let range = template.source.range(of: word), !template.source.contains("\n") {
@@ -181,6 +182,16 @@ extension LintCatalogue {
                 report.finding(
                     origin, "template '\(template.id)' on '\(surface.name)' says '\(word)', a sensitive topic that surface forbids",
                     hint: "say it without the topic (the home surface may name it), or move the line to a surface that allows it"))
+        }
+        // The fallback a surface shows in place of a refused text says nothing sensitive either.
+        for surface in context.ruleset.surfaces where surface.sensitivity == .forbidden {
+            guard let fallback = surface.fallback, let word = surface.sensitiveWords.first(where: { VisibleText.says(fallback, $0) }) else {
+                continue
+            }
+            findings.append(
+                report.finding(
+                    surface.origin, "the fallback of '\(surface.name)' says '\(word)', a sensitive topic that surface forbids",
+                    hint: "a fallback is shown when a text was refused: keep it neutral"))
         }
         return findings
     }

@@ -228,14 +228,14 @@ extension LintCatalogue {
         var findings: [Diagnostic] = []
         let phrases = context.ruleset.forbiddenPhrases
         for template in context.ruleset.templates {
-            if let phrase = phrases.first(where: { template.source.contains($0) }) {
+            if let phrase = phrases.first(where: { VisibleText.says(template.source, $0) }) {
                 findings.append(
                     report.finding(
                         template.textOrigin, "template '\(template.id)' contains the forbidden phrase '\(phrase)'", hint: "reword it"))
             }
         }
         for surface in context.ruleset.surfaces {
-            if let fallback = surface.fallback, let phrase = phrases.first(where: { fallback.contains($0) }) {
+            if let fallback = surface.fallback, let phrase = phrases.first(where: { VisibleText.says(fallback, $0) }) {
                 findings.append(
                     report.finding(
                         surface.origin, "the fallback of surface '\(surface.name)' contains the forbidden phrase '\(phrase)'", hint: "reword it"))

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What a person sees of a text, for the checks of user-visible text (templates, fallbacks,
+/// routine names, checklist items): characters that show nothing or steer the text are
+/// refused, and sensitive words and forbidden phrases are compared in a folded form that no
+/// spacing, width or invisible character can hide from.
+public enum VisibleText {
+    /// A character of a text that a person would not see, with its place.
+    public struct Hidden: Sendable, Hashable {
+        public var scalar: Unicode.Scalar
+        /// Its offset in the text, in Unicode scalars (the unit of diagnostic columns).
+        public var offset: Int
+        /// `U+200B ZERO WIDTH SPACE`, or why a run of marks is refused.
+        public var description: String
+    }
+
+    /// Combining marks one letter may carry: more is a pile that renders as a smear and
+    /// still counts as one character of a surface's `max_length`.
+    public static let maxCombiningMarks = 4
+
+    /// The first hidden character of `text`: control characters (tab, line breaks and other
+    /// C0/C1 codes, DEL), bidi controls, and default-ignorable code points (zero-width space,
+    /// joiners, soft hyphen, word joiner, BOM, Hangul fillers, variation selectors, tags) —
+    /// but a variation selector or zero-width joiner inside an emoji sequence (❤️, 👩‍💻) — and
+    /// a letter with more than `maxCombiningMarks` combining marks. Nil when there is none.
+    public static func firstHidden(in text: String) -> Hidden? {
+        var offset = 0
+        var previous: Unicode.Scalar?
+        var marks = 0
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            defer {
+                previous = scalar
+                offset += 1
+            }
+            let properties = scalar.properties
+            let category = properties.generalCategory
+            if category == .control { return Hidden(scalar: scalar, offset: offset, description: name(scalar)) }
+            // (Before the marks: variation selectors are nonspacing marks too.)
+            if properties.isDefaultIgnorableCodePoint || properties.isBidiControl {
+                // Emoji sequences: a presentation selector after an emoji, a joiner between two.
+                let afterEmoji = previous.map { $0.properties.isEmoji } ?? false
+                if scalar.value == 0xFE0F || scalar.value == 0xFE0E, afterEmoji { continue }
+                if scalar.value == 0x200D, afterEmoji, index + 1 < scalars.count, scalars[index + 1].properties.isEmoji { continue }
+                return Hidden(scalar: scalar, offset: offset, description: name(scalar))
+            }
+            if category == .nonspacingMark || category == .enclosingMark {
+                marks += 1
+                if marks > maxCombiningMarks {
+                    return Hidden(scalar: scalar, offset: offset, description: "more than \(maxCombiningMarks) combining marks on one letter")
+                }
+                continue
+            }
+            marks = 0
+        }
+        return nil
+    }
+
+    /// `U+200B ZERO WIDTH SPACE`.
+    static func name(_ scalar: Unicode.Scalar) -> String {
+        let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        return scalar.properties.name.map { "\(code) \($0)" } ?? code
+    }
+
+    /// The form words and phrases are compared in: NFKC (full-width and compatibility forms
+    /// as their plain letters), with every white space, control, bidi control and
+    /// default-ignorable character removed — "수\u{200B}면", "수 면" and "수\u{00A0}면" all
+    /// fold to "수면".
+    public static func folded(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            let properties = scalar.properties
+            if properties.isWhitespace || properties.generalCategory == .control || properties.isDefaultIgnorableCodePoint
+                || properties.isBidiControl
+            {
+                continue
+            }
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
+
+    /// Whether `text` says `phrase` as a person would read it (both folded).
+    public static func says(_ text: String, _ phrase: String) -> Bool {
+        let word = folded(phrase)
+        return !word.isEmpty && folded(text).contains(word)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

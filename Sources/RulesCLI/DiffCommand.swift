@@ -92,7 +92,7 @@ enum DiffCommand {
         }
         let options: PopulationOptions
         do throws(UsageError) {
-            options = try sizes.options(for: population)
+            options = try sizes.options(for: population, ruleset: new)
         } catch {
             return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
         }

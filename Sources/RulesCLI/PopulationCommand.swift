@@ -58,7 +58,7 @@ enum PopulationCommand {
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
         guard let population = load(path, ruleset: ruleset, io) else { return .failure }
         let options: PopulationOptions
-        do throws(UsageError) { options = try sizes.options(for: population) } catch { return usage(error.message, io) }
+        do throws(UsageError) { options = try sizes.options(for: population, ruleset: ruleset) } catch { return usage(error.message, io) }
         let shard = options.shard
         let format = arguments.value("--format") ?? "text"
         if let user {
@@ -194,12 +194,15 @@ enum PopulationCommand {
             }
         }
 
-        func options(for population: Population) throws(UsageError) -> PopulationOptions {
+        func options(for population: Population, ruleset: Ruleset) throws(UsageError) -> PopulationOptions {
             let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
             guard Population.livesWithinEngineDays(start: population.start, days: options.days) else {
                 let last = DateFormat.string(population.start + options.days - 1)
                 throw UsageError(message: "--days \(options.days) " + ScenarioLoader.outsideEngineDays("ends on \(last), which"))
             }
+            // The work is bounded before it starts (a shard lives its share of the users).
+            let lived = (options.users + options.shard.count - 1) / options.shard.count
+            if let problem = population.workProblem(users: lived, days: options.days, ruleset: ruleset) { throw UsageError(message: problem) }
             return options
         }
     }

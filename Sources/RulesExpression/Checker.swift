@@ -320,6 +320,10 @@ public struct Checker {
             guard let type = arithmeticType(op, lhs.type.unwrapped, rhs.type.unwrapped) else {
                 return mismatch(op, lhs, rhs, range)
             }
+            if op == .divide, case .constant(let divisor) = rhs.kind, divisor.isZero {
+                report(ExpressionDiagnostics.divisionByZero(rhs.range))
+                return node(.error)
+            }
             return node(lhs.type.isOptional || rhs.type.isOptional ? .optional(type) : type)
         }
     }
@@ -442,5 +446,17 @@ extension Diagnostic {
         var copy = self
         copy.hint = hint
         return copy
+    }
+}
+
+extension Value {
+    /// A number or duration that is zero (the divisor `/` refuses).
+    fileprivate var isZero: Bool {
+        switch self {
+        case .int(let value): value == 0
+        case .number(let value): value == 0
+        case .duration(let value): value == 0
+        default: false
+        }
     }
 }

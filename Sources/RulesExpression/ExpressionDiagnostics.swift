@@ -46,6 +46,9 @@ public enum ExpressionDiagnostics {
         describe(
             "type.wrong_arguments", "a function called with the wrong number or types of arguments", "The message shows the function's signature."),
         describe("type.not_boolean", "a condition that is not a bool", "`when:` and other conditions must be true or false."),
+        describe(
+            "type.division_by_zero", "a division by a constant zero",
+            "`x / 0` (or `x / 0m`) fails whenever it is evaluated: the condition or time it feeds is never decided."),
         CodeDescription(
             code: "type.needless_default", severity: .warning, summary: "'??' on a value that is never unknown",
             rationale: "The default can never be used; remove it."),
@@ -187,6 +190,10 @@ public enum ExpressionDiagnostics {
         return at(
             "type.unknown_fact", range, "'\(path)' has no member '\(member)'",
             hint: suggestion.map { "did you mean '\($0)'?" } ?? listed)
+    }
+
+    static func divisionByZero(_ range: TextRange) -> Diagnostic {
+        at("type.division_by_zero", range, "division by zero: this fails every time it is evaluated", hint: "divide by a value that is never 0")
     }
 
     static func mismatch(_ message: String, _ range: TextRange, hint: String? = nil) -> Diagnostic {

@@ -378,7 +378,7 @@ public struct ScenarioLoader {
         case "log":
             guard let log = reader.fields(value, "a log", allowed: ["routine", "value", "unit", "source"], required: ["routine", "value"]),
                 let routine = log["routine"].flatMap({ routineID($0, key: "routine") }),
-                let amount = log["value"].flatMap({ reader.number($0, key: "value", minimum: 0) })
+                let amount = log["value"].flatMap({ reader.number($0, key: "value", minimum: 0, maximum: InputLimits.maxLogValue) })
             else { return nil }
             let unit: RoutineUnit? = log["unit"].flatMap { reader.choice($0, key: "unit", what: "unit") }
             let source: LogSource = log["source"].flatMap { reader.choice($0, key: "source", what: "log source") } ?? .manual
@@ -386,7 +386,7 @@ public struct ScenarioLoader {
         case "edit_log":
             guard let edit = reader.fields(value, "an edit", allowed: ["id", "value"], required: ["id", "value"]),
                 let id = edit["id"].flatMap({ reader.string($0, key: "id") }),
-                let amount = edit["value"].flatMap({ reader.number($0, key: "value", minimum: 0) })
+                let amount = edit["value"].flatMap({ reader.number($0, key: "value", minimum: 0, maximum: InputLimits.maxLogValue) })
             else { return nil }
             return make(.editLog(id: id, value: amount))
         case "delete_log":

@@ -186,4 +186,59 @@ import Testing
         let population = CapturedRun(["population", "populations/bad.yaml"], in: directory)
         #expect(population.exitCode == .failure)
     }
+
+    /// Result files are read field by field before any arithmetic: a crafted file is refused
+    /// with its reason (it trapped: a histogram entry [1, Int.max] twice, negative counts,
+    /// user_days -5), and extreme but consistent values merge and draw without trapping.
+    @Test func craftedResultFilesAreRefusedNeverTrap() throws {
+        let directory = Fixtures.temporaryDirectory()
+        var files: [String] = []
+        for k in 1...2 {
+            let file = directory + "/shard\(k).json"
+            #expect(CapturedRun(["population"] + Self.office + ["--shard", "\(k)/2", "--out", file], in: Self.root).exitCode == .success)
+            files.append(file)
+        }
+        let text = try String(contentsOfFile: files[0], encoding: .utf8)
+        let userDays = try #require(text.range(of: #""user_days": \d+"#, options: .regularExpression).map { String(text[$0]) })
+        let histogram = try #require(text.range(of: #""histogram": \[\s*\[\s*\d+,\s*\d+\s*\]"#, options: .regularExpression))
+        let crafted: [(String, String)] = [
+            ("negative user-days", text.replacingOccurrences(of: userDays, with: #""user_days": -5"#)),
+            ("inconsistent user-days", text.replacingOccurrences(of: userDays, with: #""user_days": 7"#)),
+            ("a value twice", text.replacingCharacters(in: histogram, with: #""histogram": [[1, 9223372036854775807], [1, 9223372036854775807]"#)),
+            ("Int.max", text.replacingCharacters(in: histogram, with: #""histogram": [[1, 9223372036854775807]"#)),
+            ("a negative count", text.replacingCharacters(in: histogram, with: #""histogram": [[0, -3]"#)),
+            ("a huge double", text.replacingCharacters(in: histogram, with: #""histogram": [[1e400, 1]"#)),
+            ("a negative delivery count", text.replacingOccurrences(of: #""delivered": 0"#, with: #""delivered": -1"#)),
+        ]
+        for (what, content) in crafted {
+            #expect(content != text, "\(what): the file was not changed")
+            let file = directory + "/crafted.json"
+            try content.write(toFile: file, atomically: true, encoding: .utf8)
+            for format in ["text", "html"] {
+                let run = CapturedRun(["population", "merge", file, files[1], "--format", format], in: Self.root)
+                #expect(run.exitCode != .success, "\(what) was merged")
+                #expect(!run.stderr.isEmpty, "\(what): no reason given")
+            }
+        }
+    }
+
+    /// A population's work is bounded before it starts: all users × days × a day's events at
+    /// most, and one user's days (generated whole: its memory).
+    @Test func aRunPastTheWorkBoundIsRefusedBeforeItStarts() throws {
+        let huge = CapturedRun(["population", "populations/office_workers.yaml", "--users", "10000000", "--days", "3660"], in: Self.root)
+        #expect(huge.exitCode == .usage)
+        #expect(huge.stderr.contains("past the bound of 2000000000 events"), "\(huge.stderr)")
+        // The same users split into shards fit.
+        let shard = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--users", "1000000", "--days", "30", "--shard", "1/1000000", "--format", "json"],
+            in: Self.root)
+        #expect(shard.exitCode == .success, "\(shard.stderr)")
+        let directory = Fixtures.temporaryDirectory()
+        let draws = (0..<100).map { _ in "      - { routine: water, p: 1, value: 1, count: 100, at: \"13:00\", sd: 60 }" }.joined(separator: "\n")
+        let heavy = "name: heavy\nseed: 1\nusers: 1\ndays: 3660\nstart: 2026-07-06\ngroups:\n  - name: a\n    logs:\n\(draws)\n"
+        try heavy.write(toFile: directory + "/heavy.yaml", atomically: true, encoding: .utf8)
+        let one = CapturedRun(["population", directory + "/heavy.yaml"], in: Self.root)
+        #expect(one.exitCode == .usage)
+        #expect(one.stderr.contains("events a user"), "\(one.stderr)")
+    }
 }

@@ -83,6 +83,15 @@ import Testing
         #expect(diagnostics.map(\.code) == ["type.unknown_fact", "type.unknown_enum_case", "type.needs_default"])
     }
 
+    /// A constant zero divisor fails at every evaluation: refused at load, at the zero.
+    @Test(arguments: ["completion_rate / 0 > 1", "completion_rate / 0.0 > 1", "(sleep.minutes ?? 420) / 0 > 1", "1h / 0m > 1"])
+    func divisionByAConstantZeroIsAnError(text: String) {
+        let (compiled, diagnostics) = TestSchema.compile(text, .condition)
+        #expect(compiled == nil)
+        #expect(diagnostics.map(\.code) == ["type.division_by_zero"])
+        #expect(TestSchema.compile("completion_rate / 2 > 0.1", .condition).1.isEmpty)
+    }
+
     @Test func needlessDefaultIsAWarningOnly() {
         let (compiled, diagnostics) = TestSchema.compile("(steps.today ?? 0) > 1", .condition)
         #expect(compiled != nil)

@@ -64,10 +64,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("1 / 0", EvaluationError.divisionByZero(TextRange(0, 5))),
-        ("1.5 / 0", .divisionByZero(TextRange(0, 7))),
-        ("1h / 0", .divisionByZero(TextRange(0, 6))),
-        ("1h / 0s", .divisionByZero(TextRange(0, 7))),
+        // A divisor that is zero only when evaluated (a literal 0 is refused when checked).
+        ("1 / (0 * steps.today)", EvaluationError.divisionByZero(TextRange(0, 21))),
+        ("1.5 / (0 * steps.today)", .divisionByZero(TextRange(0, 23))),
+        ("1h / (0 * steps.today)", .divisionByZero(TextRange(0, 22))),
+        ("1h / (0s * steps.today)", .divisionByZero(TextRange(0, 23))),
         ("9223372036854775807 + 1", .overflow(TextRange(0, 23))),
         ("-9223372036854775807 - 2", .overflow(TextRange(0, 24))),
         ("4611686018427387904 * 2", .overflow(TextRange(0, 23))),

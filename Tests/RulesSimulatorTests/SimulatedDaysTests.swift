@@ -112,4 +112,16 @@ import Testing
         #expect(load.scenario == nil)
         #expect(load.diagnostics.map(\.code.rawValue) == ["scenario.unknown_timezone"])
     }
+
+    /// A log value past what the engine accepts (1,000,000) is a load error at the value, not
+    /// a run of refused events.
+    @Test func aLogValuePastTheLimitIsRefusedAtLoad() {
+        let load = Self.load(
+            "name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", log: { routine: water, value: 1000001 } }]\n")
+        #expect(load.scenario == nil)
+        #expect(load.diagnostics.map(\.code.rawValue) == ["ruleset.out_of_range"])
+        let fine = Self.load(
+            "name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", log: { routine: water, value: 1000000 } }]\n")
+        #expect(fine.scenario != nil)
+    }
 }

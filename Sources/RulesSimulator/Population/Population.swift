@@ -84,6 +84,38 @@ public struct Population: Sendable {
     public static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
         InputLimits.simulatedDays.contains(start) && InputLimits.simulatedDays.contains(start + Swift.max(days, 1) - 1)
     }
+
+    /// The most events a run may live (users × days × a day's events at most): about an hour
+    /// of both cores of a laptop. Past it the run is refused before it starts.
+    public static let maxEvents = 2_000_000_000
+    /// The most events one user's days may hold: a user is generated whole, so this bounds
+    /// a run's memory (about 100 MB), whatever the users.
+    public static let maxEventsPerUser = 2_000_000
+
+    /// The most events a user of any group can have in a day: app opens, logs (each
+    /// `count`), checklist ticks, a skip, and a response to each delivery (at most the
+    /// policy's daily cap).
+    public func maxEventsPerDay(ruleset: Ruleset) -> Int {
+        groups.map { group in
+            let ticks = group.checks.reduce(0) { $0 + (ruleset.routine($1.routine)?.items.count ?? 0) }
+            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + ruleset.policy.maxPerDay
+        }.max() ?? 0
+    }
+
+    /// Why `users` users over `days` days are too much work, or nil. Counted without
+    /// overflow: every factor is bounded, and the products are compared by division.
+    public func workProblem(users: Int, days: Int, ruleset: Ruleset) -> String? {
+        let perDay = Swift.max(1, maxEventsPerDay(ruleset: ruleset))
+        if days > Self.maxEventsPerUser / perDay {
+            return
+                "a user lives up to \(perDay) events a day, \(days) days: past \(Self.maxEventsPerUser) events a user; give fewer days or fewer draws"
+        }
+        if users > Self.maxEvents / (perDay * days) {
+            return
+                "\(users) users × \(days) days × up to \(perDay) events a day is past the bound of \(Self.maxEvents) events (hours of work); give fewer users or days, or split the run with --shard"
+        }
+        return nil
+    }
 }
 
 /// Reads population documents with the rule files' diagnostics: positions, did-you-mean for

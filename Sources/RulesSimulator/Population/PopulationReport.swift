@@ -111,11 +111,36 @@ public enum PopulationReport {
     }
 
     /// A result written by `json` (a shard's or a whole run's).
+    /// The largest number a result file may hold, and any sum of them (10^12: far past a
+    /// population's users × days × deliveries, far below where Int arithmetic overflows).
+    public static let maxCount = 1_000_000_000_000
+
+    /// Reads a result file, field by field: every number a whole number from 0 to
+    /// `maxCount`, histograms without repeated values, and the tallies consistent (each
+    /// counts `user_days`, streak and XP count the users) — a crafted file is refused with its
+    /// reason before any arithmetic.
     public static func read(_ node: YAMLNode) throws(ReadFailure) -> (header: PopulationHeader, shard: Shard?, tally: PopulationTally) {
         func fail(_ message: String) -> ReadFailure { ReadFailure(description: message) }
         func int(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> Int {
             guard let text = node?.scalar, let value = Int(text) else { throw fail("'\(key)' is not a whole number") }
+            // Every number of a result is a count or a value counted (deliveries, a streak,
+            // XP): from 0 to `maxCount`, so no sum of them overflows.
+            guard (0...maxCount).contains(value) else { throw fail("'\(key)' is \(value), not a whole number from 0 to \(maxCount)") }
             return value
+        }
+        func seed(_ node: YAMLNode?) throws(ReadFailure) -> UInt64 {
+            guard let text = node?.scalar, let value = UInt64(text) else { throw fail("'seed' is not a whole number from 0 to 2^64 − 1") }
+            return value
+        }
+        /// `a + b` of two checked numbers; a sum past `maxCount` is refused, never a trap.
+        func sum(_ values: [Int], _ key: String) throws(ReadFailure) -> Int {
+            var total = 0
+            for value in values {
+                let (next, overflow) = total.addingReportingOverflow(value)
+                guard !overflow, next <= maxCount else { throw fail("'\(key)' adds up past \(maxCount)") }
+                total = next
+            }
+            return total
         }
         func string(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> String {
             guard let text = node?.scalar else { throw fail("'\(key)' is missing") }
@@ -130,9 +155,16 @@ public enum PopulationReport {
         func histogram(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> Histogram {
             guard let items = node?["histogram"]?.items else { throw fail("'\(key).histogram' is missing") }
             var histogram = Histogram()
+            var seen: Set<Int> = []
+            var counts: [Int] = []
             for item in items {
                 guard let pair = item.items, pair.count == 2 else { throw fail("'\(key).histogram' holds something other than [value, count]") }
-                histogram.add(try int(pair[0], key), count: try int(pair[1], key))
+                let value = try int(pair[0], key)
+                let count = try int(pair[1], key)
+                guard seen.insert(value).inserted else { throw fail("'\(key).histogram' lists the value \(value) twice") }
+                counts.append(count)
+                _ = try sum(counts, key + ".histogram")
+                histogram.add(value, count: count)
             }
             return histogram
         }
@@ -140,7 +172,7 @@ public enum PopulationReport {
         guard let startDay = DateFormat.days(try string(node["start"], "start")) else { throw fail("'start' is not a date") }
         let header = PopulationHeader(
             name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: try int(node["users"], "users"),
-            days: try int(node["days"], "days"), seed: UInt64(clamping: try int(node["seed"], "seed")), start: startDay,
+            days: try int(node["days"], "days"), seed: try seed(node["seed"]), start: startDay,
             rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"),
             populationSHA256: try string(node["population_sha256"], "population_sha256"), ruleset: try string(node["ruleset"], "ruleset"))
         var shard: Shard?
@@ -168,6 +200,25 @@ public enum PopulationReport {
         tally.streak = try histogram(node["streak"], "streak")
         tally.xp = try histogram(node["xp"], "xp")
         tally.invariants = try countMap(node["invariants"], "invariants")
+        // Consistent before any arithmetic: every user-day counted once in each of its
+        // tallies, every user once in streak and XP.
+        let dayTotals: [(String, [Int])] = [
+            ("notifications.per_user_day", Array(tally.deliveriesPerUserDay.counts.values)), ("routes", Array(tally.routes.values)),
+            ("day_results", Array(tally.dayResults.values)),
+        ]
+        for (key, counts) in dayTotals where try sum(counts, key) != tally.userDays {
+            throw fail("'\(key)' counts \(try sum(counts, key)) user-days, not the \(tally.userDays) of 'user_days'")
+        }
+        for (key, histogram) in [("streak", tally.streak), ("xp", tally.xp)] where try sum(Array(histogram.counts.values), key) != tally.users {
+            throw fail("'\(key)' counts \(try sum(Array(histogram.counts.values), key)) users, not the \(tally.users) lived")
+        }
+        let (possible, overflow) = header.users.multipliedReportingOverflow(by: header.days)
+        guard overflow || tally.userDays <= possible, tally.users <= header.users else {
+            throw fail("'user_days' (\(tally.userDays)) or the users lived (\(tally.users)) exceed \(header.users) users × \(header.days) days")
+        }
+        for (key, counts) in [("delivered", Array(tally.delivered.values)), ("route_changes", Array(tally.routeChanges.values))] {
+            _ = try sum(counts, key)
+        }
         for pair in node["examples"]?.pairs ?? [] {
             guard let day = DateFormat.days(try string(pair.value["day"], "examples.day")) else { throw fail("an example's day is not a date") }
             tally.examples[pair.key.scalar ?? ""] = InvariantExample(

@@ -80,6 +80,20 @@ enum ScalingBenchmark {
             }
             return Measure.best(runs: 3) { blackHole(Ruleset.load(directory: directory)) }
         }
+        report("rule documents", base: 160) { count in
+            // One notification a document, each of its own category at the same time: the
+            // cooldown check compared every pair.
+            documentsCost(repository, count: count) { index in
+                "notifications:\n  - { id: n\(index), category: c\(index), at: \"10:00\", template: checkin_ready }\n"
+            }
+        }
+        report("settings keys across documents", base: 10) { count in
+            // 10 keys a document, every document a `settings:` section (one is the section,
+            // the others duplicates reported once each).
+            documentsCost(repository, count: count) { index in
+                "settings: { " + (0..<10).map { "k\(index)_\($0): { type: bool, default: true }" }.joined(separator: ", ") + " }\n"
+            }
+        }
     }
 
     static func parse(_ text: String) -> YAMLNode? {
@@ -96,6 +110,18 @@ enum ScalingBenchmark {
             if check { blackHole(ExpectationChecker.check(result, ruleset: ruleset)) }
             blackHole(Trace.jsonLines(result, ruleset: ruleset))
         }
+    }
+
+    /// The shipped rule files plus `count` documents, each `document(index)`: loaded (and so
+    /// linted) as `rules check` loads them.
+    static func documentsCost(_ repository: String, count: Int, _ document: (Int) -> String) -> Double {
+        let shipped = RulesetDirectory.read(RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)).documents
+        var extra: [RuleDocument] = []
+        for index in 0..<count {
+            guard let node = parse(document(index)) else { continue }
+            extra.append(RuleDocument(file: "rules/extra\(index).yaml", kind: .sections, node: node, source: nil))
+        }
+        return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: shipped + extra)) }
     }
 
     static func report(_ name: String, base: Int, _ cost: (Int) -> Double) {

@@ -282,21 +282,41 @@ extension LintCatalogue {
         let ruleset = context.ruleset
         let cooldown = ruleset.policy.categoryCooldown
         let dayStart = ruleset.dayStartsAt
-        var seen: [(rule: NotificationRule, time: Int)] = []
-        var findings: [Diagnostic] = []
-        for rule in ruleset.notifications where !rule.perRoutine {
+        // Per category, the constant fire times sorted: the clashing pairs are the ones
+        // within a cooldown of each other, found in a sliding window (n log n, not every pair
+        // of rules), at most `maxPairs` of them.
+        var byCategory: [String: [(position: Int, index: Int)]] = [:]
+        var categories: [String] = []
+        for (index, rule) in ruleset.notifications.enumerated() where !rule.perRoutine {
             guard case .time(let at)? = ConstantAnalysis.constantValue(rule.at.typed) else { continue }
-            let position = ((at - dayStart) % 86_400 + 86_400) % 86_400
-            for earlier in seen where earlier.rule.category == rule.category && abs(earlier.time - position) < cooldown {
-                findings.append(
-                    report.finding(
-                        rule.atOrigin,
-                        "notifications '\(earlier.rule.id)' (\(earlier.rule.atOrigin.file):\(earlier.rule.atOrigin.location.line)) and '\(rule.id)' share category '\(rule.category)' and fire \(TimeFormat.duration(abs(earlier.time - position))) apart, under the \(TimeFormat.duration(cooldown)) cooldown",
-                        hint:
-                            "the later one is refused on every day the earlier is delivered: move one, give it its own category, or shorten category_cooldown"
-                    ))
+            if byCategory[rule.category] == nil { categories.append(rule.category) }
+            byCategory[rule.category, default: []].append((((at - dayStart) % 86_400 + 86_400) % 86_400, index))
+        }
+        let maxPairs = InputLimits.maxDiagnostics
+        var pairs: [(later: Int, earlier: Int, gap: Int)] = []
+        collect: for category in categories {
+            let entries = (byCategory[category] ?? []).sorted { ($0.position, $0.index) < ($1.position, $1.index) }
+            var start = 0
+            for current in entries.indices {
+                while entries[current].position - entries[start].position >= cooldown { start += 1 }
+                for other in start..<current {
+                    let (a, b) = (entries[other], entries[current])
+                    pairs.append((Swift.max(a.index, b.index), Swift.min(a.index, b.index), b.position - a.position))
+                    if pairs.count >= maxPairs { break collect }
+                }
             }
-            seen.append((rule, position))
+        }
+        var findings: [Diagnostic] = []
+        for pair in pairs.sorted(by: { ($0.later, $0.earlier) < ($1.later, $1.earlier) }) {
+            let rule = ruleset.notifications[pair.later]
+            let earlier = ruleset.notifications[pair.earlier]
+            findings.append(
+                report.finding(
+                    rule.atOrigin,
+                    "notifications '\(earlier.id)' (\(earlier.atOrigin.file):\(earlier.atOrigin.location.line)) and '\(rule.id)' share category '\(rule.category)' and fire \(TimeFormat.duration(pair.gap)) apart, under the \(TimeFormat.duration(cooldown)) cooldown",
+                    hint:
+                        "the later one is refused on every day the earlier is delivered: move one, give it its own category, or shorten category_cooldown"
+                ))
         }
         return findings
     }

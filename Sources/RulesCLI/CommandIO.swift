@@ -58,22 +58,29 @@ public struct CommandIO {
     /// alone). Never over one of `inputs` (the files this run read), never into `/dev` or
     /// `/proc`, never onto a directory. On failure prints one line and returns false.
     public func writeAtomically(_ text: String, to path: String, inputs: [String] = []) -> Bool {
-        if path == "-" {
-            out(text)
-            return true
-        }
+        guard let output = openOutput(path, inputs: inputs) else { return false }
+        output.write(text)
+        return output.finish()
+    }
+
+    /// An output to write in pieces (a long run streamed as it happens), with the checks of
+    /// `writeAtomically`: `-` (or nil) is standard output; a file is a temporary file beside
+    /// the path, renamed over it by `finish()`. Nil, after one line on standard error, when
+    /// the path may not be written.
+    public func openOutput(_ path: String?, inputs: [String] = []) -> Output? {
+        guard let path, path != "-" else { return Output(standard: out) }
         let target = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
         let parent = (target as NSString).deletingLastPathComponent
         let realParent = OutputPath.real(parent) ?? parent
         if ["/dev", "/proc", "/sys"].contains(where: { realParent == $0 || realParent.hasPrefix($0 + "/") }) {
             err("Error: cannot write \(path): not a place for a file (to print, give '-')\n")
-            return false
+            return nil
         }
         let realTarget = (realParent as NSString).appendingPathComponent((target as NSString).lastPathComponent)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
             err("Error: cannot write \(path): it is a directory\n")
-            return false
+            return nil
         }
         let followed = OutputPath.real(target)
         for input in inputs {
@@ -81,23 +88,15 @@ public struct CommandIO {
             let real = OutputPath.real(absolute) ?? absolute
             if real == realTarget || real == followed || absolute == target {
                 err("Error: cannot write \(path): it is an input of this run (\(input)); choose another output\n")
-                return false
+                return nil
             }
         }
         let temporary = (parent as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary), options: [.withoutOverwriting])
-        } catch {
-            err("Error: cannot write \(path): \(error.localizedDescription)\n")
-            return false
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+            err("Error: cannot write \(path): cannot create a file beside it\n")
+            return nil
         }
-        guard rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            err("Error: cannot write \(path): \(reason)\n")
-            return false
-        }
-        return true
+        return Output(path: path, target: target, temporary: temporary, handle: handle, err: err)
     }
 
     /// Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty.
@@ -120,5 +119,68 @@ enum OutputPath {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// Text written in pieces to standard output or to a file that appears whole at `finish()`.
+public final class Output {
+    private let standard: ((String) -> Void)?
+    private let path: String
+    private let target: String
+    private let temporary: String
+    private let handle: FileHandle?
+    private let err: (String) -> Void
+    private var buffer = Data()
+    private var failure: String?
+
+    init(standard: @escaping (String) -> Void) {
+        self.standard = standard
+        path = "-"
+        target = ""
+        temporary = ""
+        handle = nil
+        err = { _ in }
+    }
+
+    init(path: String, target: String, temporary: String, handle: FileHandle, err: @escaping (String) -> Void) {
+        standard = nil
+        self.path = path
+        self.target = target
+        self.temporary = temporary
+        self.handle = handle
+        self.err = err
+    }
+
+    /// Appends `text` (written out in pieces of 64 KiB).
+    public func write(_ text: String) {
+        if let standard { return standard(text) }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 65_536 { flush() }
+    }
+
+    private func flush() {
+        guard let handle, failure == nil, !buffer.isEmpty else { return }
+        do { try handle.write(contentsOf: buffer) } catch { failure = error.localizedDescription }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Renames the file into place (standard output: nothing to do); false, after one line on
+    /// standard error, when it could not be written.
+    public func finish() -> Bool {
+        guard let handle else { return true }
+        flush()
+        try? handle.close()
+        if let failure {
+            unlink(temporary)
+            err("Error: cannot write \(path): \(failure)\n")
+            return false
+        }
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            err("Error: cannot write \(path): \(reason)\n")
+            return false
+        }
+        return true
     }
 }

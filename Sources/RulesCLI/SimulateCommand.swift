@@ -70,8 +70,36 @@ enum SimulateCommand {
         }
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
         let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
+        let format = arguments.value("--format") ?? "text"
+        // Text and JSON lines are written as the run goes (memory does not grow with its
+        // length); the HTML page and a stop with --at need the whole run.
+        let streams = stop == nil && format != "html"
+        var streamed: Output?
+        if streams {
+            guard let opened = io.openOutput(arguments.value("--out"), inputs: inputs) else { return .usage }
+            streamed = opened
+        }
+        var writer: TraceWriter?
+        let observe: ((OperatorEngine, [EngineRecord]) -> Void)? =
+            streams
+            ? { engine, records in
+                guard !records.isEmpty, let output = streamed else { return }
+                if writer == nil {
+                    // Made at the first records, when the first day's settings hold.
+                    let made = TraceWriter(
+                        format: format == "json" ? .json : .text, scenario: scenario, ruleset: ruleset, dayStart: engine.profile.dayStart(ruleset),
+                        clock: start?.clock ?? scenario.clock)
+                    output.write(made.header)
+                    writer = made
+                }
+                if var current = writer {
+                    output.write(current.write(records))
+                    writer = current
+                }
+            } : nil
         let result = Simulation.run(
-            scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), start: start)
+            scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), observe: observe,
+            retain: !streams, start: start)
         if let stateOut = arguments.value("--state-out") {
             let data: Data
             do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
@@ -80,8 +108,20 @@ enum SimulateCommand {
             }
             guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut, inputs: inputs) else { return .usage }
         }
+        for problem in result.problems {
+            io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
+        }
+        if let streamed {
+            // A run without any record still has its timeline's header.
+            if writer == nil {
+                streamed.write(TraceWriter(format: format == "json" ? .json : .text, scenario: scenario, ruleset: ruleset, dayStart: 0).header)
+            }
+            guard streamed.finish() else { return .usage }
+            if let out = arguments.value("--out"), out != "-" { io.out("wrote \(out)\n") }
+            return .success
+        }
         var output: String
-        switch arguments.value("--format") ?? "text" {
+        switch format {
         case "json": output = Trace.jsonLines(result, ruleset: ruleset)
         case "html": output = HTMLReport.render(result, ruleset: ruleset)
         default:
@@ -95,15 +135,12 @@ enum SimulateCommand {
                 }
             }
         }
-        if stop != nil, arguments.value("--format") == "json", let snapshot = result.engine.snapshot {
+        if stop != nil, format == "json", let snapshot = result.engine.snapshot {
             output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, result.engine.clock))).rendered() + "\n"
-        }
-        for problem in result.problems {
-            io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
         }
         if let out = arguments.value("--out") {
             guard io.writeAtomically(output, to: out, inputs: inputs) else { return .usage }
-            io.out("wrote \(out)\n")
+            if out != "-" { io.out("wrote \(out)\n") }
         } else {
             io.out(output)
         }

@@ -57,7 +57,8 @@ enum TestCommand {
                 failed += 1
                 continue
             }
-            let result = Simulation.run(scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } })
+            let result = Simulation.run(
+                scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } }, expectationsOnly: true)
             var scenarioFailures = 0
             // Problems fail through the day's `problems:` expectation (0 unless given);
             // here they are shown where the scenario caused them.

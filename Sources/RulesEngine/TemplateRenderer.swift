@@ -179,12 +179,17 @@ final class TemplateRenderer: Sendable {
 /// and forbidden phrases. A line that fails is replaced by a template line.
 public struct TextGuard: Sendable {
     public let ruleset: Ruleset
+    /// The forbidden phrases, folded once.
+    let phrases: VisibleText.Phrases
 
-    public init(ruleset: Ruleset) { self.ruleset = ruleset }
+    public init(ruleset: Ruleset) {
+        self.ruleset = ruleset
+        phrases = VisibleText.Phrases(ruleset.forbiddenPhrases)
+    }
 
     /// Why `text` may not appear on `surface`, or nil when it may.
     public func violation(_ text: String, surface: String) -> String? {
-        if let phrase = ruleset.forbiddenPhrases.first(where: { VisibleText.says(text, $0) }) {
+        if let phrase = phrases.first(in: text) {
             return "forbidden_phrase:\(phrase)"
         }
         guard let limits = ruleset.surface(surface) else { return nil }

@@ -58,9 +58,15 @@ public enum ExpectationChecker {
     ) -> ExpectationResult {
         // Times shown in the zone in force at the expectation's time (or the day's end).
         let clock = result.clock(at: time ?? records.last?.at ?? .distantPast)
-        func outcome(_ passed: Bool, _ expected: String, _ actual: String, _ explanation: Explanation? = nil) -> ExpectationResult {
+        // The explanation is looked for only when the expectation failed.
+        func outcome(
+            _ passed: Bool, _ expected: String, _ actual: String, _ explanation: @autoclosure () -> Explanation? = nil
+        )
+            -> ExpectationResult
+        {
             ExpectationResult(
-                expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation)
+                expectation: expectation, day: day.date, passed: passed, expected: expected, actual: actual, explanation: passed ? nil : explanation()
+            )
         }
         let state = time.flatMap { result.state(at: $0) }
         switch expectation.kind {

@@ -89,6 +89,9 @@ public enum Simulation {
     /// `retain`, records and states are only passed to `observe` (a population keeps none).
     /// `prepared`, when given for this ruleset, spares the engine working out its tables.
     /// `recordsKept: .decisions` keeps only the records of decisions (see `RecordsKept`).
+    /// `expectationsOnly` keeps what `ExpectationChecker` reads and nothing more: records of
+    /// deliveries, suppressions, problems, tool verdicts and day closes, and the app's state
+    /// only where an expectation looks (a long run holds a fraction of its records).
     /// `memoises: false` is the verification switch: every app run recomputes what it could
     /// keep from an earlier one (the records must not change).
     /// `start`: a saved state to go on from (as the app saved it; its clock must be the
@@ -98,7 +101,8 @@ public enum Simulation {
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true,
+        expectationsOnly: Bool = false
     ) -> SimulationResult {
         var engine: OperatorEngine
         if let start, let resumed = OperatorEngine(ruleset: ruleset, state: start) {
@@ -117,6 +121,16 @@ public enum Simulation {
         var records: [EngineRecord] = []
         var states: [AppState] = []
         var zones: [(from: Date, clock: LocalClock)] = []
+        /// The records a result keeps (all, or what expectations read).
+        func kept(_ batch: [EngineRecord]) -> [EngineRecord] {
+            guard expectationsOnly else { return batch }
+            return batch.filter { record in
+                switch record.kind {
+                case .notificationDelivered, .notificationSuppressed, .problem, .toolVerdict, .dayClosed, .timeZoneChanged: true
+                default: false
+                }
+            }
+        }
         var problems: [(Origin, String)] = []
         let clock = scenario.clock
         func restore(_ engine: inout OperatorEngine) {
@@ -186,7 +200,7 @@ public enum Simulation {
                 // They hold from the day's start.
                 let start = dayClock.instant(day: day.date, seconds: engine.profile.dayStart(ruleset))
                 let passed = pass(until: start, truth: truthFunction)
-                if retain { records += passed }
+                if retain { records += kept(passed) }
                 observe?(engine, passed)
                 engine.useSettings(daySettings)
             }
@@ -209,7 +223,7 @@ public enum Simulation {
                 lastEventTime = time
                 if let stop, dayIndex == stop.day, logical(of: event.seconds, dayStart: start) > logical(of: stop.seconds, dayStart: start) { break }
                 let delivered = pass(until: time, truth: dayTruth)
-                if retain { records += delivered }
+                if retain { records += kept(delivered) }
                 observe?(engine, delivered)
                 // Where the day's health stands: the wall time it happens at (a time a DST
                 // change skips happens the gap later).
@@ -241,7 +255,7 @@ public enum Simulation {
                 }
                 device.apply(output)
                 restore(&engine)
-                if retain { records += output }
+                if retain { records += kept(output) }
                 observe?(engine, output)
                 if dayIndex == lastEventDay, eventIndex == day.events.count - 1 { lastEventState = engine.state }
                 let next =
@@ -249,7 +263,8 @@ public enum Simulation {
                     ? (day.events[eventIndex + 1].clock ?? dayClock).instant(
                         logicalDay: day.date, seconds: day.events[eventIndex + 1].seconds, dayStart: start) : Date.distantFuture
                 let looked = looks.contains { $0 >= time && $0 < next }
-                guard retain else { continue }
+                // (A day's last state too: a later day without events reads it.)
+                guard retain, looked || !expectationsOnly || eventIndex == day.events.count - 1 else { continue }
                 states.append(
                     AppState(
                         at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
@@ -265,7 +280,7 @@ public enum Simulation {
             let close = engine.clock.instant(day: day.date + 1, seconds: engine.profile.dayStart(ruleset))
             let closing = pass(until: close, truth: dayTruth)
             restore(&engine)
-            if retain { records += closing }
+            if retain { records += kept(closing) }
             observe?(engine, closing)
         }
         return finish()

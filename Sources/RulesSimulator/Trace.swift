@@ -92,28 +92,14 @@ public enum Trace {
 
     /// JSON lines for a whole simulation.
     public static func jsonLines(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        result.records.map { json($0, clock: result.clock(at: $0.at), ruleset: ruleset).rendered() + "\n" }.joined()
+        var writer = TraceWriter(format: .json, scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
+        return writer.write(result.records)
     }
 
     /// The readable timeline: one line per record, grouped by day.
     public static func text(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        // Names and texts from files never start a line of their own (TextRenderer.oneLine).
-        var out = TextRenderer.oneLine("\(result.scenario.name) — \(result.scenario.file) (\(result.scenario.timeZoneName))") + "\n"
-        var currentDay: Int?
-        let dayStart = result.dayStart
-        for record in result.records {
-            let clock = result.clock(at: record.at)
-            let (calendarDay, seconds) = clock.local(record.at)
-            // A day in progress keeps its date when the zone changes (never back a day).
-            let logicalDay = Swift.max(seconds < dayStart ? calendarDay - 1 : calendarDay, currentDay ?? Int.min)
-            if currentDay != logicalDay, !isDayClose(record) {
-                currentDay = logicalDay
-                out += "\n== \(DateFormat.string(logicalDay)) (\(DateFormat.weekday(logicalDay)))\n"
-            }
-            guard let line = line(record, clock: clock) else { continue }
-            out += "\(TimeFormat.clock(seconds))  \(TextRenderer.oneLine(line))\n"
-        }
-        return out
+        var writer = TraceWriter(format: .text, scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
+        return writer.header + writer.write(result.records)
     }
 
     static func isDayClose(_ record: EngineRecord) -> Bool {
@@ -185,5 +171,62 @@ public enum Trace {
         case .problem(let code, let message):
             return "  ⚠️ \(message) [\(code)]"
         }
+    }
+}
+
+/// Writes a simulation's records as they come — JSON lines or the readable timeline —
+/// holding only the clock in force and the day it showed last, so a command can stream a run
+/// of any length (memory does not grow with it). A `timezone.changed` record switches the
+/// clock for itself and what follows.
+public struct TraceWriter: Sendable {
+    public enum Format: Sendable { case json, text }
+
+    let format: Format
+    let ruleset: Ruleset
+    let scenario: Scenario
+    let dayStart: Int
+    var clock: LocalClock
+    var currentDay: Int?
+
+    /// `dayStart`: the `day_starts_at` the timeline groups days by.
+    public init(format: Format, scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil) {
+        self.format = format
+        self.scenario = scenario
+        self.ruleset = ruleset
+        self.dayStart = dayStart
+        self.clock = clock ?? scenario.clock
+    }
+
+    /// The timeline's first line (nothing for JSON lines). Names and texts from files never
+    /// start a line of their own (TextRenderer.oneLine).
+    public var header: String {
+        guard format == .text else { return "" }
+        return TextRenderer.oneLine("\(scenario.name) — \(scenario.file) (\(scenario.timeZoneName))") + "\n"
+    }
+
+    /// The text of `records`, in order.
+    public mutating func write(_ records: [EngineRecord]) -> String {
+        var out = ""
+        for record in records {
+            if case .timeZoneChanged(_, let to) = record.kind, let next = LocalClock(identifier: to) { clock = next }
+            switch format {
+            case .json: out += Trace.json(record, clock: clock, ruleset: ruleset).rendered() + "\n"
+            case .text: out += line(record)
+            }
+        }
+        return out
+    }
+
+    private mutating func line(_ record: EngineRecord) -> String {
+        var out = ""
+        let (calendarDay, seconds) = clock.local(record.at)
+        // A day in progress keeps its date when the zone changes (never back a day).
+        let logicalDay = Swift.max(seconds < dayStart ? calendarDay - 1 : calendarDay, currentDay ?? Int.min)
+        if currentDay != logicalDay, !Trace.isDayClose(record) {
+            currentDay = logicalDay
+            out += "\n== \(DateFormat.string(logicalDay)) (\(DateFormat.weekday(logicalDay)))\n"
+        }
+        guard let text = Trace.line(record, clock: clock) else { return out }
+        return out + "\(TimeFormat.clock(seconds))  \(TextRenderer.oneLine(text))\n"
     }
 }

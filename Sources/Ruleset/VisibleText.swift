@@ -82,8 +82,23 @@ public enum VisibleText {
 
     /// Whether `text` says `phrase` as a person would read it (both folded).
     public static func says(_ text: String, _ phrase: String) -> Bool {
-        let word = folded(phrase)
-        return !word.isEmpty && folded(text).contains(word)
+        Phrases([phrase]).first(in: text) != nil
+    }
+
+    /// Words or phrases folded once, to look for in many texts (each text folded once).
+    public struct Phrases: Sendable {
+        let phrases: [(written: String, folded: String)]
+
+        public init(_ phrases: [String]) {
+            self.phrases = phrases.map { ($0, VisibleText.folded($0)) }.filter { !$0.1.isEmpty }
+        }
+
+        /// The first phrase (as written) that `text` says, if any.
+        public func first(in text: String) -> String? {
+            guard !phrases.isEmpty else { return nil }
+            let said = VisibleText.folded(text)
+            return phrases.first { said.contains($0.folded) }?.written
+        }
     }
 }
 

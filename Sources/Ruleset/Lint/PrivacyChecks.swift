@@ -172,7 +172,7 @@ extension LintCatalogue {
             var literal = ""
             for segment in template.segments { if case .text(let text) = segment { literal += text } }
             // Compared as a person reads it: no spacing, width or invisible character hides a word.
-            guard let word = surface.sensitiveWords.first(where: { VisibleText.says(literal, $0) }) else { continue }
+            guard let word = VisibleText.Phrases(surface.sensitiveWords).first(in: literal) else { continue }
             var origin = template.textOrigin
             // Underline the word: its column (in scalars) within a one-line text.
             if let range = template.source.range(of: word), !template.source.contains("\n") {
@@ -185,7 +185,7 @@ extension LintCatalogue {
         }
         // The fallback a surface shows in place of a refused text says nothing sensitive either.
         for surface in context.ruleset.surfaces where surface.sensitivity == .forbidden {
-            guard let fallback = surface.fallback, let word = surface.sensitiveWords.first(where: { VisibleText.says(fallback, $0) }) else {
+            guard let fallback = surface.fallback, let word = VisibleText.Phrases(surface.sensitiveWords).first(in: fallback) else {
                 continue
             }
             findings.append(

@@ -226,16 +226,16 @@ extension LintCatalogue {
         ]
     ) { context, report in
         var findings: [Diagnostic] = []
-        let phrases = context.ruleset.forbiddenPhrases
+        let phrases = VisibleText.Phrases(context.ruleset.forbiddenPhrases)
         for template in context.ruleset.templates {
-            if let phrase = phrases.first(where: { VisibleText.says(template.source, $0) }) {
+            if let phrase = phrases.first(in: template.source) {
                 findings.append(
                     report.finding(
                         template.textOrigin, "template '\(template.id)' contains the forbidden phrase '\(phrase)'", hint: "reword it"))
             }
         }
         for surface in context.ruleset.surfaces {
-            if let fallback = surface.fallback, let phrase = phrases.first(where: { VisibleText.says(fallback, $0) }) {
+            if let fallback = surface.fallback, let phrase = phrases.first(in: fallback) {
                 findings.append(
                     report.finding(
                         surface.origin, "the fallback of surface '\(surface.name)' contains the forbidden phrase '\(phrase)'", hint: "reword it"))

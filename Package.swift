@@ -45,6 +45,8 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
         .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
+        .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
+        .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesSimulator"]),
         .executableTarget(
             name: "FuzzEngine",
             dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles", "TestSupport"]),

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
-# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine (the last two load the shipped
+# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge (FuzzToolCall,
+# FuzzEngine and FuzzPopulation load the shipped
 # ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
 # whichever comes first. Crashes are written to the repository root as crash-*; seeds are
 # Fuzz/corpus/<kind>. The corpus a run grows is kept in .build/fuzz/corpus/TARGET (or under
 # FUZZ_CORPUS), so the next run goes on from it instead of from the seeds alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine [SECONDS] [RUNS]}"
+target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge [SECONDS] [RUNS]}"
 seconds="${2:-60}"
 runs="${3:--1}"
 case "$target" in
@@ -15,6 +16,8 @@ case "$target" in
     FuzzExpression) seeds=Fuzz/corpus/expression ;;
     FuzzToolCall) seeds=Fuzz/corpus/toolcall ;;
     FuzzEngine) seeds=Fuzz/corpus/engine ;;
+    FuzzPopulation) seeds=Fuzz/corpus/population ;;
+    FuzzMerge) seeds=Fuzz/corpus/merge ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # A scratch path of its own: fuzzer builds never mix with (or wait on) the normal builds.

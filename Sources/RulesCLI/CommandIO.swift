@@ -184,3 +184,51 @@ public final class Output {
         return true
     }
 }
+
+/// Text kept in an unlinked temporary file while a long run goes, then copied into an
+/// output in pieces: memory holds a piece, not the text.
+final class SpooledText {
+    private var handle: FileHandle?
+    private var buffer = ""
+
+    init() {
+        let path = NSTemporaryDirectory() + "rules-spool-\(UUID().uuidString)"
+        if FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+            handle = FileHandle(forUpdatingAtPath: path)
+            unlink(path)
+        }
+    }
+
+    func append(_ text: String) {
+        buffer += text
+        guard buffer.utf8.count >= 1 << 20 else { return }
+        flushBuffer()
+    }
+
+    private func flushBuffer() {
+        guard let handle else { return }
+        try? handle.write(contentsOf: Data(buffer.utf8))
+        buffer = ""
+    }
+
+    /// Everything appended, in order, written to `output`.
+    func copy(to output: Output) {
+        guard let handle else { return output.write(buffer) }
+        flushBuffer()
+        try? handle.seek(toOffset: 0)
+        var carried: [UInt8] = []
+        while let piece = try? handle.read(upToCount: 1 << 20), !piece.isEmpty {
+            var bytes = carried + piece
+            // Cut before a character a piece would split: its bytes go with the next piece.
+            var cut = bytes.count
+            while cut > 0, bytes.count - cut < 4, bytes[cut - 1] & 0xC0 == 0x80 { cut -= 1 }
+            if cut > 0, bytes[cut - 1] >= 0xC0 { cut -= 1 } else { cut = bytes.count }
+            carried = Array(bytes[cut...])
+            bytes.removeSubrange(cut...)
+            output.write(String(decoding: bytes, as: UTF8.self))
+        }
+        if !carried.isEmpty { output.write(String(decoding: carried, as: UTF8.self)) }
+        try? handle.close()
+        self.handle = nil
+    }
+}

@@ -71,19 +71,32 @@ enum SimulateCommand {
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
         let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
         let format = arguments.value("--format") ?? "text"
-        // Text and JSON lines are written as the run goes (memory does not grow with its
-        // length); the HTML page and a stop with --at need the whole run.
-        let streams = stop == nil && format != "html"
+        // Text and JSON lines are written as the run goes, and the HTML page is drawn day by
+        // day (memory does not grow with the run's length); a stop with --at keeps the run.
+        let streams = stop == nil
         var streamed: Output?
         if streams {
             guard let opened = io.openOutput(arguments.value("--out"), inputs: inputs) else { return .usage }
             streamed = opened
         }
         var writer: TraceWriter?
+        var page: HTMLReportWriter?
+        // The page's day sections wait on disk while the run goes (the overview above them
+        // needs every day).
+        let sections = SpooledText()
         let observe: ((OperatorEngine, [EngineRecord]) -> Void)? =
             streams
             ? { engine, records in
                 guard !records.isEmpty, let output = streamed else { return }
+                if format == "html" {
+                    if page == nil {
+                        page = HTMLReportWriter(
+                            scenario: scenario, ruleset: ruleset, dayStart: engine.profile.dayStart(ruleset), clock: start?.clock ?? scenario.clock,
+                            sink: { sections.append($0) })
+                    }
+                    page?.add(records)
+                    return
+                }
                 if writer == nil {
                     // Made at the first records, when the first day's settings hold.
                     let made = TraceWriter(
@@ -112,8 +125,14 @@ enum SimulateCommand {
             io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
         }
         if let streamed {
-            // A run without any record still has its timeline's header.
-            if writer == nil {
+            if format == "html" {
+                var drawn = page ?? HTMLReportWriter(scenario: scenario, ruleset: ruleset, dayStart: result.dayStart, sink: { sections.append($0) })
+                let (head, tail) = drawn.finishParts()
+                streamed.write(head)
+                sections.copy(to: streamed)
+                streamed.write(tail)
+            } else if writer == nil {
+                // A run without any record still has its timeline's header.
                 streamed.write(TraceWriter(format: format == "json" ? .json : .text, scenario: scenario, ruleset: ruleset, dayStart: 0).header)
             }
             guard streamed.finish() else { return .usage }

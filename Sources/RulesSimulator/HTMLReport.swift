@@ -14,33 +14,30 @@ import Ruleset
 /// done, and the snapshot at chosen times in readable units. Fits 390 px to 1440 px wide.
 public enum HTMLReport {
     public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
-        // Records and closes by logical day, once: a scenario of many days stays linear.
-        let byDay = result.recordsByDay()
-        var closes: [Int: DayClose] = [:]
-        for close in result.closedDays where closes[close.day] == nil { closes[close.day] = close }
-        var body = "<header><h1>\(escape(result.scenario.name))</h1>\n"
-        body += "<p class=\"meta\">\(escape(result.scenario.file)) · \(escape(result.scenario.timeZoneName)) · times are local</p></header>\n"
-        if result.scenario.days.count > 1 { body += overview(result, byDay: byDay, closes: closes) }
-        for day in result.scenario.days {
-            body += section(day: day, records: byDay[day.date] ?? [], close: closes[day.date], result: result, ruleset: ruleset)
-        }
-        return """
-            <!DOCTYPE html>
-            <html lang="ko">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(escape(result.scenario.name))</title>
-            <style>
-            \(style)
-            </style>
-            </head>
-            <body>
-            \(body)
-            </body>
-            </html>
+        var writer = HTMLReportWriter(scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
+        writer.add(result.records)
+        return writer.finish()
+    }
 
-            """
+    /// The page around `body`.
+    static func page(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="ko">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(escape(title))</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+
+        """
     }
 
     static let style = """
@@ -79,18 +76,15 @@ public enum HTMLReport {
         """
 
     /// A week (or longer) at a glance: one row per day, linked to its section.
-    static func overview(_ result: SimulationResult, byDay: [Int: [EngineRecord]], closes: [Int: DayClose]) -> String {
+    static func overview(_ scenario: Scenario, summaries: [Int: HTMLReportWriter.DaySummary], closes: [Int: DayClose]) -> String {
         var rows = ""
-        for day in result.scenario.days {
-            let records = byDay[day.date] ?? []
-            let deliveries = records.filter { if case .notificationDelivered = $0.kind { true } else { false } }.count
-            var route = "—"
-            for record in records { if case .routeChanged(_, let to, _) = record.kind { route = to.rawValue } }
+        for day in scenario.days {
+            let summary = summaries[day.date] ?? HTMLReportWriter.DaySummary()
             let close = closes[day.date]
             rows +=
                 "<tr><td><a href=\"#day-\(DateFormat.string(day.date))\">\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</a></td>"
                 + "<td>\(close?.result.rawValue ?? "—")</td><td>\(close.map { String($0.streak) } ?? "—")</td>"
-                + "<td>\(close.map { "+\($0.xpGained) (\($0.xp))" } ?? "—")</td><td>\(deliveries)</td><td>\(route)</td></tr>\n"
+                + "<td>\(close.map { "+\($0.xpGained) (\($0.xp))" } ?? "—")</td><td>\(summary.deliveries)</td><td>\(summary.route)</td></tr>\n"
         }
         return
             "<nav class=\"overview\"><h2>Overview</h2><div class=\"table\"><table><tr><th>day</th><th>result</th><th>streak</th><th>XP</th><th>delivered</th><th>route at the end</th></tr>\n\(rows)</table></div></nav>\n"
@@ -139,14 +133,16 @@ public enum HTMLReport {
         return (value < 0 ? "-" : "") + out
     }
 
-    static func section(day: ScenarioDay, records: [EngineRecord], close: DayClose?, result: SimulationResult, ruleset: Ruleset) -> String {
-        let dayStart = result.dayStart
-        // Read in the zone in force at each moment (a `timezone:` event changes it).
+    /// A day's section; `clock` gives the zone in force at a moment (a `timezone:` event
+    /// changes it).
+    static func section(
+        day: ScenarioDay, records: [EngineRecord], close: DayClose?, dayStart: Int, clock: (Date) -> LocalClock, ruleset: Ruleset
+    ) -> String {
         func position(_ date: Date) -> Int {
-            let clock = result.clock(at: date)
-            return logical(of: clock.local(date).seconds, dayStart: dayStart) + (clock.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
+            let local = clock(date)
+            return logical(of: local.local(date).seconds, dayStart: dayStart) + (local.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
         }
-        func time(_ date: Date) -> String { TimeFormat.clock(result.clock(at: date).local(date).seconds) }
+        func time(_ date: Date) -> String { TimeFormat.clock(clock(date).local(date).seconds) }
         var snapshots: [(Int, DailySnapshot)] = []
         var routes: [(Int, RouteKind)] = []
         var markers: [(position: Int, kind: String, label: String, title: String)] = []

@@ -128,13 +128,17 @@ import Testing
         #expect(fine.scenario != nil)
     }
 
-    /// `rules simulate` streams text and JSON lines as the run goes: the same bytes as the
-    /// whole run written at once, for every case here (trips, DST gaps, settings by day).
+    /// `rules simulate` streams text and JSON lines as the run goes and draws the HTML page day
+    /// by day: the same bytes as the whole run written at once, for every case here (trips, DST
+    /// gaps, settings by day).
     @Test(arguments: files)
     func theStreamedTimelineIsTheWholeRunsTimeline(_ name: String) throws {
         let scenario = try Self.scenario(name)
         let result = Simulation.run(scenario, ruleset: Self.ruleset)
-        for (format, whole) in [("json", Trace.jsonLines(result, ruleset: Self.ruleset)), ("text", Trace.text(result, ruleset: Self.ruleset))] {
+        for (format, whole) in [
+            ("json", Trace.jsonLines(result, ruleset: Self.ruleset)), ("text", Trace.text(result, ruleset: Self.ruleset)),
+            ("html", HTMLReport.render(result, ruleset: Self.ruleset)),
+        ] {
             let run = CapturedRun(["simulate", name, "--format", format, "--ruleset", Self.root], in: Self.folder)
             #expect(run.exitCode == .success, "\(name): \(run.stderr)")
             #expect(run.stdout == whole, "\(name) \(format)")

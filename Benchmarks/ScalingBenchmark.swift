@@ -80,6 +80,37 @@ enum ScalingBenchmark {
             }
             return Measure.best(runs: 3) { blackHole(Ruleset.load(directory: directory)) }
         }
+        // Days as `rules test` lives them (each day's expectations checked when it closes, the
+        // day then forgotten) and as `simulate --format json` streams them.
+        func longScenario(_ days: Int) -> Scenario? {
+            var yaml = "name: long\ntimezone: Asia/Seoul\nroutines: [water]\ndays:\n"
+            let start = DateFormat.days("2026-01-01") ?? 0
+            for day in 0..<days {
+                yaml += "  - date: \(DateFormat.string(start + day))\n    events: [{ at: \"09:00\", app: open }]\n"
+                yaml += "    expect: [{ at: \"09:00\", route: regular }]\n"
+            }
+            guard let node = parse(yaml) else { return nil }
+            return ScenarioLoader.load(node, file: "bench.yaml", source: nil, ruleset: ruleset).scenario
+        }
+        report("days in rules test with an expectation per day", base: 30) { count in
+            guard let scenario = longScenario(count) else { return 0 }
+            return Measure.best(runs: 3) {
+                var passed = 0
+                _ = Simulation.run(
+                    scenario, ruleset: ruleset, expectationsOnly: true,
+                    dayDone: { passed += ExpectationChecker.check($0, ruleset: ruleset).count { $0.passed } })
+                blackHole(passed)
+            }
+        }
+        report("days in simulate --format json", base: 30) { count in
+            guard let scenario = longScenario(count) else { return 0 }
+            return Measure.best(runs: 3) {
+                var bytes = 0
+                var writer = TraceWriter(format: .json, scenario: scenario, ruleset: ruleset, dayStart: ruleset.dayStartsAt)
+                _ = Simulation.run(scenario, ruleset: ruleset, observe: { _, records in bytes += writer.write(records).utf8.count }, retain: false)
+                blackHole(bytes)
+            }
+        }
         report("rule documents", base: 160) { count in
             // One notification a document, each of its own category at the same time: the
             // cooldown check compared every pair.

@@ -57,15 +57,19 @@ enum TestCommand {
                 failed += 1
                 continue
             }
+            // Each day's expectations are checked when the day has closed; the run then forgets
+            // the day (a scenario of thousands of days holds one at a time).
+            var outcomes: [ExpectationResult] = []
             let result = Simulation.run(
-                scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } }, expectationsOnly: true)
+                scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } }, expectationsOnly: true,
+                dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) })
             var scenarioFailures = 0
             // Problems fail through the day's `problems:` expectation (0 unless given);
             // here they are shown where the scenario caused them.
             for problem in result.problems {
                 out += "  problem at \(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): \(problem.message)\n"
             }
-            for outcome in ExpectationChecker.check(result, ruleset: ruleset) {
+            for outcome in outcomes {
                 if outcome.passed {
                     passed += 1
                     continue

@@ -225,6 +225,19 @@ public struct OperatorEngine: Sendable {
 
     // MARK: read-outs
 
+    /// A copy to read explanations and facts from later (an expectation's moment): without
+    /// what only the next run would use (kept plans and lines, the step's records), so a
+    /// simulation that keeps one per expectation does not keep every cache of every moment.
+    public var forReading: OperatorEngine {
+        var copy = self
+        copy.tomorrowPlan = nil
+        copy.planMemo = nil
+        copy.keptLines = []
+        copy.keptCandidateIDs = []
+        copy.records = []
+        return copy
+    }
+
     /// The snapshot saved at the last app run (what the widget shows).
     public var snapshot: DailySnapshot? { day?.lastSnapshot }
     /// The route of the current day.

@@ -13,10 +13,29 @@ public struct AppState: Sendable {
     /// The engine as it was, kept only where an expectation looks (keeping every one
     /// would force copies of the engine's arrays at every event).
     public var engine: OperatorEngine?
+    /// Without the engine (a run kept for its expectations only): the explanations and facts
+    /// the expectations of that moment read, taken then.
+    var keptExplanations: [String: Explanation] = [:]
+    var keptFacts: FactValues?
     /// Every explanation saved at that moment, by decision.
-    public var explanations: [String: Explanation] { engine?.explanations ?? [:] }
+    public var explanations: [String: Explanation] { engine?.explanations ?? keptExplanations }
     /// The facts of the last app run (for `that:` expectations).
-    public var facts: FactValues? { engine?.currentFacts() }
+    public var facts: FactValues? { engine?.currentFacts() ?? keptFacts }
+}
+
+extension Expectation {
+    /// What this expectation reads of the app's state at its moment: explanations by key,
+    /// and whether the facts.
+    var reads: (keys: [String], facts: Bool) {
+        switch kind {
+        case .route, .snapshot: (["route"], false)
+        case .risk: (["risk"], false)
+        case .that: ([], true)
+        case .delivered(let type, _), .suppressed(let type, _): (["notification \(type)"], false)
+        case .verdict: (["tool"], false)
+        default: ([], false)
+        }
+    }
 }
 
 /// The outcome of simulating a scenario: every record in time order, the app's state
@@ -92,6 +111,10 @@ public enum Simulation {
     /// `expectationsOnly` keeps what `ExpectationChecker` reads and nothing more: records of
     /// deliveries, suppressions, problems, tool verdicts and day closes, and the app's state
     /// only where an expectation looks (a long run holds a fraction of its records).
+    /// `dayDone`, when given, is handed each day's part of the run when the day has closed —
+    /// a result of that one day: its records, its states (after the last one of the day
+    /// before) and its close — and the run keeps nothing of a day after that:
+    /// expectations checked day by day hold one day at a time, however long the run.
     /// `memoises: false` is the verification switch: every app run recomputes what it could
     /// keep from an earlier one (the records must not change).
     /// `start`: a saved state to go on from (as the app saved it; its clock must be the
@@ -102,7 +125,7 @@ public enum Simulation {
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
         prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true,
-        expectationsOnly: Bool = false
+        expectationsOnly: Bool = false, dayDone: ((SimulationResult) -> Void)? = nil
     ) -> SimulationResult {
         var engine: OperatorEngine
         if let start, let resumed = OperatorEngine(ruleset: ruleset, state: start) {
@@ -121,6 +144,9 @@ public enum Simulation {
         var records: [EngineRecord] = []
         var states: [AppState] = []
         var zones: [(from: Date, clock: LocalClock)] = []
+        // With `dayDone`: the day's close, and the logical day records were handed up to.
+        var closes: [DayClose] = []
+        var handedDay = Int.min
         /// The records a result keeps (all, or what expectations read).
         func kept(_ batch: [EngineRecord]) -> [EngineRecord] {
             guard expectationsOnly else { return batch }
@@ -212,9 +238,14 @@ public enum Simulation {
             let health = day.health
             let dayTruth = truth(day, engine: engine, ruleset: ruleset)
             // Instants where an expectation reads the app's state.
-            let looks = day.expectations.compactMap { expectation in
-                expectation.seconds.map { (expectation.clock ?? dayClock).instant(logicalDay: day.date, seconds: $0, dayStart: start) }
+            let looking = day.expectations.compactMap { expectation in
+                expectation.seconds.map {
+                    ((expectation.clock ?? dayClock).instant(logicalDay: day.date, seconds: $0, dayStart: start), expectation.reads)
+                }
             }
+            let looks = looking.map(\.0)
+            // Explanations an expectation without a moment may read (the day's last state has them).
+            let anytime = day.expectations.filter { $0.seconds == nil }.flatMap(\.reads.keys)
             for (eventIndex, event) in day.events.enumerated() {
                 // Events happen in file order: one after a time a DST gap moved forward
                 // (02:30 → 03:30) happens with it, not before it.
@@ -265,10 +296,20 @@ public enum Simulation {
                 let looked = looks.contains { $0 >= time && $0 < next }
                 // (A day's last state too: a later day without events reads it.)
                 guard retain, looked || !expectationsOnly || eventIndex == day.events.count - 1 else { continue }
-                states.append(
-                    AppState(
-                        at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
-                        engine: looked ? engine : nil))
+                var state = AppState(
+                    at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
+                    engine: looked && !expectationsOnly ? engine.forReading : nil)
+                if expectationsOnly {
+                    // Only what this moment's expectations read: a long run keeps no engines.
+                    let due = looking.filter { $0.0 >= time && $0.0 < next }.map(\.1)
+                    let keys = Set(due.flatMap(\.keys) + (eventIndex == day.events.count - 1 ? anytime : []))
+                    if !keys.isEmpty {
+                        let all = engine.explanations
+                        for key in keys.sorted() { state.keptExplanations[key] = all[key] }
+                    }
+                    if due.contains(where: \.facts) { state.keptFacts = engine.currentFacts() }
+                }
+                states.append(state)
             }
             if let stop, dayIndex == stop.day {
                 let end = dayClock.instant(logicalDay: day.date, seconds: stop.seconds, dayStart: start)
@@ -282,8 +323,32 @@ public enum Simulation {
             restore(&engine)
             if retain { records += kept(closing) }
             observe?(engine, closing)
+            if let dayDone { handOver(day, to: dayDone) }
         }
         return finish()
+
+        /// Hands `day`'s part of the run over and forgets it (records of later days, which a
+        /// close at a day's start can bring along, stay for their day).
+        func handOver(_ day: ScenarioDay, to dayDone: (SimulationResult) -> Void) {
+            let dayStart = engine.profile.dayStart(ruleset)
+            var mine: [EngineRecord] = []
+            var later: [EngineRecord] = []
+            for record in records {
+                let clock = zones.last { $0.from <= record.at }?.clock ?? scenario.clock
+                handedDay = Swift.max(clock.logical(record.at, dayStart: dayStart).day, handedDay)
+                if case .dayClosed(let close) = record.kind, close.day == day.date { closes.append(close) }
+                if handedDay <= day.date { mine.append(record) } else { later.append(record) }
+            }
+            var part = scenario
+            part.days = [day]
+            dayDone(
+                SimulationResult(
+                    scenario: part, records: mine, states: states, closedDays: closes, problems: [], engine: engine, zones: zones,
+                    stateAfterLastEvent: nil))
+            records = later
+            states = states.last.map { [$0] } ?? []
+            closes = []
+        }
     }
 
     /// The engine after a round trip of its state through JSON into a fresh engine.

@@ -144,4 +144,26 @@ import Testing
             #expect(run.stdout == whole, "\(name) \(format)")
         }
     }
+
+    /// `rules test` checks each day's expectations when the day has closed and forgets the
+    /// day: the outcomes are those of checking the whole run at once, for the cases here and
+    /// every shipped scenario.
+    @Test func checkingDayByDayGivesTheWholeRunsOutcomes() throws {
+        var compared = 0
+        let shipped = RulesetDirectory.yamlFiles(under: Self.root + "/scenarios").map { Self.root + "/scenarios/" + $0 }
+        for path in Self.files.map({ Self.folder + "/" + $0 }) + shipped {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let node = try #require(YAMLReader.parse(text, file: path).documents.first)
+            let scenario = try #require(ScenarioLoader.load(node, file: path, source: nil, ruleset: Self.ruleset).scenario)
+            let whole = ExpectationChecker.check(Simulation.run(scenario, ruleset: Self.ruleset), ruleset: Self.ruleset)
+            var byDay: [ExpectationResult] = []
+            _ = Simulation.run(
+                scenario, ruleset: Self.ruleset, expectationsOnly: true, dayDone: { byDay += ExpectationChecker.check($0, ruleset: Self.ruleset) })
+            #expect(byDay.map(\.passed) == whole.map(\.passed), "\(path)")
+            #expect(byDay.map(\.actual) == whole.map(\.actual), "\(path)")
+            #expect(byDay.map(\.expectation.text) == whole.map(\.expectation.text), "\(path)")
+            compared += whole.count
+        }
+        #expect(compared > 200)
+    }
 }

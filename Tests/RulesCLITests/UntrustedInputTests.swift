@@ -3,6 +3,10 @@ import RulesCLI
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Files a pull request can change are hostile: a link out of the tree is named, never read
 /// or printed; an output never writes through a link, over an input of the run or into a
 /// device; `-` is standard output.
@@ -136,5 +140,22 @@ import Testing
         }
         let check = CapturedRun(["check", "."], in: directory)
         #expect(check.stdout.contains("io.file_name"))
+    }
+
+    /// `watch` on a tree with a link to / ends its rounds (the link is named, not walked),
+    /// and `--html` at a FIFO replaces it with the report instead of blocking on it.
+    @Test func watchNeverBlocksOnALinkToTheRootOrAFIFO() throws {
+        let (directory, _) = try workspace()
+        try link(directory + "/rules/root", to: "/")
+        let linked = CapturedRun(["watch", "--rounds", "1", "--interval", "0.1"], in: directory)
+        #expect(linked.exitCode == .success)
+        #expect(linked.stdout.contains("io.outside_root"), "\(linked.stdout)")
+        try FileManager.default.removeItem(atPath: directory + "/rules/root")
+        #expect(mkfifo(directory + "/report.html", 0o644) == 0)
+        let fifo = CapturedRun(
+            ["watch", "scenarios/good_day.yaml", "--html", "report.html", "--rounds", "1", "--interval", "0.1"], in: directory)
+        #expect(fifo.exitCode == .success, "\(fifo.stderr)")
+        let kind = try FileManager.default.attributesOfItem(atPath: directory + "/report.html")[.type] as? FileAttributeType
+        #expect(kind == .typeRegular)
     }
 }

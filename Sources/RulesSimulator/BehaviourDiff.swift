@@ -49,8 +49,8 @@ public struct BehaviourDiff: Sendable {
         var days = 0
         let rules = RuleChanges(old: old, new: new)
         for (oldScenario, newScenario) in scenarios {
-            let a = behaviour(Simulation.run(oldScenario, ruleset: old), ruleset: old)
-            let b = behaviour(Simulation.run(newScenario, ruleset: new), ruleset: new)
+            let a = behaviour(oldScenario, ruleset: old)
+            let b = behaviour(newScenario, ruleset: new)
             days += newScenario.days.count
             for day in newScenario.days.map(\.date) {
                 for var change in compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day) {
@@ -62,31 +62,47 @@ public struct BehaviourDiff: Sendable {
         return BehaviourDiff(changes: changes, days: days)
     }
 
-    static func behaviour(_ result: SimulationResult, ruleset: Ruleset) -> [Int: DayBehaviour] {
-        let dayStart = result.dayStart
+    /// Each day's behaviour under `ruleset`, taken from the records as the run makes them
+    /// (the run keeps none: a long scenario is diffed in the memory of one day).
+    static func behaviour(_ scenario: Scenario, ruleset: Ruleset) -> [Int: DayBehaviour] {
+        var collector = BehaviourCollector(clock: scenario.clock)
+        _ = Simulation.run(
+            scenario, ruleset: ruleset, observe: { engine, records in collector.add(records, dayStart: engine.profile.dayStart(ruleset)) },
+            retain: false)
+        return collector.days
+    }
+
+    /// Days' behaviour from records in the order a run makes them; the clock follows
+    /// `timezone.changed` records.
+    struct BehaviourCollector {
+        var clock: LocalClock
         var days: [Int: DayBehaviour] = [:]
-        func position(_ date: Date) -> (Int, Int) {
-            let (day, seconds) = result.clock(at: date).logical(date, dayStart: dayStart)
-            return (day, logical(of: seconds, dayStart: dayStart))
-        }
-        for record in result.records {
-            let (day, at) = position(record.at)
-            switch record.kind {
-            case .notificationDelivered(let n, _):
-                days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
-            case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason.rawValue)
-            case .routeChanged(_, let to, _):
-                if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
-            case .riskChanged(_, let to):
-                if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
-            case .templateRendered(let text): days[day, default: DayBehaviour()].texts[text.surface, default: []].insert(text.text)
-            case .dayClosed(let close):
-                days[close.day, default: DayBehaviour()].result = close.result
-                days[close.day, default: DayBehaviour()].streak = close.streak
-            default: break
+
+        mutating func add(_ records: [EngineRecord], dayStart: Int) {
+            for record in records {
+                if case .timeZoneChanged(_, let to) = record.kind, let next = LocalClock(identifier: to) { clock = next }
+                let local = clock
+                func position(_ date: Date) -> (Int, Int) {
+                    let (day, seconds) = local.logical(date, dayStart: dayStart)
+                    return (day, logical(of: seconds, dayStart: dayStart))
+                }
+                let (day, at) = position(record.at)
+                switch record.kind {
+                case .notificationDelivered(let n, _):
+                    days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
+                case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason.rawValue)
+                case .routeChanged(_, let to, _):
+                    if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
+                case .riskChanged(_, let to):
+                    if days[day, default: DayBehaviour()].riskStarts[to] == nil { days[day, default: DayBehaviour()].riskStarts[to] = at }
+                case .templateRendered(let text): days[day, default: DayBehaviour()].texts[text.surface, default: []].insert(text.text)
+                case .dayClosed(let close):
+                    days[close.day, default: DayBehaviour()].result = close.result
+                    days[close.day, default: DayBehaviour()].streak = close.streak
+                default: break
+                }
             }
         }
-        return days
     }
 
     static func clock(_ position: Int, dayStart: Int = 4 * 3600) -> String { TimeFormat.clock((position + dayStart) % 86_400) }

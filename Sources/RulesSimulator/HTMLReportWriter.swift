@@ -22,6 +22,8 @@ public struct HTMLReportWriter {
     /// streaming a long run keeps them on disk until the page is put together).
     var sections = ""
     let sink: ((String) -> Void)?
+    /// Each scenario day's place by its date (found once, not searched for every day).
+    let dayIndex: [Int: Int]
 
     /// What the overview shows of a day.
     struct DaySummary {
@@ -35,6 +37,7 @@ public struct HTMLReportWriter {
     public init(scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil, sink: ((String) -> Void)? = nil) {
         self.sink = sink
         self.scenario = scenario
+        dayIndex = Dictionary(scenario.days.indices.map { (scenario.days[$0].date, $0) }, uniquingKeysWith: { first, _ in first })
         self.ruleset = ruleset
         self.dayStart = dayStart
         if let clock, clock != scenario.clock { zones = [(.distantPast, clock)] }
@@ -66,7 +69,8 @@ public struct HTMLReportWriter {
             if case .routeChanged(_, let to, _) = record.kind { summary.route = to.rawValue }
         }
         summaries[current] = summary
-        if let day = scenario.days.first(where: { $0.date == current }) {
+        if let index = dayIndex[current] {
+            let day = scenario.days[index]
             let zones = self.zones
             let scenarioClock = scenario.clock
             let drawn = HTMLReport.section(

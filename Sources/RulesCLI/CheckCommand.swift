@@ -49,13 +49,13 @@ enum CheckCommand {
                 continue
             }
             if isDirectory.boolValue {
-                let files = RulesetDirectory.files(
-                    in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix)
-                // What the walk of scenarios and populations could not read (the ruleset's
-                // own folders are reported by its load).
+                // One walk; what it could not read under scenarios/ and populations/ is said here
+                // (the ruleset's own folders are reported by its load).
                 var walkProblems: [Diagnostic] = []
-                _ = RulesetDirectory.files(in: absolute, folders: ["scenarios", "populations"], prefix: prefix, problems: &walkProblems)
-                collector.append(contentsOf: walkProblems)
+                let files = RulesetDirectory.files(
+                    in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix, problems: &walkProblems)
+                let ruleFolders = RulesetDirectory.rulesetFolders.map { prefix.isEmpty ? $0 : (prefix as NSString).appendingPathComponent($0) }
+                collector.append(contentsOf: walkProblems.filter { problem in !ruleFolders.contains { problem.file.hasPrefix($0) } })
                 if files.isEmpty {
                     io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
                     return .usage

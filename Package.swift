@@ -32,7 +32,10 @@ let package = Package(
                 "RulesSimulator",
             ]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
-        .target(name: "TestSupport", dependencies: ["RulesDiagnostics", "RulesCLI"]),
+        // Golden files and fixtures for every test target; running `rules` in-process only for
+        // the tests of the targets above the CLI (the lower targets' tests do not build it).
+        .target(name: "TestSupport", dependencies: []),
+        .target(name: "CLITestSupport", dependencies: ["RulesCLI"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
@@ -55,7 +58,7 @@ let package = Package(
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
         .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
         .testTarget(
-            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesCLI", "TestSupport"],
+            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesCLI", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesEngineTests",
@@ -65,9 +68,11 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesSimulatorTests",
-            dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
+            dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "CLITestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "RulesCLITests", dependencies: ["RulesCLI", "RulesDiagnostics", "RulesExpression", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RulesCLITests", dependencies: ["RulesCLI", "RulesDiagnostics", "RulesExpression", "TestSupport", "CLITestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

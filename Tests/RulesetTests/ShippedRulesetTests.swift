@@ -1,3 +1,4 @@
+import CLITestSupport
 import RulesDiagnostics
 import Ruleset
 import RulesetFiles

@@ -127,15 +127,16 @@ public enum Simulation {
         prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true,
         expectationsOnly: Bool = false, dayDone: ((SimulationResult) -> Void)? = nil
     ) -> SimulationResult {
+        // Prepared once for the run (a prepared ruleset is used only when it is this one): the
+        // engine, a resumed state and every restore share it.
+        let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
         var engine: OperatorEngine
-        if let start, let resumed = OperatorEngine(ruleset: ruleset, state: start) {
+        if let start, let resumed = OperatorEngine(prepared: ready, state: start) {
             engine = resumed
             if let routines = scenario.routines { engine.useRoutines(Set(routines)) }
         } else {
             var profile = OperatorProfile(ruleset: ruleset)
             if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
-            // A prepared ruleset is used only when it is this one.
-            let ready = prepared.flatMap { $0.ruleset.sha256 == ruleset.sha256 ? $0 : nil } ?? PreparedRuleset(ruleset)
             engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
         }
         engine.recordsKept = recordsKept
@@ -161,7 +162,7 @@ public enum Simulation {
         let clock = scenario.clock
         func restore(_ engine: inout OperatorEngine) {
             guard restoreEachEvent else { return }
-            switch restored(engine, ruleset: ruleset) {
+            switch restored(engine, prepared: ready) {
             case .success(var fresh):
                 fresh.recordsKept = recordsKept
                 fresh.memoises = memoises
@@ -352,12 +353,12 @@ public enum Simulation {
     }
 
     /// The engine after a round trip of its state through JSON into a fresh engine.
-    static func restored(_ engine: OperatorEngine, ruleset: Ruleset) -> Result<OperatorEngine, RestoreFailure> {
+    static func restored(_ engine: OperatorEngine, prepared: PreparedRuleset) -> Result<OperatorEngine, RestoreFailure> {
         let data: Data
         do { data = try engine.state.encoded() } catch { return .failure(RestoreFailure("the engine state did not encode: \(error)")) }
         let load = EngineState.decode(data)
         guard let state = load.state else { return .failure(RestoreFailure(load.diagnostics.first?.message ?? "the engine state did not decode")) }
-        guard let fresh = OperatorEngine(ruleset: ruleset, state: state) else {
+        guard let fresh = OperatorEngine(prepared: prepared, state: state) else {
             return .failure(RestoreFailure("the engine state's time zone is unknown"))
         }
         return .success(fresh)

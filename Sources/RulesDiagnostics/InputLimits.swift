@@ -36,7 +36,7 @@ public enum InputLimits {
     /// Logs a day keeps one by one: past this, the oldest merge per routine and source
     /// (never across the start of a recovery route), so a state stays small and decodable
     /// however many taps a day holds.
-    public static let maxLogsPerDay = 1_000
+    public static let maxLogsPerDay = 64
     /// Largest saved engine state accepted by `EngineState.decode`, in bytes (4 MiB).
     public static let maxStateBytes = 4 * 1024 * 1024
     /// Deepest nesting of a saved engine state's JSON.

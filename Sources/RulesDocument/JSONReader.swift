@@ -156,36 +156,36 @@ public struct JSONReader {
 
     private mutating func string() throws(Failure) -> String {
         advance()  // opening quote
-        var scalars = String.UnicodeScalarView()
+        // Bytes of a string with escapes, unescaped; a string without any is decoded straight
+        // from the input.
+        var unescaped: [UInt8] = []
+        var escaped = false
         var run = index
-        func flush(_ upTo: Int) {
-            if upTo > run { scalars.append(contentsOf: String(decoding: bytes[run..<upTo], as: UTF8.self).unicodeScalars) }
-        }
         while true {
             guard let byte = current else { throw error("string is not closed") }
             if byte == UInt8(ascii: "\"") {
-                flush(index)
+                let text =
+                    escaped ? String(decoding: unescaped + bytes[run..<index], as: UTF8.self) : String(decoding: bytes[run..<index], as: UTF8.self)
                 advance()
-                return String(scalars)
+                return text
             }
             if byte < 0x20 { throw error("control character inside a string; escape it") }
             if byte != UInt8(ascii: "\\") {
                 advance()
                 continue
             }
-            flush(index)
+            escaped = true
+            unescaped += bytes[run..<index]
             advance()
             guard let escape = current else { throw error("string is not closed") }
             advance()
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
+            case UInt8(ascii: "b"): unescaped.append(0x08)
+            case UInt8(ascii: "f"): unescaped.append(0x0C)
+            case UInt8(ascii: "n"): unescaped.append(0x0A)
+            case UInt8(ascii: "r"): unescaped.append(0x0D)
+            case UInt8(ascii: "t"): unescaped.append(0x09)
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -198,7 +198,7 @@ public struct JSONReader {
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                scalars.append(scalar)
+                unescaped += Array(String(Character(scalar)).utf8)
             default:
                 throw error("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
             }
@@ -209,8 +209,12 @@ public struct JSONReader {
     private mutating func hex4() throws(Failure) -> UInt32 {
         var code: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = current, let digit = UInt32(String(decoding: [byte], as: UTF8.self), radix: 16) else {
-                throw error("expected four hex digits after \\u")
+            let digit: UInt32
+            switch current {
+            case let byte? where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case let byte? where byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a")) + 10
+            case let byte? where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A")) + 10
+            default: throw error("expected four hex digits after \\u")
             }
             code = code * 16 + digit
             advance()
@@ -256,13 +260,21 @@ public struct JSONReader {
             guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
             let keyStart = location
             let key = try string()
-            if let firstLine = seen[key] {
+            // Small objects are searched; a large one keeps an index of its keys.
+            let firstLine: Int?
+            if pairs.count < 16 {
+                firstLine = pairs.first { $0.key.scalar == key }?.key.start.line
+            } else {
+                if seen.isEmpty { for pair in pairs { seen[pair.key.scalar ?? ""] = pair.key.start.line } }
+                firstLine = seen[key]
+                seen[key] = keyStart.line
+            }
+            if let firstLine {
                 throw Failure(
                     diagnostic: Diagnostic(
                         code: "json.duplicate_key", severity: .error, file: file, location: keyStart,
                         message: "duplicate key '\(key)' (first on line \(firstLine))"))
             }
-            seen[key] = keyStart.line
             let keyNode = YAMLNode(.scalar(key, .doubleQuoted), range: SourceRange(start: keyStart, end: location))
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after the key") }

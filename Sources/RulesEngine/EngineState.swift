@@ -183,27 +183,25 @@ extension EngineState {
             return refuse(
                 "state.newer_version", "the saved state has version \(version); this engine reads up to \(current)", hint: "update the app; \(fresh)")
         }
-        var bytes = data
+        var tree = root
         if version < current {
             do {
-                bytes = try migrate(data, from: version, to: current, migrations: migrations)
+                let migrated = try migrate(data, from: version, to: current, migrations: migrations)
+                let reparsed = JSONReader.parse([UInt8](migrated), file: file, maxBytes: .max, maxDepth: InputLimits.maxStateDepth)
+                guard reparsed.diagnostics.isEmpty, let node = reparsed.documents.first else { throw MigrationError.notAnObject }
+                tree = node
             } catch {
                 return refuse("state.corrupt", "the saved state of version \(version) could not be migrated: \(error)", hint: fresh)
             }
         }
-        let decoder = JSONDecoder()
-        // Every date of a state lies within the days the engine lives (it never leaves them).
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let seconds = try container.decode(Double.self)
-            guard InputLimits.engineSeconds.contains(seconds) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "the date \(seconds) is outside the days the engine lives")
-            }
-            return Date(timeIntervalSince1970: seconds)
+        // Decoded from the tree already parsed and checked (never parsed twice). Every date of
+        // a state lies within the days the engine lives (it never leaves them).
+        let decoder = NodeDecoder { seconds in
+            InputLimits.engineSeconds.contains(seconds) ? nil : "the date \(seconds) is outside the days the engine lives"
         }
         let state: EngineState
         do {
-            state = try decoder.decode(EngineState.self, from: bytes)
+            state = try decoder.decode(EngineState.self, from: tree)
         } catch let error as DecodingError {
             return refuse("state.corrupt", "the saved state is damaged: \(describe(error))", hint: fresh)
         } catch {

@@ -4,7 +4,7 @@ import RulesEngine
 import Ruleset
 import Testing
 
-/// A day of many taps: past 1,000 logs the oldest merge per routine and source, never across
+/// A day of many taps: past 64 logs the oldest half merges per routine and source, never across
 /// the start of a recovery route; totals stay exact, the state small and decodable, and the
 /// app's run with the state restored gives what the engine that lived the day gives.
 @Suite struct LogMergeTests {

@@ -75,3 +75,67 @@ import Testing
         #expect(JSONReader.parse(text, file: "x.json").diagnostics.first?.code.rawValue == code)
     }
 }
+
+/// The state's decoder reads the tree `JSONReader` already checked, as strictly as JSON: a
+/// value of the wrong kind, a fraction where a whole number belongs, a missing key or a
+/// refused date is an error naming where it is.
+@Suite struct NodeDecoderTests {
+    struct Sample: Codable, Equatable {
+        var name: String
+        var count: Int
+        var ratio: Double
+        var on: Bool
+        var note: String?
+        var at: Date
+        var tags: [String]
+        var byName: [String: Int]
+    }
+
+    static func node(_ text: String) throws -> YAMLNode {
+        let parsed = JSONReader.parse(text, file: "t")
+        return try #require(parsed.documents.first, "\(parsed.diagnostics)")
+    }
+
+    static let decoder = NodeDecoder { $0 >= 0 ? nil : "the date \($0) is before 1970" }
+
+    @Test func decodesWhatJSONEncoderWrote() throws {
+        let sample = Sample(
+            name: "물 \"한\" 컵\n\u{1F600}", count: -3, ratio: 0.25, on: true, note: nil, at: Date(timeIntervalSince1970: 1_782_691_800),
+            tags: ["a", ""], byName: ["x": 1, "y": 2])
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let text = String(decoding: try encoder.encode(sample), as: UTF8.self)
+        #expect(try Self.decoder.decode(Sample.self, from: try Self.node(text)) == sample)
+        // Escapes, including a surrogate pair, read as JSONDecoder reads them.
+        let escaped = #"{"name":"\ubb3c\n\ud83d\ude00\/","count":1e2,"ratio":1,"on":false,"note":null,"at":0,"tags":[],"byName":{}}"#
+        let decoded = try Self.decoder.decode(Sample.self, from: try Self.node(escaped))
+        #expect(decoded.name == "물\n\u{1F600}/" && decoded.count == 100 && decoded.note == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"name":1,"count":1,"ratio":1,"on":true,"at":0,"tags":[],"byName":{}}"#, "name"),
+        (#"{"name":"n","count":1.5,"ratio":1,"on":true,"at":0,"tags":[],"byName":{}}"#, "count"),
+        (#"{"name":"n","count":1,"ratio":"1","on":true,"at":0,"tags":[],"byName":{}}"#, "ratio"),
+        (#"{"name":"n","count":1,"ratio":1,"on":1,"at":0,"tags":[],"byName":{}}"#, "on"),
+        (#"{"name":"n","count":1,"ratio":1,"on":true,"at":-5,"tags":[],"byName":{}}"#, "at"),
+        (#"{"name":"n","count":1,"ratio":1,"on":true,"at":0,"tags":[1],"byName":{}}"#, "tags[0]"),
+        (#"{"name":"n","count":1,"ratio":1,"on":true,"at":0,"tags":[],"byName":{"k":"v"}}"#, "byName.k"),
+        (#"{"name":"n","count":99999999999999999999,"ratio":1,"on":true,"at":0,"tags":[],"byName":{}}"#, "count"),
+        (#"{"name":"n","ratio":1,"on":true,"at":0,"tags":[],"byName":{}}"#, "count"),
+    ])
+    func refusesWithThePath(text: String, path: String) throws {
+        do {
+            _ = try Self.decoder.decode(Sample.self, from: try Self.node(text))
+            Issue.record("decoded \(text)")
+        } catch let error as DecodingError {
+            let context: DecodingError.Context
+            switch error {
+            case .keyNotFound(let key, let found): context = DecodingError.Context(codingPath: found.codingPath + [key], debugDescription: "")
+            case .typeMismatch(_, let found), .valueNotFound(_, let found), .dataCorrupted(let found): context = found
+            @unknown default: return
+            }
+            let named = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            #expect(String(named.drop { $0 == "." }) == path)
+        }
+    }
+}

@@ -17,17 +17,7 @@ extension OperatorEngine {
             decide(at: time)
         case .editLog(let id, let value):
             note(at: time, .appRun(cause: "edit_log", synced: false))
-            guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
-                return problem(at: time, "event.unknown_log", "no log '\(id)' today")
-            }
-            if let message = OperatorEngine.logValueProblem(value) { return problem(at: time, "event.invalid_value", message) }
-            day?.updateLogs { logs in
-                logs[index].value = value
-                logs[index].updatedAt = time
-            }
-            // The user changed what was done: the routine is judged afresh.
-            if let routine = day?.logs[index].routine { day?.forgetEarned(routine) }
-            if let log = day?.logs[index] { note(at: time, .logChanged(log, deleted: false)) }
+            guard editLog(id: id, value: value, at: time) else { return }
             decide(at: time)
         case .deleteLog(let id):
             note(at: time, .appRun(cause: "delete_log", synced: false))
@@ -65,6 +55,27 @@ extension OperatorEngine {
         case .notificationDelivered, .timeZoneChanged:
             break  // handled before any app run (see `handle`)
         }
+    }
+
+    /// Edits a log of today; false (with a problem record) when there is none of that id or
+    /// the value is refused.
+    private mutating func editLog(id: String, value: Double, at time: Date) -> Bool {
+        guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
+            problem(at: time, "event.unknown_log", "no log '\(id)' today")
+            return false
+        }
+        if let message = OperatorEngine.logValueProblem(value) {
+            problem(at: time, "event.invalid_value", message)
+            return false
+        }
+        day?.updateLogs { logs in
+            logs[index].value = value
+            logs[index].updatedAt = time
+        }
+        // The user changed what was done: the routine is judged afresh.
+        if let routine = day?.logs[index].routine { day?.forgetEarned(routine) }
+        if let log = day?.logs[index] { note(at: time, .logChanged(log, deleted: false)) }
+        return true
     }
 
     /// A HealthKit sync: the app now knows `health` (nil: the sync failed; the last values stay).

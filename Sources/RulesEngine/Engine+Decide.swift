@@ -38,6 +38,29 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
+        let event = appEvent(&current, reading: reading, completedBefore: completedBefore)
+        current.earn(reading.routines)
+        current.lastRun = time
+        current.lastEvent = event
+        routeChangedThisRun = false
+        let today = current.day
+        day = current
+
+        // Patched (the reading's array is shared with the decisions kept for explanations):
+        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
+        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
+            reading.facts.patch(layout.event, cell: cell)
+        } else {
+            reading.facts.patch(layout.event, .string(event))
+        }
+        lastReading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
+        saveSnapshot(reading, event: event, at: time)
+        plan(at: time, today: reading)
+    }
+
+    /// The run's `event` fact (`recovery_completed`, `route_changed`, `completed` or `home`),
+    /// with the day's completed routines and recovery state brought up to date.
+    private mutating func appEvent(_ current: inout DayState, reading: DayReading, completedBefore: [String]) -> String {
         // The routines completed now (ruleset order), compared with those of the last run in
         // place: a new array only when they differ. Only an enabled routine's completion is
         // the user's (`completed`): a disabled sleep routine met by last night's sleep is not.
@@ -65,25 +88,8 @@ extension OperatorEngine {
         if !sameCompleted {
             current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
         }
-        current.earn(reading.routines)
-        current.lastRun = time
-        current.lastEvent = event
-        routeChangedThisRun = false
-        let today = current.day
-        day = current
-
-        // Patched (the reading's array is shared with the decisions kept for explanations):
-        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
-            reading.facts.patch(layout.event, cell: cell)
-        } else {
-            reading.facts.patch(layout.event, .string(event))
-        }
-        lastReading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
-        saveSnapshot(reading, event: event, at: time)
-        plan(at: time, today: reading)
+        return event
     }
-
 }
 
 /// An app run's reading, kept for the day's close: until the next app run the day changes

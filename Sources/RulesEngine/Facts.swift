@@ -13,39 +13,12 @@ extension OperatorEngine {
     }
 
     private func fill(_ facts: inout FactBuilder, _ reading: DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
-        let health = day.health
         facts.put(layout.now, cell: .time(now))
         facts.put(layout.today, cell: .date(day.day))
         facts.put(layout.weekday, cell: EnumCells.weekday(day.day))
-        // Values and goals of the steps, sleep and water routines by index (a reading
-        // copied out of the array retains its routine's box), 0 without the routine.
-        func value(_ index: Int?) -> Double {
-            guard let index, index >= 0, index < reading.routines.count else { return 0 }
-            return reading.routines[index].value
-        }
-        func goal(_ index: Int?) -> Double {
-            guard let index, index >= 0, index < reading.routines.count else { return 0 }
-            return reading.routines[index].goal
-        }
-        let stepsGranted = health?.stepsPermission == .granted
-        facts.put(
-            layout.stepsToday, cell: .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: value(derived.stepsRoutine))))
-        facts.put(layout.stepsYesterday, cell: .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
-        facts.put(layout.stepsAverage7, cell: .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
-        facts.put(layout.stepsGoal, cell: .int(Int(saturating: goal(derived.stepsRoutine))))
-        let sleepGranted = health?.sleepPermission == .granted
-        var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
-        if sleepMinutes == nil, derived.sleepRoutine != nil, value(derived.sleepRoutine) > 0 {
-            sleepMinutes = Int(saturating: value(derived.sleepRoutine))
-        }
-        facts.put(layout.sleepMinutes, cell: sleepMinutes.map(FactCell.int) ?? .unknown)
-        facts.put(layout.sleepStart, cell: (sleepGranted ? health?.sleepStart : nil).map(FactCell.time) ?? .unknown)
-        facts.put(layout.sleepEnd, cell: (sleepGranted ? health?.sleepEnd : nil).map(FactCell.time) ?? .unknown)
-        facts.put(layout.healthSteps, cell: (health?.stepsPermission ?? lastPermissions.steps).cell)
-        facts.put(layout.healthSleep, cell: (health?.sleepPermission ?? lastPermissions.sleep).cell)
-        facts.put(layout.healthSyncedAt, cell: day.syncedAt.map(FactCell.time) ?? .unknown)
-        facts.put(layout.waterML, cell: .int(Int(saturating: value(derived.waterRoutine))))
-        facts.put(layout.waterGoal, cell: .int(Int(saturating: goal(derived.waterRoutine))))
+        fillHealth(&facts, reading, day: day)
+        facts.put(layout.waterML, cell: .int(Int(saturating: Self.value(reading, derived.waterRoutine))))
+        facts.put(layout.waterGoal, cell: .int(Int(saturating: Self.goal(reading, derived.waterRoutine))))
         facts.put(layout.completed, cell: .int(reading.completed))
         facts.put(layout.total, cell: .int(reading.total))
         facts.put(layout.completionRate, cell: .number(reading.rate))
@@ -81,6 +54,40 @@ extension OperatorEngine {
         }
     }
 
+    /// The steps, sleep and permission facts: HealthKit's when granted, else the routines'
+    /// own values (steps and sleep logged by hand).
+    private func fillHealth(_ facts: inout FactBuilder, _ reading: DayReading, day: DayState) {
+        let health = day.health
+        let stepsGranted = health?.stepsPermission == .granted
+        facts.put(
+            layout.stepsToday, cell: .int(stepsGranted ? health?.stepsToday ?? 0 : Int(saturating: Self.value(reading, derived.stepsRoutine))))
+        facts.put(layout.stepsYesterday, cell: .int(stepsGranted ? health?.stepsYesterday ?? 0 : 0))
+        facts.put(layout.stepsAverage7, cell: .int(stepsGranted ? health?.stepsAverage7 ?? 0 : 0))
+        facts.put(layout.stepsGoal, cell: .int(Int(saturating: Self.goal(reading, derived.stepsRoutine))))
+        let sleepGranted = health?.sleepPermission == .granted
+        var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
+        if sleepMinutes == nil, derived.sleepRoutine != nil, Self.value(reading, derived.sleepRoutine) > 0 {
+            sleepMinutes = Int(saturating: Self.value(reading, derived.sleepRoutine))
+        }
+        facts.put(layout.sleepMinutes, cell: sleepMinutes.map(FactCell.int) ?? .unknown)
+        facts.put(layout.sleepStart, cell: (sleepGranted ? health?.sleepStart : nil).map(FactCell.time) ?? .unknown)
+        facts.put(layout.sleepEnd, cell: (sleepGranted ? health?.sleepEnd : nil).map(FactCell.time) ?? .unknown)
+        facts.put(layout.healthSteps, cell: (health?.stepsPermission ?? lastPermissions.steps).cell)
+        facts.put(layout.healthSleep, cell: (health?.sleepPermission ?? lastPermissions.sleep).cell)
+        facts.put(layout.healthSyncedAt, cell: day.syncedAt.map(FactCell.time) ?? .unknown)
+    }
+
+    /// The value and goal of a routine by index (a reading copied out of the array retains
+    /// its routine's box), 0 without the routine.
+    private static func value(_ reading: DayReading, _ index: Int?) -> Double {
+        guard let index, index >= 0, index < reading.routines.count else { return 0 }
+        return reading.routines[index].value
+    }
+
+    private static func goal(_ reading: DayReading, _ index: Int?) -> Double {
+        guard let index, index >= 0, index < reading.routines.count else { return 0 }
+        return reading.routines[index].goal
+    }
 }
 
 extension FactBuilder: FactSink {}

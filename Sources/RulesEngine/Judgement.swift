@@ -12,19 +12,7 @@ extension OperatorEngine {
     mutating func closeDay(at time: Date) {
         // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
         guard let current = day.take() else { return }
-        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
-        let reading: DayReading
-        if memoises, let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,
-            kept.permissions == lastPermissions
-        {
-            // What the last run read (see `KeptReading`), as a fresh reading would give it.
-            var last = kept.reading
-            last.facts.patch(layout.event, cell: EnumCells.home)
-            last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
-            reading = last
-        } else {
-            reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
-        }
+        let reading = closingReading(current)
         var ids: [String] = []
         var statuses: [RoutineStatus] = []
         ids.reserveCapacity(reading.routines.count)
@@ -72,6 +60,21 @@ extension OperatorEngine {
         records.append(EngineRecord(at: time, kind: .dayClosed(close)))
         day = DayState(day: current.day + 1)
         delivered = [:]
+    }
+
+    /// The day as the app knew it at its last run, which its close reads.
+    private func closingReading(_ current: DayState) -> DayReading {
+        if memoises, let kept = lastReading, kept.day == current.day, current.lastRun != nil, kept.profileVersion == profileVersion,
+            kept.permissions == lastPermissions
+        {
+            // What the last run read (see `KeptReading`), as a fresh reading would give it.
+            var last = kept.reading
+            last.facts.patch(layout.event, cell: EnumCells.home)
+            last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
+            return last
+        }
+        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
+        return read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
     }
 
     /// A routine's status by the first matching `judgement.routine` entry; no match is

@@ -1,0 +1,153 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// A candidate and what the gates decided, kept from the last plan to explain it on demand.
+struct PlannedCandidate: Sendable {
+    var candidate: Candidate
+    var reason: GateReason?
+    var gates: GateOutcome
+    var at: Date
+    var today: Bool
+}
+
+/// A notification rule behind one reference: candidates are copied many times per plan,
+/// and a rule is a large value.
+final class RuleBox: Sendable {
+    let value: NotificationRule
+    /// Its text and title templates with their surfaces' fallbacks (looked up once), and
+    /// its thread.
+    let body: ResolvedTemplate?
+    let title: ResolvedTemplate?
+    let threadID: String
+    /// Its place in the ruleset's notifications (for tables worked out per profile).
+    let index: Int
+
+    init(_ value: NotificationRule, index: Int, in ruleset: Ruleset) {
+        self.value = value
+        self.index = index
+        func resolve(_ id: String) -> ResolvedTemplate? {
+            ruleset.template(id).map {
+                ResolvedTemplate(
+                    template: $0, fallback: ruleset.surface($0.surface)?.fallback ?? "",
+                    refusedAt: TemplateRenderer.refusedSegment($0, in: ruleset))
+            }
+        }
+        body = resolve(value.template)
+        title = value.title.flatMap(resolve)
+        threadID = "thread.\(value.category)"
+    }
+}
+
+/// A template with its surface's fallback, behind one reference (copying the template out
+/// of the rule's box retained each of its fields).
+final class ResolvedTemplate: Sendable {
+    let template: Template
+    let fallback: String
+    /// Its refused segment (see `TemplateRenderer.refusedSegment`).
+    let refusedAt: Int?
+    /// Its text when it has no placeholder (then it renders as it is).
+    let constantText: String?
+
+    init(template: Template, fallback: String, refusedAt: Int?) {
+        self.template = template
+        self.fallback = fallback
+        self.refusedAt = refusedAt
+        if template.segments.count == 1, case .text(let literal) = template.segments[0] {
+            constantText = literal
+        } else {
+            constantText = template.segments.isEmpty ? "" : nil
+        }
+    }
+}
+
+/// Tomorrow's gated candidates, kept while what plans read off the profile
+/// (`ProfileDerived.planVersion`) and the known permissions (which `health.*` reads when
+/// there is no sync yet) do not change. Immutable, behind one reference: engines that
+/// share it cannot change it, and letting go of it is one release.
+final class TomorrowPlan: Sendable {
+    let day: Int
+    let planVersion: Int
+    let permissions: KnownPermissions
+    /// The planning run's time of day, when tomorrow's plan reads it
+    /// (`RulesetDerived.tomorrowReadsNow`), else nil.
+    let now: Int?
+    let candidates: [Candidate]
+    let accepted: [ScheduledNotification]
+    let refusals: [SuppressedNotification]
+    let planned: [PlannedCandidate]
+
+    init(
+        day: Int, planVersion: Int, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
+        refusals: [SuppressedNotification], planned: [PlannedCandidate]
+    ) {
+        self.day = day
+        self.planVersion = planVersion
+        self.now = now
+        self.permissions = permissions
+        self.candidates = candidates
+        self.accepted = accepted
+        self.refusals = refusals
+        self.planned = planned
+    }
+}
+
+/// What a plan was made from, to tell whether the next app run may keep it: a plan is a
+/// function of the facts it reads (`RulesetDerived.planReads`), what it reads off the
+/// profile (`ProfileDerived.planVersion`), the day's
+/// route, skip, deliveries and pending requests, and — through "fires after now" — of the
+/// time only when one of its candidates' fire time has come.
+struct PlanMemo: Sendable, Equatable {
+    var day: Int
+    var planVersion: Int
+    var skipped: Bool
+    var route: RouteKind
+    var reason: String
+    var deliveries: Int
+    var delivered: Int
+    var pending: Int
+}
+
+/// The request ids of a day's candidates (`<type>.<yyyymmdd>`, by rule index; per-routine
+/// types are named when made), kept for today and tomorrow instead of formatted at every plan.
+struct CandidateIDs: Sendable {
+    var day: Int
+    var date: String
+    var ids: [String]
+}
+
+/// The latest notification of a category (see `plan`).
+struct CategoryTime {
+    var category: String
+    var at: Date
+}
+
+/// The last plan's inputs and the soonest fire time among its candidates (immutable,
+/// behind one reference, as `TomorrowPlan`).
+final class KeptPlan: Sendable {
+    let inputs: PlanMemo
+    /// The facts the plan read (`ProfileDerived.planReads`), as they were, and the sides of
+    /// the constants its banded facts were on.
+    let reads: FactSample
+    let sides: [UInt8]
+    let nextFire: Date
+
+    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date) {
+        self.inputs = inputs
+        self.reads = reads
+        self.sides = sides
+        self.nextFire = nextFire
+    }
+}
+
+/// One candidate of a plan: a notification type (and routine) on a logical day.
+struct Candidate: Sendable {
+    var box: RuleBox
+    var routine: String?
+    var day: Int
+    /// Fire time, seconds since midnight, and its instant.
+    var seconds: Int
+    var fireAt: Date
+    var facts: FactValues
+    var id: String
+}

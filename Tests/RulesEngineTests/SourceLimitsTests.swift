@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// What the app links stays readable: no file of `RulesEngine` over 400 lines and no
+/// function over 60, so each rule of the engine is found in a file named for it.
+@Suite struct SourceLimitsTests {
+    static let maxFileLines = 400
+    static let maxFunctionLines = 60
+
+    static var engineSources: [URL] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent("Sources/RulesEngine")
+        let walk = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        var files: [URL] = []
+        while let url = walk?.nextObject() as? URL { if url.pathExtension == "swift" { files.append(url) } }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// A line without its string literals and `//` comment (braces there do not count).
+    static func code(_ line: Substring) -> String {
+        var out = ""
+        var inString = false
+        var escaped = false
+        var previous: Character = " "
+        for character in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "/", previous == "/" {
+                out.removeLast()
+                break
+            } else {
+                out.append(character)
+            }
+            previous = character
+        }
+        return out
+    }
+
+    /// Each function or initialiser of `text` (its first line and its length in lines, from
+    /// the declaration to its closing brace).
+    static func functions(in text: String) -> [(line: Int, length: Int)] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(code)
+        let declaration =
+            #/^\s*(@\w+\s+)*((public|private|fileprivate|internal|package|static|mutating|override|nonisolated|final)\s+)*(func\s|init[?!]?[(<])/#
+        var result: [(Int, Int)] = []
+        for (start, line) in lines.enumerated() where line.contains(declaration) {
+            var depth = 0
+            var opened = false
+            var end = start
+            scan: for index in start..<lines.count {
+                for character in lines[index] {
+                    if character == "{" {
+                        depth += 1
+                        opened = true
+                    } else if character == "}" {
+                        depth -= 1
+                    }
+                }
+                end = index
+                if opened, depth <= 0 { break scan }
+                // A requirement without a body (a protocol's) ends at its line.
+                if !opened, index > start, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { break scan }
+            }
+            if opened { result.append((start + 1, end - start + 1)) }
+        }
+        return result
+    }
+
+    @Test func theScannerMeasuresAFunction() {
+        let text = "struct A {\n    func f() {\n        let s = \"{\" // }\n        if true {\n        }\n    }\n}\n"
+        #expect(Self.functions(in: text).map(\.length) == [5])
+    }
+
+    @Test func engineFilesAndFunctionsStayShort() throws {
+        let files = Self.engineSources
+        #expect(files.count > 20)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let name = file.path.components(separatedBy: "Sources/").last ?? file.path
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+            #expect(lines <= Self.maxFileLines, "\(name) has \(lines) lines (at most \(Self.maxFileLines)): split it by what it decides")
+            for function in Self.functions(in: text) where function.length > Self.maxFunctionLines {
+                Issue.record("\(name):\(function.line): a function of \(function.length) lines (at most \(Self.maxFunctionLines))")
+            }
+        }
+    }
+}

@@ -63,8 +63,8 @@ enum AppRunBenchmark {
         // quadratic); the state it leaves is what the app would have saved.
         guard var engine = OperatorEngine(prepared: prepared, state: state) else { return Data() }
         for index in 0..<logs {
-            engine.handle(
-                .log(routine: "water", value: 10, unit: nil, source: .manual), at: clock.instant(day: day, seconds: 9 * 3600 + index % 3600))
+            _ = engine.run(
+                [.log(routine: "water", value: 10, unit: nil, source: .manual)], now: clock.instant(day: day, seconds: 9 * 3600 + index % 3600))
         }
         return (try? engine.state.encoded()) ?? Data()
     }

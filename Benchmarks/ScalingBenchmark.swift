@@ -53,8 +53,8 @@ enum ScalingBenchmark {
             guard let clock = LocalClock(identifier: "Asia/Seoul"), let start = DateFormat.days("2026-07-20") else { return 0 }
             return Measure.best(runs: 3) {
                 var engine = OperatorEngine(ruleset: ruleset, clock: clock, profile: OperatorProfile(ruleset: ruleset))
-                engine.handle(.appOpened(health: nil), at: clock.instant(day: start, seconds: 8 * 3600))
-                blackHole(engine.handle(.appOpened(health: nil), at: clock.instant(day: start + count, seconds: 8 * 3600)))
+                _ = engine.run([.appOpened(health: nil)], now: clock.instant(day: start, seconds: 8 * 3600))
+                blackHole(engine.run([.appOpened(health: nil)], now: clock.instant(day: start + count, seconds: 8 * 3600)))
             }
         }
         report("forbidden phrases", base: 300) { count in

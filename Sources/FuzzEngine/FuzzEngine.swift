@@ -183,7 +183,7 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
         for _ in 0..<count {
             minute += bytes.next(300)
             let time = bytes.next(16) == 0 ? Date(timeIntervalSince1970: 1e19) : clock.instant(day: day, seconds: minute * 60)
-            engine.handle(hostileEvent(engine, &bytes), at: time)
+            _ = engine.run([hostileEvent(engine, &bytes)], now: time)
         }
     }
     func saved(_ engine: OperatorEngine) -> [UInt8] {
@@ -201,7 +201,7 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
     guard let state = EngineState.decode(Data(changed)).state, var restored = OperatorEngine(ruleset: ruleset, state: state) else { return }
     live(&restored, 1 + bytes.next(3))
     minute += 24 * 60
-    restored.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: minute * 60))
+    _ = restored.run([.appOpened(health: nil)], now: clock.instant(day: day, seconds: minute * 60))
     _ = saved(restored)
 }
 

@@ -12,7 +12,7 @@ private let day = 20_654
 private let morning: (engine: OperatorEngine, clock: LocalClock)? = {
     guard let ruleset = shipped, let clock = LocalClock(identifier: "Asia/Seoul") else { return nil }
     var engine = OperatorEngine(ruleset: ruleset, clock: clock)
-    engine.handle(.appOpened(health: nil), at: clock.instant(day: day, seconds: 8 * 3600))
+    _ = engine.run([.appOpened(health: nil)], now: clock.instant(day: day, seconds: 8 * 3600))
     return (engine, clock)
 }()
 
@@ -37,7 +37,7 @@ public func fuzzToolCall(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if verdict.outcome == .rejected, verdict.rejection == nil { abort() }
     var engine = start
     let before = engine.habitLogs.count
-    let records = engine.handle(.toolCall(text), at: clock.instant(day: day, seconds: 9 * 3600))
+    let records = engine.run([.toolCall(text)], now: clock.instant(day: day, seconds: 9 * 3600)).records
     // Nothing changes unless the call was accepted.
     if verdict.outcome != .accepted, engine.habitLogs.count != before { abort() }
     if records.isEmpty { abort() }

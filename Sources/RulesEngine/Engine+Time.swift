@@ -11,7 +11,7 @@ extension OperatorEngine {
     /// reports each delivery as `.notificationDelivered` instead (as the app learns them from
     /// the notification center).
     @discardableResult
-    public mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
+    package mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         reconcileIfNeeded(at: time)
@@ -50,7 +50,7 @@ extension OperatorEngine {
 
     /// Opens the logical day of `time` when no day is open yet (before the first event
     /// ever), so that a day without any app run still closes and is judged.
-    public mutating func openDay(at time: Date) {
+    package mutating func openDay(at time: Date) {
         beginStep()
         if refusesTimeOutOfRange(time) { return }
         if day == nil { openDay(for: time) }

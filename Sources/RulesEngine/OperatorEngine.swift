@@ -307,7 +307,7 @@ public struct OperatorEngine: Sendable {
     /// Applies one event at `time`. Events must come in time order; an earlier one is
     /// refused with a `problem` record and changes nothing.
     @discardableResult
-    public mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
+    package mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         if let last = lastRunTime, time < last {

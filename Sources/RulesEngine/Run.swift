@@ -111,9 +111,29 @@ extension OperatorEngine {
                 at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
             return Effects(records: [problem])
         }
-        var records = events.isEmpty ? engine.advance(to: now) : []
-        for event in events { records += engine.handle(event, at: now) }
+        let effects = engine.run(events, now: now)
         state = engine.state
-        return Effects(records: records)
+        return effects
+    }
+
+    /// One app run on this engine — the one way in, which the app's `run(&state, …)` calls on
+    /// an engine made from the saved state, and the simulator, `rules test`, populations and
+    /// the fuzz targets call on the engine they keep between runs (the same code: plain and
+    /// `--restore-each-event` runs give the same records). Lets the clock reach `now` and
+    /// applies `events` in order at `now` (none: only the clock moves).
+    ///
+    /// `presumingDeliveries`: requests due by `now` are presumed delivered (the app, which
+    /// reports the deliveries it learns of as `.notificationDelivered` first); false leaves
+    /// them pending for a device model that reports each one.
+    public mutating func run(_ events: [EngineEvent], now: Date, presumingDeliveries: Bool = true) -> Effects {
+        Effects(records: records(of: events, now: now, presumingDeliveries: presumingDeliveries))
+    }
+
+    /// The records of a run (what `run(_:now:)` collects into effects).
+    package mutating func records(of events: [EngineEvent], now: Date, presumingDeliveries: Bool = true) -> [EngineRecord] {
+        guard !events.isEmpty else { return advance(to: now, presumingDeliveries: presumingDeliveries) }
+        var records: [EngineRecord] = []
+        for event in events { records += handle(event, at: now) }
+        return records
     }
 }

@@ -48,13 +48,13 @@ struct Device {
     ) -> [EngineRecord] {
         var records: [EngineRecord] = []
         while let next = pending.first, next.scheduledAt <= time {
-            records += engine.advance(to: next.scheduledAt, truth: truth, presumingDeliveries: false)
+            records += engine.records(of: [], now: next.scheduledAt, presumingDeliveries: false)
             pending.removeFirst()
             let stale = !engine.conditionHolds(for: next, truth: truth(next.scheduledAt))
-            records += engine.handle(.notificationDelivered(id: next.id, staleCondition: stale), at: next.scheduledAt)
+            records += engine.records(of: [.notificationDelivered(id: next.id, staleCondition: stale)], now: next.scheduledAt)
             after(&engine)
         }
-        records += engine.advance(to: time, truth: truth, presumingDeliveries: false)
+        records += engine.records(of: [], now: time, presumingDeliveries: false)
         apply(records)
         return records
     }

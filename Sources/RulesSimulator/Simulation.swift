@@ -192,8 +192,8 @@ public enum Simulation {
                 if let answer = answers.first, answer.time <= time, delivery.map({ answer.time < $0 }) ?? true {
                     answers.removeFirst()
                     out += device.run(&engine, until: answer.time, truth: truth, after: restore)
-                    let response = engine.handle(
-                        .notificationResponse(id: answer.id, response: answer.response, health: truth(answer.time)), at: answer.time)
+                    let response = engine.records(
+                        of: [.notificationResponse(id: answer.id, response: answer.response, health: truth(answer.time))], now: answer.time)
                     device.apply(response)
                     restore(&engine)
                     out += response
@@ -261,7 +261,7 @@ public enum Simulation {
                 // change skips happens the gap later).
                 let position = logical(of: dayClock.local(time).seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
-                var output = engine.handle(engineEvent(event.kind, reading: reading), at: time)
+                var output = engine.records(of: [engineEvent(event.kind, reading: reading)], now: time)
                 for record in output {
                     if case .problem(let code, let message) = record.kind {
                         problems.append((event.origin, code == "event.not_delivered" ? "scenario.not_delivered: \(message)" : message))
@@ -277,7 +277,7 @@ public enum Simulation {
                         }
                     })
                 {
-                    output += engine.handle(.appOpened(health: reading), at: time)
+                    output += engine.records(of: [.appOpened(health: reading)], now: time)
                 }
                 if case .settings(let values) = event.kind {
                     for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }

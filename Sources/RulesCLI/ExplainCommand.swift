@@ -70,10 +70,10 @@ enum ExplainCommand {
         let explanations = result.engine.explanations
         var key: String
         switch decision {
-        case "notification": key = "notification \(id ?? "")"
+        case "notification": key = DecisionID.notification(id ?? "").name
         case "template":
             let surface = ruleset.template(id ?? "")?.surface ?? id ?? ""
-            key = "template \(surface)"
+            key = DecisionID.template(surface).name
         default: key = decision
         }
         if decision == "notification", ruleset.notification(id ?? "") == nil {

@@ -8,21 +8,21 @@ extension OperatorEngine {
     mutating func apply(_ event: EngineEvent, at time: Date) {
         switch event {
         case .appOpened(let health):
-            note(at: time, .appRun(cause: "open", synced: true))
+            note(at: time, .appRun(cause: .open, synced: true))
             sync(health, at: time)
             decide(at: time)
         case .log(let routine, let value, let unit, let source):
-            note(at: time, .appRun(cause: "log", synced: false))
+            note(at: time, .appRun(cause: .log, synced: false))
             guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != nil else { return }
             decide(at: time)
         case .editLog(let id, let value):
-            note(at: time, .appRun(cause: "edit_log", synced: false))
+            note(at: time, .appRun(cause: .editLog, synced: false))
             guard editLog(id: id, value: value, at: time) else { return }
             decide(at: time)
         case .deleteLog(let id):
-            note(at: time, .appRun(cause: "delete_log", synced: false))
+            note(at: time, .appRun(cause: .deleteLog, synced: false))
             guard let log = day?.logs.first(where: { $0.id == id }) else {
-                return problem(at: time, "event.unknown_log", "no log '\(id)' today")
+                return problem(at: time, .unknownLog, "no log '\(id)' today")
             }
             day?.removeLogs { $0.id == id }
             day?.forgetEarned(log.routine)
@@ -31,19 +31,19 @@ extension OperatorEngine {
         case .check(let routine, let item), .uncheck(let routine, let item):
             let checked: Bool
             if case .check = event { checked = true } else { checked = false }
-            note(at: time, .appRun(cause: checked ? "check" : "uncheck", synced: false))
+            note(at: time, .appRun(cause: checked ? .check : .uncheck, synced: false))
             guard tick(routine: routine, item: item, checked: checked, at: time) else { return }
             decide(at: time)
         case .widget(let intent):
-            note(at: time, .appRun(cause: "widget:\(intent.rawValue)", synced: false))
+            note(at: time, .appRun(cause: .widget(intent), synced: false))
             widget(intent, at: time)
             decide(at: time)
         case .action(let action):
-            note(at: time, .appRun(cause: "action:\(action.rawValue)", synced: false))
+            note(at: time, .appRun(cause: .action(action), synced: false))
             request(action, at: time)
             decide(at: time)
         case .toolCall(let text):
-            note(at: time, .appRun(cause: "tool_call", synced: false))
+            note(at: time, .appRun(cause: .toolCall, synced: false))
             let health = runTool(text, at: time)
             if let health { sync(health, at: time) }
             decide(at: time)
@@ -61,11 +61,11 @@ extension OperatorEngine {
     /// the value is refused.
     private mutating func editLog(id: String, value: Double, at time: Date) -> Bool {
         guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
-            problem(at: time, "event.unknown_log", "no log '\(id)' today")
+            problem(at: time, .unknownLog, "no log '\(id)' today")
             return false
         }
         if let message = OperatorEngine.logValueProblem(value) {
-            problem(at: time, "event.invalid_value", message)
+            problem(at: time, .invalidValue, message)
             return false
         }
         day?.updateLogs { logs in
@@ -93,17 +93,17 @@ extension OperatorEngine {
         // A few routines: found in turn (hashing the id costs more), read through the box.
         guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
             problem(
-                at: time, "event.unknown_routine",
+                at: time, .unknownRoutine,
                 "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
             return nil
         }
         if let message = OperatorEngine.logValueProblem(value) {
-            problem(at: time, "event.invalid_value", "\(message) (routine '\(id)')")
+            problem(at: time, .invalidValue, "\(message) (routine '\(id)')")
             return nil
         }
         let routine = box.value
         if let unit, unit != routine.unit {
-            problem(at: time, "event.unit_mismatch", "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
+            problem(at: time, .unitMismatch, "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
             return nil
         }
         guard let today = currentDay, let number = nextLogNumber else { return nil }
@@ -133,14 +133,14 @@ extension OperatorEngine {
     mutating func tick(routine id: String, item: String, checked: Bool, at time: Date) -> Bool {
         // A few routines: found in turn (hashing the id costs more), read through the box.
         guard let routine = routineBoxes.first(where: { $0.value.id == id })?.value else {
-            problem(at: time, "event.unknown_routine", "no routine '\(id)'")
+            problem(at: time, .unknownRoutine, "no routine '\(id)'")
             return false
         }
         // The tick keeps the ruleset's own spelling of the item (found by canonical
         // equivalence), so counting ticks can compare bytes (see `value(of:in:)`).
         guard let item = routine.items.first(where: { $0 == item }) else {
             problem(
-                at: time, "event.unknown_item",
+                at: time, .unknownItem,
                 "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
             return false
         }
@@ -192,7 +192,7 @@ extension OperatorEngine {
         case .skipToday:
             current.skipped = true
         case .reduceRoute where current.skipped, .startRecovery where current.skipped:
-            problem(at: time, "event.day_skipped", "the user skipped today: the route stays \(current.route.route.rawValue)")
+            problem(at: time, .daySkipped, "the user skipped today: the route stays \(current.route.route.rawValue)")
         case .reduceRoute, .startRecovery:
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true
@@ -225,11 +225,11 @@ extension OperatorEngine {
         var changed: [String] = []
         for key in values.keys.sorted() {
             guard let declaration = ruleset.settings.declaration(key), let value = values[key] else {
-                problem(at: time, "event.unknown_setting", "no setting '\(key)'")
+                problem(at: time, .unknownSetting, "no setting '\(key)'")
                 continue
             }
             guard OperatorEngine.fits(value, declaration.type, in: ruleset) else {
-                problem(at: time, "event.invalid_setting", "setting '\(key)' takes \(declaration.type), not \(value)")
+                problem(at: time, .invalidSetting, "setting '\(key)' takes \(declaration.type), not \(value)")
                 continue
             }
             profile.settings[key] = value
@@ -254,16 +254,16 @@ extension OperatorEngine {
             guard let value = settings[declaration.key] else { continue }
             if let fitted = fitted(value, declaration.type, in: ruleset) {
                 guard fitted != value else { continue }
-                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "entries that no longer fit dropped"))
+                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: .entriesDropped))
                 settings[declaration.key] = fitted
             } else {
-                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: "dropped"))
+                changes.append(Reconciliation(subject: .setting, id: declaration.key, action: .dropped))
                 settings[declaration.key] = nil
             }
         }
         if settings.contains(where: { ruleset.settings.declaration($0.key) == nil }) {
             for key in settings.keys.filter({ ruleset.settings.declaration($0) == nil }).sorted() {
-                changes.append(Reconciliation(subject: .setting, id: key, action: "dropped"))
+                changes.append(Reconciliation(subject: .setting, id: key, action: .dropped))
                 settings[key] = nil
             }
         }

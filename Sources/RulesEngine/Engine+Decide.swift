@@ -12,7 +12,7 @@ extension OperatorEngine {
         guard var current = day.take() else { return }
         let now = clock.local(time).seconds
         let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
-        for message in before.problems { problem(at: time, "expression.evaluation", message) }
+        for message in before.problems { problem(at: time, .evaluation, message) }
         // Routines done at the previous run: a routine done now and not then was completed
         // by this run's event.
         let completedBefore = current.completedRoutines

@@ -66,7 +66,7 @@ extension OperatorEngine {
         var widgetFacts = reading.facts
         widgetFacts.patch(layout.event, cell: EnumCells.home)
         let widgetLine = keptLine(derived.widgetLine, tone: tone, day: today, facts: widgetFacts, problems: &problems)
-        for message in problems { problem(at: time, "expression.evaluation", message) }
+        for message in problems { problem(at: time, .evaluation, message) }
         if let homeLine { note(at: time, .templateRendered(homeLine)) }
         if let widgetLine { note(at: time, .templateRendered(widgetLine)) }
         // Both lines with the run's facts once (explained when asked).

@@ -64,14 +64,14 @@ public enum LogSource: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// The user's route requests (seed 9.5).
-public enum RouteAction: String, Sendable, Hashable, CaseIterable {
+public enum RouteAction: String, Sendable, Hashable, CaseIterable, Codable {
     case reduceRoute = "reduce_route"
     case startRecovery = "start_recovery"
     case skipToday = "skip_today"
 }
 
 /// The quick-log widget's intents (seed 7.6).
-public enum WidgetIntent: String, Sendable, Hashable, CaseIterable {
+public enum WidgetIntent: String, Sendable, Hashable, CaseIterable, Codable {
     case logWater250 = "log_water_250"
     case completeSupplement = "complete_supplement"
     case completeSkincare = "complete_skincare"

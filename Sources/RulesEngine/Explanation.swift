@@ -153,7 +153,7 @@ extension OperatorEngine {
             } catch {
                 let place = origin(entries[index])
                 problem(
-                    at: time, "expression.evaluation",
+                    at: time, .evaluation,
                     "\(place.file):\(place.location.line): '\(when.source)' could not be evaluated: \(error.description)")
             }
         }
@@ -193,5 +193,49 @@ extension OperatorEngine {
     func firstMatchIndex<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues) -> Int? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
+    }
+}
+
+/// A decision the engine explains: a table's (`risk`, `route`, `day`), the last tool
+/// call's, a notification candidate's (by type, or by request id) or a surface's line.
+/// `name` is how scenarios, `--explain` and traces spell it.
+public enum DecisionID: Sendable, Hashable {
+    case risk, route, day, tool
+    /// Today's candidate of a notification type, or any candidate by its request id.
+    case notification(String)
+    /// The last line made for a surface.
+    case template(String)
+
+    /// The tables among the decisions.
+    public static let tables: [DecisionID] = [.risk, .route, .day]
+
+    /// `risk`, `route`, `day`, `tool`, `notification <type or id>`, `template <surface>`.
+    public var name: String {
+        switch self {
+        case .risk: "risk"
+        case .route: "route"
+        case .day: "day"
+        case .tool: "tool"
+        case .notification(let id): "notification " + id
+        case .template(let surface): "template " + surface
+        }
+    }
+
+    /// The decision a name spells, nil for a name that spells none.
+    public init?(name: String) {
+        switch name {
+        case "risk": self = .risk
+        case "route": self = .route
+        case "day": self = .day
+        case "tool": self = .tool
+        default:
+            let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty else { return nil }
+            switch parts[0] {
+            case "notification": self = .notification(parts[1])
+            case "template": self = .template(parts[1])
+            default: return nil
+            }
+        }
     }
 }

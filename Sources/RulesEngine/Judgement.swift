@@ -33,7 +33,7 @@ extension OperatorEngine {
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
         }
-        for message in problems { problem(at: time, "expression.evaluation", message) }
+        for message in problems { problem(at: time, .evaluation, message) }
         var result = DayResult.failed
         if current.skipped {
             result = .skipped

@@ -95,51 +95,11 @@ public struct OperatorEngine: Sendable {
     /// The latest decisions of the tables and tools, explained when asked.
     var decided = DecidedExplanations()
 
-    /// The latest explanation of each decision (`risk`, `route`, `day`, `tool`).
-    public var decisionExplanations: [String: Explanation] {
-        var result = decided.other
-        for name in ["risk", "route", "day"] { result[name] = decisionExplanation(name) }
-        return result
-    }
-
-    /// The latest explanation of one decision (`risk`, `route`, `day`, `tool`), made now.
-    public func decisionExplanation(_ decision: String) -> Explanation? {
-        switch decision {
-        case "risk": decided.risk.map(explain)
-        case "route": decided.route.map(explain)
-        case "day": decided.day.map(explain)
-        default: decided.other[decision]
-        }
-    }
     /// The candidates of the last plan with their gates, explained on demand.
     var plannedCandidates: [PlannedCandidate] = []
     /// The lines of the last app run, explained on demand.
     var lastLines = LastLines.none
 
-    /// The explanation of each candidate of the last plan (`notification <type>` for today's,
-    /// `notification <request id>` for every one).
-    public var planExplanations: [String: Explanation] {
-        var result: [String: Explanation] = [:]
-        for planned in plannedCandidates {
-            let candidate = planned.candidate
-            let explanation = Explanation(
-                decision: "notification \(candidate.box.value.id)", outcome: planned.reason?.rawValue ?? "scheduled", at: planned.at,
-                entries: planned.gates.entries(for: candidate.box.value),
-                reading: (candidate.box.value.when?.factsRead ?? []) + candidate.box.value.at.factsRead, in: candidate.facts, schema: fullSchema,
-                note: "candidate \(candidate.id) at \(TimeFormat.clock(candidate.seconds))")
-            result["notification \(candidate.id)"] = explanation
-            if planned.today, result["notification \(candidate.box.value.id)"] == nil || candidate.routine == nil {
-                result["notification \(candidate.box.value.id)"] = explanation
-            }
-        }
-        for line in lastLines.decisions { result["template \(line.text.surface)"] = templateExplanation(line) }
-        return result
-    }
-
-    /// Every latest explanation, by decision.
-    public var explanations: [String: Explanation] {
-        decisionExplanations.merging(planExplanations) { a, _ in a }
-    }
     var records: [EngineRecord] = []
     /// Tomorrow's plan candidates, made for this profile (see `plan`).
     var tomorrowPlan: TomorrowPlan?
@@ -311,14 +271,14 @@ public struct OperatorEngine: Sendable {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         if let last = lastRunTime, time < last {
-            problem(at: time, "event.out_of_order", "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
+            problem(at: time, .outOfOrder, "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
             return records
         }
         reconcileIfNeeded(at: time)
         if case .notificationDelivered(let id, let stale) = event {
             moveTime(to: time, truth: nil, presumingDeliveries: false)
             guard let request = pending.first(where: { $0.id == id }) else {
-                problem(at: time, "event.unknown_request", "no pending request '\(id)'")
+                problem(at: time, .unknownRequest, "no pending request '\(id)'")
                 return records
             }
             deliver(request, staleCondition: stale)
@@ -341,7 +301,7 @@ public struct OperatorEngine: Sendable {
     /// problem record and changes nothing.
     mutating func changeTimeZone(to identifier: String, at time: Date) {
         guard let new = LocalClock(identifier: identifier) else {
-            return problem(at: time, "event.unknown_timezone", "'\(identifier)' is not an IANA time zone")
+            return problem(at: time, .unknownTimeZone, "'\(identifier)' is not an IANA time zone")
         }
         let old = clock.timeZone.identifier
         guard new != clock else { return }
@@ -361,7 +321,7 @@ public struct OperatorEngine: Sendable {
         openDay(for: time)
         // The app learns of the change when it runs next; the device reports it as a run
         // (without a sync) so that the plan is made again in the new zone.
-        note(at: time, .appRun(cause: "timezone", synced: false))
+        note(at: time, .appRun(cause: .timezone, synced: false))
         decide(at: time)
     }
 
@@ -387,13 +347,13 @@ public struct OperatorEngine: Sendable {
         if InputLimits.engineSeconds.contains(seconds), days.contains(clock.logical(time, dayStart: dayStart).day) { return false }
         let shown = seconds.isFinite ? String(Int64(Swift.min(Swift.max(seconds.rounded(.down), -9e18), 9e18))) : String(seconds)
         problem(
-            at: LocalClock.bounded(time), "event.out_of_range",
+            at: LocalClock.bounded(time), .outOfRange,
             "the time \(shown) s since 1970 is outside the days the engine lives (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)))"
         )
         return true
     }
 
-    mutating func problem(at time: Date, _ code: String, _ message: String) {
+    mutating func problem(at time: Date, _ code: ProblemCode, _ message: String) {
         records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
     }
 }

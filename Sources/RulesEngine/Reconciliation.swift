@@ -11,11 +11,11 @@ extension OperatorEngine {
         guard needsReconciliation else { return }
         needsReconciliation = false
         var changes: [Reconciliation] = []
-        func note(_ subject: Reconciliation.Subject, _ id: String, _ action: String) {
+        func note(_ subject: Reconciliation.Subject, _ id: String, _ action: Reconciliation.Action) {
             changes.append(Reconciliation(subject: subject, id: id, action: action))
         }
         if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
-            note(.ruleset, String(ruleset.sha256.prefix(12)), "adopted")
+            note(.ruleset, String(ruleset.sha256.prefix(12)), .adopted)
         }
         stateRulesetSHA256 = ruleset.sha256
         reconcileProfile(note)
@@ -31,22 +31,22 @@ extension OperatorEngine {
         for request in pending { if exists(request) { kept.append(request) } else { cancelled.append(request) } }
         pending = kept
         for request in cancelled {
-            note(ruleset.notification(request.type) == nil ? .notification : .template, request.id, "cancelled")
+            note(ruleset.notification(request.type) == nil ? .notification : .template, request.id, .cancelled)
         }
         refused.removeAll { ruleset.notification($0.type) == nil }
         for id in delivered.keys.sorted() where delivered[id].map({ ruleset.notification($0.type) == nil }) ?? false {
             delivered[id] = nil
-            note(.notification, id, "dropped")
+            note(.notification, id, .dropped)
         }
         for change in changes { self.note(at: time, .stateReconciled(change)) }
         for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
     }
 
-    private mutating func reconcileProfile(_ note: (Reconciliation.Subject, String, String) -> Void) {
+    private mutating func reconcileProfile(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
         let known = Set(ruleset.routines.map(\.id))
         for id in profile.enabledRoutines.sorted() where !known.contains(id) {
             profile.enabledRoutines.remove(id)
-            note(.routine, id, "dropped")
+            note(.routine, id, .dropped)
         }
         // Fitted when the engine was made; a ruleset replaced since is fitted now.
         var settings = profile.settings
@@ -58,16 +58,16 @@ extension OperatorEngine {
         for type in profile.weakenedSince.keys.sorted() where !types.contains(type) { profile.weakenedSince[type] = nil }
     }
 
-    private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, String) -> Void) {
+    private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
         guard var current = day else { return }
-        for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, "dropped") }
+        for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, .dropped) }
         current.removeLogs { ruleset.routine($0.routine) == nil }
         // Ticks of items the routine no longer has are dropped; the rest keep the ruleset's own
         // spelling of their items (a saved state may spell one in another Unicode normal
         // form): counting them compares bytes.
         current.ticks = current.ticks.compactMap { tick in
             guard let spelled = ruleset.routine(tick.routine)?.items.first(where: { $0 == tick.item }) else {
-                note(.item, "\(tick.routine).\(tick.item)", "dropped")
+                note(.item, "\(tick.routine).\(tick.item)", .dropped)
                 return nil
             }
             var kept = tick
@@ -82,13 +82,13 @@ extension OperatorEngine {
             if case .item(let name) = item.requirement { return routine.items.contains(name) }
             return true
         }
-        for item in current.route.items where !items.contains(item) { note(.item, item.id, "dropped") }
+        for item in current.route.items where !items.contains(item) { note(.item, item.id, .dropped) }
         current.route.items = items
         // A route the table no longer names (and the user did not ask for) is decided afresh.
         let tableRoutes = Set(ruleset.route.map(\.route))
         let available = ruleset.route.isEmpty ? [RouteKind.regular] : tableRoutes
         if current.routeDecided, !current.route.requestedByUser, !current.skipped, !available.contains(current.route.route) {
-            note(.route, current.route.route.rawValue, "decided_afresh")
+            note(.route, current.route.route.rawValue, .decidedAfresh)
             current.routeDecided = false
             current.route = RouteState(route: .regular, reason: "default", startedAt: nil, requestedByUser: false, items: [])
             current.quest = nil

@@ -11,162 +11,6 @@ public struct RenderedText: Sendable, Hashable, Codable {
     public var redacted: Bool
 }
 
-/// A notification request as scheduled with iOS (seed 8.4 plus SPEC §5.6's fields).
-///
-/// Its fields live behind one immutable reference: requests are copied into plans, records
-/// and dictionaries many times per app run, and a copy of eighteen fields retained each
-/// one. Setting a field makes a new box (requests are made once and rarely changed).
-/// Equality, hashing and the JSON form are the fields', as before.
-public struct ScheduledNotification: Sendable, Hashable, Codable {
-    struct Fields: Sendable, Hashable, Codable {
-        var id: String
-        var type: String
-        var routine: String?
-        var scheduledAt: Date
-        var day: Int
-        var status: String
-        var deepLink: String?
-        var templateID: String
-        var sensitive: Bool
-        var createdReason: String
-        var interruptionLevel: InterruptionLevel
-        var relevance: Double
-        var threadID: String
-        var category: String
-        var actions: [NotificationAction]
-        var title: String?
-        var text: String
-        var redacted: Bool
-    }
-
-    final class Box: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    init(
-        id: String,
-        type: String,
-        routine: String?,
-        scheduledAt: Date,
-        day: Int,
-        status: String,
-        deepLink: String?,
-        templateID: String,
-        sensitive: Bool,
-        createdReason: String,
-        interruptionLevel: InterruptionLevel,
-        relevance: Double,
-        threadID: String,
-        category: String,
-        actions: [NotificationAction],
-        title: String?,
-        text: String,
-        redacted: Bool
-    ) {
-        box = Box(
-            Fields(
-                id: id, type: type, routine: routine, scheduledAt: scheduledAt, day: day, status: status, deepLink: deepLink, templateID: templateID,
-                sensitive: sensitive, createdReason: createdReason, interruptionLevel: interruptionLevel, relevance: relevance, threadID: threadID,
-                category: category, actions: actions, title: title, text: text, redacted: redacted))
-    }
-
-    /// Changes one field: a new box, so copies made before keep their values.
-    private mutating func change(_ edit: (inout Fields) -> Void) {
-        var fields = box.fields
-        edit(&fields)
-        box = Box(fields)
-    }
-
-    /// Stable request id: `<type>.<yyyyMMdd>` or `<type>.<routine>.<yyyyMMdd>`.
-    public var id: String {
-        get { box.fields.id }
-        set { change { $0.id = newValue } }
-    }
-    public var type: String {
-        get { box.fields.type }
-        set { change { $0.type = newValue } }
-    }
-    public var routine: String? {
-        get { box.fields.routine }
-        set { change { $0.routine = newValue } }
-    }
-    public var scheduledAt: Date {
-        get { box.fields.scheduledAt }
-        set { change { $0.scheduledAt = newValue } }
-    }
-    /// Logical day the candidate belongs to.
-    public var day: Int {
-        get { box.fields.day }
-        set { change { $0.day = newValue } }
-    }
-    public var status: String {
-        get { box.fields.status }
-        set { change { $0.status = newValue } }
-    }
-    public var deepLink: String? {
-        get { box.fields.deepLink }
-        set { change { $0.deepLink = newValue } }
-    }
-    public var templateID: String {
-        get { box.fields.templateID }
-        set { change { $0.templateID = newValue } }
-    }
-    public var sensitive: Bool {
-        get { box.fields.sensitive }
-        set { change { $0.sensitive = newValue } }
-    }
-    public var createdReason: String {
-        get { box.fields.createdReason }
-        set { change { $0.createdReason = newValue } }
-    }
-    public var interruptionLevel: InterruptionLevel {
-        get { box.fields.interruptionLevel }
-        set { change { $0.interruptionLevel = newValue } }
-    }
-    /// 0…1; 0.2 when weakened to passive.
-    public var relevance: Double {
-        get { box.fields.relevance }
-        set { change { $0.relevance = newValue } }
-    }
-    public var threadID: String {
-        get { box.fields.threadID }
-        set { change { $0.threadID = newValue } }
-    }
-    public var category: String {
-        get { box.fields.category }
-        set { change { $0.category = newValue } }
-    }
-    public var actions: [NotificationAction] {
-        get { box.fields.actions }
-        set { change { $0.actions = newValue } }
-    }
-    public var title: String? {
-        get { box.fields.title }
-        set { change { $0.title = newValue } }
-    }
-    public var text: String {
-        get { box.fields.text }
-        set { change { $0.text = newValue } }
-    }
-    public var redacted: Bool {
-        get { box.fields.redacted }
-        set { change { $0.redacted = newValue } }
-    }
-
-    public static func == (lhs: ScheduledNotification, rhs: ScheduledNotification) -> Bool {
-        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
-    }
-
-    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
-
-    public init(from decoder: any Decoder) throws { box = Box(try Fields(from: decoder)) }
-
-    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
-}
-
 /// The gate that refused a notification candidate (SPEC order: `disabled`, `skipped`,
 /// `condition_false`, `completed`, `quiet_hours`, `daily_cap`, `category_cooldown`,
 /// `weakened`, `stale`; then iOS's pending limit). Raw values are stable trace output.
@@ -200,23 +44,138 @@ public enum CancelReason: Sendable, Hashable {
     }
 }
 
+extension CancelReason: Codable {
+    /// Encoded as its trace spelling.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        switch text {
+        case "replanned": self = .replanned
+        case "removed_from_ruleset": self = .removedFromRuleset
+        default:
+            guard let gate = GateReason(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is no cancel reason")
+            }
+            self = .refused(gate)
+        }
+    }
+}
+
 /// A change made to a saved state so that it fits the ruleset it now runs under.
-public struct Reconciliation: Sendable, Hashable {
+public struct Reconciliation: Sendable, Hashable, Codable {
     /// What kind of thing changed.
     public enum Subject: String, Sendable, Hashable, Codable {
         case ruleset, routine, notification, template, route, setting, log, item
     }
 
+    /// What was done to it. Raw values are stable trace output.
+    public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The state now runs under this ruleset (its SHA-256's first 12 digits).
+        case adopted
+        /// A pending request of a removed notification type or template was cancelled.
+        case cancelled
+        /// A routine, type, log, ticked item, route item or setting value was dropped.
+        case dropped
+        /// A list or map setting lost the entries that no longer fit.
+        case entriesDropped = "entries_dropped"
+        /// A route the table no longer names was decided afresh.
+        case decidedAfresh = "decided_afresh"
+    }
+
+    /// What kind of thing changed.
     public var subject: Subject
     /// The id of the routine, notification type, template, route, setting, log or item.
     public var id: String
-    /// What was done: `dropped`, `cancelled`, `defaulted`, `decided_afresh`, `adopted`.
-    public var action: String
+    /// What was done.
+    public var action: Action
+}
+
+/// Why the app ran (trace spelling: `open`, `log`, `edit_log`, `delete_log`, `check`,
+/// `uncheck`, `widget:<intent>`, `action:<action>`, `tool_call`, `timezone`,
+/// `notification:<type>`, `notification_action:<action>`).
+public enum RunCause: Sendable, Hashable, Codable {
+    /// The user opened the app (or it refreshed): HealthKit synced.
+    case open
+    case log
+    case editLog
+    case deleteLog
+    case check
+    case uncheck
+    /// A widget button.
+    case widget(WidgetIntent)
+    /// A route request of the user's.
+    case action(RouteAction)
+    /// A tool call of the on-device model.
+    case toolCall
+    /// The device's time zone changed.
+    case timezone
+    /// The user opened a delivered notification of this type.
+    case notification(type: String)
+    /// The user chose one of a delivered notification's actions.
+    case notificationAction(NotificationAction)
+
+    /// The stable trace spelling.
+    public var name: String {
+        switch self {
+        case .open: "open"
+        case .log: "log"
+        case .editLog: "edit_log"
+        case .deleteLog: "delete_log"
+        case .check: "check"
+        case .uncheck: "uncheck"
+        case .widget(let intent): "widget:" + intent.rawValue
+        case .action(let action): "action:" + action.rawValue
+        case .toolCall: "tool_call"
+        case .timezone: "timezone"
+        case .notification(let type): "notification:" + type
+        case .notificationAction(let action): "notification_action:" + action.rawValue
+        }
+    }
+}
+
+/// What a `problem` record reports: an event the engine could not apply, or an expression
+/// that could not be evaluated. Raw values are stable trace output.
+public enum ProblemCode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A request for a day already skipped.
+    case daySkipped = "event.day_skipped"
+    /// A setting value of the wrong type or out of its bounds.
+    case invalidSetting = "event.invalid_setting"
+    /// A log value that is not a number from 0 to 10^6.
+    case invalidValue = "event.invalid_value"
+    /// A response to a request that was never delivered.
+    case notDelivered = "event.not_delivered"
+    /// An event before the last app run.
+    case outOfOrder = "event.out_of_order"
+    /// A time outside the days the engine lives (2000–2199).
+    case outOfRange = "event.out_of_range"
+    /// A log in a unit its routine does not use.
+    case unitMismatch = "event.unit_mismatch"
+    /// A checklist item its routine does not have.
+    case unknownItem = "event.unknown_item"
+    /// An edit or deletion of a log that is not today's.
+    case unknownLog = "event.unknown_log"
+    /// A delivery of a request that is not pending.
+    case unknownRequest = "event.unknown_request"
+    /// A log or tick of a routine that is not enabled.
+    case unknownRoutine = "event.unknown_routine"
+    /// A setting the ruleset does not declare.
+    case unknownSetting = "event.unknown_setting"
+    /// A time zone name that is not IANA's.
+    case unknownTimeZone = "event.unknown_timezone"
+    /// An expression could not be evaluated (its type is left out of the plan, its entry skipped).
+    case evaluation = "expression.evaluation"
+    /// A saved state whose time zone this system does not know (the state is left as it was).
+    case stateTimeZone = "state.unknown_time_zone"
 }
 
 /// A recovery item the route did not take, and why.
-public struct RouteItemLeftOut: Sendable, Hashable {
-    public enum Reason: String, Sendable, Hashable {
+public struct RouteItemLeftOut: Sendable, Hashable, Codable {
+    public enum Reason: String, Sendable, Hashable, Codable {
         case routineNotEnabled = "routine_not_enabled"
         case noStepsPermission = "no_steps_permission"
         case alreadyDone = "already_done"
@@ -237,7 +196,7 @@ public struct SuppressedNotification: Sendable, Hashable, Codable {
 }
 
 /// The close of a logical day.
-public struct DayClose: Sendable, Hashable {
+public struct DayClose: Sendable, Hashable, Codable {
     public var day: Int
     public var result: DayResult
     public var streak: Int
@@ -267,13 +226,13 @@ public struct DayClose: Sendable, Hashable {
 }
 
 /// A tool call's verdict: the model proposes, the engine decides.
-public struct ToolVerdict: Sendable, Hashable {
-    public enum Outcome: String, Sendable, Hashable {
+public struct ToolVerdict: Sendable, Hashable, Codable {
+    public enum Outcome: String, Sendable, Hashable, Codable {
         case accepted, clarify, rejected
     }
 
     /// Why a call was rejected, in the order the checks run. Raw values are stable output.
-    public enum Rejection: String, Sendable, Hashable, CaseIterable, Error {
+    public enum Rejection: String, Sendable, Hashable, CaseIterable, Codable, Error {
         case tooLarge = "too_large"
         case malformedJSON = "malformed_json"
         case tooDeep = "too_deep"
@@ -310,12 +269,12 @@ public struct ToolVerdict: Sendable, Hashable {
 
 /// One thing the engine did or decided, in time order: what the simulator prints and the
 /// app may log (no sensitive values beyond what its surface allows).
-public struct EngineRecord: Sendable {
+public struct EngineRecord: Sendable, Hashable, Codable {
     /// The large payloads (a snapshot, a health reading, a log, a tool's verdict, a day's
     /// close) are `indirect`, kept behind a reference: records are appended and copied many
     /// times, and a record as large as its largest payload moved ~200 bytes each time.
-    public enum Kind: Sendable {
-        case appRun(cause: String, synced: Bool)
+    public enum Kind: Sendable, Hashable, Codable {
+        case appRun(cause: RunCause, synced: Bool)
         indirect case sync(HealthReading?)
         indirect case log(HabitLog)
         indirect case logChanged(HabitLog, deleted: Bool)
@@ -340,7 +299,7 @@ public struct EngineRecord: Sendable {
         /// The saved state was fitted to a changed ruleset.
         indirect case stateReconciled(Reconciliation)
         /// An event the engine could not apply (out of order, unknown routine, …).
-        case problem(code: String, message: String)
+        case problem(code: ProblemCode, message: String)
     }
 
     public var at: Date

@@ -2,12 +2,12 @@ import Foundation
 import Ruleset
 
 /// What one run asks the app to do, in the order the app applies it.
-public struct Effects: Sendable {
+public struct Effects: Sendable, Hashable, Codable {
     /// Requests to add or replace with `UNUserNotificationCenter` (ids are stable across runs,
     /// so a replaced request keeps its id).
     public var schedule: [ScheduledNotification] = []
-    /// Ids of pending requests to remove, with why.
-    public var cancel: [(id: String, reason: CancelReason)] = []
+    /// Pending requests to remove, with why.
+    public var cancel: [Cancellation] = []
     /// The snapshot to save for home and the widget (nil: the run saved none).
     public var snapshot: DailySnapshot?
     /// The widget's redacted view of `snapshot` (no sensitive values).
@@ -21,7 +21,7 @@ public struct Effects: Sendable {
         self.records = records
         var scheduled: [String: ScheduledNotification] = [:]
         var order: [String] = []
-        var cancelled: [(id: String, reason: CancelReason)] = []
+        var cancelled: [Cancellation] = []
         for record in records {
             switch record.kind {
             case .notificationScheduled(let request):
@@ -31,7 +31,7 @@ public struct Effects: Sendable {
             case .notificationCancelled(let request, let reason):
                 if scheduled.removeValue(forKey: request.id) != nil { order.removeAll { $0 == request.id } }
                 cancelled.removeAll { $0.id == request.id }
-                cancelled.append((request.id, reason))
+                cancelled.append(Cancellation(id: request.id, reason: reason))
             case .snapshot(let saved):
                 snapshot = saved
             default:
@@ -41,6 +41,14 @@ public struct Effects: Sendable {
         schedule = order.compactMap { scheduled[$0] }
         cancel = cancelled
     }
+}
+
+/// A pending request the app removes, and why.
+public struct Cancellation: Sendable, Hashable, Codable {
+    /// The request's id (as it was scheduled with iOS).
+    public var id: String
+    /// Why it goes.
+    public var reason: CancelReason
 }
 
 /// The widget's view (seed 7.4): counts, rates and the widget line, never sleep or any
@@ -108,7 +116,7 @@ extension OperatorEngine {
     public static func run(_ state: inout EngineState, _ events: [EngineEvent], _ ruleset: PreparedRuleset, now: Date) -> Effects {
         guard var engine = OperatorEngine(prepared: ruleset, state: state) else {
             let problem = EngineRecord(
-                at: now, kind: .problem(code: "state.unknown_time_zone", message: "the state's time zone '\(state.timeZone)' is unknown"))
+                at: now, kind: .problem(code: .stateTimeZone, message: "the state's time zone '\(state.timeZone)' is unknown"))
             return Effects(records: [problem])
         }
         let effects = engine.run(events, now: now)

@@ -147,7 +147,7 @@ extension OperatorEngine {
             }
         }
         note(at: time, .toolVerdict(verdict, log: log))
-        decided.other["tool"] = Explanation(
+        decided.other[DecisionID.tool.name] = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [
                 Explanation.Entry(

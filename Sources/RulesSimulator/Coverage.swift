@@ -53,9 +53,9 @@ public final class RuleCoverage {
 
     /// Records what one step of a simulation exercised.
     public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
-        for table in ["risk", "route", "day"] {
-            if let explanation = engine.decisionExplanation(table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
-                entries[table, default: []].insert(index)
+        for table in DecisionID.tables {
+            if let explanation = engine.explanation(of: table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
+                entries[table.name, default: []].insert(index)
             }
         }
         for record in records {

@@ -82,7 +82,7 @@ public enum ExpectationChecker {
                 : "delivered at " + deliveries.map { "\(TimeFormat.clock(clock.local($0.0).seconds)) [\($0.1.rawValue)]" }.joined(separator: ", ")
             let expected =
                 "delivered \(type)\(time.map { " at \(TimeFormat.clock(clock.local($0).seconds))" } ?? "")\(level.map { " [\($0.rawValue)]" } ?? "")"
-            return outcome(passed, expected, actual, lastExplanation("notification \(type)", result, before: time))
+            return outcome(passed, expected, actual, lastExplanation(DecisionID.notification(type).name, result, before: time))
         case .suppressed(let type, let reason):
             let suppressions = records.compactMap { record -> SuppressedNotification? in
                 if case .notificationSuppressed(let s) = record.kind, s.type == type { return s }
@@ -91,13 +91,13 @@ public enum ExpectationChecker {
             let passed = suppressions.contains { fireMinuteMatches($0.fireAt, time) && (reason == nil || $0.reason == reason) }
             return outcome(
                 passed, "suppressed \(type)\(reason.map { " (\($0.rawValue))" } ?? "")", fateOf(type, records: records, clock: clock),
-                lastExplanation("notification \(type)", result, before: time))
+                lastExplanation(DecisionID.notification(type).name, result, before: time))
         case .route(let route):
             let actual = state?.route?.rawValue ?? "no app run yet"
-            return outcome(state?.route == route, route.rawValue, actual, state?.explanations["route"])
+            return outcome(state?.route == route, route.rawValue, actual, state?.explanations[DecisionID.route.name])
         case .risk(let risk):
             let actual = state?.risk?.rawValue ?? "no app run yet"
-            return outcome(state?.risk == risk, risk.rawValue, actual, state?.explanations["risk"])
+            return outcome(state?.risk == risk, risk.rawValue, actual, state?.explanations[DecisionID.risk.name])
         case .snapshot(let checks):
             guard let snapshot = state?.snapshot, case .object(let fields) = snapshot.json(clock: clock) else {
                 return outcome(false, "a snapshot", "no snapshot saved yet")
@@ -107,19 +107,20 @@ public enum ExpectationChecker {
                 let actual = fields.first { $0.0 == key }?.1 ?? .null
                 if !matches(expected, actual) { mismatches.append("\(key): expected \(describe(expected)), got \(actual.rendered())") }
             }
-            let explanation = checks.contains { $0.key == "active_route_type" } ? state?.explanations["route"] : nil
+            let explanation = checks.contains { $0.key == "active_route_type" } ? state?.explanations[DecisionID.route.name] : nil
             return outcome(
                 mismatches.isEmpty, checks.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ", "),
                 mismatches.isEmpty ? "as expected" : mismatches.joined(separator: "; "), explanation)
         case .day(let expected):
             return outcome(
-                close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close", result.engine.explanations["day"])
+                close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close",
+                result.engine.explanations[DecisionID.day.name])
         case .notificationsDelivered(let count):
             let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
             return outcome(actual == count, String(count), String(actual))
         case .problems(let count):
             let problems = records.compactMap { record -> String? in
-                if case .problem(let code, let message) = record.kind { return "\(message) [\(code)]" }
+                if case .problem(let code, let message) = record.kind { return "\(message) [\(code.rawValue)]" }
                 return nil
             }
             return outcome(

@@ -180,7 +180,7 @@ public enum HTMLReport {
                         "<span class=\"gone\">\(escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(escape(words(s.reason)))</span>"
                     ))
             case .appRun(let cause, let synced):
-                events.append((at, "app run: \(escape(plain(cause)))\(synced ? " (syncs HealthKit)" : "")"))
+                events.append((at, "app run: \(escape(plain(cause.name)))\(synced ? " (syncs HealthKit)" : "")"))
             case .sync(let health):
                 if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
             case .log(let log):
@@ -195,7 +195,7 @@ public enum HTMLReport {
                     lines.append((at, text.surface, text.text))
                 }
             case .problem(let code, let message):
-                events.append((at, "<span class=\"route\">problem \(escape(code))</span>: \(escape(message))"))
+                events.append((at, "<span class=\"route\">problem \(escape(code.rawValue))</span>: \(escape(message))"))
             default: break
             }
         }

@@ -92,7 +92,7 @@ public struct Invariants {
             }
             return found
         case .problem(let code, let message):
-            return [Violation(kind: .problems, day: currentDay, what: "\(code): \(message)")]
+            return [Violation(kind: .problems, day: currentDay, what: "\(code.rawValue): \(message)")]
         case .dayClosed(let close):
             perDay[close.day - 1] = nil
             return []

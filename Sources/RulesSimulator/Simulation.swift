@@ -31,7 +31,7 @@ extension Expectation {
         case .route, .snapshot: (["route"], false)
         case .risk: (["risk"], false)
         case .that: ([], true)
-        case .delivered(let type, _), .suppressed(let type, _): (["notification \(type)"], false)
+        case .delivered(let type, _), .suppressed(let type, _): ([DecisionID.notification(type).name], false)
         case .verdict: (["tool"], false)
         default: ([], false)
         }
@@ -264,7 +264,7 @@ public enum Simulation {
                 var output = engine.records(of: [engineEvent(event.kind, reading: reading)], now: time)
                 for record in output {
                     if case .problem(let code, let message) = record.kind {
-                        problems.append((event.origin, code == "event.not_delivered" ? "scenario.not_delivered: \(message)" : message))
+                        problems.append((event.origin, code == .notDelivered ? "scenario.not_delivered: \(message)" : message))
                     }
                 }
                 // `sync_health_data` accepted: the host syncs.

@@ -18,7 +18,7 @@ public enum Trace {
         var members: [(String, JSONValue)] = [("at", .string(clock.iso8601(record.at))), ("kind", .string(kind(record)))]
         switch record.kind {
         case .appRun(let cause, let synced):
-            members += [("cause", .string(cause)), ("synced", .bool(synced))]
+            members += [("cause", .string(cause.name)), ("synced", .bool(synced))]
         case .sync(let health):
             members += [
                 ("steps_permission", .optional(health?.stepsPermission.rawValue)),
@@ -83,9 +83,9 @@ public enum Trace {
         case .routeItemLeftOut(let item):
             members += [("routine", .string(item.routine)), ("reason", .string(item.reason.rawValue))]
         case .stateReconciled(let change):
-            members += [("subject", .string(change.subject.rawValue)), ("id", .string(change.id)), ("action", .string(change.action))]
+            members += [("subject", .string(change.subject.rawValue)), ("id", .string(change.id)), ("action", .string(change.action.rawValue))]
         case .problem(let code, let message):
-            members += [("code", .string(code)), ("message", .string(message))]
+            members += [("code", .string(code.rawValue)), ("message", .string(message))]
         }
         return .object(members)
     }
@@ -112,7 +112,7 @@ public enum Trace {
     static func line(_ record: EngineRecord, clock: LocalClock) -> String? {
         switch record.kind {
         case .appRun(let cause, let synced):
-            return "app run: \(cause)\(synced ? " (syncs HealthKit)" : "")"
+            return "app run: \(cause.name)\(synced ? " (syncs HealthKit)" : "")"
         case .sync(let health):
             guard let health else { return "  sync failed: last values stay" }
             let steps =
@@ -167,9 +167,9 @@ public enum Trace {
         case .routeItemLeftOut(let item):
             return "  route item left out: \(item.routine) (\(item.reason.rawValue))"
         case .stateReconciled(let change):
-            return "  ♻️ state fitted to the ruleset: \(change.subject.rawValue) \(change.id) \(change.action)"
+            return "  ♻️ state fitted to the ruleset: \(change.subject.rawValue) \(change.id) \(change.action.rawValue)"
         case .problem(let code, let message):
-            return "  ⚠️ \(message) [\(code)]"
+            return "  ⚠️ \(message) [\(code.rawValue)]"
         }
     }
 }

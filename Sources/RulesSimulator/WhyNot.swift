@@ -56,7 +56,7 @@ public enum WhyNot {
         switch asked {
         case .route(let target):
             if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
-            if let note = engine.decisionExplanation("route")?.note { return "the table was not consulted: \(note)" }
+            if let note = engine.explanation(of: .route)?.note { return "the table was not consulted: \(note)" }
             return table(
                 ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts,
                 ruleset: ruleset)

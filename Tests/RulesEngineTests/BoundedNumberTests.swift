@@ -80,10 +80,10 @@ import Testing
         engine.handle(.log(routine: "water", value: 500, unit: nil, source: .manual), at: clock.instant(day: day, seconds: 9 * 3600))
         for value in [1e300, -1, .nan, .infinity, 1_000_001] {
             let records = engine.handle(.editLog(id: "log_20260720_001", value: value), at: clock.instant(day: day, seconds: 10 * 3600))
-            #expect(records.contains { if case .problem("event.invalid_value", _) = $0.kind { true } else { false } }, "\(value)")
+            #expect(records.contains { if case .problem(.invalidValue, _) = $0.kind { true } else { false } }, "\(value)")
             let added = engine.handle(
                 .log(routine: "water", value: value, unit: nil, source: .manual), at: clock.instant(day: day, seconds: 10 * 3600))
-            #expect(added.contains { if case .problem("event.invalid_value", _) = $0.kind { true } else { false } }, "\(value)")
+            #expect(added.contains { if case .problem(.invalidValue, _) = $0.kind { true } else { false } }, "\(value)")
         }
         #expect(engine.habitLogs.map(\.value) == [500])
     }

@@ -64,7 +64,7 @@ import Testing
         ]
         for time in outside {
             for records in [engine.handle(.appOpened(health: nil), at: time), engine.advance(to: time)] {
-                let codes = records.compactMap { record -> String? in if case .problem(let code, _) = record.kind { code } else { nil } }
+                let codes = records.compactMap { record -> String? in if case .problem(let code, _) = record.kind { code.rawValue } else { nil } }
                 #expect(codes == ["event.out_of_range"], "\(time): \(records)")
                 #expect(records.count == 1)
             }

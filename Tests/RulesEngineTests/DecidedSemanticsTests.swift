@@ -108,7 +108,7 @@ import Testing
                   - { at: "11:00", widget: start_recovery }
                 """))
         #expect(!result.records.contains { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } })
-        #expect(result.records.filter { if case .problem("event.day_skipped", _) = $0.kind { true } else { false } }.count == 2)
+        #expect(result.records.filter { if case .problem(.daySkipped, _) = $0.kind { true } else { false } }.count == 2)
         #expect(result.closedDays.first?.result == .skipped)
     }
 
@@ -221,7 +221,7 @@ import Testing
 
     func evaluationProblems(_ result: SimulationResult) -> [String] {
         result.records.compactMap { record -> String? in
-            if case .problem("expression.evaluation", let message) = record.kind { return message }
+            if case .problem(.evaluation, let message) = record.kind { return message }
             return nil
         }
     }

@@ -288,7 +288,7 @@ import Testing
         #expect(delivered.contains { if case .notificationDelivered(let n, false) = $0.kind { n.id == "morning_checkin.20260720" } else { false } })
         #expect(!engine.pending.contains { $0.id == "morning_checkin.20260720" })
         let unknown = engine.handle(.notificationDelivered(id: "nothing.20260720", staleCondition: false), at: Self.at(9, 5))
-        #expect(unknown.contains { if case .problem("event.unknown_request", _) = $0.kind { true } else { false } })
+        #expect(unknown.contains { if case .problem(.unknownRequest, _) = $0.kind { true } else { false } })
         // A response by type names the latest delivery of that type.
         let response = engine.handle(.notificationResponse(id: "morning_checkin", response: .opened, health: nil), at: Self.at(9, 10))
         #expect(
@@ -299,7 +299,7 @@ import Testing
 
     func reconciliations(_ records: [EngineRecord]) -> [String] {
         records.compactMap { record in
-            if case .stateReconciled(let change) = record.kind { return "\(change.subject.rawValue) \(change.id) \(change.action)" }
+            if case .stateReconciled(let change) = record.kind { return "\(change.subject.rawValue) \(change.id) \(change.action.rawValue)" }
             return nil
         }
     }
@@ -330,7 +330,7 @@ import Testing
         #expect(!state.pending.contains { $0.routine == "reading" })
         // The reading reminder goes; the study reminder stays.
         #expect(state.profile.settings["reminders"] == .map(["study": .time(15 * 3600)]))
-        #expect(changes.contains("setting reminders entries that no longer fit dropped"), "\(changes)")
+        #expect(changes.contains("setting reminders entries_dropped"), "\(changes)")
     }
 
     /// A value the user set that the new ruleset can no longer hold is dropped with a

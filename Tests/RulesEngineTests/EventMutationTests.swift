@@ -90,7 +90,7 @@ import Testing
             var engine = EngineStateTests().morning()
             let before = engine.state.profile.settings
             let records = engine.handle(.settings([key: value]), at: EngineStateTests.at(12))
-            let codes = records.compactMap { record -> String? in if case .problem(let code, _) = record.kind { code } else { nil } }
+            let codes = records.compactMap { record -> String? in if case .problem(let code, _) = record.kind { code.rawValue } else { nil } }
             #expect(codes == ["event.invalid_setting"], "\(key): \(value)")
             #expect(engine.state.profile.settings == before)
             engine.adopt(settings: [key: value])

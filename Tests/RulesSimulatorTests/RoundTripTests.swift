@@ -54,6 +54,7 @@ import Testing
         let scenario = try #require(ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset).scenario)
         let plain = Simulation.run(scenario, ruleset: ruleset)
         let restored = Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true)
+        #expect(plain.records == restored.records)
         #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(restored, ruleset: ruleset))
         #expect(Trace.text(plain, ruleset: ruleset) == Trace.text(restored, ruleset: ruleset))
         #expect(restored.problems.isEmpty)

@@ -51,6 +51,8 @@ import Testing
         let scenario = try Self.scenario(name)
         let plain = Simulation.run(scenario, ruleset: Self.ruleset)
         let restored = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: true)
+        // Compared as values, then as printed.
+        #expect(plain.records == restored.records)
         #expect(Trace.jsonLines(plain, ruleset: Self.ruleset) == Trace.jsonLines(restored, ruleset: Self.ruleset))
     }
 

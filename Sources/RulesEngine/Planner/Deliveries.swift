@@ -50,7 +50,7 @@ extension OperatorEngine {
             let notification = delivered[id]
                 ?? delivered.values.lazy.filter({ $0.type == id }).max(by: { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) })
         else {
-            return problem(at: time, "event.not_delivered", "no notification '\(id)' was delivered today")
+            return problem(at: time, .notDelivered, "no notification '\(id)' was delivered today")
         }
         let label: String
         switch response {
@@ -66,12 +66,12 @@ extension OperatorEngine {
             setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
-            note(at: time, .appRun(cause: "notification:\(notification.type)", synced: true))
+            note(at: time, .appRun(cause: .notification(type: notification.type), synced: true))
             sync(health, at: time)
             decide(at: time)
         case .action(let action):
             resetIgnored(notification.type)
-            note(at: time, .appRun(cause: "notification_action:\(action.rawValue)", synced: false))
+            note(at: time, .appRun(cause: .notificationAction(action), synced: false))
             switch action {
             case .startRecovery: request(.startRecovery, at: time)
             case .skipToday: request(.skipToday, at: time)

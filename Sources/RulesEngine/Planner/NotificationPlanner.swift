@@ -51,7 +51,7 @@ extension OperatorEngine {
         }
         planTomorrow(&draft, current, gates: gates, recovery: recovery, at: time)
         // An `at:` that failed to evaluate leaves its type out of the plan, on the record.
-        for message in draft.atProblems { problem(at: time, "expression.evaluation", message) }
+        for message in draft.atProblems { problem(at: time, .evaluation, message) }
         MaxPendingGate.apply(&draft.accepted, &draft.refusals, limit: ruleset.policy.maxPending)
         // Most plans leave every request as it was: then there is nothing to tell iOS.
         // (By index: a request copied out of an array retains each of its fields.)
@@ -207,7 +207,7 @@ extension OperatorEngine {
         let today = candidate.day == day
         let decision = gate(
             candidate, context, accepted: accepted, skipped: skipped && today, recovery: recovery, explain: &gates, problems: &problems)
-        for message in problems { problem(at: time, "expression.evaluation", message) }
+        for message in problems { problem(at: time, .evaluation, message) }
         plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
         if let reason = decision.reason {
             refusals.append(

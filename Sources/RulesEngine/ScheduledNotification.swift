@@ -1,0 +1,158 @@
+import Foundation
+import Ruleset
+
+/// A notification request as scheduled with iOS (seed 8.4 plus SPEC §5.6's fields).
+///
+/// Its fields live behind one immutable reference: requests are copied into plans, records
+/// and dictionaries many times per app run, and a copy of eighteen fields retained each
+/// one. Setting a field makes a new box (requests are made once and rarely changed).
+/// Equality, hashing and the JSON form are the fields', as before.
+public struct ScheduledNotification: Sendable, Hashable, Codable {
+    struct Fields: Sendable, Hashable, Codable {
+        var id: String
+        var type: String
+        var routine: String?
+        var scheduledAt: Date
+        var day: Int
+        var status: String
+        var deepLink: String?
+        var templateID: String
+        var sensitive: Bool
+        var createdReason: String
+        var interruptionLevel: InterruptionLevel
+        var relevance: Double
+        var threadID: String
+        var category: String
+        var actions: [NotificationAction]
+        var title: String?
+        var text: String
+        var redacted: Bool
+    }
+
+    final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    init(
+        id: String,
+        type: String,
+        routine: String?,
+        scheduledAt: Date,
+        day: Int,
+        status: String,
+        deepLink: String?,
+        templateID: String,
+        sensitive: Bool,
+        createdReason: String,
+        interruptionLevel: InterruptionLevel,
+        relevance: Double,
+        threadID: String,
+        category: String,
+        actions: [NotificationAction],
+        title: String?,
+        text: String,
+        redacted: Bool
+    ) {
+        box = Box(
+            Fields(
+                id: id, type: type, routine: routine, scheduledAt: scheduledAt, day: day, status: status, deepLink: deepLink, templateID: templateID,
+                sensitive: sensitive, createdReason: createdReason, interruptionLevel: interruptionLevel, relevance: relevance, threadID: threadID,
+                category: category, actions: actions, title: title, text: text, redacted: redacted))
+    }
+
+    /// Changes one field: a new box, so copies made before keep their values.
+    private mutating func change(_ edit: (inout Fields) -> Void) {
+        var fields = box.fields
+        edit(&fields)
+        box = Box(fields)
+    }
+
+    /// Stable request id: `<type>.<yyyyMMdd>` or `<type>.<routine>.<yyyyMMdd>`.
+    public var id: String {
+        get { box.fields.id }
+        set { change { $0.id = newValue } }
+    }
+    public var type: String {
+        get { box.fields.type }
+        set { change { $0.type = newValue } }
+    }
+    public var routine: String? {
+        get { box.fields.routine }
+        set { change { $0.routine = newValue } }
+    }
+    public var scheduledAt: Date {
+        get { box.fields.scheduledAt }
+        set { change { $0.scheduledAt = newValue } }
+    }
+    /// Logical day the candidate belongs to.
+    public var day: Int {
+        get { box.fields.day }
+        set { change { $0.day = newValue } }
+    }
+    public var status: String {
+        get { box.fields.status }
+        set { change { $0.status = newValue } }
+    }
+    public var deepLink: String? {
+        get { box.fields.deepLink }
+        set { change { $0.deepLink = newValue } }
+    }
+    public var templateID: String {
+        get { box.fields.templateID }
+        set { change { $0.templateID = newValue } }
+    }
+    public var sensitive: Bool {
+        get { box.fields.sensitive }
+        set { change { $0.sensitive = newValue } }
+    }
+    public var createdReason: String {
+        get { box.fields.createdReason }
+        set { change { $0.createdReason = newValue } }
+    }
+    public var interruptionLevel: InterruptionLevel {
+        get { box.fields.interruptionLevel }
+        set { change { $0.interruptionLevel = newValue } }
+    }
+    /// 0…1; 0.2 when weakened to passive.
+    public var relevance: Double {
+        get { box.fields.relevance }
+        set { change { $0.relevance = newValue } }
+    }
+    public var threadID: String {
+        get { box.fields.threadID }
+        set { change { $0.threadID = newValue } }
+    }
+    public var category: String {
+        get { box.fields.category }
+        set { change { $0.category = newValue } }
+    }
+    public var actions: [NotificationAction] {
+        get { box.fields.actions }
+        set { change { $0.actions = newValue } }
+    }
+    public var title: String? {
+        get { box.fields.title }
+        set { change { $0.title = newValue } }
+    }
+    public var text: String {
+        get { box.fields.text }
+        set { change { $0.text = newValue } }
+    }
+    public var redacted: Bool {
+        get { box.fields.redacted }
+        set { change { $0.redacted = newValue } }
+    }
+
+    public static func == (lhs: ScheduledNotification, rhs: ScheduledNotification) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
+
+    public init(from decoder: any Decoder) throws { box = Box(try Fields(from: decoder)) }
+
+    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
+}

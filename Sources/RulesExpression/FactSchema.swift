@@ -31,26 +31,7 @@ public struct FactSchema: Sendable {
     /// `settings` are (key, type) in declaration order.
     public static func standard(routineIDs: [String], settings: [(String, ExpressionType)]) -> FactSchema {
         var schema = FactSchema()
-        let builtIn: [(String, ExpressionType, String?)] = [
-            ("now", .time, nil), ("today", .date, nil), ("weekday", .enumeration(.weekday), nil),
-            ("steps.today", .int, nil), ("steps.yesterday", .int, nil), ("steps.avg7", .int, nil),
-            ("steps.goal", .int, nil),
-            ("sleep.minutes", .optional(.int), "420"), ("sleep.start", .optional(.time), "00:00"),
-            ("sleep.end", .optional(.time), "07:00"),
-            ("health.steps", .enumeration(.permission), nil), ("health.sleep", .enumeration(.permission), nil),
-            ("health.synced_at", .optional(.time), "00:00"),
-            ("water.ml", .int, nil), ("water.goal", .int, nil),
-            ("completed", .int, nil), ("total", .int, nil), ("completion_rate", .number, nil),
-            ("route", .enumeration(.route), nil), ("risk", .enumeration(.risk), nil),
-            ("recovery.completed", .bool, nil), ("recovery.items_text", .optional(.string), "\"\""),
-            ("recovery.remaining_text", .optional(.string), "\"\""),
-            ("quest.steps.start", .optional(.int), "0"), ("quest.steps.target", .optional(.int), "0"),
-            ("quest.steps.clear", .optional(.int), "0"), ("quest.steps.current", .optional(.int), "0"),
-            ("quest.steps.remaining", .optional(.int), "0"), ("quest.steps.progress", .optional(.number), "0"),
-            ("notifications.sent_today", .int, nil), ("streak.days", .int, nil),
-            ("event", .enumeration(.event), nil),
-        ]
-        for (name, type, suggested) in builtIn { schema.add(name, type, suggestedDefault: suggested) }
+        for fact in BuiltInFact.allCases { schema.add(fact.name, fact.type, suggestedDefault: fact.suggestedDefault) }
         schema.routineIDs = routineIDs
         for id in routineIDs {
             for (field, type) in routineFields { schema.add("routines.\(id).\(field)", type) }

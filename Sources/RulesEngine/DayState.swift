@@ -5,35 +5,49 @@ import Ruleset
 
 /// A recovery route item as the day tracks it (seed 8.3).
 public struct RouteItemState: Sendable, Hashable, Codable {
+    /// `<routine>` or `<routine>.<item>`: unique within the route.
     public var id: String
+    /// The routine it is for.
     public var routine: String
+    /// What completes it.
     public var requirement: RecoveryItem.Requirement
     /// For `delta` items: the steps known when the route started.
     public var baseline: Int
+    /// Where it stands (`completed` once done; never taken back).
     public var status: RoutineStatus
 }
 
 /// The walking quest of a `delta` item (seed 5.5).
 public struct WalkingQuest: Sendable, Hashable, Codable {
+    /// HealthKit steps when the quest started.
     public var startSteps: Int
+    /// Steps to walk from there.
     public var targetDelta: Int
+    /// Steps at the last sync.
     public var currentSteps: Int
+    /// Steps at which the quest clears.
     public var clearSteps: Int { startSteps + targetDelta }
+    /// Steps still to walk (0 once cleared).
     public var remainingSteps: Int { Swift.max(0, clearSteps - currentSteps) }
+    /// How far the quest is, 0…1.
     public var progress: Double {
         targetDelta <= 0 ? 1 : Swift.min(1, Swift.max(0, Double(currentSteps - startSteps) / Double(targetDelta)))
     }
+    /// Whether the quest is done.
     public var isCleared: Bool { currentSteps >= clearSteps }
 }
 
 /// The route of the day (seed 8.3).
 public struct RouteState: Sendable, Hashable, Codable {
+    /// The route in force.
     public var route: RouteKind
+    /// Why (the route table's reason, or the user's request).
     public var reason: String
     /// When the route started (the app run where it first became active).
     public var startedAt: Date?
     /// A user request: sticky for the day.
     public var requestedByUser: Bool
+    /// Recovery items, when the route is recovery.
     public var items: [RouteItemState]
     /// Logs made up to and including the run that started the route (by log number): they
     /// never count toward its items.

@@ -6,14 +6,14 @@ import Ruleset
 extension OperatorEngine {
     /// The latest explanation of each decision of a table or tool, by name (`risk`, `route`,
     /// `day`, `tool`).
-    public var decisionExplanations: [String: Explanation] {
+    package var decisionExplanations: [String: Explanation] {
         var result = decided.other
         for table in DecisionID.tables { result[table.name] = explanation(of: table) }
         return result
     }
 
     /// The latest explanation of one decision, made now.
-    public func explanation(of decision: DecisionID) -> Explanation? {
+    package func explanation(of decision: DecisionID) -> Explanation? {
         switch decision {
         case .risk: decided.risk.map(explain)
         case .route: decided.route.map(explain)
@@ -24,7 +24,7 @@ extension OperatorEngine {
     }
     /// The explanation of each candidate of the last plan (`notification <type>` for today's,
     /// `notification <request id>` for every one).
-    public var planExplanations: [String: Explanation] {
+    package var planExplanations: [String: Explanation] {
         var result: [String: Explanation] = [:]
         for planned in plannedCandidates {
             let candidate = planned.candidate
@@ -43,7 +43,7 @@ extension OperatorEngine {
     }
 
     /// Every latest explanation, by decision.
-    public var explanations: [String: Explanation] {
+    package var explanations: [String: Explanation] {
         decisionExplanations.merging(planExplanations) { a, _ in a }
     }
 }

@@ -6,7 +6,9 @@ import Ruleset
 
 /// HealthKit permissions as last known (before any sync today: from the last sync of any day).
 public struct KnownPermissions: Sendable, Hashable, Codable {
+    /// Steps permission.
     public var steps: HealthReading.Permission = .notDetermined
+    /// Sleep permission.
     public var sleep: HealthReading.Permission = .notDetermined
 }
 
@@ -59,16 +61,21 @@ public struct EngineState: Sendable, Equatable {
 
 /// What `EngineState.decode` gives back: the state, or the diagnostic that refused it.
 public struct EngineStateLoad: Sendable {
+    /// The state, nil when refused.
     public var state: EngineState?
+    /// Why it was refused (empty when read).
     public var diagnostics: [Diagnostic]
 }
 
 /// One step of the state's migration chain: turns the JSON object of `from` into that of
 /// `from + 1`. Steps work on the plain JSON object so that they never need old Swift types.
 public struct EngineStateMigration: Sendable {
+    /// The version this step reads.
     public var from: Int
+    /// Turns the object of version `from` into that of `from + 1`.
     public var migrate: @Sendable (inout [String: Any]) throws -> Void
 
+    /// A step from version `from`.
     public init(from: Int, migrate: @escaping @Sendable (inout [String: Any]) throws -> Void) {
         self.from = from
         self.migrate = migrate
@@ -84,6 +91,7 @@ extension EngineState: Codable {
             refused, delivered
     }
 
+    /// Writes the state's JSON form (see `encoded()`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(Self.format, forKey: .format)
@@ -98,6 +106,7 @@ extension EngineState: Codable {
         try container.encode(delivered, forKey: .delivered)
     }
 
+    /// Reads the JSON form (see `decode(_:)`, which checks it first).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         rulesetSHA256 = try container.decode(String.self, forKey: .rulesetSHA256)
@@ -290,6 +299,7 @@ extension OperatorProfile: Codable {
         case settingsIncludeDefaults = "settings_include_defaults"
     }
 
+    /// Writes the profile: the settings the user set, routines sorted, counts.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(settings, forKey: .settings)
@@ -301,6 +311,7 @@ extension OperatorProfile: Codable {
         try container.encode(weakenedSince, forKey: .weakenedSince)
     }
 
+    /// Reads the profile's JSON form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         settings = try container.decode([String: Value].self, forKey: .settings)

@@ -5,23 +5,30 @@ import Ruleset
 /// What the app reads from HealthKit at a sync (seed 5.5). `denied` and "no data" are
 /// real states: steps are 0 and sleep unknown, and the app falls back to manual input.
 public struct HealthReading: Sendable, Hashable, Codable {
+    /// A HealthKit permission as iOS reports it.
     public enum Permission: String, Sendable, Hashable, CaseIterable, Codable {
         case granted, denied
         case notDetermined = "not_determined"
     }
 
+    /// Steps permission at the sync.
     public var stepsPermission: Permission
+    /// Sleep permission at the sync.
     public var sleepPermission: Permission
     /// Steps so far today (nil: no data).
     public var stepsToday: Int?
+    /// Yesterday's steps, when known.
     public var stepsYesterday: Int?
+    /// The average of the last 7 days' steps, when known.
     public var stepsAverage7: Int?
     /// Last night's sleep in minutes (nil: no data).
     public var sleepMinutes: Int?
     /// Sleep window, seconds since local midnight.
     public var sleepStart: Int?
+    /// When last night's sleep ended (seconds since midnight), when known.
     public var sleepEnd: Int?
 
+    /// A reading.
     public init(
         stepsPermission: Permission = .notDetermined, sleepPermission: Permission = .notDetermined,
         stepsToday: Int? = nil, stepsYesterday: Int? = nil, stepsAverage7: Int? = nil,

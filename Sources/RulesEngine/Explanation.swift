@@ -4,37 +4,37 @@ import Ruleset
 
 /// Why a decision came out as it did (SPEC §7 `explain`): the entries tried in order, the
 /// one that decided, and the values of the facts they read.
-public struct Explanation: Sendable {
-    public enum Result: Sendable, Hashable {
+package struct Explanation: Sendable {
+    package enum Result: Sendable, Hashable {
         case matched
         case notMatched
         /// The condition could not be evaluated (counts as not matched).
         case failed(String)
     }
 
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// What the entry would decide (`recovery`, `high`, a gate name, a template id).
-        public var label: String
+        package var label: String
         /// The condition as written, nil for gates without one.
-        public var condition: String?
-        public var origin: Origin?
-        public var result: Result
+        package var condition: String?
+        package var origin: Origin?
+        package var result: Result
     }
 
     /// `risk`, `route`, `notification <id>`, `template <surface>`, `tool`.
-    public var decision: String
-    public var outcome: String
-    public var at: Date
-    public var entries: [Entry]
+    package var decision: String
+    package var outcome: String
+    package var at: Date
+    package var entries: [Entry]
     /// Why no table was consulted (a sticky route, a user request), if so.
-    public var note: String?
+    package var note: String?
     /// Names of the facts read, resolved against `values` only when asked (explanations are
     /// made at every app run and read rarely).
     var factNames: [String] = []
     var factValues: FactValues?
     var schema: FactSchema?
 
-    public init(decision: String, outcome: String, at: Date, entries: [Entry], facts: [(name: String, value: Value)], note: String? = nil) {
+    package init(decision: String, outcome: String, at: Date, entries: [Entry], facts: [(name: String, value: Value)], note: String? = nil) {
         self.decision = decision
         self.outcome = outcome
         self.at = at
@@ -56,7 +56,7 @@ public struct Explanation: Sendable {
     private var explicitFacts: [(name: String, value: Value)]
 
     /// Facts read by the entries tried, with their values.
-    public var facts: [(name: String, value: Value)] {
+    package var facts: [(name: String, value: Value)] {
         guard let factValues, let schema else { return explicitFacts }
         return factNames.compactMap { name in schema.fact(named: name).map { (name, factValues[$0.slot]) } }
     }
@@ -199,7 +199,7 @@ extension OperatorEngine {
 /// A decision the engine explains: a table's (`risk`, `route`, `day`), the last tool
 /// call's, a notification candidate's (by type, or by request id) or a surface's line.
 /// `name` is how scenarios, `--explain` and traces spell it.
-public enum DecisionID: Sendable, Hashable {
+package enum DecisionID: Sendable, Hashable {
     case risk, route, day, tool
     /// Today's candidate of a notification type, or any candidate by its request id.
     case notification(String)
@@ -207,10 +207,10 @@ public enum DecisionID: Sendable, Hashable {
     case template(String)
 
     /// The tables among the decisions.
-    public static let tables: [DecisionID] = [.risk, .route, .day]
+    package static let tables: [DecisionID] = [.risk, .route, .day]
 
     /// `risk`, `route`, `day`, `tool`, `notification <type or id>`, `template <surface>`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .risk: "risk"
         case .route: "route"
@@ -222,7 +222,7 @@ public enum DecisionID: Sendable, Hashable {
     }
 
     /// The decision a name spells, nil for a name that spells none.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "risk": self = .risk
         case "route": self = .route

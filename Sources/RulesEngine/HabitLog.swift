@@ -4,15 +4,23 @@ import Ruleset
 /// One record of a routine (seed 8.2). Edits change `value` and `updatedAt`; deletion
 /// removes the log from the day.
 public struct HabitLog: Sendable, Hashable, Codable {
+    /// `log_<yyyyMMdd>_<nnn>`: unique within the day, in order of logging.
     public var id: String
     /// Logical day (days since 1970-01-01).
     public var day: Int
+    /// The routine logged.
     public var routine: String
+    /// Its category.
     public var category: RoutineCategory
+    /// The amount, in `unit`.
     public var value: Double
+    /// The routine's unit.
     public var unit: RoutineUnit
+    /// Where it came from (HealthKit, manual, widget, tool, timer…).
     public var source: LogSource
+    /// When it was logged.
     public var createdAt: Date
+    /// When it was last edited.
     public var updatedAt: Date
 
     /// The log's number within its day (`log_20260629_003` is 3; 0 for a foreign id).
@@ -36,7 +44,10 @@ public struct HabitLog: Sendable, Hashable, Codable {
 
 /// A ticked checklist item.
 public struct ChecklistTick: Sendable, Hashable, Codable {
+    /// The checklist routine.
     public var routine: String
+    /// The item ticked.
     public var item: String
+    /// When.
     public var at: Date
 }

@@ -6,17 +6,21 @@ import RulesExpression
 /// (which returns nil inside a spring-forward gap). A logical day starts at
 /// `day_starts_at`: 01:10 with the default 04:00 still belongs to yesterday.
 public struct LocalClock: Sendable, Hashable {
+    /// The user's time zone.
     public let timeZone: TimeZone
     /// The zone's one offset from 1990 to 2050 when it kept one (Asia/Seoul): most clock
     /// readings then skip the time-zone database, which is slow and takes a lock.
     let fixedOffset: Int?
 
+    /// A clock reading `timeZone`.
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
         fixedOffset = FixedOffsets.shared.offset(of: timeZone)
     }
 
+    /// Equal when the zones are.
     public static func == (a: LocalClock, b: LocalClock) -> Bool { a.timeZone == b.timeZone }
+    /// Hashes the zone.
     public func hash(into hasher: inout Hasher) { hasher.combine(timeZone) }
 
     /// `TimeZone(identifier:)` or nil for an unknown IANA name.

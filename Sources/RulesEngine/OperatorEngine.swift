@@ -41,12 +41,14 @@ public enum RecordsKept: Sendable {
 /// `advance(to:truth:)` to let it deliver what the last run scheduled (the simulator does;
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {
+    /// The ruleset in force.
     public internal(set) var ruleset: Ruleset
     var layout: FactLayout
     /// The ruleset's schema with every binding, for naming fact values in explanations.
     var fullSchema: FactSchema
     /// The user's clock: the saved time zone, changed by `.timeZoneChanged`.
     public internal(set) var clock: LocalClock
+    /// The user's settings, enabled routines, streak, XP and ignore counts.
     public internal(set) var profile: OperatorProfile {
         get { storedProfile }
         set {
@@ -120,6 +122,7 @@ public struct OperatorEngine: Sendable {
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
+    /// A fresh engine: nothing logged, the ruleset's defaults (or `profile`), in `clock`'s zone.
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
         self.init(prepared: PreparedRuleset(ruleset), clock: clock, profile: profile)
     }

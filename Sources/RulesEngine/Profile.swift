@@ -11,7 +11,9 @@ public struct OperatorProfile: Sendable, Hashable {
     public var settings: [String: Value]
     /// Routines the user has on.
     public var enabledRoutines: Set<String>
+    /// Days in a row whose result keeps the streak.
     public var streakDays = 0
+    /// Experience points in all.
     public var xp = 0
     /// Consecutive explicit ignores per notification type.
     public var ignoredStreaks: [String: Int] = [:]

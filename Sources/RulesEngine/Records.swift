@@ -4,8 +4,11 @@ import Ruleset
 
 /// A rendered text on a surface.
 public struct RenderedText: Sendable, Hashable, Codable {
+    /// The template rendered, nil for a fallback.
     public var templateID: String?
+    /// The surface it was rendered for.
     public var surface: String
+    /// The text shown.
     public var text: String
     /// True when a sensitive value was refused and the surface's fallback stands instead.
     public var redacted: Bool
@@ -51,6 +54,7 @@ extension CancelReason: Codable {
         try container.encode(rawValue)
     }
 
+    /// Reads the trace spelling back.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -175,32 +179,46 @@ public enum ProblemCode: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A recovery item the route did not take, and why.
 public struct RouteItemLeftOut: Sendable, Hashable, Codable {
+    /// Why an item was left out.
     public enum Reason: String, Sendable, Hashable, Codable {
         case routineNotEnabled = "routine_not_enabled"
         case noStepsPermission = "no_steps_permission"
         case alreadyDone = "already_done"
     }
 
+    /// The routine of the item.
     public var routine: String
+    /// Why.
     public var reason: Reason
 }
 
 /// A candidate refused by a gate.
 public struct SuppressedNotification: Sendable, Hashable, Codable {
+    /// The request id it would have had.
     public var id: String
+    /// Its notification type.
     public var type: String
+    /// Its routine, for a per-routine type.
     public var routine: String?
+    /// When it would have fired.
     public var fireAt: Date
+    /// The logical day it belonged to.
     public var day: Int
+    /// The gate that refused it.
     public var reason: GateReason
 }
 
 /// The close of a logical day.
 public struct DayClose: Sendable, Hashable, Codable {
+    /// The logical day closed.
     public var day: Int
+    /// Its result.
     public var result: DayResult
+    /// The streak after it.
     public var streak: Int
+    /// XP gained at the close.
     public var xpGained: Int
+    /// XP in all after it.
     public var xp: Int
     /// Each enabled routine's status, by id (made when asked: a close keeps them as a list
     /// in ruleset order, which hashing ten ids at every close cost more than).
@@ -227,6 +245,7 @@ public struct DayClose: Sendable, Hashable, Codable {
 
 /// A tool call's verdict: the model proposes, the engine decides.
 public struct ToolVerdict: Sendable, Hashable, Codable {
+    /// Whether the call is applied, needs a question first, or is refused.
     public enum Outcome: String, Sendable, Hashable, Codable {
         case accepted, clarify, rejected
     }
@@ -243,13 +262,16 @@ public struct ToolVerdict: Sendable, Hashable, Codable {
         case unitMismatch = "unit_mismatch"
     }
 
+    /// The tool named, when the call named one.
     public var tool: String?
+    /// The verdict.
     public var outcome: Outcome
     /// Set when the outcome is `rejected`.
     public var rejection: Rejection?
     /// The argument that decided (for `clarify`: the one to ask for), when one did.
     public var argument: String?
 
+    /// A verdict.
     public init(tool: String?, outcome: Outcome, rejection: Rejection? = nil, argument: String? = nil) {
         self.tool = tool
         self.outcome = outcome
@@ -302,7 +324,9 @@ public struct EngineRecord: Sendable, Hashable, Codable {
         case problem(code: ProblemCode, message: String)
     }
 
+    /// When it happened.
     public var at: Date
+    /// What happened.
     public var kind: Kind
 }
 

@@ -5,6 +5,7 @@ import Ruleset
 /// What an engine works out from its ruleset before its first step: fact slots, the rules
 /// and routines boxed, the derived tables. Made once, shared by every engine of the ruleset.
 public final class PreparedRuleset: Sendable {
+    /// The ruleset it was prepared from.
     public let ruleset: Ruleset
     let layout: FactLayout
     let fullSchema: FactSchema
@@ -12,6 +13,7 @@ public final class PreparedRuleset: Sendable {
     let routineBoxes: [RoutineBox]
     let derived: RulesetDerived
 
+    /// Prepares `ruleset` (once per ruleset; share the value).
     public init(_ ruleset: Ruleset) {
         self.ruleset = ruleset
         // The schema with every binding, built once for the slots and the derived tables.

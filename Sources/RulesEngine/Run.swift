@@ -54,21 +54,34 @@ public struct Cancellation: Sendable, Hashable, Codable {
 /// The widget's view (seed 7.4): counts, rates and the widget line, never sleep or any
 /// sensitive value.
 public struct WidgetView: Sendable, Hashable {
+    /// The logical day (days since 1970-01-01).
     public var date: Int
+    /// Routines completed today.
     public var completedRoutines: Int
+    /// Core routines today.
     public var totalRoutines: Int
+    /// completed / total.
     public var completionRate: Double
+    /// Steps today (0 without permission).
     public var stepsToday: Int
+    /// The steps goal in force.
     public var stepsGoal: Int
+    /// Water today, ml.
     public var waterML: Int
+    /// The water goal in force, ml.
     public var waterGoalML: Int
+    /// The route in force.
     public var route: RouteKind
     /// The widget surface's line (redacted when it would show a sensitive value).
     public var line: String?
+    /// Whether the line was redacted.
     public var redacted: Bool
+    /// The steps permission last known.
     public var healthKitPermission: HealthReading.Permission
+    /// When the snapshot was made.
     public var lastUpdatedAt: Date
 
+    /// The widget's view of `snapshot`.
     public init(_ snapshot: DailySnapshot) {
         date = snapshot.date
         completedRoutines = snapshot.completedRoutines
@@ -88,7 +101,9 @@ public struct WidgetView: Sendable, Hashable {
 
 /// The outcome of one run: the state to save and the effects to apply.
 public struct RunResult: Sendable {
+    /// The state to save.
     public var state: EngineState
+    /// What to schedule, cancel and show.
     public var effects: Effects
 }
 

@@ -75,14 +75,17 @@ public struct ScheduledNotification: Sendable, Hashable, Codable {
         get { box.fields.id }
         set { change { $0.id = newValue } }
     }
+    /// Its notification type.
     public var type: String {
         get { box.fields.type }
         set { change { $0.type = newValue } }
     }
+    /// Its routine, for a per-routine type.
     public var routine: String? {
         get { box.fields.routine }
         set { change { $0.routine = newValue } }
     }
+    /// When iOS fires it.
     public var scheduledAt: Date {
         get { box.fields.scheduledAt }
         set { change { $0.scheduledAt = newValue } }
@@ -92,26 +95,32 @@ public struct ScheduledNotification: Sendable, Hashable, Codable {
         get { box.fields.day }
         set { change { $0.day = newValue } }
     }
+    /// `scheduled`.
     public var status: String {
         get { box.fields.status }
         set { change { $0.status = newValue } }
     }
+    /// Where a tap opens the app.
     public var deepLink: String? {
         get { box.fields.deepLink }
         set { change { $0.deepLink = newValue } }
     }
+    /// The template of its text.
     public var templateID: String {
         get { box.fields.templateID }
         set { change { $0.templateID = newValue } }
     }
+    /// Whether its text was redacted for a sensitive value.
     public var sensitive: Bool {
         get { box.fields.sensitive }
         set { change { $0.sensitive = newValue } }
     }
+    /// Why: the route's reason when it was planned (`created_reason`).
     public var createdReason: String {
         get { box.fields.createdReason }
         set { change { $0.createdReason = newValue } }
     }
+    /// The iOS interruption level (passive when weakened).
     public var interruptionLevel: InterruptionLevel {
         get { box.fields.interruptionLevel }
         set { change { $0.interruptionLevel = newValue } }
@@ -121,38 +130,48 @@ public struct ScheduledNotification: Sendable, Hashable, Codable {
         get { box.fields.relevance }
         set { change { $0.relevance = newValue } }
     }
+    /// `thread.<category>`: iOS groups by it.
     public var threadID: String {
         get { box.fields.threadID }
         set { change { $0.threadID = newValue } }
     }
+    /// Its category.
     public var category: String {
         get { box.fields.category }
         set { change { $0.category = newValue } }
     }
+    /// Its action buttons.
     public var actions: [NotificationAction] {
         get { box.fields.actions }
         set { change { $0.actions = newValue } }
     }
+    /// Its title, when the type has one.
     public var title: String? {
         get { box.fields.title }
         set { change { $0.title = newValue } }
     }
+    /// Its text.
     public var text: String {
         get { box.fields.text }
         set { change { $0.text = newValue } }
     }
+    /// Whether its text or title is a surface's fallback for a refused sensitive value.
     public var redacted: Bool {
         get { box.fields.redacted }
         set { change { $0.redacted = newValue } }
     }
 
+    /// Equal when every field is.
     public static func == (lhs: ScheduledNotification, rhs: ScheduledNotification) -> Bool {
         lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
     }
 
+    /// Hashes every field.
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 
+    /// Reads the JSON form (the fields).
     public init(from decoder: any Decoder) throws { box = Box(try Fields(from: decoder)) }
 
+    /// Writes the JSON form (the fields).
     public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
 }

@@ -5,22 +5,37 @@ import Ruleset
 
 /// What home, the widget and notifications read (seed 8.1), saved at every app run.
 public struct DailySnapshot: Sendable, Hashable, Codable {
+    /// The logical day (days since 1970-01-01).
     public var date: Int
+    /// Steps today (0 without permission).
     public var stepsToday: Int
+    /// The steps goal in force.
     public var stepsGoal: Int
+    /// Last night's sleep, minutes, when known (sensitive: home only).
     public var sleepMinutes: Int?
+    /// Water today, ml.
     public var waterML: Int
+    /// The water goal in force, ml.
     public var waterGoalML: Int
+    /// Routines completed today.
     public var completedRoutines: Int
+    /// Core routines today.
     public var totalRoutines: Int
+    /// completed / total.
     public var completionRate: Double
+    /// The route in force.
     public var route: RouteKind
+    /// The risk decided last.
     public var risk: RiskLevel
+    /// The home line.
     public var characterLine: String
+    /// When it was made.
     public var lastUpdatedAt: Date
+    /// The walking quest, during a recovery route with one.
     public var quest: WalkingQuest?
     /// The widget's line (surface `widget`, redacted) and its permission state.
     public var widgetLine: RenderedText?
+    /// The steps permission last known.
     public var stepsPermission: HealthReading.Permission
 
     /// The seed's JSON, keys in the seed's order, plus `quest` while a quest exists.

@@ -178,10 +178,12 @@ final class TemplateRenderer: Sendable {
 /// Guards for any text, including lines a chat model writes (SPEC §6): length, sentences
 /// and forbidden phrases. A line that fails is replaced by a template line.
 public struct TextGuard: Sendable {
+    /// The ruleset whose surfaces and templates it renders.
     public let ruleset: Ruleset
     /// The forbidden phrases, folded once.
     let phrases: VisibleText.Phrases
 
+    /// A renderer for `ruleset`.
     public init(ruleset: Ruleset) {
         self.ruleset = ruleset
         phrases = VisibleText.Phrases(ruleset.forbiddenPhrases)
@@ -202,6 +204,7 @@ public struct TextGuard: Sendable {
 
 /// The renderer's value formatting, for tests and tools that show values as lines do.
 public enum TemplateRendererProbe {
+    /// A value as a filter formats it (`percent`: 42%, `steps`: 3,240보, …).
     public static func format(_ value: Value, _ filter: TemplateFilter?) -> String {
         TemplateRenderer.format(value, filter)
     }

@@ -6,7 +6,9 @@ import Ruleset
 
 /// A validated tool call: the tool and its arguments by name.
 public struct ToolCall: Sendable, Hashable {
+    /// The tool called.
     public var tool: String
+    /// Its arguments, typed.
     public var arguments: [String: Value]
 }
 
@@ -14,10 +16,13 @@ public struct ToolCall: Sendable, Hashable {
 /// the engine decides: hostile or malformed JSON is rejected with a reason code, never a
 /// trap, and nothing changes unless the verdict is `accepted`.
 public struct ToolValidator: Sendable {
+    /// The ruleset whose tools it checks.
     public let ruleset: Ruleset
 
+    /// A validator for `ruleset`'s tools.
     public init(ruleset: Ruleset) { self.ruleset = ruleset }
 
+    /// The verdict on a call's JSON text, and the call when it is accepted.
     public func validate(_ text: String) -> (verdict: ToolVerdict, call: ToolCall?) {
         let parsed = JSONReader.parse(Array(text.utf8), file: "tool_call")
         if let problem = parsed.diagnostics.first {

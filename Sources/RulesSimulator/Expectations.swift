@@ -12,7 +12,7 @@ public struct ExpectationResult: Sendable {
     public var expected: String
     public var actual: String
     /// The explanation of the decision, for a failure.
-    public var explanation: Explanation?
+    package var explanation: Explanation?
 }
 
 /// Checks a scenario's `expect:` entries against a simulation.

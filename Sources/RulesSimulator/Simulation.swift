@@ -18,7 +18,7 @@ public struct AppState: Sendable {
     var keptExplanations: [String: Explanation] = [:]
     var keptFacts: FactValues?
     /// Every explanation saved at that moment, by decision.
-    public var explanations: [String: Explanation] { engine?.explanations ?? keptExplanations }
+    package var explanations: [String: Explanation] { engine?.explanations ?? keptExplanations }
     /// The facts of the last app run (for `that:` expectations).
     public var facts: FactValues? { engine?.currentFacts() ?? keptFacts }
 }

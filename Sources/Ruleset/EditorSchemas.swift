@@ -4,18 +4,18 @@ import RulesExpression
 /// JSON Schemas (draft 2020-12) of the rule file kinds, for editor completion through a
 /// YAML language server (`# yaml-language-server: $schema=…`). Built from the same key
 /// lists and enums the decoder reads, so the two cannot drift apart.
-public enum EditorSchemas {
+package enum EditorSchemas {
     /// File name → schema, for `rules schema --out DIR`.
-    public static var all: [(file: String, schema: JSONValue)] {
+    package static var all: [(file: String, schema: JSONValue)] {
         [("routine.schema.json", routine), ("rules.schema.json", rules)]
     }
 
-    public static let draft = "https://json-schema.org/draft/2020-12/schema"
-    public static let timePattern = "^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$"
-    public static let durationPattern = "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
-    public static let idPattern = "^[a-z][a-z0-9_]*$"
+    package static let draft = "https://json-schema.org/draft/2020-12/schema"
+    package static let timePattern = "^(([01]?[0-9]|2[0-3]):[0-5][0-9]|24:00)$"
+    package static let durationPattern = "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
+    package static let idPattern = "^[a-z][a-z0-9_]*$"
 
-    public static func object(_ description: String, _ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+    package static func object(_ description: String, _ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("type", .string("object")), ("description", .string(description)),
             ("properties", .object(properties)), ("additionalProperties", .bool(false)),
@@ -24,39 +24,39 @@ public enum EditorSchemas {
         return .object(members)
     }
 
-    public static func string(_ description: String, pattern: String? = nil, values: [String]? = nil) -> JSONValue {
+    package static func string(_ description: String, pattern: String? = nil, values: [String]? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("type", .string("string")), ("description", .string(description))]
         if let pattern { members.append(("pattern", .string(pattern))) }
         if let values { members.append(("enum", .array(values.map(JSONValue.string)))) }
         return .object(members)
     }
 
-    public static func number(_ description: String, integer: Bool = false, minimum: Double? = nil) -> JSONValue {
+    package static func number(_ description: String, integer: Bool = false, minimum: Double? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("type", .string(integer ? "integer" : "number")), ("description", .string(description))]
         if let minimum { members.append(("minimum", .number(minimum))) }
         return .object(members)
     }
 
-    public static func boolean(_ description: String) -> JSONValue {
+    package static func boolean(_ description: String) -> JSONValue {
         .object([("type", .string("boolean")), ("description", .string(description))])
     }
 
-    public static func expression(_ description: String) -> JSONValue {
+    package static func expression(_ description: String) -> JSONValue {
         .object([
             ("type", .array([.string("string"), .string("boolean"), .string("number")])),
             ("description", .string(description + " An expression of the rule language (docs/REFERENCE.md), checked when the ruleset loads.")),
         ])
     }
 
-    public static func list(_ description: String, _ items: JSONValue) -> JSONValue {
+    package static func list(_ description: String, _ items: JSONValue) -> JSONValue {
         .object([("type", .string("array")), ("description", .string(description)), ("items", items)])
     }
 
-    public static func map(_ description: String, _ values: JSONValue) -> JSONValue {
+    package static func map(_ description: String, _ values: JSONValue) -> JSONValue {
         .object([("type", .string("object")), ("description", .string(description)), ("additionalProperties", values)])
     }
 
-    public static var version: JSONValue {
+    package static var version: JSONValue {
         .object([("const", .int(1)), ("description", .string("Rule format version; only 1 exists."))])
     }
 
@@ -93,7 +93,7 @@ public enum EditorSchemas {
             ], required: ["id", "name", "category", "source", "unit"])
     }
 
-    public static var routine: JSONValue {
+    package static var routine: JSONValue {
         .object([
             ("$schema", .string(draft)),
             ("$id", .string("routine.schema.json")),
@@ -120,7 +120,7 @@ public enum EditorSchemas {
                 required: [key, "when"]))
     }
 
-    public static var rules: JSONValue {
+    package static var rules: JSONValue {
         let settingValue = JSONValue.object([
             ("description", .string("Default value, of the declared type."))
         ])

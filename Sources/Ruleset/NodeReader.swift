@@ -5,23 +5,23 @@ import RulesExpression
 /// Reads model values out of nodes for one file, collecting diagnostics. Scalars are read
 /// by the type the key expects, quoted or not, never by YAML 1.1 implicit typing.
 /// Both front ends (YAML files, JSON bundles) decode through this one reader.
-public struct NodeReader {
-    public let file: String
+package struct NodeReader {
+    package let file: String
     /// The file's text, for exact positions inside expressions (nil: positions fall back
     /// to the start of the scalar).
-    public let source: SourceFile?
-    public var diagnostics: [Diagnostic] = []
+    package let source: SourceFile?
+    package var diagnostics: [Diagnostic] = []
 
-    public init(file: String, source: SourceFile?) {
+    package init(file: String, source: SourceFile?) {
         self.file = file
         self.source = source
     }
 
-    public mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    package mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
     /// The keys of a mapping, checked against `allowed` (unknown keys reported with
     /// did-you-mean) and `required`. Nil when the node is not a mapping.
-    public mutating func fields(
+    package mutating func fields(
         _ node: YAMLNode, _ context: String, allowed: [String], required: [String] = []
     ) -> Fields? {
         guard let pairs = node.pairs else {
@@ -48,7 +48,7 @@ public struct NodeReader {
     }
 
     /// A scalar's text, refusing collections, nothing, tags and anchors.
-    public mutating func scalar(_ node: YAMLNode, key: String, expected: String) -> String? {
+    package mutating func scalar(_ node: YAMLNode, key: String, expected: String) -> String? {
         if node.tag != nil, node.scalar != nil {
             report(RulesetDiagnostics.taggedValue(file, node, key: key))
             return nil
@@ -64,7 +64,7 @@ public struct NodeReader {
         return text
     }
 
-    public mutating func string(_ node: YAMLNode, key: String) -> String? {
+    package mutating func string(_ node: YAMLNode, key: String) -> String? {
         guard let text = scalar(node, key: key, expected: "text") else { return nil }
         if text.isEmpty {
             report(RulesetDiagnostics.wrongType(file, node, expected: "non-empty text"))
@@ -74,7 +74,7 @@ public struct NodeReader {
     }
 
     /// An id: `[a-z][a-z0-9_]*`.
-    public mutating func identifier(_ node: YAMLNode, key: String) -> String? {
+    package mutating func identifier(_ node: YAMLNode, key: String) -> String? {
         guard let text = scalar(node, key: key, expected: "an id") else { return nil }
         guard NodeReader.isIdentifier(text) else {
             report(RulesetDiagnostics.invalidID(file, node, text))
@@ -83,13 +83,13 @@ public struct NodeReader {
         return text
     }
 
-    public static func isIdentifier(_ text: String) -> Bool {
+    package static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first >= "a", first <= "z" else { return false }
         return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
     }
 
     /// A whole number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`).
-    public mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
+    package mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
         guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
         let digits = text.replacingOccurrences(of: "_", with: "")
         guard let value = Int(digits) else {
@@ -110,7 +110,7 @@ public struct NodeReader {
 
     /// A number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`); `60%`
     /// reads as 0.6.
-    public mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
+    package mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
         guard let text = scalar(node, key: key, expected: "a number") else { return nil }
         var value: Double?
         if text.hasSuffix("%") {
@@ -155,7 +155,7 @@ public struct NodeReader {
     }
 
     /// `true` or `false` only (`yes`/`no`/`on` are YAML 1.1 traps).
-    public mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
+    package mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
         guard let text = scalar(node, key: key, expected: "true or false") else { return nil }
         switch text {
         case "true": return true
@@ -167,7 +167,7 @@ public struct NodeReader {
     }
 
     /// A time of day `HH:MM`, 00:00–24:00, as seconds since midnight.
-    public mutating func time(_ node: YAMLNode, key: String) -> Int? {
+    package mutating func time(_ node: YAMLNode, key: String) -> Int? {
         guard let text = scalar(node, key: key, expected: "a time like 20:30") else { return nil }
         return NodeReader.readTime(text)
             ?? {
@@ -183,7 +183,7 @@ public struct NodeReader {
             }()
     }
 
-    public static func readTime(_ text: String) -> Int? {
+    package static func readTime(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
             parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
@@ -193,13 +193,13 @@ public struct NodeReader {
         return hours * 3600 + minutes * 60
     }
 
-    public static func looksLikeTime(_ text: String) -> Bool {
+    package static func looksLikeTime(_ text: String) -> Bool {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
     /// A duration `90m`, `1h30m`, `45s`, in seconds.
-    public mutating func duration(_ node: YAMLNode, key: String) -> Int? {
+    package mutating func duration(_ node: YAMLNode, key: String) -> Int? {
         guard let text = scalar(node, key: key, expected: "a duration like 90m") else { return nil }
         let (tokens, problems) = Lexer.tokenize(text)
         guard problems.isEmpty, tokens.count == 2, case .duration(let seconds) = tokens[0].kind else {
@@ -217,7 +217,7 @@ public struct NodeReader {
     }
 
     /// One of an enum's raw values, with did-you-mean.
-    public mutating func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, key: String, what: String) -> E?
+    package mutating func choice<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, key: String, what: String) -> E?
     where E.RawValue == String {
         guard let text = scalar(node, key: key, expected: what) else { return nil }
         guard let value = E(rawValue: text) else {
@@ -228,7 +228,7 @@ public struct NodeReader {
     }
 
     /// One of `allowed`, with did-you-mean.
-    public mutating func choice(_ node: YAMLNode, key: String, what: String, allowed: [String]) -> String? {
+    package mutating func choice(_ node: YAMLNode, key: String, what: String, allowed: [String]) -> String? {
         guard let text = scalar(node, key: key, expected: what) else { return nil }
         guard allowed.contains(text) else {
             report(RulesetDiagnostics.unknownValue(file, node, what: what, allowed: allowed))
@@ -238,7 +238,7 @@ public struct NodeReader {
     }
 
     /// The items of a list (a single scalar is not a list).
-    public mutating func list(_ node: YAMLNode, key: String) -> [YAMLNode]? {
+    package mutating func list(_ node: YAMLNode, key: String) -> [YAMLNode]? {
         guard let items = node.items else {
             report(RulesetDiagnostics.wrongType(file, node, expected: "a list for '\(key)'", hint: "write a list: [a, b]"))
             return nil
@@ -248,7 +248,7 @@ public struct NodeReader {
 
     /// Parses, checks and compiles an expression, reporting every problem at its exact
     /// place inside the scalar.
-    public mutating func expression(
+    package mutating func expression(
         _ node: YAMLNode, key: String, schema: FactSchema, expecting: Checker.Expectation
     ) -> CompiledExpression? {
         guard let text = scalar(node, key: key, expected: "an expression") else { return nil }
@@ -262,14 +262,14 @@ public struct NodeReader {
         return compiled
     }
 
-    public func origin(_ node: YAMLNode) -> Origin { Origin(file: file, location: node.start) }
+    package func origin(_ node: YAMLNode) -> Origin { Origin(file: file, location: node.start) }
 }
 
 /// The values of a mapping by key, with the key nodes for positions.
-public struct Fields {
-    public let node: YAMLNode
-    public var values: [String: YAMLNode] = [:]
-    public var keys: [String: YAMLNode] = [:]
+package struct Fields {
+    package let node: YAMLNode
+    package var values: [String: YAMLNode] = [:]
+    package var keys: [String: YAMLNode] = [:]
 
-    public subscript(key: String) -> YAMLNode? { values[key] }
+    package subscript(key: String) -> YAMLNode? { values[key] }
 }

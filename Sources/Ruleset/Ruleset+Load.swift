@@ -16,7 +16,7 @@ extension Ruleset {
 extension Ruleset {
     /// Reads a value of `type` written in YAML, as setting defaults are read (used by
     /// scenarios for setting overrides). Problems go to `reader`.
-    public func value(of node: YAMLNode, type: ExpressionType, key: String, reader: inout NodeReader) -> Value? {
+    package func value(of node: YAMLNode, type: ExpressionType, key: String, reader: inout NodeReader) -> Value? {
         var decoder = RulesetDecoder()
         decoder.ruleset = self
         return decoder.readValue(node, type: type, key: key, &reader)

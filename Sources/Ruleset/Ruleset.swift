@@ -6,9 +6,11 @@ import RulesExpression
 /// compiled against the fact schema this ruleset defines. Plain `Sendable` values: a new
 /// load never changes a ruleset someone holds.
 public struct Ruleset: Sendable {
+    /// The routines, in file order.
     public var routines: [Routine] = []
     /// Categories the ruleset adds to the built-in ones.
     public var categories: [DeclaredCategory] = []
+    /// The settings users may change, with types and defaults.
     public var settings: [SettingDeclaration] = []
     /// Risk table, first match wins; empty means risk is always `low`.
     public var risk: [RiskEntry] = []
@@ -16,16 +18,25 @@ public struct Ruleset: Sendable {
     public var route: [RouteEntry] = []
     /// Routes that, once entered, stay for the rest of the day.
     public var sticky: [RouteKind] = []
+    /// `light:`, when the rules declare it.
     public var light: LightRoute?
+    /// `recovery:`, when the rules declare it.
     public var recovery: RecoveryRoute?
+    /// `judgement:`, when the rules declare it.
     public var judgement: Judgement?
+    /// `policy:`: the gates every notification candidate passes.
     public var policy = NotificationPolicy()
+    /// The notification types, in file order.
     public var notifications: [NotificationRule] = []
+    /// The tools the on-device model may propose.
     public var tools: [Tool] = []
+    /// The surfaces text appears on, with their sensitivity.
     public var surfaces: [Surface] = []
+    /// Phrases no template may contain (shaming, threats).
     public var forbiddenPhrases: [String] = []
     /// Where the forbidden phrases were declared (one origin per phrase).
     public var forbiddenPhraseOrigins: [Origin] = []
+    /// The message templates, in file order.
     public var templates: [Template] = []
     /// The fact schema of this ruleset (built-in facts, routines, settings, notification types).
     public var schema = FactSchema()
@@ -49,6 +60,7 @@ public struct Ruleset: Sendable {
         var tools: [String: Int] = [:]
     }
 
+    /// An empty ruleset (no routine, table or template).
     public init() {}
 
     /// Rebuilds the id lookup tables (after the entries changed).
@@ -65,10 +77,15 @@ public struct Ruleset: Sendable {
         return items.first { id($0) == key }
     }
 
+    /// The routine of this id.
     public func routine(_ id: String) -> Routine? { Ruleset.find(id, routines, index.routines, \.id) }
+    /// The template of this id.
     public func template(_ id: String) -> Template? { Ruleset.find(id, templates, index.templates, \.id) }
+    /// The surface of this name.
     public func surface(_ name: String) -> Surface? { surfaces.first { $0.name == name } }
+    /// The notification type of this id.
     public func notification(_ id: String) -> NotificationRule? { Ruleset.find(id, notifications, index.notifications, \.id) }
+    /// The tool of this name.
     public func tool(_ name: String) -> Tool? { Ruleset.find(name, tools, index.tools, \.name) }
 
     /// The tones the user may choose (`settings.tone`'s values), empty without a tone setting.
@@ -94,17 +111,21 @@ public struct Ruleset: Sendable {
 /// What a load gives back: the ruleset when there were no errors, and every diagnostic
 /// (warnings may come with a ruleset).
 public struct RulesetLoad: Sendable {
+    /// The ruleset, nil when an error refused it.
     public var ruleset: Ruleset?
+    /// Every diagnostic, errors first in output order.
     public var diagnostics: [Diagnostic]
     /// The text of every file read, for rendering snippets under diagnostics.
     public var sources: [String: SourceFile]
 
+    /// A load's outcome.
     public init(ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile]) {
         self.ruleset = ruleset
         self.diagnostics = diagnostics
         self.sources = sources
     }
 
+    /// Whether a diagnostic is an error (then `ruleset` is nil).
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
     /// This load's ruleset if it loaded cleanly, else `current`: a failed reload never
@@ -114,6 +135,7 @@ public struct RulesetLoad: Sendable {
 
 /// One parsed document of a ruleset, from any front end.
 public struct RuleDocument: Sendable {
+    /// What a document holds, from its top-level keys.
     public enum Kind: Sendable {
         /// Under `routines/`: a routine, or a list of routines.
         case routines
@@ -121,12 +143,16 @@ public struct RuleDocument: Sendable {
         case sections
     }
 
+    /// The file it came from, relative to the root.
     public var file: String
+    /// What it holds.
     public var kind: Kind
+    /// Its parsed root node.
     public var node: YAMLNode
     /// The file's text, when known, for exact positions inside expressions.
     public var source: SourceFile?
 
+    /// A parsed document.
     public init(file: String, kind: Kind, node: YAMLNode, source: SourceFile?) {
         self.file = file
         self.kind = kind

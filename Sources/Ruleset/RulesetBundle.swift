@@ -12,9 +12,12 @@ import RulesDocument
 /// SHA-256 of `content` written compactly. Loading parses through `JSONReader` and decodes
 /// through the same decoder as YAML files, so every expression and reference is checked again.
 public enum RulesetBundle {
+    /// The `format` of every bundle.
     public static let format = "operator-rules-bundle"
+    /// The bundle format version this engine writes and reads.
     public static let version = 1
 
+    /// The diagnostic codes of bundles.
     public static let descriptions: [CodeDescription] = [
         CodeDescription(
             code: "bundle.malformed", severity: .error, summary: "the bundle is not a ruleset bundle",
@@ -150,6 +153,7 @@ public final class RulesetStore: @unchecked Sendable {
     private var active: Ruleset
     private var generationCount = 0
 
+    /// A store holding `ruleset` as its active ruleset.
     public init(ruleset: Ruleset) { active = ruleset }
 
     /// The ruleset in force.
@@ -184,5 +188,6 @@ public final class RulesetStore: @unchecked Sendable {
 
 /// Why a bundle was refused.
 public struct BundleRefusal: Error, Sendable {
+    /// Why: one diagnostic or more.
     public var diagnostics: [Diagnostic]
 }

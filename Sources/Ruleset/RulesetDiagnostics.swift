@@ -2,8 +2,8 @@ import RulesDiagnostics
 import RulesDocument
 
 /// The ruleset phase's message catalogue (`ruleset.*`).
-public enum RulesetDiagnostics {
-    public static let descriptions: [CodeDescription] = [
+package enum RulesetDiagnostics {
+    package static let descriptions: [CodeDescription] = [
         d(
             "ruleset.unknown_key", "a key the file kind does not have",
             "Every key of a rule file is listed in docs/REFERENCE.md and in the JSON Schemas of `rules schema`; an unknown key is usually a typo and would otherwise be ignored silently."
@@ -47,11 +47,11 @@ public enum RulesetDiagnostics {
         CodeDescription(code: DiagnosticCode(code), severity: .error, summary: summary, rationale: rationale)
     }
 
-    public static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    package static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .error, file: file, range: node.range, message: message, hint: hint)
     }
 
-    public static func unknownKey(_ file: String, _ key: YAMLNode, in context: String, allowed: [String]) -> Diagnostic {
+    package static func unknownKey(_ file: String, _ key: YAMLNode, in context: String, allowed: [String]) -> Diagnostic {
         let name = key.scalar ?? "?"
         // `when： x` (a full-width colon) is one plain scalar to YAML, not a key and a value.
         let fullWidth = name.firstRange(of: "：").map { range -> String in
@@ -64,13 +64,13 @@ public enum RulesetDiagnostics {
         return error("ruleset.unknown_key", file, key, "unknown key '\(name)' in \(context)", hint: hint)
     }
 
-    public static func missingKey(_ file: String, _ node: YAMLNode, key: String, in context: String, hint: String? = nil) -> Diagnostic {
+    package static func missingKey(_ file: String, _ node: YAMLNode, key: String, in context: String, hint: String? = nil) -> Diagnostic {
         var anchor = node
         anchor.range = SourceRange(at: node.start)
         return error("ruleset.missing_key", file, anchor, "\(context) needs '\(key)'", hint: hint)
     }
 
-    public static func wrongType(_ file: String, _ node: YAMLNode, expected: String, hint: String? = nil) -> Diagnostic {
+    package static func wrongType(_ file: String, _ node: YAMLNode, expected: String, hint: String? = nil) -> Diagnostic {
         let found: String
         if let text = node.scalar { found = node.isNull ? "nothing" : "'\(quoted(text))'" } else { found = node.kindDescription }
         return error("ruleset.wrong_type", file, node, "expected \(expected), found \(found)", hint: hint)
@@ -85,11 +85,11 @@ public enum RulesetDiagnostics {
         return firstLine.count < text.count ? String(firstLine) + "…" : text
     }
 
-    public static func outOfRange(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    package static func outOfRange(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         error("ruleset.out_of_range", file, node, message, hint: hint)
     }
 
-    public static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String], hint extra: String? = nil) -> Diagnostic {
+    package static func unknownValue(_ file: String, _ node: YAMLNode, what: String, allowed: [String], hint extra: String? = nil) -> Diagnostic {
         let value = node.scalar ?? "?"
         var hint = "\(what) is one of: \(allowed.joined(separator: ", "))"
         if let near = Suggestions.nearest(to: value, among: allowed) { hint = "did you mean '\(near)'? " + hint }
@@ -97,39 +97,39 @@ public enum RulesetDiagnostics {
         return error("ruleset.unknown_value", file, node, "'\(value)' is not a valid \(what)", hint: hint)
     }
 
-    public static func invalidID(_ file: String, _ node: YAMLNode, _ id: String) -> Diagnostic {
+    package static func invalidID(_ file: String, _ node: YAMLNode, _ id: String) -> Diagnostic {
         let suggestion = id.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
         return error(
             "ruleset.invalid_id", file, node, "'\(id)' is not a valid id",
             hint: "ids are lower-case letters, digits and '_', starting with a letter, e.g. '\(suggestion)'")
     }
 
-    public static func duplicateID(_ file: String, _ node: YAMLNode, kind: String, id: String, first: Origin) -> Diagnostic {
+    package static func duplicateID(_ file: String, _ node: YAMLNode, kind: String, id: String, first: Origin) -> Diagnostic {
         error(
             "ruleset.duplicate_id", file, node, "\(kind) '\(id)' is defined twice (first at \(first.file):\(first.location.line))",
             hint: "give one of them another id")
     }
 
-    public static func duplicateSection(_ file: String, _ key: YAMLNode, first: Origin) -> Diagnostic {
+    package static func duplicateSection(_ file: String, _ key: YAMLNode, first: Origin) -> Diagnostic {
         error(
             "ruleset.duplicate_section", file, key,
             "section '\(key.scalar ?? "")' is already defined at \(first.file):\(first.location.line)",
             hint: "merge the two definitions into one")
     }
 
-    public static func unknownReference(_ file: String, _ node: YAMLNode, kind: String, name: String, known: [String]) -> Diagnostic {
+    package static func unknownReference(_ file: String, _ node: YAMLNode, kind: String, name: String, known: [String]) -> Diagnostic {
         var hint = known.isEmpty ? "no \(kind) is defined" : "known: \(known.joined(separator: ", "))"
         if let near = Suggestions.nearest(to: name, among: known) { hint = "did you mean '\(near)'?" }
         return error("ruleset.unknown_reference", file, node, "no \(kind) named '\(name)'", hint: hint)
     }
 
-    public static func unsupportedVersion(_ file: String, _ node: YAMLNode) -> Diagnostic {
+    package static func unsupportedVersion(_ file: String, _ node: YAMLNode) -> Diagnostic {
         error(
             "ruleset.unsupported_version", file, node, "version '\(node.scalar ?? "?")' is not supported",
             hint: "this engine reads 'version: 1'")
     }
 
-    public static func taggedValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
+    package static func taggedValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
         let tag = node.tag ?? "!"
         let text = node.scalar ?? ""
         let written = text.isEmpty ? tag : "\(tag) \(text)"
@@ -138,7 +138,7 @@ public enum RulesetDiagnostics {
             hint: "quote the value: \(key): \"\(written)\"")
     }
 
-    public static func anchoredValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
+    package static func anchoredValue(_ file: String, _ node: YAMLNode, key: String) -> Diagnostic {
         let message =
             node.isAlias
             ? "an alias ('*') stands where a plain value was meant"
@@ -148,11 +148,11 @@ public enum RulesetDiagnostics {
             hint: "quote the value, or write it out: \(key): \"…\"")
     }
 
-    public static func invalidTemplate(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    package static func invalidTemplate(_ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         error("ruleset.invalid_template", file, node, message, hint: hint)
     }
 
-    public static func notADocument(_ file: String, _ node: YAMLNode, expected: String) -> Diagnostic {
+    package static func notADocument(_ file: String, _ node: YAMLNode, expected: String) -> Diagnostic {
         error("ruleset.not_a_document", file, node, "expected \(expected), found \(node.kindDescription)")
     }
 }

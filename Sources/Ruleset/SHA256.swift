@@ -20,6 +20,7 @@ public enum SHA256 {
         }.joined()
     }
 
+    /// The 32-byte digest of `bytes`.
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
         var message = bytes

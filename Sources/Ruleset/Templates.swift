@@ -7,16 +7,20 @@ public enum SurfaceSensitivity: String, Sendable, CaseIterable, Codable {
 
 /// Where text appears (`surfaces:`): lock screen, widget, home, chat.
 public struct Surface: Sendable, Hashable {
+    /// Its name (`lock_screen`, `widget`, `home`, `chat`).
     public var name: String
+    /// Whether sensitive values may appear on it.
     public var sensitivity: SurfaceSensitivity
     /// Longest text, in characters (graphemes).
     public var maxLength: Int?
+    /// Most sentences a text may have.
     public var maxSentences: Int?
     /// What is shown instead of a text that would reveal a sensitive fact.
     public var fallback: String?
     /// Words that must not appear literally in a text on this surface (`수면`, `영양제` …):
     /// a sensitive topic written out is as revealing as a sensitive fact.
     public var sensitiveWords: [String] = []
+    /// Where it is declared (file and position), for diagnostics and explanations.
     public var origin: Origin
 }
 
@@ -65,8 +69,11 @@ public enum TemplateSegment: Sendable {
 
 /// `{expr|filter}` followed perhaps by a particle.
 public struct Placeholder: Sendable {
+    /// The value to show.
     public var expression: CompiledExpression
+    /// How to format it (`percent`, `steps`, `duration`…).
     public var filter: TemplateFilter?
+    /// The Korean particle that follows it, chosen by the value's last syllable.
     public var particle: Particle?
     /// Where the placeholder's `{` is.
     public var origin: Origin
@@ -74,20 +81,26 @@ public struct Placeholder: Sendable {
 
 /// One message template (`templates:`, SPEC §6).
 public struct Template: Sendable {
+    /// Unique id.
     public var id: String
+    /// The surface it is written for.
     public var surface: String
     /// The event a character line answers (`home`, `route_changed`, …), nil for
     /// notification texts.
     public var event: String?
+    /// Its condition; nil means always.
     public var when: CompiledExpression?
     /// The tone this line is written in; nil fits every tone.
     public var tone: String?
     /// The text as written.
     public var source: String
+    /// Literal text and placeholders, in order.
     public var segments: [TemplateSegment]
+    /// Where it is declared (file and position), for diagnostics and explanations.
     public var origin: Origin
     /// Where the `text:` and `when:` values start.
     public var textOrigin: Origin
+    /// Where its `when:` value starts.
     public var whenOrigin: Origin?
 
     /// The condition and every placeholder's expression.

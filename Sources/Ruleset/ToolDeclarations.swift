@@ -2,8 +2,8 @@ import RulesDiagnostics
 
 /// The `tools:` declarations as the function-declaration JSON that tool-use models take,
 /// generated from the ruleset so the model and the validator can never disagree.
-public enum ToolDeclarations {
-    public enum Format: String, CaseIterable, Sendable {
+package enum ToolDeclarations {
+    package enum Format: String, CaseIterable, Sendable {
         /// FunctionGemma / Gemini function declarations (OpenAPI-style upper-case types).
         case gemma
         /// OpenAI `tools` entries: `{"type":"function","function":{…}}`.
@@ -12,7 +12,7 @@ public enum ToolDeclarations {
         case jsonSchema = "json-schema"
     }
 
-    public static func export(_ ruleset: Ruleset, format: Format) -> JSONValue {
+    package static func export(_ ruleset: Ruleset, format: Format) -> JSONValue {
         switch format {
         case .gemma:
             return .array(

@@ -4,26 +4,26 @@ import Foundation
 /// routine names, checklist items): characters that show nothing or steer the text are
 /// refused, and sensitive words and forbidden phrases are compared in a folded form that no
 /// spacing, width or invisible character can hide from.
-public enum VisibleText {
+package enum VisibleText {
     /// A character of a text that a person would not see, with its place.
-    public struct Hidden: Sendable, Hashable {
-        public var scalar: Unicode.Scalar
+    package struct Hidden: Sendable, Hashable {
+        package var scalar: Unicode.Scalar
         /// Its offset in the text, in Unicode scalars (the unit of diagnostic columns).
-        public var offset: Int
+        package var offset: Int
         /// `U+200B ZERO WIDTH SPACE`, or why a run of marks is refused.
-        public var description: String
+        package var description: String
     }
 
     /// Combining marks one letter may carry: more is a pile that renders as a smear and
     /// still counts as one character of a surface's `max_length`.
-    public static let maxCombiningMarks = 4
+    package static let maxCombiningMarks = 4
 
     /// The first hidden character of `text`: control characters (tab, line breaks and other
     /// C0/C1 codes, DEL), bidi controls, and default-ignorable code points (zero-width space,
     /// joiners, soft hyphen, word joiner, BOM, Hangul fillers, variation selectors, tags) —
     /// but a variation selector or zero-width joiner inside an emoji sequence (❤️, 👩‍💻) — and
     /// a letter with more than `maxCombiningMarks` combining marks. Nil when there is none.
-    public static func firstHidden(in text: String) -> Hidden? {
+    package static func firstHidden(in text: String) -> Hidden? {
         var offset = 0
         var previous: Unicode.Scalar?
         var marks = 0
@@ -66,7 +66,7 @@ public enum VisibleText {
     /// as their plain letters), with every white space, control, bidi control and
     /// default-ignorable character removed — "수\u{200B}면", "수 면" and "수\u{00A0}면" all
     /// fold to "수면".
-    public static func folded(_ text: String) -> String {
+    package static func folded(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
             let properties = scalar.properties
@@ -81,20 +81,20 @@ public enum VisibleText {
     }
 
     /// Whether `text` says `phrase` as a person would read it (both folded).
-    public static func says(_ text: String, _ phrase: String) -> Bool {
+    package static func says(_ text: String, _ phrase: String) -> Bool {
         Phrases([phrase]).first(in: text) != nil
     }
 
     /// Words or phrases folded once, to look for in many texts (each text folded once).
-    public struct Phrases: Sendable {
+    package struct Phrases: Sendable {
         let phrases: [(written: String, folded: String)]
 
-        public init(_ phrases: [String]) {
+        package init(_ phrases: [String]) {
             self.phrases = phrases.map { ($0, VisibleText.folded($0)) }.filter { !$0.1.isEmpty }
         }
 
         /// The first phrase (as written) that `text` says, if any.
-        public func first(in text: String) -> String? {
+        package func first(in text: String) -> String? {
             guard !phrases.isEmpty else { return nil }
             let said = VisibleText.folded(text)
             return phrases.first { said.contains($0.folded) }?.written

@@ -1,6 +1,6 @@
 /// Every lint check, in the order they run and are documented.
-public enum LintCatalogue {
-    public static let checks: [LintCheck] = [
+package enum LintCatalogue {
+    package static let checks: [LintCheck] = [
         unreachableEntry, tableFallThrough, constantCondition, sensitiveLeak, notificationSurface, textTooLong,
         undecidableParticle, unusedTemplate, forbiddenPhrase, missingLine, neverFires, longCooldown,
         recoveryTooLong, nonPositive, lightScale, noToggle, sensitiveWord, cooldownClash, hiddenCharacter,

@@ -3,18 +3,18 @@ import RulesExpression
 
 /// A ruleset example for a lint check: files (path → YAML text). In a triggering example,
 /// `1️⃣` marks where each finding must point; the marker is removed before loading.
-public struct LintExample: Sendable {
-    public var files: [String: String]
+package struct LintExample: Sendable {
+    package var files: [String: String]
 
-    public init(_ files: [String: String]) { self.files = files }
+    package init(_ files: [String: String]) { self.files = files }
 }
 
 /// One lint check: what it reports and why, examples that must and must not trigger it
 /// (one parameterised test runs them all), and the check itself.
-public struct LintCheck: Sendable {
-    public let description: CodeDescription
-    public let triggering: [LintExample]
-    public let nonTriggering: [LintExample]
+package struct LintCheck: Sendable {
+    package let description: CodeDescription
+    package let triggering: [LintExample]
+    package let nonTriggering: [LintExample]
     let run: @Sendable (LintContext, LintReporter) -> [Diagnostic]
 
     init(
@@ -67,8 +67,8 @@ struct LintContext {
 }
 
 /// Runs every lint check over a decoded ruleset.
-public enum Lint {
-    public static func run(_ ruleset: Ruleset) -> [Diagnostic] {
+package enum Lint {
+    package static func run(_ ruleset: Ruleset) -> [Diagnostic] {
         let context = LintContext(ruleset: ruleset)
         return LintCatalogue.checks.flatMap { $0.findings(context) }
     }

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Operator rules: the rule engine behind the 갓생 operator app.
 // Arrows point down the target list only (see STYLE.md); the app links `OperatorRules`,
-// whose closure must never contain RulesYAML or CLibYAML.
+// whose closure must never contain RulesYAML or CLibYAML (CSodium, libsodium, on Linux only).
 import PackageDescription
 
 let package = Package(
@@ -16,11 +16,19 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // Ed25519 on Linux (bundle signatures); Apple platforms use CryptoKit.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         .target(name: "RulesDiagnostics"),
         .target(name: "RulesDocument", dependencies: ["RulesDiagnostics"]),
         .target(name: "RulesYAML", dependencies: ["RulesDocument", "RulesDiagnostics", "CLibYAML"]),
         .target(name: "RulesExpression", dependencies: ["RulesDiagnostics"]),
-        .target(name: "Ruleset", dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression"]),
+        .target(
+            name: "Ruleset",
+            dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(name: "RulesEngine", dependencies: ["Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
         .target(name: "RulesSimulator", dependencies: ["RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
         // Directory loading through libyaml: for the CLI and tests, never linked by the app.
@@ -29,7 +37,7 @@ let package = Package(
             name: "RulesCLI",
             dependencies: [
                 "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine",
-                "RulesSimulator",
+                "RulesSimulator", .target(name: "CSodium", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         // Golden files and fixtures for every test target; running `rules` in-process only for
@@ -58,7 +66,8 @@ let package = Package(
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
         .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
         .testTarget(
-            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesCLI", "TestSupport", "CLITestSupport"],
+            name: "RulesetTests",
+            dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "RulesCLI", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesEngineTests",
@@ -68,10 +77,13 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesSimulatorTests",
-            dependencies: ["RulesSimulator", "RulesCLI", "TestSupport", "CLITestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
+            dependencies: [
+                "RulesSimulator", "RulesCLI", "TestSupport", "CLITestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "RulesCLITests", dependencies: ["RulesCLI", "RulesDiagnostics", "RulesExpression", "TestSupport", "CLITestSupport"],
+            name: "RulesCLITests",
+            dependencies: ["RulesCLI", "RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails when what the iOS app links reaches libyaml: the dependency closure of the
 EmbeddingExample target (and of the OperatorRules library) must not contain RulesYAML or
-CLibYAML. Reads `swift package describe --type json` on standard input."""
+CLibYAML; CSodium (libsodium, Ed25519 on Linux) is the one C library it may link, and only
+on Linux. Reads `swift package describe --type json` on standard input."""
 import json
 import sys
 

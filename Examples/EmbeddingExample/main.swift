@@ -1,9 +1,11 @@
-// How the iOS app embeds the engine: it links only Ruleset and RulesEngine (Foundation,
-// no libyaml), loads a downloaded bundle, feeds the day's events and reads back what home,
-// the widget and the notification center need.
+// How the iOS app embeds the engine: it links only Ruleset and RulesEngine (Foundation and
+// the platform's Ed25519, no libyaml), loads a downloaded bundle only when a key it trusts
+// signed it, feeds the day's events and reads back what home, the widget and the
+// notification center need.
 //
-//   swift run rules bundle --out ruleset.bundle.json
-//   swift run EmbeddingExample ruleset.bundle.json
+//   swift run rules keygen --out keys
+//   swift run rules bundle --sign keys/<id>.key --sequence 1 --out ruleset.bundle.json
+//   swift run EmbeddingExample ruleset.bundle.json --trust keys/<id>.pub
 //
 // With `--state FILE --at HH:MM --event open|water|study` it does what the app does at one
 // launch: restore the saved state (or start fresh), hand the engine one event, apply the
@@ -19,19 +21,35 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 guard let data = FileManager.default.contents(atPath: path) else {
-    FileHandle.standardError.write(Data("cannot read \(path); make it with: swift run rules bundle --out \(path)\n".utf8))
+    FileHandle.standardError.write(Data("cannot read \(path); make it with: swift run rules bundle --sign KEY --sequence N --out \(path)\n".utf8))
+    exit(2)
+}
+// The keys the app trusts ship in the app (here: public key files given with --trust).
+var keyFiles: [String] = []
+for (index, argument) in arguments.enumerated() where argument == "--trust" && index + 1 < arguments.count {
+    guard let text = try? String(contentsOfFile: arguments[index + 1], encoding: .utf8) else {
+        FileHandle.standardError.write(Data("cannot read the public key \(arguments[index + 1])\n".utf8))
+        exit(2)
+    }
+    keyFiles.append(text)
+}
+guard let keys = TrustedKeys(publicKeyFiles: keyFiles), !keys.ids.isEmpty else {
+    FileHandle.standardError.write(Data("give the public key the bundle was signed with: --trust keys/<id>.pub\n".utf8))
     exit(2)
 }
 
-// Keep the last good rules: a bad download is refused and the store keeps what it had.
-let load = Ruleset.load(bundle: data)
-guard let ruleset = load.ruleset else {
-    FileHandle.standardError.write(Data("the bundle at \(path) was refused: \(load.diagnostics.first?.message ?? "")\n".utf8))
+// Only a bundle signed by a trusted key, for this channel and install, loads; a forged,
+// replayed, expired or foreign one is refused and the last good rules stay.
+let installID = option("--install") ?? "example-install"
+let load = Ruleset.load(bundle: data, trust: BundleTrust(keys: keys, channel: "stable", now: Date(), installID: installID))
+guard let ruleset = load.ruleset, let release = load.release else {
+    let first = load.diagnostics.first
+    FileHandle.standardError.write(Data("the bundle at \(path) was refused: \(first.map { "\($0.message) [\($0.code)]" } ?? "")\n".utf8))
     exit(1)
 }
-let store = RulesetStore(ruleset: ruleset)
-if case .failure(let refusal) = store.offer(bundle: Data("{\"format\":\"tampered\"}".utf8)) {
-    print("refused a tampered download: \(refusal.diagnostics.first?.message ?? "")")
+let store = RulesetStore(ruleset: ruleset, keys: keys, installID: installID, acceptedSequence: release.sequence)
+if case .failure(let refusal) = store.offer(bundle: data) {
+    print("refused the same bundle offered again: \(refusal.diagnostics.first?.message ?? "")")
 }
 
 guard let clock = LocalClock(identifier: "Asia/Seoul") else { exit(1) }

@@ -8,15 +8,25 @@ enum BundleCommand {
     static var command: Command {
         Command(
             name: "bundle",
-            abstract: "Write the checked ruleset as one canonical JSON bundle for the app.",
+            abstract: "Write the checked ruleset as one canonical JSON bundle for the app, signed for release.",
             discussion: """
                 Runs every check first and refuses to bundle a ruleset with errors. The bundle is
                 byte-identical for the same ruleset whatever its YAML spelling (flow or block style,
                 quoting, comments), carries a SHA-256 of its content, and loads with Foundation alone.
+                The app accepts only a signed release: --sign KEY (a `rules keygen` private key; give
+                two during a key rotation) with --sequence N, greater than every release before it.
+                A rollback is the old content signed again with a higher sequence.
                 """,
-            usage: "rules bundle [DIR] --out FILE",
+            usage: "rules bundle [DIR] --out FILE [--sign KEY…] [--sequence N] [--channel NAME] [--expires YYYY-MM-DD] [--rollout P]",
             arguments: [("DIR", "The ruleset directory (default: .).")],
-            options: [OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output).")],
+            options: [
+                OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output)."),
+                OptionSpec(name: "--sign", valueName: "KEY", help: "A private key file to sign with (repeatable).", repeatable: true),
+                OptionSpec(name: "--sequence", valueName: "N", help: "The release's number: above every earlier release's."),
+                OptionSpec(name: "--channel", valueName: "NAME", help: "The channel it is for (default: stable)."),
+                OptionSpec(name: "--expires", valueName: "DATE", help: "Its last day (UTC), YYYY-MM-DD."),
+                OptionSpec(name: "--rollout", valueName: "P", help: "The share of installs it applies to, in percent (default: 100)."),
+            ],
             run: run)
     }
 
@@ -26,6 +36,16 @@ enum BundleCommand {
         }
         guard arguments.positional.count <= 1 else {
             return RulesCLI.usageError("bundle takes one directory", usage: command.usage, helpName: "bundle", io: io)
+        }
+        let release: BundleRelease?
+        switch BundleSigning.release(arguments) {
+        case .success(let read): release = read
+        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
+        }
+        let keys: [(id: String, seed: [UInt8])]
+        switch BundleSigning.signingKeys(arguments.values["--sign"] ?? [], io) {
+        case .success(let read): keys = read
+        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
         }
         let path = arguments.positional.first ?? "."
         let directory = io.resolve(path)
@@ -43,13 +63,29 @@ enum BundleCommand {
             io.err(TextRenderer(color: false).render(load.diagnostics.filter { $0.severity == .error }, sources: load.sources))
             return .failure
         }
-        let bundle = RulesetBundle.make(documents)
+        var unsigned = false
+        let bundle = RulesetBundle.make(documents, release: release) { message in
+            keys.compactMap { key in
+                guard let signature = Ed25519Signer.sign(message, seed: key.seed) else {
+                    unsigned = true
+                    return nil
+                }
+                return BundleSignature(keyID: key.id, signature: signature)
+            }
+        }
+        guard !unsigned else {
+            io.err("Error: signing failed (no Ed25519 library?); nothing was bundled\n")
+            return .failure
+        }
         if out == "-" {
             io.out(bundle)
             return .success
         }
         guard io.writeAtomically(bundle, to: out, inputs: files.map(\.path)) else { return .usage }
-        io.out("wrote \(out) (\(bundle.utf8.count) bytes, \(documents.count) documents)\n")
+        let signed = keys.isEmpty ? "unsigned: the app refuses it" : "signed by \(keys.map(\.id).joined(separator: ", "))"
+        io.out(
+            "wrote \(out) (\(bundle.utf8.count) bytes, \(documents.count) documents; \(release.map(BundleSigning.describe) ?? "no release"); \(signed))\n"
+        )
         return .success
     }
 }

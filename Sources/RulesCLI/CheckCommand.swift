@@ -17,10 +17,14 @@ enum CheckCommand {
                 belongs to and reports that file's problems. Exits 0 when nothing fails, 1 when
                 something does, 2 on usage or I/O errors.
                 """,
-            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE]",
-            arguments: [("PATH", "Ruleset directories or single files (default: .).")],
+            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE] [--trust PUB…] [--channel NAME]",
+            arguments: [("PATH", "Ruleset directories, single files or bundles (*.json) (default: .).")],
             options: [
                 DiagnosticFormat.option,
+                OptionSpec(
+                    name: "--trust", valueName: "PUB", help: "For a bundle: a public key the app trusts; its signature is verified (repeatable).",
+                    repeatable: true),
+                OptionSpec(name: "--channel", valueName: "NAME", help: "For a bundle: the app's channel (checked with --trust)."),
                 OptionSpec(name: "--strict", help: "Treat warnings as failures."),
                 OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
             ],
@@ -35,6 +39,11 @@ enum CheckCommand {
         var collector = DiagnosticCollector()
         var sources: [String: SourceFile] = [:]
         var fileCount = 0
+        let keys: TrustedKeys
+        switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
+        case .success(let read): keys = read
+        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "check", io: io)
+        }
         for path in paths {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
@@ -82,6 +91,9 @@ enum CheckCommand {
                     collector.append(contentsOf: scenarioDiagnostics)
                     sources.merge(scenarioSources) { a, _ in a }
                 }
+            } else if path.hasSuffix(".json") {
+                fileCount += 1
+                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: arguments.value("--channel")))
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)
@@ -94,6 +106,43 @@ enum CheckCommand {
         }
         io.out(output)
         return collector.hasFailures(strict: strict) ? .failure : .success
+    }
+
+    /// A bundle, as the app loads it: fields, hash and the full lint of its documents; with
+    /// trusted keys, its signatures, channel and expiry too; without, an unsigned bundle is an
+    /// error and a signed one a note naming its keys.
+    static func checkBundle(_ path: String, absolute: String, keys: TrustedKeys, channel: String?) -> [Diagnostic] {
+        guard let data = BundleSigning.readBundle(absolute) else {
+            return [Diagnostic(code: "io.unreadable", severity: .error, file: path, location: .fileStart, message: "cannot read the bundle")]
+        }
+        var diagnostics: [Diagnostic]
+        if !keys.ids.isEmpty {
+            diagnostics = Ruleset.load(bundle: data, trust: BundleTrust(keys: keys, channel: channel, now: Date())).diagnostics
+        } else {
+            diagnostics = Ruleset.load(bundle: data).diagnostics
+            if !diagnostics.contains(where: { $0.code.rawValue.hasPrefix("bundle.") || $0.code.rawValue.hasPrefix("json.") }),
+                case (let envelope?, _, _) = RulesetBundle.open(data)
+            {
+                if envelope.signatures.isEmpty || envelope.release == nil {
+                    diagnostics.insert(
+                        Diagnostic(
+                            code: "bundle.unsigned", severity: .error, file: "bundle", location: .fileStart, message: "the bundle is not signed",
+                            hint: "the app refuses it: make it with `rules bundle --sign KEY --sequence N`"),
+                        at: 0)
+                } else {
+                    let ids = envelope.signatures.map(\.keyID).joined(separator: ", ")
+                    diagnostics.append(
+                        Diagnostic(
+                            code: "bundle.unverified", severity: .note, file: "bundle", location: .fileStart,
+                            message: "signed by \(ids); the signatures were not verified", hint: "give --trust PUB to verify them as the app would"))
+                }
+            }
+        }
+        return diagnostics.map { diagnostic in
+            var copy = diagnostic
+            if copy.file == "bundle" { copy.file = path }
+            return copy
+        }
     }
 
     /// A single file: load the ruleset it belongs to (the directory above its routines/,

@@ -1,11 +1,15 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
+import RulesExpression
 
 /// Ruleset bundles (SPEC §7): what the app downloads and loads with Foundation alone.
 ///
 /// A bundle is one canonical JSON text:
-/// `{"format":"operator-rules-bundle","version":1,"sha256":"…","content":{"documents":[…]}}`.
+/// `{"format":"operator-rules-bundle","version":2,"sha256":"…","sequence":N,"channel":"…",
+/// "expires":"YYYY-MM-DD","rollout":"P%","content":{"documents":[…]},"signatures":[…]}`
+/// (the release fields and signatures are optional: a bundle without them loads with
+/// `Ruleset.load(bundle:)`, but no `RulesetStore` accepts it; see `BundleEnvelope`).
 /// `content` holds every document of the ruleset in path order, each with its source file,
 /// its kind and its node tree, every scalar a JSON string (no implicit typing, no YAML
 /// spelling: flow or block style, quoting and comments leave no trace). `sha256` is the
@@ -14,8 +18,10 @@ import RulesDocument
 public enum RulesetBundle {
     /// The `format` of every bundle.
     public static let format = "operator-rules-bundle"
-    /// The bundle format version this engine writes and reads.
-    public static let version = 1
+    /// The bundle format version this engine writes.
+    public static let version = 2
+    /// The versions it reads (1: the unsigned bundles of earlier engines).
+    public static let versions: ClosedRange<Int> = 1...2
 
     /// The diagnostic codes of bundles.
     public static let descriptions: [CodeDescription] = [
@@ -24,10 +30,34 @@ public enum RulesetBundle {
             rationale: "It is not JSON, or lacks the format, version, sha256 or content fields."),
         CodeDescription(
             code: "bundle.unsupported_version", severity: .error, summary: "a bundle format this engine does not read",
-            rationale: "This engine reads format version \(version)."),
+            rationale: "This engine reads format versions 1 (unsigned, from earlier engines) and \(version)."),
         CodeDescription(
             code: "bundle.hash_mismatch", severity: .error, summary: "the content does not match its SHA-256",
             rationale: "The bundle was changed or damaged after it was made; it is refused and the last good ruleset stays."),
+        CodeDescription(
+            code: "bundle.unsigned", severity: .error, summary: "the bundle carries no signature or no release",
+            rationale: "The app accepts only bundles signed by a key it trusts: make it with `rules bundle --sign KEY --sequence N`."),
+        CodeDescription(
+            code: "bundle.untrusted_key", severity: .error, summary: "no key the app trusts signed the bundle",
+            rationale: "Its signatures name keys the app does not trust: sign with a trusted key, or ship the new key in the app first."),
+        CodeDescription(
+            code: "bundle.bad_signature", severity: .error, summary: "a trusted key's signature does not verify",
+            rationale: "The bundle was changed after it was signed, or the signature is damaged; the last good ruleset stays."),
+        CodeDescription(
+            code: "bundle.replayed", severity: .error, summary: "the bundle's sequence is not above the last accepted one",
+            rationale: "An older bundle offered again would roll users back; a rollback is old content signed with a higher sequence."),
+        CodeDescription(
+            code: "bundle.expired", severity: .error, summary: "the bundle's last day has passed",
+            rationale: "A bundle expires at the end of its `expires` day (UTC), so a stale one cannot be held back and served later."),
+        CodeDescription(
+            code: "bundle.wrong_channel", severity: .error, summary: "the bundle is for another channel",
+            rationale: "A store accepts only bundles of its own channel (a beta bundle never reaches stable installs)."),
+        CodeDescription(
+            code: "bundle.unverified", severity: .note, summary: "the bundle is signed, but `rules check` was given no key to verify it with",
+            rationale: "Give the public keys the app trusts (`--trust PUB`) to check the signatures as the app will."),
+        CodeDescription(
+            code: "bundle.not_in_rollout", severity: .note, summary: "this install is outside the bundle's staged rollout",
+            rationale: "The install's bucket for the release is at or above the rollout share: it keeps its ruleset."),
     ]
 
     /// The canonical JSON of a node: scalars as strings (null for YAML's null), mappings
@@ -64,13 +94,32 @@ public enum RulesetBundle {
         SHA256.hex(Array(content(documents).rendered().utf8))
     }
 
-    /// The bundle text of `documents` (which the caller has checked).
-    public static func make(_ documents: [RuleDocument]) -> String {
+    /// The bundle text of `documents` (which the caller has checked), with its release and
+    /// the signatures `sign` makes of `BundleEnvelope.signedBytes` (key id, signature).
+    public static func make(
+        _ documents: [RuleDocument], release: BundleRelease? = nil, sign: ([UInt8]) -> [BundleSignature] = { _ in [] }
+    ) -> String {
         let content = content(documents)
         let hash = SHA256.hex(Array(content.rendered().utf8))
-        return JSONValue.object([
-            ("format", .string(format)), ("version", .int(version)), ("sha256", .string(hash)), ("content", content),
-        ]).rendered() + "\n"
+        var members: [(String, JSONValue)] = [("format", .string(format)), ("version", .int(version)), ("sha256", .string(hash))]
+        if let release {
+            members.append(("sequence", .int(release.sequence)))
+            members.append(("channel", .string(release.channel)))
+            if let expires = release.expires { members.append(("expires", .string(DateFormat.string(expires)))) }
+            members.append(("rollout", .string(BundleRelease.rolloutText(release.rollout))))
+        }
+        members.append(("content", content))
+        if let release {
+            let signatures = sign(BundleEnvelope.signedBytes(version: version, sha256: hash, release: release))
+            if !signatures.isEmpty {
+                members.append(
+                    (
+                        "signatures",
+                        .array(signatures.map { .object([("key_id", .string($0.keyID)), ("signature", .string(Hex.string($0.signature)))]) })
+                    ))
+            }
+        }
+        return JSONValue.object(members).rendered() + "\n"
     }
 
     static func refuse(_ code: DiagnosticCode, _ message: String, hint: String? = nil) -> RulesetLoad {
@@ -79,51 +128,53 @@ public enum RulesetBundle {
             sources: [:])
     }
 
-    /// The documents of a bundle after checking its format, version and hash.
-    static func documents(_ data: Data) -> (documents: [RuleDocument], failure: RulesetLoad?) {
+    /// The envelope and documents of a bundle after checking its format, version, fields and
+    /// hash (not its signatures: see `RulesetStore`).
+    package static func open(_ data: Data) -> (envelope: BundleEnvelope?, documents: [RuleDocument], failure: RulesetLoad?) {
         let parsed = JSONReader.parse([UInt8](data), file: "bundle", maxBytes: InputLimits.maxBundleBytes, maxDepth: InputLimits.maxNestingDepth + 8)
         if let problem = parsed.diagnostics.first {
-            return ([], RulesetLoad(ruleset: nil, diagnostics: [problem], sources: [:]))
+            return (nil, [], RulesetLoad(ruleset: nil, diagnostics: [problem], sources: [:]))
         }
-        guard let root = parsed.documents.first, root.pairs != nil else {
-            return ([], refuse("bundle.malformed", "the bundle is not a JSON object"))
-        }
-        guard root["format"]?.scalar == format else {
-            return ([], refuse("bundle.malformed", "this is not an Operator rules bundle (format '\(root["format"]?.scalar ?? "missing")')"))
-        }
-        guard root["version"]?.scalar == String(version), root["version"]?.scalarStyle == .plain else {
+        guard let root = parsed.documents.first else { return (nil, [], refuse("bundle.malformed", "the bundle is not a JSON object")) }
+        let envelope: BundleEnvelope
+        switch BundleEnvelope.read(root) {
+        case .success(let read): envelope = read
+        case .failure(.malformed(let message)): return (nil, [], refuse("bundle.malformed", message))
+        case .failure(.unsupportedVersion(let text)):
             return (
-                [],
+                nil, [],
                 refuse(
-                    "bundle.unsupported_version", "bundle version '\(root["version"]?.scalar ?? "missing")' is not supported",
+                    "bundle.unsupported_version", "bundle version '\(text)' is not supported",
                     hint: "make the bundle again with this version of rules")
             )
         }
-        guard let hash = root["sha256"]?.scalar, let content = root["content"], let items = content["documents"]?.items else {
-            return ([], refuse("bundle.malformed", "the bundle lacks sha256 or content.documents"))
-        }
-        let actual = SHA256.hex(Array(canonical(content).rendered().utf8))
-        guard actual == hash else {
-            return (
-                [],
-                refuse(
-                    "bundle.hash_mismatch", "the content's SHA-256 is \(actual), not \(hash)",
-                    hint: "the bundle was changed after it was made; keep the last good ruleset")
-            )
+        guard let content = root["content"], let contentPairs = content.pairs, contentPairs.count == 1, let items = content["documents"]?.items else {
+            return (nil, [], refuse("bundle.malformed", "the bundle's content is not {\"documents\": […]}"))
         }
         // No documents is no ruleset (the directory loader refuses an empty one too): the
         // store must never swap it in for a good one.
         guard !items.isEmpty else {
-            return ([], refuse("bundle.malformed", "the bundle holds no documents", hint: "make the bundle from a ruleset directory"))
+            return (nil, [], refuse("bundle.malformed", "the bundle holds no documents", hint: "make the bundle from a ruleset directory"))
         }
         var documents: [RuleDocument] = []
+        documents.reserveCapacity(items.count)
         for item in items {
-            guard let file = item["file"]?.scalar, let kind = item["kind"]?.scalar, let node = item["node"],
+            guard item.pairs?.count == 3, let file = item["file"]?.scalar, let kind = item["kind"]?.scalar, let node = item["node"],
                 kind == "routines" || kind == "sections"
-            else { return ([], refuse("bundle.malformed", "a document of the bundle lacks file, kind or node")) }
+            else { return (nil, [], refuse("bundle.malformed", "a document of the bundle is not {file, kind, node}")) }
             documents.append(RuleDocument(file: file, kind: kind == "routines" ? .routines : .sections, node: node, source: nil))
         }
-        return (documents, nil)
+        // Every field read; then the content's hash.
+        let actual = SHA256.hex(Array(canonical(content).rendered().utf8))
+        guard actual == envelope.sha256 else {
+            return (
+                nil, [],
+                refuse(
+                    "bundle.hash_mismatch", "the content's SHA-256 is \(actual), not \(envelope.sha256)",
+                    hint: "the bundle was changed after it was made; keep the last good ruleset")
+            )
+        }
+        return (envelope, documents, nil)
     }
 }
 
@@ -133,8 +184,15 @@ extension Ruleset {
     /// does. Diagnostics name the source file of the document; positions point at the file's
     /// start (the bundle holds no YAML positions).
     public static func load(bundle data: Data) -> RulesetLoad {
-        let (documents, failure) = RulesetBundle.documents(data)
+        let (_, documents, failure) = RulesetBundle.open(data)
         if let failure { return failure }
+        let (ruleset, diagnostics) = loadPlaced(documents)
+        return RulesetLoad(ruleset: ruleset, diagnostics: diagnostics, sources: [:])
+    }
+
+    /// The documents of a bundle loaded, their diagnostics at their files' start (a bundle
+    /// holds no YAML positions), in output order.
+    static func loadPlaced(_ documents: [RuleDocument]) -> (ruleset: Ruleset?, diagnostics: [Diagnostic]) {
         let (ruleset, diagnostics) = Ruleset.load(documents: documents)
         let placed = diagnostics.map { diagnostic -> Diagnostic in
             var copy = diagnostic
@@ -142,52 +200,6 @@ extension Ruleset {
             copy.end = nil
             return copy
         }
-        return RulesetLoad(ruleset: ruleset, diagnostics: DiagnosticCollector(placed).report(), sources: [:])
+        return (ruleset, DiagnosticCollector(placed).report())
     }
-}
-
-/// The app's hold on its rules: the active ruleset, replaced only by a bundle that loads
-/// cleanly, atomically (a reader sees the old ruleset or the new one, never half of either).
-public final class RulesetStore: @unchecked Sendable {
-    private let lock = NSLock()
-    private var active: Ruleset
-    private var generationCount = 0
-
-    /// A store holding `ruleset` as its active ruleset.
-    public init(ruleset: Ruleset) { active = ruleset }
-
-    /// The ruleset in force.
-    public var current: Ruleset {
-        lock.lock()
-        defer { lock.unlock() }
-        return active
-    }
-
-    /// How many bundles were accepted since the store was made.
-    public var generation: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return generationCount
-    }
-
-    /// Offers a downloaded bundle: accepted only when it loads without errors; otherwise the
-    /// last good ruleset stays and the diagnostics say why.
-    @discardableResult
-    public func offer(bundle data: Data) -> Result<Ruleset, BundleRefusal> {
-        let load = Ruleset.load(bundle: data)
-        guard let ruleset = load.ruleset, !load.hasErrors else {
-            return .failure(BundleRefusal(diagnostics: load.diagnostics))
-        }
-        lock.lock()
-        active = ruleset
-        generationCount += 1
-        lock.unlock()
-        return .success(ruleset)
-    }
-}
-
-/// Why a bundle was refused.
-public struct BundleRefusal: Error, Sendable {
-    /// Why: one diagnostic or more.
-    public var diagnostics: [Diagnostic]
 }

@@ -7,8 +7,9 @@ import Testing
 /// Hostile input found by hand, each refused or made harmless (never a trap).
 @Suite struct HostileInputTests {
     @Test func theStoreRefusesABundleWithNoDocumentsEvenWithTheRightHash() {
-        let store = RulesetStore(ruleset: Shipped.ruleset)
-        let empty = RulesetBundle.make([])
+        // (Even signed by a trusted key: the check comes before the signatures'.)
+        let store = RulesetStore(ruleset: Shipped.ruleset, keys: TrustedKeys(), installID: "i")
+        let empty = RulesetBundle.make([], release: BundleRelease(sequence: 1))
         guard case .failure(let refusal) = store.offer(bundle: Data(empty.utf8)) else {
             Issue.record("an empty bundle was swapped in")
             return

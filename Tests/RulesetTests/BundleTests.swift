@@ -56,7 +56,8 @@ import Testing
         ("", "json.syntax"),
         ("[]", "bundle.malformed"),
         ("{\"format\":\"zip\"}", "bundle.malformed"),
-        ("{\"format\":\"operator-rules-bundle\",\"version\":2}", "bundle.unsupported_version"),
+        ("{\"format\":\"operator-rules-bundle\",\"version\":3}", "bundle.unsupported_version"),
+        ("{\"format\":\"operator-rules-bundle\",\"version\":2}", "bundle.malformed"),
         ("{\"format\":\"operator-rules-bundle\",\"version\":\"1\"}", "bundle.unsupported_version"),
         ("{\"format\":\"operator-rules-bundle\",\"version\":1}", "bundle.malformed"),
         ("{\"format\":\"operator-rules-bundle\",\"version\":1,\"sha256\":\"x\",\"content\":{\"documents\":[]}", "json.syntax"),
@@ -102,17 +103,21 @@ import Testing
 
     /// Readers never see half a ruleset while good and bad bundles are swapped in.
     @Test func storeSwapsAtomicallyUnderConcurrentReaders() async throws {
-        let good = Data(bundle(of: Self.root).utf8)
+        let signer = try SigningFixture()
         let small = Fixtures.temporaryDirectory()
         Fixtures.write(["routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\n"], to: small)
-        let other = Data(bundle(of: small).utf8)
-        let bad = Data(String(decoding: good, as: UTF8.self).replacingOccurrences(of: "\"1500\"", with: "\"1501\"").utf8)
-        let store = RulesetStore(ruleset: try #require(Ruleset.load(bundle: good).ruleset))
+        // Releases 2…81, the shipped ruleset and the one-routine one in turn.
+        let releases = (2...81).map { sequence in
+            Data(signer.bundle(of: sequence % 2 == 0 ? Self.root : small, release: BundleRelease(sequence: sequence)).utf8)
+        }
+        let good = Data(signer.bundle(of: Self.root, release: BundleRelease(sequence: 1)).utf8)
+        let bad = Data(String(decoding: releases[10], as: UTF8.self).replacingOccurrences(of: "\"1500\"", with: "\"1501\"").utf8)
+        let store = RulesetStore(ruleset: try #require(Ruleset.load(bundle: good).ruleset), keys: signer.keys, installID: "i", acceptedSequence: 1)
         let consistent = await withTaskGroup(of: Bool.self) { group in
             for writer in 0..<2 {
                 group.addTask {
                     for round in 0..<40 {
-                        let offered = (round + writer) % 3 == 0 ? bad : (round % 2 == 0 ? other : good)
+                        let offered = (round + writer) % 3 == 0 ? bad : releases[round * 2 + writer]
                         let result = store.offer(bundle: offered)
                         if offered == bad, case .success = result { return false }
                     }
@@ -145,4 +150,6 @@ extension Result {
         if case .failure = self { return true }
         return false
     }
+
+    var isSuccess: Bool { !isFailure }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+
+/// What `bundle`, `verify` and `check` share about keys and bundle files.
+enum BundleSigning {
+    /// The release options of `rules bundle` (`--sequence`, `--channel`, `--expires`,
+    /// `--rollout`), nil when none is given; a usage message when one is wrong.
+    static func release(_ arguments: ParsedArguments) -> Result<BundleRelease?, UsageError> {
+        let given = ["--channel", "--expires", "--rollout", "--sign"].filter { arguments.value($0) != nil }
+        guard let text = arguments.value("--sequence") else {
+            return given.isEmpty ? .success(nil) : .failure(UsageError(message: "\(given[0]) needs --sequence N (the release's number)"))
+        }
+        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let sequence = Int(text), (1...BundleRelease.maxSequence).contains(sequence) else {
+            return .failure(UsageError(message: "--sequence '\(text)' is not a whole number from 1 to 2^53 − 1"))
+        }
+        var release = BundleRelease(sequence: sequence)
+        if let channel = arguments.value("--channel") {
+            guard BundleRelease.isChannel(channel) else {
+                return .failure(UsageError(message: "--channel '\(channel)' is not 1–32 of a-z, 0-9, - and _"))
+            }
+            release.channel = channel
+        }
+        if let expires = arguments.value("--expires") {
+            guard let day = DateFormat.days(expires), DateFormat.string(day) == expires, InputLimits.engineDays.contains(day) else {
+                return .failure(UsageError(message: "--expires '\(expires)' is not a date YYYY-MM-DD (2000–2199)"))
+            }
+            release.expires = day
+        }
+        if let rollout = arguments.value("--rollout") {
+            guard let hundredths = BundleRelease.rollout(rollout.hasSuffix("%") ? rollout : rollout + "%") else {
+                return .failure(UsageError(message: "--rollout '\(rollout)' is not a share over 0 and at most 100 (10 or 10%, two decimals at most)"))
+            }
+            release.rollout = hundredths
+        }
+        return .success(release)
+    }
+
+    /// The private keys of `--sign` files: (key id, seed) each; a message naming the file
+    /// that does not read.
+    static func signingKeys(_ paths: [String], _ io: CommandIO) -> Result<[(id: String, seed: [UInt8])], UsageError> {
+        var keys: [(String, [UInt8])] = []
+        for path in paths {
+            guard let text = readSmall(io.resolve(path)), let seed = SigningKeyFile.privateSeed(text), let pair = Ed25519Signer.keyPair(seed: seed)
+            else {
+                return .failure(UsageError(message: "--sign \(path) is not a private key file of `rules keygen`"))
+            }
+            keys.append((TrustedKeys.keyID(pair.publicKey), seed))
+        }
+        return .success(keys)
+    }
+
+    /// The public keys of `--trust` files; a message naming the file that does not read.
+    static func trustedKeys(_ paths: [String], _ io: CommandIO) -> Result<TrustedKeys, UsageError> {
+        var texts: [String] = []
+        for path in paths {
+            guard let text = readSmall(io.resolve(path)), SigningKeyFile.publicKey(text) != nil else {
+                return .failure(UsageError(message: "--trust \(path) is not a public key file of `rules keygen`"))
+            }
+            texts.append(text)
+        }
+        return TrustedKeys(publicKeyFiles: texts).map { .success($0) } ?? .failure(UsageError(message: "a --trust file does not read"))
+    }
+
+    /// A key file's text (at most 4 KiB), nil when it cannot be read.
+    static func readSmall(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 4097), data.count <= 4096 else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+
+    /// A bundle file's bytes (at most the bundle limit and one byte more, which the loader
+    /// refuses), nil when it cannot be read.
+    static func readBundle(_ path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: InputLimits.maxBundleBytes + 1)) ?? Data()
+    }
+
+    /// A line describing a release (`sequence 3, channel stable, expires 2027-01-31, rollout 10%`).
+    static func describe(_ release: BundleRelease) -> String {
+        var parts = ["sequence \(release.sequence)", "channel \(release.channel)"]
+        if let expires = release.expires { parts.append("expires \(DateFormat.string(expires))") }
+        parts.append("rollout \(BundleRelease.rolloutText(release.rollout))")
+        return parts.joined(separator: ", ")
+    }
+}

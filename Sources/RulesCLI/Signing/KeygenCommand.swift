@@ -1,0 +1,73 @@
+import Foundation
+import Ruleset
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `rules keygen --out DIR`: a new Ed25519 key pair for signing bundles.
+enum KeygenCommand {
+    static var command: Command {
+        Command(
+            name: "keygen",
+            abstract: "Make an Ed25519 key pair for signing ruleset bundles.",
+            discussion: """
+                Writes DIR/<key id>.key (the private key, readable by you alone: mode 0600) and
+                DIR/<key id>.pub (the public key the app trusts). The key id is the first 8 bytes of the
+                SHA-256 of the public key, in hex. Never overwrites a file; keep the private key out of
+                the repository (a CI secret), and ship the public key in the app.
+                """,
+            usage: "rules keygen --out DIR",
+            options: [OptionSpec(name: "--out", valueName: "DIR", help: "The directory to write the key pair into (made if missing).")],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        guard let out = arguments.value("--out"), arguments.positional.isEmpty else {
+            return RulesCLI.usageError("keygen needs --out DIR and nothing else", usage: command.usage, helpName: "keygen", io: io)
+        }
+        let directory = io.resolve(out)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            io.err("Error: cannot make the directory \(out)\n")
+            return .usage
+        }
+        guard let pair = Ed25519Signer.generate() else {
+            io.err("Error: no Ed25519 library is available (install libsodium-dev)\n")
+            return .failure
+        }
+        let id = TrustedKeys.keyID(pair.publicKey)
+        let privatePath = (directory as NSString).appendingPathComponent(id + ".key")
+        let publicPath = (directory as NSString).appendingPathComponent(id + ".pub")
+        guard !FileManager.default.fileExists(atPath: privatePath), !FileManager.default.fileExists(atPath: publicPath) else {
+            io.err("Error: \(id).key or \(id).pub already exists in \(out); nothing was overwritten\n")
+            return .usage
+        }
+        guard createExclusive(privatePath, SigningKeyFile.text(kind: "ed25519-private", keyID: id, key: pair.seed), mode: 0o600),
+            createExclusive(publicPath, SigningKeyFile.text(kind: "ed25519-public", keyID: id, key: pair.publicKey), mode: 0o644)
+        else {
+            io.err("Error: cannot write the key pair into \(out) (a file appeared there, or it is not writable)\n")
+            return .usage
+        }
+        io.out(
+            "wrote \((out as NSString).appendingPathComponent(id + ".key")) (private, mode 0600) and \((out as NSString).appendingPathComponent(id + ".pub"))\n"
+        )
+        io.out("key id \(id)\n")
+        return .success
+    }
+
+    /// Creates `path` with `text`, failing if anything exists there (a link included) — the
+    /// private key is never written through a link or over a file.
+    static func createExclusive(_ path: String, _ text: String, mode: mode_t) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        // The mode asked for, whatever the umask.
+        guard fchmod(descriptor, mode) == 0 else { return false }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) == buffer.count }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+
+/// `rules verify BUNDLE --trust PUB…`: checks a bundle as the app would.
+enum VerifyCommand {
+    static var command: Command {
+        Command(
+            name: "verify",
+            abstract: "Check a bundle as the app would: trusted signature, channel, sequence, expiry, then the full load.",
+            discussion: """
+                Exits 0 when the app would accept the bundle, 1 with the reason when it would refuse it
+                (bundle.unsigned, bundle.untrusted_key, bundle.bad_signature, bundle.wrong_channel,
+                bundle.replayed, bundle.expired, bundle.hash_mismatch, or a rule error), 2 on usage errors.
+                """,
+            usage: "rules verify BUNDLE --trust PUB… [--channel NAME] [--after N] [--at YYYY-MM-DD] [--install ID]",
+            arguments: [("BUNDLE", "The bundle file.")],
+            options: [
+                OptionSpec(name: "--trust", valueName: "PUB", help: "A public key file the app trusts (repeatable).", repeatable: true),
+                OptionSpec(name: "--channel", valueName: "NAME", help: "The app's channel (default: stable)."),
+                OptionSpec(name: "--after", valueName: "N", help: "The last sequence the app accepted (default: 0)."),
+                OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC)."),
+                OptionSpec(name: "--install", valueName: "ID", help: "An install id: also check it falls in the rollout."),
+            ],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        func usage(_ message: String) -> ExitCode { RulesCLI.usageError(message, usage: command.usage, helpName: "verify", io: io) }
+        guard arguments.positional.count == 1, let path = arguments.positional.first else { return usage("verify takes one bundle file") }
+        let keys: TrustedKeys
+        switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
+        case .success(let read): keys = read
+        case .failure(let problem): return usage(problem.message)
+        }
+        guard !keys.ids.isEmpty else { return usage("verify needs --trust PUB (a public key file)") }
+        var trust = BundleTrust(keys: keys, channel: arguments.value("--channel") ?? "stable", now: Date(), installID: arguments.value("--install"))
+        if let after = arguments.value("--after") {
+            guard let number = Int(after), number >= 0 else { return usage("--after '\(after)' is not a whole number of 0 or more") }
+            trust.lastSequence = number
+        }
+        if let at = arguments.value("--at") {
+            guard let day = DateFormat.days(at), DateFormat.string(day) == at else { return usage("--at '\(at)' is not a date YYYY-MM-DD") }
+            trust.now = Date(timeIntervalSince1970: Double(day) * 86_400)
+        }
+        guard let data = BundleSigning.readBundle(io.resolve(path)) else {
+            io.err("Error: cannot read \(path)\n")
+            return .usage
+        }
+        let load = Ruleset.load(bundle: data, trust: trust)
+        let problems = load.diagnostics.map { diagnostic in
+            var copy = diagnostic
+            if copy.file == "bundle" { copy.file = path }
+            return copy
+        }
+        if let release = load.release, load.ruleset != nil, !problems.contains(where: { $0.severity == .error }) {
+            io.out("\(path): accepted — signed by \(load.verifiedKeys.joined(separator: ", ")); \(BundleSigning.describe(release))\n")
+            if !problems.isEmpty { io.out(TextRenderer(color: false).render(problems, sources: [:])) }
+            return .success
+        }
+        io.out(TextRenderer(color: io.useColor).render(problems, sources: [:]))
+        return .failure
+    }
+}

@@ -1,0 +1,71 @@
+import CLITestSupport
+import Foundation
+import RulesCLI
+import RulesDocument
+import Ruleset
+import TestSupport
+import Testing
+
+/// README's "Shipping a ruleset", followed end to end: keygen → bundle --sign → verify → the
+/// embedding example accepts it; a forgery with its hash computed again is refused by
+/// `rules verify`, `rules check` and the example.
+@Suite struct ShippingTests {
+    static let root = Fixtures.repositoryRoot()
+
+    @Test func keygenSignVerifyAndTheExampleAcceptsThenAForgeryIsRefused() throws {
+        let work = Fixtures.temporaryDirectory()
+        let keygen = CapturedRun(["keygen", "--out", work + "/keys"], in: Self.root)
+        #expect(keygen.exitCode == .success, "\(keygen.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: work + "/keys").sorted()
+        let key = work + "/keys/" + (try #require(names.first { $0.hasSuffix(".key") }))
+        let pub = work + "/keys/" + (try #require(names.first { $0.hasSuffix(".pub") }))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let bundle = work + "/ruleset.bundle.json"
+        let make = CapturedRun(["bundle", "--sign", key, "--sequence", "1", "--out", bundle], in: Self.root)
+        #expect(make.exitCode == .success, "\(make.stderr)")
+        #expect(make.stdout.contains("signed by"))
+        let verify = CapturedRun(["verify", bundle, "--trust", pub], in: Self.root)
+        #expect(verify.exitCode == .success && verify.stdout.contains("accepted"), "\(verify.stdout)")
+        #expect(CapturedRun(["check", bundle, "--trust", pub], in: Self.root).exitCode == .success)
+        #expect(try runExample([bundle, "--trust", pub]).status == 0)
+
+        // The forgery: cap 10, hash computed again.
+        var text = try String(contentsOfFile: bundle, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""max_per_day":"3""#, with: #""max_per_day":"10""#)
+        let parsed = try #require(JSONReader.parse(text, file: "b", maxBytes: .max, maxDepth: 200).documents.first)
+        let hash = SHA256.hex(Array(RulesetBundle.canonical(try #require(parsed["content"])).rendered().utf8))
+        text = text.replacingOccurrences(of: try #require(parsed["sha256"]?.scalar), with: hash)
+        let forged = work + "/forged.json"
+        try text.write(toFile: forged, atomically: true, encoding: .utf8)
+        let refused = CapturedRun(["verify", forged, "--trust", pub], in: Self.root)
+        #expect(refused.exitCode == .failure && refused.stdout.contains("bundle.bad_signature"), "\(refused.stdout)")
+        #expect(CapturedRun(["check", forged, "--trust", pub], in: Self.root).stdout.contains("bundle.bad_signature"))
+        let example = try runExample([forged, "--trust", pub])
+        #expect(example.status == 1 && example.stderr.contains("bundle.bad_signature"), "\(example.stderr)")
+        // Unsigned, the bundle is refused too; a second keygen into the same place never overwrites.
+        let unsigned = work + "/unsigned.json"
+        #expect(CapturedRun(["bundle", "--out", unsigned], in: Self.root).exitCode == .success)
+        #expect(CapturedRun(["verify", unsigned, "--trust", pub], in: Self.root).stdout.contains("bundle.unsigned"))
+        #expect(CapturedRun(["check", unsigned], in: Self.root).exitCode == .failure)
+        #expect(CapturedRun(["bundle", "--sign", key, "--out", unsigned], in: Self.root).exitCode == .usage)
+    }
+
+    /// Runs the built embedding example (built with the package, as CI builds it).
+    func runExample(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = Self.root + "/.build/debug/EmbeddingExample"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the example first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "CLibYAML",
+                "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "CLibYAML", "RulesCLI",
             ],
             path: "Benchmarks"
         ),
@@ -58,6 +58,7 @@ let package = Package(
         .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesSimulator"]),
+        .executableTarget(name: "FuzzBundle", dependencies: ["Ruleset"]),
         .executableTarget(
             name: "FuzzEngine",
             dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles", "TestSupport"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
-# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge (FuzzToolCall,
+# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge, FuzzBundle (FuzzToolCall,
 # FuzzEngine and FuzzPopulation load the shipped
 # ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
 # whichever comes first. Crashes are written to the repository root as crash-*; seeds are
@@ -8,7 +8,7 @@
 # FUZZ_CORPUS), so the next run goes on from it instead of from the seeds alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge [SECONDS] [RUNS]}"
+target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge|FuzzBundle [SECONDS] [RUNS]}"
 seconds="${2:-60}"
 runs="${3:--1}"
 case "$target" in
@@ -18,6 +18,7 @@ case "$target" in
     FuzzEngine) seeds=Fuzz/corpus/engine ;;
     FuzzPopulation) seeds=Fuzz/corpus/population ;;
     FuzzMerge) seeds=Fuzz/corpus/merge ;;
+    FuzzBundle) seeds=Fuzz/corpus/bundle ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # A scratch path of its own: fuzzer builds never mix with (or wait on) the normal builds.

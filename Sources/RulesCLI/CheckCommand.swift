@@ -17,7 +17,7 @@ enum CheckCommand {
                 belongs to and reports that file's problems. Exits 0 when nothing fails, 1 when
                 something does, 2 on usage or I/O errors.
                 """,
-            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE] [--trust PUB…] [--channel NAME]",
+            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE] [--trust PUB…] [--channel NAME] [--after N]",
             arguments: [("PATH", "Ruleset directories, single files or bundles (*.json) (default: .).")],
             options: [
                 DiagnosticFormat.option,
@@ -25,6 +25,7 @@ enum CheckCommand {
                     name: "--trust", valueName: "PUB", help: "For a bundle: a public key the app trusts; its signature is verified (repeatable).",
                     repeatable: true),
                 OptionSpec(name: "--channel", valueName: "NAME", help: "For a bundle: the app's channel (checked with --trust)."),
+                OptionSpec(name: "--after", valueName: "N", help: "For a bundle: the last sequence the app accepted (checked with --trust)."),
                 OptionSpec(name: "--strict", help: "Treat warnings as failures."),
                 OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
             ],
@@ -43,6 +44,13 @@ enum CheckCommand {
         switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
         case .success(let read): keys = read
         case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "check", io: io)
+        }
+        var after = 0
+        if let text = arguments.value("--after") {
+            guard let number = Int(text), number >= 0 else {
+                return RulesCLI.usageError("--after '\(text)' is not a whole number of 0 or more", usage: command.usage, helpName: "check", io: io)
+            }
+            after = number
         }
         for path in paths {
             let absolute = io.resolve(path)
@@ -93,7 +101,7 @@ enum CheckCommand {
                 }
             } else if path.hasSuffix(".json") {
                 fileCount += 1
-                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: arguments.value("--channel")))
+                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: arguments.value("--channel"), after: after))
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)
@@ -111,13 +119,13 @@ enum CheckCommand {
     /// A bundle, as the app loads it: fields, hash and the full lint of its documents; with
     /// trusted keys, its signatures, channel and expiry too; without, an unsigned bundle is an
     /// error and a signed one a note naming its keys.
-    static func checkBundle(_ path: String, absolute: String, keys: TrustedKeys, channel: String?) -> [Diagnostic] {
+    static func checkBundle(_ path: String, absolute: String, keys: TrustedKeys, channel: String?, after: Int) -> [Diagnostic] {
         guard let data = BundleSigning.readBundle(absolute) else {
             return [Diagnostic(code: "io.unreadable", severity: .error, file: path, location: .fileStart, message: "cannot read the bundle")]
         }
         var diagnostics: [Diagnostic]
         if !keys.ids.isEmpty {
-            diagnostics = Ruleset.load(bundle: data, trust: BundleTrust(keys: keys, channel: channel, now: Date())).diagnostics
+            diagnostics = Ruleset.load(bundle: data, trust: BundleTrust(keys: keys, channel: channel, lastSequence: after, now: Date())).diagnostics
         } else {
             diagnostics = Ruleset.load(bundle: data).diagnostics
             if !diagnostics.contains(where: { $0.code.rawValue.hasPrefix("bundle.") || $0.code.rawValue.hasPrefix("json.") }),

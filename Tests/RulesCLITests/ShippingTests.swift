@@ -51,6 +51,27 @@ import Testing
         #expect(CapturedRun(["bundle", "--sign", key, "--out", unsigned], in: Self.root).exitCode == .usage)
     }
 
+    /// A key rotation from the command line: two --sign, each key alone verifies it; check
+    /// with --after refuses it as a replay.
+    @Test func twoSignaturesForAKeyRotation() throws {
+        let work = Fixtures.temporaryDirectory()
+        #expect(CapturedRun(["keygen", "--out", work + "/old"], in: Self.root).exitCode == .success)
+        #expect(CapturedRun(["keygen", "--out", work + "/new"], in: Self.root).exitCode == .success)
+        func file(_ folder: String, _ suffix: String) throws -> String {
+            work + "/" + folder + "/"
+                + (try #require(try FileManager.default.contentsOfDirectory(atPath: work + "/" + folder).first { $0.hasSuffix(suffix) }))
+        }
+        let bundle = work + "/b.json"
+        let make = CapturedRun(
+            ["bundle", "--sign", try file("old", ".key"), "--sign", try file("new", ".key"), "--sequence", "7", "--out", bundle], in: Self.root)
+        #expect(make.exitCode == .success, "\(make.stderr)")
+        for folder in ["old", "new"] {
+            #expect(CapturedRun(["verify", bundle, "--trust", try file(folder, ".pub")], in: Self.root).exitCode == .success, "\(folder)")
+        }
+        let replay = CapturedRun(["check", bundle, "--trust", try file("new", ".pub"), "--after", "7"], in: Self.root)
+        #expect(replay.exitCode == .failure && replay.stdout.contains("bundle.replayed"), "\(replay.stdout)")
+    }
+
     /// Runs the built embedding example (built with the package, as CI builds it).
     func runExample(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let binary = Self.root + "/.build/debug/EmbeddingExample"

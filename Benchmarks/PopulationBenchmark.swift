@@ -1,5 +1,6 @@
 import Foundation
 import RulesDocument
+import RulesEngine
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -47,6 +48,14 @@ enum PopulationBenchmark {
         }
         if let one = perJob[1], let two = perJob[2] {
             print("population.scaling: 2 jobs run \(Measure.format(one / two))x as fast as 1 (2 cores: at most 2x)")
+            // The same 2 jobs sharing one decoded ruleset and its prepared tables.
+            let options = PopulationOptions(population: population, users: users, days: days, jobs: 2)
+            let copies = Measure.best(runs: 3) { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options)) }
+            let prepared = PreparedRuleset(ruleset)
+            let shared = Measure.best(runs: 3) { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options, shared: prepared)) }
+            print(
+                "population.sharing: 2 jobs, 1 job's time divided by theirs — each its own decoded ruleset \(Measure.format(one / two))x, "
+                    + "one ruleset prepared per job \(Measure.format(one / copies))x, one prepared ruleset for both \(Measure.format(one / shared))x")
         }
     }
 

@@ -67,10 +67,11 @@ public enum PopulationRun {
     /// `perJob`, when given, makes each job its own copy of the ruleset (decoded anew): jobs
     /// then share no reference-counted objects, whose counts would otherwise bounce between
     /// cores on every retain and release.
+    /// `shared`, when given (and `perJob` is not), is the one prepared ruleset every job reads.
     /// `progress`, when given, is called (from any job) with the number of users lived so far.
     public static func run(
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,
-        progress: (@Sendable (Int) -> Void)? = nil
+        shared: PreparedRuleset? = nil, progress: (@Sendable (Int) -> Void)? = nil
     ) -> PopulationTally {
         let generator = PopulationGenerator(population: options.seeded(population), ruleset: ruleset)
         let clock = population.clock
@@ -78,7 +79,7 @@ public enum PopulationRun {
         let tallies = inJobs(options) { job, users in
             var tally = PopulationTally()
             // Each job its own prepared tables (from its own copy of the ruleset).
-            let prepared = PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
+            let prepared = perJob == nil ? (shared ?? PreparedRuleset(ruleset)) : PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
             for number in users {
                 live(generator.user(number, days: options.days), prepared: prepared, clock: clock, into: &tally)
                 if let progress { progress(counter.add()) }

@@ -354,10 +354,21 @@ public struct Checker {
         return "'\(name)' counts \(unit): compare it with a number in that unit"
     }
 
+    /// The fix for comparing a number with a time of day: `sleep.minutes < 06:30` means 390.
+    static func timeHint(number: TypedNode, time: TypedNode) -> String {
+        var node = number
+        while case .binary(.coalesce, let inner, _) = node.kind { node = inner }
+        if case .fact(_, let name) = node.kind, FactCatalogue.entry(name)?.unit == "minutes", case .constant(.time(let seconds)) = time.kind {
+            return "'\(name)' counts minutes: write \(seconds / 60) (\(TimeFormat.clock(seconds)) is a time of day)"
+        }
+        return "times are written 21:00; durations 30m"
+    }
+
     private mutating func mismatch(_ op: BinaryOperator, _ lhs: TypedNode, _ rhs: TypedNode, _ range: TextRange) -> TypedNode {
         var hint: String?
         if (lhs.type == .time && rhs.type.isNumeric) || (rhs.type == .time && lhs.type.isNumeric) {
-            hint = "times are written 21:00; durations 30m"
+            let (number, time) = lhs.type == .time ? (rhs, lhs) : (lhs, rhs)
+            hint = Checker.timeHint(number: number, time: time)
         } else if (lhs.type == .duration && rhs.type.isNumeric) || (rhs.type == .duration && lhs.type.isNumeric),
             op != .multiply, op != .divide
         {

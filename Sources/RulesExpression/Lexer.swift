@@ -148,10 +148,21 @@ public struct Lexer {
             while Lexer.isDigit(peek()) { index += 1 }
         }
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
+        if let korean = koreanUnit(start, number: text) { return korean }
         if Lexer.isIdentifierPart(peek()) {
+            let unitStart = index
             while Lexer.isIdentifierPart(peek()) { index += 1 }
             let range = TextRange(start, index)
-            report(ExpressionDiagnostics.invalidNumber(String(String.UnicodeScalarView(scalars[start..<index])), range))
+            var diagnostic = ExpressionDiagnostics.invalidNumber(String(String.UnicodeScalarView(scalars[start..<index])), range)
+            // `6.5h`: a fraction of a unit. The fix is whole units (or the count a fact uses).
+            let unit = String(String.UnicodeScalarView(scalars[unitStart..<index]))
+            if isFraction, let value = Double(text), let factor = ["h": 3600.0, "m": 60.0, "s": 1.0][unit], value * factor < 1e9 {
+                let seconds = Int((value * factor).rounded())
+                diagnostic.hint =
+                    "durations take whole units: write \(TimeFormat.duration(seconds))"
+                    + (seconds % 60 == 0 ? ", or \(seconds / 60) where a fact counts minutes (sleep.minutes)" : "")
+            }
+            report(diagnostic)
             return Token(.invalid, range)
         }
         if peek() == "%" {
@@ -165,6 +176,29 @@ public struct Lexer {
         }
         guard let whole else { return invalidNumber(start) }
         return Token(.int(whole), TextRange(start, index))
+    }
+
+    /// `20시`, `6시간`, `30분`, `45초`: a number with a Korean unit. One error whose hint is the
+    /// language's spelling (`20:00`, `6h`, `30m`, `45s`); nil when no Korean unit follows.
+    private mutating func koreanUnit(_ start: Int, number text: String) -> Token? {
+        guard let first = peek(), ["시", "분", "초"].contains(first), let value = Int(text), value < 100_000 else { return nil }
+        index += 1
+        let hours = first == "시" && peek() == "간"
+        if hours { index += 1 }
+        let range = TextRange(start, index)
+        let written = String(String.UnicodeScalarView(scalars[start..<index]))
+        if first == "시", !hours {
+            let hint =
+                value <= 24
+                ? "write a time of day as \(TimeFormat.clock(value * 3600)); a duration of hours as \(value)h" : "write hours as \(value)h"
+            report(ExpressionDiagnostics.at("expr.invalid_time", range, "'\(written)' is not a time of day", hint: hint))
+        } else {
+            let seconds = value * (hours ? 3600 : first == "분" ? 60 : 1)
+            report(
+                ExpressionDiagnostics.at(
+                    "expr.invalid_duration", range, "'\(written)' is not a duration", hint: "write \(TimeFormat.duration(seconds))"))
+        }
+        return Token(.invalid, range)
     }
 
     private mutating func invalidNumber(_ start: Int) -> Token {

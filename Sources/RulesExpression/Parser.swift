@@ -39,6 +39,13 @@ public struct Parser {
                 let minutes = seconds % 3600 / 60
                 diagnostic.hint = "write 24-hour time: \(hour < 10 ? "0" : "")\(hour):\(minutes < 10 ? "0" : "")\(minutes)"
             }
+            // `6h 30m`: a duration written with a space.
+            if case .duration(let first) = parser.previous.kind, case .duration(let second) = parser.current.kind {
+                let total = first &+ second
+                diagnostic.hint =
+                    "write a duration without spaces: \(TimeFormat.duration(total))"
+                    + (total % 60 == 0 ? ", or \(total / 60) where a fact counts minutes (sleep.minutes)" : "")
+            }
             parser.report(diagnostic)
         }
         return (tree, parser.diagnostics)

@@ -29,12 +29,22 @@ package struct NodeReader {
             return nil
         }
         var fields = Fields(node: node)
+        var previous: String?
         for pair in pairs {
             guard let key = pair.key.scalar else {
                 report(RulesetDiagnostics.wrongType(file, pair.key, expected: "a key"))
                 continue
             }
+            defer { previous = key }
             guard allowed.contains(key) else {
+                // `{ text: 스트레칭 10분만, 처리하고 귀환해. }`: the comma ended the value, and
+                // the rest of the sentence became a key without a value.
+                if node.isFlow, pair.value.isNull, let before = previous, !NodeReader.isIdentifier(key), !key.contains("：") {
+                    var diagnostic = RulesetDiagnostics.unknownKey(file, pair.key, in: context, allowed: allowed)
+                    diagnostic.hint = "a comma ends a value inside { … }: quote the value of '\(before)' (\(before): \"…, \(key)\")"
+                    report(diagnostic)
+                    continue
+                }
                 report(RulesetDiagnostics.unknownKey(file, pair.key, in: context, allowed: allowed))
                 continue
             }

@@ -40,6 +40,8 @@ public struct Ruleset: Sendable {
     public var templates: [Template] = []
     /// The fact schema of this ruleset (built-in facts, routines, settings, notification types).
     public var schema = FactSchema()
+    /// Templates named by notification entries an error left out (lints treat them as used).
+    package var templatesNamedByWithheldEntries: Set<String> = []
     /// Where each singleton section was declared (for diagnostics and bundles).
     public var sectionOrigins: [String: Origin] = [:]
     /// Where `policy.category_cooldown` is written, if it is.

@@ -39,8 +39,22 @@ struct RulesetDecoder {
         decoder.buildSchema()
         decoder.decodeSections()
         decoder.checkReferences()
+        decoder.noteWithheldTemplateReferences()
         decoder.ruleset.reindex()
         return (decoder.ruleset, decoder.diagnostics)
+    }
+
+    /// The templates named by notification entries left out for their own errors: a lint
+    /// must not add "never used" to the error that left the entry out.
+    private mutating func noteWithheldTemplateReferences() {
+        let decoded = Set(ruleset.notifications.map(\.id))
+        for (_, node) in lists["notifications"] ?? [] {
+            for item in node.items ?? [] where !(item["id"]?.scalar.map(decoded.contains) ?? false) {
+                for key in ["template", "title"] {
+                    if let id = item[key]?.scalar { ruleset.templatesNamedByWithheldEntries.insert(id) }
+                }
+            }
+        }
     }
 
     mutating func merge(_ reader: NodeReader) { diagnostics.append(contentsOf: reader.diagnostics) }

@@ -13,6 +13,22 @@ import Testing
         #expect(firstHint("water.ml > 1h") == "'water.ml' counts ml: compare it with a number in that unit")
     }
 
+    /// The sleep typos of a designer's afternoon: each hint says what to write.
+    @Test(arguments: [
+        ("(sleep.minutes ?? 420) < 6h 30m", "write a duration without spaces: 6h30m, or 390 where a fact counts minutes (sleep.minutes)"),
+        ("(sleep.minutes ?? 420) < 6.5h", "durations take whole units: write 6h30m, or 390 where a fact counts minutes (sleep.minutes)"),
+        ("(sleep.minutes ?? 420) < 06:30", "'sleep.minutes' counts minutes: write 390 (06:30 is a time of day)"),
+        ("(sleep.minutes ?? 420) < 6시간", "write 6h"),
+        ("(sleep.minutes ?? 420) < 390분", "write 6h30m"),
+        ("now >= 20시", "write a time of day as 20:00; a duration of hours as 20h"),
+        ("now >= 30초", "write 30s"),
+    ])
+    func sleepAndClockTyposSayWhatToWrite(text: String, hint: String) {
+        #expect(firstHint(text) == hint)
+        // One error, not a cascade.
+        #expect(TestSchema.compile(text).1.filter { $0.severity == .error }.count == 1, "\(TestSchema.compile(text).1.map(\.message))")
+    }
+
     @Test func anUnknownMemberListsTheMembersThatExist() {
         let hint = firstHint("sleep.hours > 6") ?? ""
         #expect(hint.contains("sleep.minutes"))

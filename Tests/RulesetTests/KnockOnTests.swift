@@ -78,3 +78,49 @@ import Testing
         #expect(errors.first?.hint == "a particle follows the placeholder in both forms, chosen by the value: {routines.study.name}을(를)")
     }
 }
+
+/// An entry an error leaves out does not also make its template "never used".
+@Suite struct WithheldEntryTests {
+    @Test(arguments: ["    at: 20시\n", "    at: \"20:30\"\n    colour: blue\n"])
+    func aBrokenNotificationDoesNotMakeItsTemplateUnused(_ broken: String) throws {
+        let directory = Fixtures.temporaryDirectory()
+        let root = Fixtures.repositoryRoot()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let path = directory + "/rules/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "    at: \"20:30\"\n", with: broken)
+        #expect(changed != text)
+        try changed.write(toFile: path, atomically: true, encoding: .utf8)
+        let codes = Ruleset.load(directory: directory).diagnostics.map(\.code.rawValue)
+        #expect(codes.count == 1, "\(codes)")
+        #expect(!codes.contains("lint.unused_template"))
+    }
+}
+
+/// An unquoted comma inside `{ … }` splits a sentence into a value and a key: the hint says
+/// to quote the value, not which keys a template takes.
+@Suite struct FlowCommaTests {
+    @Test func theRestOfASentenceAfterACommaSaysQuoteTheValue() throws {
+        let directory = Fixtures.temporaryDirectory()
+        Fixtures.write(
+            [
+                "templates/t.yaml": """
+                surfaces:
+                  home: { sensitive: allowed }
+                templates:
+                  - { id: stretch, surface: home, event: home, text: 스트레칭 10분만, 처리하고 귀환해. }
+                """
+            ], to: directory)
+        let diagnostics = Ruleset.load(directory: directory).diagnostics.filter { $0.code == "ruleset.unknown_key" }
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hint == "a comma ends a value inside { … }: quote the value of 'text' (text: \"…, 처리하고 귀환해.\")")
+        // A misspelt key in braces keeps its did-you-mean.
+        let other = Fixtures.temporaryDirectory()
+        Fixtures.write(
+            ["templates/t.yaml": "surfaces:\n  home: { sensitive: allowed }\ntemplates:\n  - { id: a, surface: home, event: home, txt: 안녕 }\n"],
+            to: other)
+        #expect(Ruleset.load(directory: other).diagnostics.first { $0.code == "ruleset.unknown_key" }?.hint == "did you mean 'text'?")
+    }
+}

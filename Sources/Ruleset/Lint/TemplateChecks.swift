@@ -182,7 +182,9 @@ extension LintCatalogue {
             ])
         ]
     ) { context, report in
+        // A template named by an entry an error left out counts as used: that error says it.
         let used = Set(context.ruleset.notifications.flatMap { [$0.template] + ($0.title.map { [$0] } ?? []) })
+            .union(context.ruleset.templatesNamedByWithheldEntries)
         return context.ruleset.templates.compactMap { template -> Diagnostic? in
             guard template.event == nil, !used.contains(template.id) else { return nil }
             return report.finding(

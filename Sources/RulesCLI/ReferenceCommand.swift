@@ -70,6 +70,28 @@ enum Reference {
         var example: String
     }
 
+    /// A routine field's example from the routine itself: its own name, unit and goal.
+    static func routineExample(_ field: String, _ routine: Routine) -> String {
+        func amount(_ value: Double) -> String {
+            let number = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            switch routine.unit {
+            case .count: return number
+            case .check: return number + " items"
+            default: return number + " " + routine.unit.rawValue
+            }
+        }
+        switch field {
+        case "name": return "\"\(routine.name)\""
+        case "value": return amount((routine.goal / 3).rounded())
+        case "goal": return amount(routine.goal)
+        case "progress": return "0.33"
+        case "status": return "\"in_progress\""
+        case "enabled": return routine.defaultEnabled ? "true" : "false"
+        case "core": return routine.core ? "true" : "false"
+        default: return ""
+        }
+    }
+
     static func factRows(_ ruleset: Ruleset) -> [FactRow] {
         var rows: [FactRow] = []
         let schema = ruleset.schema
@@ -83,8 +105,9 @@ enum Reference {
                 let entry = FactCatalogue.routineFields.first(where: { $0.name == field })
             {
                 let id = fact.name.split(separator: ".").dropFirst().first.map(String.init) ?? ""
-                meaning = "routine '\(ruleset.routine(id)?.name ?? id)': \(entry.meaning)"
-                example = entry.example
+                let routine = ruleset.routine(id)
+                meaning = "routine '\(routine?.name ?? id)': \(entry.meaning)"
+                example = routine.map { routineExample(String(field), $0) } ?? entry.example
             } else if fact.name.hasPrefix("settings.") {
                 let key = String(fact.name.dropFirst("settings.".count))
                 meaning = "user setting"

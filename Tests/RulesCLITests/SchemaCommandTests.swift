@@ -77,6 +77,11 @@ import Testing
         #expect(run.stdout.contains("settings.bedtime  time?"))
         #expect(run.stdout.contains("sleep.minutes  int?  [sensitive]"))
         #expect(run.stdout.contains("routines.supplement.value  number  [sensitive]"))
+        // Each routine's examples are its own: its name, its goal in its unit.
+        #expect(run.stdout.contains("routines.skincare.name  string  — routine '스킨케어': the routine's name (e.g. \"스킨케어\")"))
+        #expect(run.stdout.contains("routines.water.goal  number  — routine '물': the goal in force (the route's) (e.g. 1500 ml)"))
+        #expect(run.stdout.contains("routines.sleep.goal  number  [sensitive]  — routine '수면': the goal in force (the route's) (e.g. 420 minutes)"))
+        #expect(!run.stdout.contains("routine '운동': the routine's name (e.g. \"물\")"))
     }
 
     @Test func runningFromAFolderWithoutARulesetNamesTheRulesetOption() {

@@ -15,11 +15,17 @@ enum TestCommand {
                 Simulates every scenario under PATH (default: scenarios/) and checks its expect:
                 entries. A failure shows the expected and actual values and the explanation of the
                 decision. Ends with the line 'N passed, N failed'; exits 1 on any failure.
+                --update accepts a behaviour change after review: each failing expectation is rewritten
+                in place with what the engine now does (only its values; comments and layout kept),
+                every change printed as a diff; a `that:` condition is left for you. Refused when CI
+                is set: CI checks expectations, it never rewrites them.
                 """,
-            usage: "rules test [PATH…] [--ruleset DIR] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
+            usage:
+                "rules test [PATH…] [--ruleset DIR] [--update] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
             arguments: [("PATH", "Scenario files or directories (default: scenarios).")],
             options: [
                 SimulationSupport.rulesetOption,
+                OptionSpec(name: "--update", help: "Rewrite failing expectations with what the engine now does (not under CI)."),
                 OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
                 OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent."),
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text)."),
@@ -38,6 +44,11 @@ enum TestCommand {
                 return RulesCLI.usageError("--min-coverage takes a percentage from 0 to 100", usage: command.usage, helpName: "test", io: io)
             }
             minimum = value
+        }
+        let update = arguments.has("--update")
+        if update, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
+            return RulesCLI.usageError(
+                "--update is refused when CI is set: review and update expectations on your machine", usage: command.usage, helpName: "test", io: io)
         }
         let coverage = arguments.has("--coverage") || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
         let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
@@ -89,6 +100,11 @@ enum TestCommand {
                     .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
                 }
             }
+            if update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
+                let (changed, left) = updated(outcomes.filter { !$0.passed }, file: loaded.file, path: path, io: io, into: &out)
+                scenarioFailures = left
+                passed += changed
+            }
             failed += scenarioFailures
             out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(TextRenderer.oneLine("\(loaded.file) — \(scenario.name)"))\n"
         }
@@ -116,5 +132,25 @@ enum TestCommand {
         out += "\(passed) passed, \(failed) failed\n"
         io.out(out)
         return failed == 0 && !belowMinimum ? .success : .failure
+    }
+
+    /// Rewrites `failures` in the scenario at `path` and says what changed; returns how many
+    /// were updated and how many are left to fix by hand.
+    static func updated(_ failures: [ExpectationResult], file: String, path: String, io: CommandIO, into out: inout String) -> (Int, Int) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            out += "  cannot read \(TextRenderer.oneLine(file)) to update it\n"
+            return (0, failures.count)
+        }
+        let (new, left) = TestUpdate.apply(failures, to: text, file: file)
+        guard new != text else {
+            out += "  nothing in \(TextRenderer.oneLine(file)) could be updated: fix \(left.count) by hand\n"
+            return (0, failures.count)
+        }
+        guard io.writeAtomically(new, to: path) else { return (0, failures.count) }
+        out += TestUpdate.diff(text, new, file: file)
+        let changed = failures.count - left.count
+        out += "  updated \(changed) expectation\(changed == 1 ? "" : "s") in \(TextRenderer.oneLine(file))"
+        out += left.isEmpty ? "\n" : "; \(left.count) left to fix by hand\n"
+        return (changed, left.count)
     }
 }

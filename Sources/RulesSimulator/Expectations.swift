@@ -13,6 +13,27 @@ public struct ExpectationResult: Sendable {
     public var actual: String
     /// The explanation of the decision, for a failure.
     package var explanation: Explanation?
+    /// For a failure: the changes to the expectation as written that make it say what the
+    /// engine now does (`rules test --update`); empty when it cannot be said by changing
+    /// values (a `that:` condition, a notification with several fates that day).
+    package var fixes: [ExpectationFix] = []
+}
+
+/// One change to an expectation as written: a key's new value (YAML text), and the key's new
+/// name when the outcome changed kind (`delivered` → `suppressed`).
+package struct ExpectationFix: Sendable, Equatable {
+    package var key: String
+    package var value: String
+    package var renamedTo: String?
+
+    package init(_ key: String, _ value: String, renamedTo: String? = nil) {
+        self.key = key
+        self.value = value
+        self.renamedTo = renamedTo
+    }
+
+    /// A time of day as a quoted YAML scalar.
+    static func time(_ seconds: Int) -> String { "\"\(TimeFormat.clock(seconds))\"" }
 }
 
 /// Checks a scenario's `expect:` entries against a simulation.
@@ -41,6 +62,11 @@ public enum ExpectationChecker {
                 var outcome = evaluate(
                     expectation, day: day, time: time, records: dayRecords, close: closes[day.date], result: result, ruleset: ruleset)
                 outcome.day = day.date
+                if !outcome.passed {
+                    outcome.fixes = fixes(
+                        expectation, time: time, records: dayRecords, close: closes[day.date], result: result,
+                        clock: result.clock(at: time ?? dayRecords.last?.at ?? .distantPast))
+                }
                 results.append(outcome)
             }
         }
@@ -193,5 +219,82 @@ public enum ExpectationChecker {
     static func describe(_ value: Value) -> String {
         if case .string(let text) = value { return "\"\(text)\"" }
         return value.description
+    }
+
+    /// The changes that make a failed expectation say what happened (see `ExpectationFix`).
+    static func fixes(
+        _ expectation: Expectation, time: Date?, records: [EngineRecord], close: DayClose?, result: SimulationResult, clock: LocalClock
+    ) -> [ExpectationFix] {
+        let state = time.flatMap { result.state(at: $0) }
+        func minute(_ date: Date) -> String { ExpectationFix.time(clock.local(date).seconds) }
+        switch expectation.kind {
+        case .route: return state?.route.map { [ExpectationFix("route", $0.rawValue)] } ?? []
+        case .risk: return state?.risk.map { [ExpectationFix("risk", $0.rawValue)] } ?? []
+        case .day: return close.map { [ExpectationFix("day", $0.result.rawValue)] } ?? []
+        case .streak: return close.map { [ExpectationFix("streak", String($0.streak))] } ?? []
+        case .xp: return close.map { [ExpectationFix("xp", String($0.xp))] } ?? []
+        case .notificationsDelivered:
+            return [
+                ExpectationFix("notifications_delivered", String(records.count { if case .notificationDelivered = $0.kind { true } else { false } }))
+            ]
+        case .problems:
+            return [ExpectationFix("problems", String(records.count { if case .problem = $0.kind { true } else { false } }))]
+        case .delivered(let type, _):
+            return notificationFixes(expectation, type: type, records: records, minute: minute)
+        case .suppressed(let type, _):
+            return notificationFixes(expectation, type: type, records: records, minute: minute)
+        case .snapshot(let checks):
+            guard let snapshot = state?.snapshot, case .object(let fields) = snapshot.json(clock: clock) else { return [] }
+            return checks.compactMap { key, expected in
+                let actual = fields.first { $0.0 == key }?.1 ?? .null
+                return matches(expected, actual) ? nil : ExpectationFix(key, actual.rendered())
+            }
+        case .verdict(_, let reason):
+            let verdicts = records.compactMap { record -> ToolVerdict? in
+                if case .toolVerdict(let verdict, _) = record.kind, fireMinuteMatches(record.at, time) { return verdict }
+                return nil
+            }
+            guard verdicts.count == 1, let verdict = verdicts.first, reason == nil || verdict.reason != nil else { return [] }
+            return [ExpectationFix("verdict", verdict.outcome.rawValue)]
+                + (reason == nil ? [] : [ExpectationFix("reason", JSONValue.string(verdict.reason ?? "").rendered())])
+        default:
+            return []
+        }
+    }
+
+    /// A notification's one fate that day, as its expectation should say it: delivered or
+    /// suppressed, at its minute (and the gate, when the expectation names one).
+    static func notificationFixes(
+        _ expectation: Expectation, type: String, records: [EngineRecord], minute: (Date) -> String
+    ) -> [ExpectationFix] {
+        var fates: [(delivered: Bool, at: Date, level: InterruptionLevel?, reason: GateReason?)] = []
+        for record in records {
+            switch record.kind {
+            case .notificationDelivered(let n, _) where n.type == type: fates.append((true, record.at, n.interruptionLevel, nil))
+            case .notificationSuppressed(let s) where s.type == type: fates.append((false, s.fireAt, nil, s.reason))
+            default: break
+            }
+        }
+        guard fates.count == 1, let fate = fates.first else { return [] }
+        let wasDelivered: Bool
+        let namedReason: Bool
+        var namedLevel: InterruptionLevel?
+        switch expectation.kind {
+        case .delivered(_, let level): (wasDelivered, namedReason, namedLevel) = (true, false, level)
+        case .suppressed(_, let reason): (wasDelivered, namedReason) = (false, reason != nil)
+        default: return []
+        }
+        var fixes: [ExpectationFix] = []
+        if let namedLevel, let level = fate.level, level != namedLevel { fixes.append(ExpectationFix("level", level.rawValue)) }
+        if fate.delivered != wasDelivered {
+            // A suppression named with its reason, or a delivery with its level, cannot change
+            // kind (`reason` or `level` would stay).
+            guard !namedReason, namedLevel == nil else { return [] }
+            fixes.append(ExpectationFix(wasDelivered ? "delivered" : "suppressed", type, renamedTo: fate.delivered ? "delivered" : "suppressed"))
+        } else if namedReason, let reason = fate.reason {
+            fixes.append(ExpectationFix("reason", reason.rawValue))
+        }
+        if expectation.seconds != nil { fixes.append(ExpectationFix("at", minute(fate.at))) }
+        return fixes
     }
 }

@@ -1,0 +1,77 @@
+import CLITestSupport
+import Foundation
+import RulesCLI
+import TestSupport
+import Testing
+
+/// `rules test --update`: a reviewed behaviour change accepted in one step.
+@Suite struct TestUpdateTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// A copy of the shipped ruleset and scenarios with `change` applied to `file`.
+    static func copy(changing file: String, _ old: String, _ new: String) throws -> String {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["routines", "rules", "templates", "scenarios"] {
+            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let path = directory + "/" + file
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(old))
+        try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    static func scenarioTexts(_ directory: String) throws -> [String: String] {
+        var texts: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory + "/scenarios") where name.hasSuffix(".yaml") {
+            texts[name] = try String(contentsOfFile: directory + "/scenarios/" + name, encoding: .utf8)
+        }
+        return texts
+    }
+
+    /// The issue's case: the evening notice moved from 20:30 to 20:00 fails 11 expectations;
+    /// one `--update` rewrites them all as a diff, keeping every comment, and the tests pass.
+    @Test func movingANoticeIsAcceptedInOneReviewedDiff() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
+        let before = CapturedRun(["test"], in: directory)
+        #expect(before.stdout.hasSuffix("139 passed, 11 failed\n"), "\(before.stdout.suffix(200))")
+        let textsBefore = try Self.scenarioTexts(directory)
+        let update = CapturedRun(["test", "--update"], in: directory)
+        #expect(
+            update.stdout.contains(
+                "scenarios/collapsed_day.yaml:34\n-   - { at: \"20:30\", delivered: evening_underachievement }\n+   - { at: \"20:00\", delivered: evening_underachievement }\n"
+            ))
+        #expect(update.stdout.contains("updated 7 expectations in scenarios/ignored_week.yaml\n"))
+        #expect(update.stdout.hasSuffix("150 passed, 0 failed\n"), "\(update.stdout.suffix(300))")
+        let after = CapturedRun(["test"], in: directory)
+        #expect(after.exitCode == .success && after.stdout.hasSuffix("150 passed, 0 failed\n"))
+        // Only values changed: every line keeps its place, every comment stays.
+        for (name, old) in textsBefore {
+            let new = try #require(try Self.scenarioTexts(directory)[name])
+            let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
+            let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(oldLines.count == newLines.count, "\(name)")
+            #expect(oldLines.filter { $0.contains("#") } == newLines.filter { $0.contains("#") }, "\(name)")
+            for (a, b) in zip(oldLines, newLines) where a != b {
+                #expect(a.replacingOccurrences(of: "20:30", with: "20:00") == b, "\(name): \(a) → \(b)")
+            }
+        }
+    }
+
+    @Test func snapshotAndCountsAreUpdatedAndAConditionIsLeft() throws {
+        let directory = try Self.copy(changing: "routines/water.yaml", "goal: 1500", "goal: 2000")
+        let update = CapturedRun(["test", "--update"], in: directory)
+        #expect(update.stdout.contains("-     water_goal_ml: 1500\n+     water_goal_ml: 2000\n"), "\(update.stdout)")
+        #expect(update.stdout.contains("left to fix by hand"))
+        #expect(CapturedRun(["test"], in: directory).stdout.hasSuffix("148 passed, 2 failed\n"))
+    }
+
+    @Test func updateIsRefusedUnderCI() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
+        let texts = try Self.scenarioTexts(directory)
+        let refused = CapturedRun(["test", "--update"], in: directory, environment: ["CI": "true"])
+        #expect(refused.exitCode == .usage)
+        #expect(refused.stderr.contains("--update is refused when CI is set"))
+        #expect(try Self.scenarioTexts(directory) == texts)
+    }
+}

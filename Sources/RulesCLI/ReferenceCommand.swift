@@ -196,6 +196,8 @@ enum Reference {
         for row in PopulationSchema.topKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\nEach entry of `groups`:\n\n| key | meaning |\n|---|---|\n"
         for row in PopulationSchema.groupKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
+        out += SchemaReference.markdown
+        out += SchemaReference.minimalFiles
         out += "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see README for the kinds.\n"
         out += "\n## Commands\n\nEvery command prints its help with `--help`.\n"
         for command in RulesCLI.commands {

@@ -88,6 +88,7 @@ public enum YAMLDiagnostics {
             code: "yaml.syntax", severity: .error, file: file, location: location, message: message,
             hint: fullWidthColonHint(
                 problem: problem, lines: [(location.line, sourceLine), (contextLine, contextSourceLine), (location.line - 1, previousLine)])
+                ?? indentationHint(problem: problem, line: sourceLine, previous: previousLine)
                 ?? syntaxHint(problem: problem, context: context, column: location.column, sourceLine: sourceLine))
     }
 
@@ -103,6 +104,33 @@ public enum YAMLDiagnostics {
             return "line \(number) has a full-width '：' (U+FF1A), which YAML does not read as ':'; write ': ' after the key"
         }
         return nil
+    }
+
+    /// `surface:` indented further than the `- id:` above it: YAML reads the line as more of
+    /// the value above and then stumbles on its ':'. The fix is the indentation, not quotes.
+    static func indentationHint(problem: String, line: Substring?, previous: Substring?) -> String? {
+        guard problem.contains("mapping values are not allowed"), let line, let previous else { return nil }
+        func key(_ text: Substring) -> (column: Int, name: String, hasValue: Bool)? {
+            let scalars = Array(text.unicodeScalars)
+            var index = 0
+            while index < scalars.count, scalars[index] == " " { index += 1 }
+            if index + 1 < scalars.count, scalars[index] == "-", scalars[index + 1] == " " {
+                index += 2
+                while index < scalars.count, scalars[index] == " " { index += 1 }
+            }
+            let start = index
+            while index < scalars.count, scalars[index] == "_" || scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]) {
+                index += 1
+            }
+            guard index > start, index + 1 < scalars.count, scalars[index] == ":", scalars[index + 1] == " " else { return nil }
+            var name = String.UnicodeScalarView()
+            name.append(contentsOf: scalars[start..<index])
+            let rest = scalars[(index + 2)...].filter { $0 != " " }
+            return (start + 1, String(name), !rest.isEmpty && rest.first != "#")
+        }
+        guard let here = key(line), let above = key(previous), above.hasValue, here.column > above.column else { return nil }
+        return "'\(here.name)' is indented more (column \(here.column)) than '\(above.name)' on the line above (column \(above.column)): "
+            + "keys of one mapping start at the same column"
     }
 
     /// Recognises the traps designers fall into and says how to get out.

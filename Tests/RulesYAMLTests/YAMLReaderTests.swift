@@ -159,6 +159,19 @@ import Testing
         #expect(d.hint == "a value containing ': ' must be quoted: when: \"now >= 21:00: x\"")
     }
 
+    /// A key indented further than the one above it (6 spaces under 4) is an indentation
+    /// slip, not a value to quote.
+    @Test func aKeyIndentedTooFarSaysLineTheKeysUp() throws {
+        let parsed = parse("templates:\n  - id: checkin_ready\n      surface: lock_screen\n    text: 오늘 루트가 준비됐어.\n")
+        let d = try #require(parsed.diagnostics.first)
+        #expect(d.code == "yaml.syntax")
+        #expect(
+            d.hint == "'surface' is indented more (column 7) than 'id' on the line above (column 5): keys of one mapping start at the same column")
+        // A value with ': ' in it, at the same column as the key above, still gets the quoting hint.
+        let quoted = parse("id: x\nwhen: now >= 21:00: x\n")
+        #expect(quoted.diagnostics.first?.hint == "a value containing ': ' must be quoted: when: \"now >= 21:00: x\"")
+    }
+
     @Test func tabIndentationGetsHint() throws {
         let parsed = parse("a:\n\t- b\n")
         let d = try #require(parsed.diagnostics.first)

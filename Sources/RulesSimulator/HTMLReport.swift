@@ -50,11 +50,11 @@ public enum HTMLReport {
         .card { background: #f5f5f7; border-radius: 8px; padding: 6px 10px; font-size: 14px; } .card b { display: block; font-size: 12px; color: #666; font-weight: 500; }
         .grid { display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 16px; align-items: start; }
         @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-        svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e5ea; border-radius: 8px; }
+        svg { width: 100%; min-width: 960px; height: auto; display: block; background: #fff; border: 1px solid #e5e5ea; border-radius: 8px; }
         .band-regular { fill: #e8f1ff; } .band-light { fill: #fff6d6; } .band-recovery { fill: #ffe3e3; }
         .steps { fill: none; stroke: #0a84ff; stroke-width: 2; } .known { fill: #0a84ff; }
         .goal { stroke: #0a84ff; stroke-dasharray: 4 4; } .completion { fill: none; stroke: #30a14e; stroke-width: 2; }
-        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { font-size: 11px; fill: #555; } .tag { font-size: 10px; fill: #1d1d1f; }
+        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { font-size: 11px; fill: #555; } .tag { font-size: 11px; fill: #1d1d1f; }
         .legend { font-size: 12px; color: #555; margin: 6px 0; } .legend span { display: inline-block; margin-right: 12px; }
         ol.events { list-style: none; padding: 0; margin: 0; font-size: 14px; }
         ol.events li { display: grid; grid-template-columns: 3.2em minmax(0, 1fr); gap: 8px; padding: 3px 0; border-bottom: 1px solid #f0f0f0; }
@@ -203,7 +203,10 @@ public enum HTMLReport {
         html += "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
         html += cards(day: day, close: close, last: snapshots.last?.1)
         html += "<div class=\"grid\">\n<div>\n"
-        html += chart(day: day, snapshots: snapshots, routes: routes, markers: markers, known: known, dayStart: dayStart)
+        // Never scaled below its own size (its labels stay 11 px on a phone): it scrolls sideways instead.
+        html +=
+            "<div class=\"table\">" + chart(day: day, snapshots: snapshots, routes: routes, markers: markers, known: known, dayStart: dayStart)
+            + "</div>"
         html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
         for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
         html += "</ol>\n"

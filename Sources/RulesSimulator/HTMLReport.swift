@@ -180,15 +180,26 @@ public enum HTMLReport {
                         "<span class=\"gone\">\(escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(escape(words(s.reason)))</span>"
                     ))
             case .appRun(let cause, let synced):
-                events.append((at, "app run: \(escape(plain(cause.name)))\(synced ? " (syncs HealthKit)" : "")"))
+                // One line per happening: a log, a tick or an edit says itself on its own line.
+                switch cause {
+                case .log, .check, .uncheck, .editLog, .deleteLog: break
+                case .widget(let intent) where intent != .startRecovery: break  // its log or tick follows
+                case .open: events.append((at, "opened the app\(synced ? " (HealthKit synced)" : "")"))
+                default: events.append((at, "app run: \(escape(plain(cause.name)))\(synced ? " (HealthKit synced)" : "")"))
+                }
             case .sync(let health):
                 if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
             case .log(let log):
-                events.append((at, "log: \(escape(log.routine)) +\(grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"))
+                events.append(
+                    (at, "logged \(escape(name(log.routine, ruleset))) +\(grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"))
             case .check(let routine, let item, let checked):
-                events.append((at, "\(checked ? "ticked" : "unticked"): \(escape(routine)) \(escape(item))"))
+                events.append((at, "\(checked ? "ticked" : "unticked") \(escape(name(routine, ruleset))) \(escape(item))"))
             case .routeItemDone(let item):
-                events.append((at, "recovery item done: \(escape(item.routine))"))
+                events.append(
+                    (
+                        at,
+                        "recovery item done: \(escape(name(item.routine, ruleset))) \(escape(describe(item.requirement, ruleset.routine(item.routine))))"
+                    ))
             case .templateRendered(let text) where text.surface == "home" || text.surface == "widget":
                 if lastLine[text.surface] != text.text {
                     lastLine[text.surface] = text.text
@@ -210,7 +221,7 @@ public enum HTMLReport {
         html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
         for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
         html += "</ol>\n"
-        html += checklist(records: records, time: time)
+        html += checklist(records: records, time: time, ruleset: ruleset)
         html += snapshotTable(snapshots, dayStart: dayStart)
         html += "</div>\n"
         html += phone(notices: notices, lines: lines)
@@ -261,7 +272,10 @@ public enum HTMLReport {
     }
 
     /// The recovery route's items: each done with its time, each left out with why.
-    static func checklist(records: [EngineRecord], time: (Date) -> String) -> String {
+    /// A routine's display name (its id when the ruleset does not know it).
+    static func name(_ routine: String, _ ruleset: Ruleset) -> String { ruleset.routine(routine)?.name ?? routine }
+
+    static func checklist(records: [EngineRecord], time: (Date) -> String, ruleset: Ruleset) -> String {
         guard records.contains(where: { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } }) else { return "" }
         var html = "<h3>Recovery checklist</h3>\n<ul class=\"checklist\">\n"
         var any = false
@@ -269,10 +283,11 @@ public enum HTMLReport {
             switch record.kind {
             case .routeItemDone(let item):
                 any = true
-                html += "<li>✓ \(escape(item.routine)) \(escape(describe(item.requirement))) — done at \(time(record.at))</li>\n"
+                html +=
+                    "<li>✓ \(escape(name(item.routine, ruleset))) \(escape(describe(item.requirement, ruleset.routine(item.routine)))) — done at \(time(record.at))</li>\n"
             case .routeItemLeftOut(let left):
                 any = true
-                html += "<li class=\"gone\">— \(escape(left.routine)) left out: \(escape(plain(left.reason.rawValue)))</li>\n"
+                html += "<li class=\"gone\">— \(escape(name(left.routine, ruleset))) left out: \(escape(plain(left.reason.rawValue)))</li>\n"
             default: break
             }
         }
@@ -280,9 +295,16 @@ public enum HTMLReport {
         return html + "</ul>\n"
     }
 
-    static func describe(_ requirement: RecoveryItem.Requirement) -> String {
+    /// A recovery item's requirement with its unit: 300 ml, 10분, 양치, +300 steps.
+    static func describe(_ requirement: RecoveryItem.Requirement, _ routine: Routine?) -> String {
         switch requirement {
-        case .target(let amount): "\(grouped(Int(amount)))"
+        case .target(let amount):
+            switch routine?.unit {
+            case .minutes?: "\(grouped(Int(amount)))분"
+            case .ml?: "\(grouped(Int(amount))) ml"
+            case .steps?: "\(grouped(Int(amount))) steps"
+            default: "\(grouped(Int(amount)))"
+            }
         case .item(let name): name
         case .delta(let steps): "+\(grouped(steps)) steps"
         }

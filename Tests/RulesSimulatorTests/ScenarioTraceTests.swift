@@ -63,7 +63,11 @@ import Testing
             ))
         #expect(html.contains("<li><time>21:50</time><span class=\"where\">widget</span>복구 완료</li>"))
         #expect(html.contains("route light → recovery</span>: completion rate below threshold"))
-        #expect(html.contains("<li>✓ water 300 — done at 21:20</li>"))
+        // Routines by name, amounts with their unit; one line per happening (a widget tap is
+        // its log, not an app run and then a log).
+        #expect(html.contains("<li>✓ 물 300 ml — done at 21:20</li>"))
+        #expect(html.contains("logged 물 +250 ml (widget)"))
+        #expect(!html.contains("app run: widget:log water 250"))
         #expect(html.contains("<td>800 / 1,500 ml</td>"))
         #expect(html.contains("delivered · ignored at 20:30"))
         #expect(!html.contains("+09:00"), "times are local, not ISO")

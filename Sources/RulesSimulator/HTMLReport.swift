@@ -165,11 +165,16 @@ public enum HTMLReport {
                 events.append((at, "<span class=\"route\">route \(label)</span>: \(escape(plain(reason)))"))
             case .notificationDelivered(let n, let stale):
                 let fate = responses[n.id] ?? "no response"
-                markers.append((position(record.at), "delivered", n.type, "\(n.type) delivered: \(n.text)"))
+                let quietly = n.interruptionLevel == .passive
+                markers.append(
+                    (
+                        position(record.at), "delivered", quietly ? n.type + " (quiet)" : n.type,
+                        "\(n.type) delivered\(quietly ? " quietly (weakened)" : ""): \(n.text)"
+                    ))
                 events.append(
                     (
                         at,
-                        "<span class=\"bell\">● \(escape(n.type))</span> “\(escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">delivered\(stale ? ", its condition no longer held" : "") · \(escape(fate))</span>"
+                        "<span class=\"bell\">● \(escape(n.type))</span> “\(escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">\(n.interruptionLevel == .passive ? "<b>delivered quietly</b> (passive: weakened after being ignored)" : "delivered")\(stale ? ", its condition no longer held" : "") · \(escape(fate))</span>"
                     ))
                 notices.append((at, n.title, n.text, n.redacted, fate))
             case .notificationSuppressed(let s):
@@ -189,6 +194,8 @@ public enum HTMLReport {
                 }
             case .sync(let health):
                 if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
+            case .riskChanged(let from, let to):
+                events.append((at, "<span class=\"route\">risk \(from.map { "\($0.rawValue) → " } ?? "")\(to.rawValue)</span>"))
             case .log(let log):
                 events.append(
                     (at, "logged \(escape(name(log.routine, ruleset))) +\(grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"))

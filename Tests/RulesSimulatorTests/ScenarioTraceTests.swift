@@ -75,6 +75,15 @@ import Testing
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
     }
 
+    /// The week a notice is ignored shows it turn quiet; risk changes are named.
+    @Test func theWeeklyReportShowsTheNoticeTurningPassiveAndTheRisk() {
+        let run = CapturedRun(["simulate", "scenarios/ignored_week.yaml", "--format", "html", "--out", "-"], in: Self.root)
+        #expect(run.exitCode == .success)
+        #expect(run.stdout.contains("<b>delivered quietly</b> (passive: weakened after being ignored)"))
+        #expect(run.stdout.contains("evening_underachievement (quiet)"))
+        #expect(run.stdout.contains("<span class=\"route\">risk "))
+    }
+
     @Test func atStopsThereAndPrintsTheSnapshot() {
         let run = CapturedRun(["simulate", "scenarios/collapsed_day.yaml", "--at", "21:10"], in: Self.root)
         #expect(run.exitCode == .success)

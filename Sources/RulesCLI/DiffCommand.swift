@@ -64,13 +64,7 @@ enum DiffCommand {
         let diff = BehaviourDiff.compare(pairs, old: rulesets[0], new: rulesets[1])
         switch arguments.value("--format") ?? "text" {
         case "json": io.out(diff.json().prettyRendered() + "\n")
-        case "html":
-            let rows = diff.changes.map {
-                "<tr><td>\(HTMLReport.escape($0.scenario))</td><td>\(DateFormat.string($0.day))</td><td>\($0.kind)</td><td>\(HTMLReport.escape($0.message))</td></tr>"
-            }
-            io.out(
-                "<!DOCTYPE html>\n<html lang=\"ko\"><head><meta charset=\"utf-8\"/><title>rules diff</title></head><body>\n<h1>\(HTMLReport.escape(diff.summary))</h1>\n<table>\n\(rows.joined(separator: "\n"))\n</table>\n</body></html>\n"
-            )
+        case "html": io.out(diff.html())
         default: io.out(diff.text())
         }
         return diff.isEmpty ? .success : .failure

@@ -260,6 +260,53 @@ public struct BehaviourDiff: Sendable {
         return out
     }
 
+    /// The diff as a page that reads on a phone: the summary, then each scenario day as a
+    /// card, each change with a badge (more, fewer, moved, changed) and the changed rule that
+    /// can explain it under it.
+    public func html() -> String {
+        let escape = HTMLReport.escape
+        var out = """
+            <!DOCTYPE html>
+            <html lang="ko"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><title>rules diff</title><style>
+            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;overflow-wrap:anywhere}
+            h1{font-size:20px;margin:0 0 4px}p.summary{margin:0 0 16px;color:#3a3a3c}
+            .day{background:#fff;border-radius:12px;padding:10px 12px;margin:0 0 12px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+            .day h2{font-size:15px;margin:0 0 6px;color:#636366;font-weight:600}
+            .change{padding:6px 0;border-top:1px solid #eee}.change:first-of-type{border-top:0}
+            .badge{display:inline-block;font-size:12px;font-weight:600;border-radius:6px;padding:1px 6px;margin-right:6px;color:#fff;background:#8e8e93}
+            .more{background:#1a7f37}.fewer{background:#c62828}.moved{background:#c77700}
+            .because{font-size:13px;color:#636366;margin-top:2px}.because code{font-size:12px}
+            </style></head><body>
+            <h1>Behaviour diff</h1>
+
+            """
+        out += "<p class=\"summary\">\(escape(summary))</p>\n"
+        var current = ""
+        for change in changes {
+            let header = "\(change.scenario) · \(DateFormat.string(change.day))"
+            if header != current {
+                if !current.isEmpty { out += "</div>\n" }
+                out += "<div class=\"day\"><h2>\(escape(header))</h2>\n"
+                current = header
+            }
+            let (badge, css) =
+                change.delta > 0
+                ? ("more", "more") : change.delta < 0 ? ("fewer", "fewer") : change.moved > 0 ? ("moved", "moved") : (change.kind, "")
+            out += "<div class=\"change\"><span class=\"badge \(css)\">\(escape(badge))</span>\(escape(change.kind)): \(escape(change.message))"
+            if !change.because.isEmpty {
+                out +=
+                    "<div class=\"because\">because of the changed "
+                    + change.because.prefix(3).map { "<code>\(escape($0.label))</code>" }.joined(separator: ", ")
+                    + (change.because.count > 3 ? ", …" : "")
+                    + "</div>"
+            }
+            out += "</div>\n"
+        }
+        if !current.isEmpty { out += "</div>\n" }
+        if changes.isEmpty { out += "<p>No scenario behaves differently.</p>\n" }
+        return out + "</body></html>\n"
+    }
+
     public func json() -> JSONValue {
         .object([
             ("summary", .string(summary)),

@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// `rules diff` names the changed rule behind each behaviour change, with file and line.
 @Suite struct DiffCauseTests {
     static let root = Fixtures.repositoryRoot()
@@ -15,6 +19,21 @@ import Testing
         let path = directory + "/rules/notifications.yaml"
         try edit(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
         return directory
+    }
+
+    /// The HTML diff reads on a phone: a card per scenario day, a badge per change, the
+    /// changed rule under it.
+    @Test func theHTMLDiffIsStyledWithTheRuleUnderEachChange() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
+        let diff = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--format", "html"], in: Self.root)
+        #expect(diff.stdout.contains("<meta name=\"viewport\""))
+        #expect(diff.stdout.contains("<span class=\"badge moved\">moved</span>notification: morning_checkin moved from 09:00 to 08:00"))
+        #expect(
+            diff.stdout.contains(
+                "<div class=\"because\">because of the changed <code>notification 'morning_checkin' (\(directory)/rules/notifications.yaml:12)</code></div>"
+            ), "\(diff.stdout.prefix(3000))")
+        let parser = XMLParser(data: Data(diff.stdout.utf8))
+        #expect(parser.parse())
     }
 
     @Test func aMovedNoticeNamesItsRuleAndAKnockOnNamesTheRuleThatMoved() throws {

@@ -118,6 +118,11 @@ import Testing
         #expect(one.users == 24)
         #expect(one.userDays == 96)
         #expect(one.deliveriesPerUserDay.total == 96)
+        // Users by their busiest day: every user counted once; "≥ n" shrinks as n grows and
+        // is the share of users who ever got n in a day.
+        #expect(one.busiestDay.total == 24)
+        let atLeast = one.usersWithADayOfAtLeast.map(\.users)
+        #expect(!atLeast.isEmpty && atLeast == atLeast.sorted(by: >) && atLeast.allSatisfy { $0 <= 24 })
         var merged = PopulationTally()
         for index in 1...4 {
             merged.merge(

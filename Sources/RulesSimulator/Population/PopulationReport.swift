@@ -86,6 +86,7 @@ public enum PopulationReport {
         fields.append(("day_results", counts(tally.dayResults)))
         fields.append(("streak", tally.streak.json(p99: false)))
         fields.append(("xp", tally.xp.json(p99: false)))
+        fields.append(("busiest_day", tally.busiestDay.json(p99: false)))
         fields.append(("invariants", counts(tally.invariants)))
         let examples: [(String, JSONValue)] = tally.examples.sorted { $0.key < $1.key }.map { kind, example in
             (
@@ -199,6 +200,8 @@ public enum PopulationReport {
         tally.dayResults = try countMap(node["day_results"], "day_results")
         tally.streak = try histogram(node["streak"], "streak")
         tally.xp = try histogram(node["xp"], "xp")
+        // (Results written before it was counted have none: then it is left empty.)
+        if node["busiest_day"] != nil { tally.busiestDay = try histogram(node["busiest_day"], "busiest_day") }
         tally.invariants = try countMap(node["invariants"], "invariants")
         // Consistent before any arithmetic: every user-day counted once in each of its
         // tallies, every user once in streak and XP.
@@ -209,7 +212,8 @@ public enum PopulationReport {
         for (key, counts) in dayTotals where try sum(counts, key) != tally.userDays {
             throw fail("'\(key)' counts \(try sum(counts, key)) user-days, not the \(tally.userDays) of 'user_days'")
         }
-        for (key, histogram) in [("streak", tally.streak), ("xp", tally.xp)] where try sum(Array(histogram.counts.values), key) != tally.users {
+        let perUser = [("streak", tally.streak), ("xp", tally.xp)] + (node["busiest_day"] == nil ? [] : [("busiest_day", tally.busiestDay)])
+        for (key, histogram) in perUser where try sum(Array(histogram.counts.values), key) != tally.users {
             throw fail("'\(key)' counts \(try sum(Array(histogram.counts.values), key)) users, not the \(tally.users) lived")
         }
         let (possible, overflow) = header.users.multipliedReportingOverflow(by: header.days)
@@ -298,6 +302,7 @@ public enum PopulationReport {
         }
         out += "\ndeliveries per user-day: \(summary(tally.deliveriesPerUserDay))\n"
         out += bars(tally.deliveriesPerUserDay, total: tally.userDays)
+        if let line = busiestDayLine(tally) { out += line + "\n" }
         out += "\nroute at the day's end: "
         out += tally.routes.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
         let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
@@ -332,6 +337,14 @@ public enum PopulationReport {
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
             .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// "users with a day of ≥ 1 notice: 940 (94 %), ≥ 2: …" — users, not user-days.
+    static func busiestDayLine(_ tally: PopulationTally) -> String? {
+        let rows = tally.usersWithADayOfAtLeast
+        guard !rows.isEmpty, tally.busiestDay.total == tally.users else { return nil }
+        return "users with at least one day of ≥ N notices: "
+            + rows.map { "≥ \($0.deliveries): \(grouped($0.users)) (\(percent($0.users, of: tally.users)))" }.joined(separator: ", ")
     }
 
     /// An SVG bar chart of a histogram, labelled by value and count.
@@ -399,6 +412,7 @@ public enum PopulationReport {
             <h2>Invariants</h2><ul>\(invariants)</ul>
             <h2>Notifications</h2>
             <div class="table"><table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table></div>
+            \(busiestDayLine(tally).map { "<p>" + escape($0) + "</p>" } ?? "")
             <div class="grid">
             \(chart(tally.deliveriesPerUserDay, title: "deliveries per user-day (\(summary(tally.deliveriesPerUserDay)))"))
             \(chart(tally.streak, title: "streak at the end (\(summary(tally.streak, p99: false)))"))

@@ -79,6 +79,8 @@ public struct PopulationTally: Sendable, Equatable {
     public var dayResults: [String: Int] = [:]
     public var streak = Histogram()
     public var xp = Histogram()
+    /// Users by the most deliveries they got in one day ("how many users ever got 3 a day?").
+    public var busiestDay = Histogram()
     public var invariants: [String: Int] = [:]
     public var examples: [String: InvariantExample] = [:]
 
@@ -97,6 +99,7 @@ public struct PopulationTally: Sendable, Equatable {
         for (key, value) in other.dayResults { dayResults[key, default: 0] += value }
         streak.merge(other.streak)
         xp.merge(other.xp)
+        busiestDay.merge(other.busiestDay)
         for (key, value) in other.invariants { invariants[key, default: 0] += value }
         for (key, example) in other.examples { note(key, example) }
     }
@@ -107,6 +110,13 @@ public struct PopulationTally: Sendable, Equatable {
     }
 
     public var violations: Int { invariants.values.reduce(0, +) }
+
+    /// Users with at least `n` deliveries on some day, for n = 1 … the busiest day.
+    public var usersWithADayOfAtLeast: [(deliveries: Int, users: Int)] {
+        let most = busiestDay.counts.keys.max() ?? 0
+        guard most > 0 else { return [] }
+        return (1...most).map { n in (n, busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +)) }
+    }
 
     /// Every notification type delivered or suppressed, sorted.
     public var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }
@@ -166,5 +176,6 @@ struct UserTally {
         tally.users += 1
         tally.streak.add(engine.profile.streakDays)
         tally.xp.add(engine.profile.xp)
+        tally.busiestDay.add(deliveriesByDay.max() ?? 0)
     }
 }

@@ -92,8 +92,8 @@ public enum HTMLReport {
 
     static let width = 960.0
     static let height = 320.0
-    static let left = 50.0
-    static let plotWidth = 880.0
+    static let left = 76.0
+    static let plotWidth = 864.0
     static let plotHeight = 220.0
     static let top = 40.0
 
@@ -366,6 +366,12 @@ public enum HTMLReport {
             svg +=
                 "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
         }
+        // The y axis: steps, with 0 and half the goal marked (the goal is marked on its line).
+        svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(top + 8))\" text-anchor=\"end\">steps</text>\n"
+        svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(0) + 4))\" text-anchor=\"end\">0</text>\n"
+        if goal > 0 {
+            svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal / 2) + 4))\" text-anchor=\"end\">\(grouped(Int(goal / 2)))</text>\n"
+        }
         if goal > 0 {
             var points: [String] = []
             var current = Double(snapshots.first?.1.stepsGoal ?? 0)
@@ -378,7 +384,7 @@ public enum HTMLReport {
             points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
             svg +=
                 "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
-            svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">\(Int(goal))</text>\n"
+            svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">goal \(grouped(Int(goal)))</text>\n"
         }
         if !snapshots.isEmpty {
             var points: [String] = []

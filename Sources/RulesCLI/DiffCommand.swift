@@ -91,6 +91,10 @@ enum DiffCommand {
             return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
         }
         var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
+        // Each top user-day with why: both replays of that user compared.
+        for index in changed.indices {
+            changed[index].reason = PopulationRun.reason(changed[index], population: population, old: old, new: new, options: options)
+        }
         PopulationReport.complete(&before, ruleset: old)
         PopulationReport.complete(&before, ruleset: new)
         PopulationReport.complete(&after, ruleset: old)

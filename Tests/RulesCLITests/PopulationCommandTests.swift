@@ -155,6 +155,9 @@ import Testing
         #expect(diff.stdout.contains(".suppressed.daily_cap: 0 → "))
         #expect(diff.stdout.contains("user-days whose deliveries changed most:"))
         #expect(diff.stdout.contains("--ruleset \(directory) --users 10 --days 3 --seed 7 --user "))
+        // Each top user-day says why: with a cap of 2, a third notice is now refused by it.
+        #expect(diff.stdout.contains("    why: "), "\(diff.stdout)")
+        #expect(diff.stdout.contains("→ suppressed (daily_cap)"), "\(diff.stdout)")
     }
 
     @Test func theShippedPopulationsKeepTheirHeadlineNumbers() throws {

@@ -495,6 +495,7 @@ public struct PopulationDiff: Sendable {
             out += "\nuser-days whose deliveries changed most:\n"
             for day in days {
                 out += "  user \(day.user) on \(DateFormat.string(day.day)): \(day.old) → \(day.new) deliveries\n"
+                if let reason = day.reason { out += "    why: \(reason)\n" }
                 var replay = header
                 replay.ruleset = newRuleset
                 out += "    replay: \(PopulationReport.replay(replay, user: day.user))\n"
@@ -519,7 +520,9 @@ public struct PopulationDiff: Sendable {
                 "user_days",
                 .array(
                     days.map {
-                        .object([("user", .int($0.user)), ("day", .string(DateFormat.string($0.day))), ("old", .int($0.old)), ("new", .int($0.new))])
+                        .object(
+                            [("user", .int($0.user)), ("day", .string(DateFormat.string($0.day))), ("old", .int($0.old)), ("new", .int($0.new))]
+                                + ($0.reason.map { [("why", JSONValue.string($0))] } ?? []))
                     })
             ),
         ])

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RulesDiagnostics
 import RulesEngine
+import RulesExpression
 import Ruleset
 
 /// Which users a run lives: every `count`-th user from the `index`-th (both 1-based), so
@@ -155,9 +156,54 @@ public struct ChangedUserDay: Sendable, Equatable {
     public var day: Int
     public var old: Int
     public var new: Int
+    /// Why, from both replays of the user's day: what each notification type did before and
+    /// after, and how the app runs changed (`PopulationRun.reason`).
+    public var reason: String?
+
+    public init(user: Int, day: Int, old: Int, new: Int, reason: String? = nil) {
+        self.user = user
+        self.day = day
+        self.old = old
+        self.new = new
+        self.reason = reason
+    }
 }
 
 extension PopulationRun {
+    /// Why a user's day changed: each notification type whose fate differs (delivered at a
+    /// time, suppressed by a gate, or no candidate at all) and the app runs that day, old →
+    /// new — a user who no longer opens the app on a notice never gets the next plan made.
+    public static func reason(
+        _ changed: ChangedUserDay, population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions
+    ) -> String {
+        func fates(_ ruleset: Ruleset) -> (fates: [String: String], runs: Int) {
+            let result = replay(population, ruleset: ruleset, user: changed.user, options: options)
+            let records = result.recordsByDay()[changed.day] ?? []
+            let clock = result.scenario.clock
+            var fates: [String: String] = [:]
+            var runs = 0
+            for record in records {
+                switch record.kind {
+                case .appRun: runs += 1
+                case .notificationDelivered(let n, _):
+                    fates[n.type] = "delivered at \(TimeFormat.clock(clock.local(record.at).seconds))"
+                case .notificationSuppressed(let s) where fates[s.type] == nil:
+                    fates[s.type] = "suppressed (\(s.reason.rawValue))"
+                default: break
+                }
+            }
+            return (fates, runs)
+        }
+        let before = fates(old)
+        let after = fates(new)
+        var parts: [String] = []
+        for type in Set(before.fates.keys).union(after.fates.keys).sorted() where before.fates[type] != after.fates[type] {
+            parts.append("\(type): \(before.fates[type] ?? "no candidate") → \(after.fates[type] ?? "no candidate (no app run planned it)")")
+        }
+        if before.runs != after.runs { parts.append("app runs that day \(before.runs) → \(after.runs)") }
+        return parts.isEmpty ? "the same fates; the deliveries of the day before moved" : parts.joined(separator: "; ")
+    }
+
     /// The same users under two rulesets: both tallies and the `limit` user-days whose
     /// deliveries changed most (ties: first user, first day).
     public static func compare(

@@ -123,6 +123,9 @@ import Testing
         #expect(one.busiestDay.total == 24)
         let atLeast = one.usersWithADayOfAtLeast.map(\.users)
         #expect(!atLeast.isEmpty && atLeast == atLeast.sorted(by: >) && atLeast.allSatisfy { $0 <= 24 })
+        // By group: every user and user-day in exactly one group, named as the file names them.
+        #expect(one.groups.values.map(\.users).reduce(0, +) == 24 && one.groups.values.map(\.userDays).reduce(0, +) == 96)
+        #expect(Set(one.groups.keys).isSubset(of: Set(population.groups.map(\.name))))
         var merged = PopulationTally()
         for index in 1...4 {
             merged.merge(

@@ -87,6 +87,20 @@ public enum PopulationReport {
         fields.append(("streak", tally.streak.json(p99: false)))
         fields.append(("xp", tally.xp.json(p99: false)))
         fields.append(("busiest_day", tally.busiestDay.json(p99: false)))
+        fields.append(
+            (
+                "groups",
+                .object(
+                    tally.groups.sorted { $0.key < $1.key }.map { name, group in
+                        (
+                            name,
+                            .object([
+                                ("users", .int(group.users)), ("user_days", .int(group.userDays)), ("deliveries", .int(group.deliveries)),
+                                ("busiest_day", group.busiestDay.json(p99: false)),
+                            ])
+                        )
+                    })
+            ))
         fields.append(("invariants", counts(tally.invariants)))
         let examples: [(String, JSONValue)] = tally.examples.sorted { $0.key < $1.key }.map { kind, example in
             (
@@ -202,6 +216,24 @@ public enum PopulationReport {
         tally.xp = try histogram(node["xp"], "xp")
         // (Results written before it was counted have none: then it is left empty.)
         if node["busiest_day"] != nil { tally.busiestDay = try histogram(node["busiest_day"], "busiest_day") }
+        if let groups = node["groups"] {
+            guard let pairs = groups.pairs else { throw fail("'groups' is not an object") }
+            for pair in pairs {
+                var group = GroupTally()
+                group.users = try int(pair.value["users"], "groups.users")
+                group.userDays = try int(pair.value["user_days"], "groups.user_days")
+                group.deliveries = try int(pair.value["deliveries"], "groups.deliveries")
+                group.busiestDay = try histogram(pair.value["busiest_day"], "groups.busiest_day")
+                guard try sum(Array(group.busiestDay.counts.values), "groups.busiest_day") == group.users else {
+                    throw fail("group '\(pair.key.scalar ?? "")' counts its users twice over")
+                }
+                tally.groups[pair.key.scalar ?? ""] = group
+            }
+            // Every user and user-day in exactly one group.
+            guard try sum(tally.groups.values.map(\.users), "groups.users") == tally.users,
+                try sum(tally.groups.values.map(\.userDays), "groups.user_days") == tally.userDays
+            else { throw fail("'groups' count other users or user-days than the whole") }
+        }
         tally.invariants = try countMap(node["invariants"], "invariants")
         // Consistent before any arithmetic: every user-day counted once in each of its
         // tallies, every user once in streak and XP.
@@ -303,6 +335,10 @@ public enum PopulationReport {
         out += "\ndeliveries per user-day: \(summary(tally.deliveriesPerUserDay))\n"
         out += bars(tally.deliveriesPerUserDay, total: tally.userDays)
         if let line = busiestDayLine(tally) { out += line + "\n" }
+        if !tally.groups.isEmpty {
+            out += "by group:\n"
+            for row in groupRows(tally) { out += "  " + row.joined(separator: ", ") + "\n" }
+        }
         out += "\nroute at the day's end: "
         out += tally.routes.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
         let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
@@ -345,6 +381,20 @@ public enum PopulationReport {
         guard !rows.isEmpty, tally.busiestDay.total == tally.users else { return nil }
         return "users with at least one day of ≥ N notices: "
             + rows.map { "≥ \($0.deliveries): \(grouped($0.users)) (\(percent($0.users, of: tally.users)))" }.joined(separator: ", ")
+    }
+
+    /// Each group's users, user-days, mean deliveries per user-day and users who ever got the
+    /// busiest day's count of notices (as text cells).
+    static func groupRows(_ tally: PopulationTally) -> [[String]] {
+        let most = tally.busiestDay.counts.keys.max() ?? 0
+        return tally.groups.sorted { $0.key < $1.key }.map { name, group in
+            let mean = group.userDays == 0 ? 0 : Double(group.deliveries) / Double(group.userDays)
+            return [
+                name, "\(grouped(group.users)) users", "\(grouped(group.userDays)) user-days",
+                "mean \(String(format: "%.2f", mean)) deliveries a day",
+                "\(grouped(group.usersWithADayOfAtLeast(most))) with a day of \(most)",
+            ]
+        }
     }
 
     /// An SVG bar chart of a histogram, labelled by value and count.
@@ -413,6 +463,7 @@ public enum PopulationReport {
             <h2>Notifications</h2>
             <div class="table"><table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table></div>
             \(busiestDayLine(tally).map { "<p>" + escape($0) + "</p>" } ?? "")
+            \(tally.groups.isEmpty ? "" : "<h2>By group</h2><div class=\"table\"><table><tbody>" + groupRows(tally).map { "<tr>" + $0.map { "<td>" + escape($0) + "</td>" }.joined() + "</tr>" }.joined() + "</tbody></table></div>")
             <div class="grid">
             \(chart(tally.deliveriesPerUserDay, title: "deliveries per user-day (\(summary(tally.deliveriesPerUserDay)))"))
             \(chart(tally.streak, title: "streak at the end (\(summary(tally.streak, p99: false)))"))

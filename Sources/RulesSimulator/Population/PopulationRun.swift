@@ -82,7 +82,7 @@ public enum PopulationRun {
             // Each job its own prepared tables (from its own copy of the ruleset).
             let prepared = perJob == nil ? (shared ?? PreparedRuleset(ruleset)) : PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
             for number in users {
-                live(generator.user(number, days: options.days), prepared: prepared, clock: clock, into: &tally)
+                live(generator.user(number, days: options.days), prepared: prepared, clock: clock, groups: population.groups, into: &tally)
                 if let progress { progress(counter.add()) }
             }
             return tally
@@ -106,7 +106,9 @@ public enum PopulationRun {
 
     /// Lives one user into `tally`; returns their deliveries per day.
     @discardableResult
-    static func live(_ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, into tally: inout PopulationTally) -> [Int] {
+    static func live(
+        _ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, groups: [PopulationGroup] = [], into tally: inout PopulationTally
+    ) -> [Int] {
         let ruleset = prepared.ruleset
         var counter = UserTally(user: user.number, ruleset: ruleset, clock: clock)
         counter.invariants.currentDay = user.scenario.days.first?.date ?? 0
@@ -116,7 +118,7 @@ public enum PopulationRun {
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
             retain: false, prepared: prepared, recordsKept: .decisions)
-        counter.finish(result.engine, into: &mine)
+        counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay
     }
@@ -220,8 +222,10 @@ extension PopulationRun {
             let preparedOld = PreparedRuleset(old)
             let preparedNew = PreparedRuleset(new)
             for number in users {
-                let a = live(oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, into: &before)
-                let b = live(newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, into: &after)
+                let a = live(
+                    oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, groups: population.groups, into: &before)
+                let b = live(
+                    newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, groups: population.groups, into: &after)
                 for day in 0..<Swift.max(a.count, b.count) {
                     let x = day < a.count ? a[day] : 0
                     let y = day < b.count ? b[day] : 0

@@ -81,6 +81,8 @@ public struct PopulationTally: Sendable, Equatable {
     public var xp = Histogram()
     /// Users by the most deliveries they got in one day ("how many users ever got 3 a day?").
     public var busiestDay = Histogram()
+    /// The same, group by group (by the population file's group names).
+    public var groups: [String: GroupTally] = [:]
     public var invariants: [String: Int] = [:]
     public var examples: [String: InvariantExample] = [:]
 
@@ -100,6 +102,7 @@ public struct PopulationTally: Sendable, Equatable {
         streak.merge(other.streak)
         xp.merge(other.xp)
         busiestDay.merge(other.busiestDay)
+        for (name, group) in other.groups { groups[name, default: GroupTally()].merge(group) }
         for (key, value) in other.invariants { invariants[key, default: 0] += value }
         for (key, example) in other.examples { note(key, example) }
     }
@@ -120,6 +123,27 @@ public struct PopulationTally: Sendable, Equatable {
 
     /// Every notification type delivered or suppressed, sorted.
     public var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }
+}
+
+/// One group's part of a population: its users, their days and deliveries, and their
+/// busiest days.
+public struct GroupTally: Sendable, Equatable {
+    public var users = 0
+    public var userDays = 0
+    public var deliveries = 0
+    public var busiestDay = Histogram()
+
+    public init() {}
+
+    public mutating func merge(_ other: GroupTally) {
+        users += other.users
+        userDays += other.userDays
+        deliveries += other.deliveries
+        busiestDay.merge(other.busiestDay)
+    }
+
+    /// Users of the group with at least `n` deliveries on some day.
+    public func usersWithADayOfAtLeast(_ n: Int) -> Int { busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +) }
 }
 
 /// Counts one user's records into a tally, day by day.
@@ -171,11 +195,18 @@ struct UserTally {
         }
     }
 
-    /// The user's end: streak and XP.
-    func finish(_ engine: OperatorEngine, into tally: inout PopulationTally) {
+    /// The user's end: streak and XP, and the user's part of their group.
+    func finish(_ engine: OperatorEngine, group: String?, into tally: inout PopulationTally) {
         tally.users += 1
         tally.streak.add(engine.profile.streakDays)
         tally.xp.add(engine.profile.xp)
         tally.busiestDay.add(deliveriesByDay.max() ?? 0)
+        guard let group else { return }
+        var mine = GroupTally()
+        mine.users = 1
+        mine.userDays = deliveriesByDay.count
+        mine.deliveries = deliveriesByDay.reduce(0, +)
+        mine.busiestDay.add(deliveriesByDay.max() ?? 0)
+        tally.groups[group, default: GroupTally()].merge(mine)
     }
 }

@@ -36,6 +36,9 @@ public struct BehaviourDiff: Sendable {
         public var cause: String?
         /// The changed rule entries that can explain it, most direct first.
         public var because: [RuleChanges.Entry] = []
+        /// What the old and the new ruleset did, side by side (`—`: nothing).
+        public var before = "—"
+        public var after = "—"
     }
 
     public var changes: [Change]
@@ -109,9 +112,16 @@ public struct BehaviourDiff: Sendable {
 
     static func compare(_ a: DayBehaviour, _ b: DayBehaviour, scenario: String, day: Int) -> [Change] {
         var changes: [Change] = []
-        func change(_ kind: String, _ subject: String, _ message: String, minutes: Int? = nil, delta: Int = 0) {
-            changes.append(Change(scenario: scenario, day: day, kind: kind, message: message, minutes: minutes, delta: delta, subject: subject))
+        func change(
+            _ kind: String, _ subject: String, _ message: String, minutes: Int? = nil, delta: Int = 0, before: String = "—", after: String = "—"
+        ) {
+            var made = Change(scenario: scenario, day: day, kind: kind, message: message, minutes: minutes, delta: delta, subject: subject)
+            made.before = before
+            made.after = after
+            changes.append(made)
         }
+        func times(_ positions: [Int]) -> String { positions.isEmpty ? "—" : positions.map { clock($0) }.joined(separator: ", ") }
+        func at(_ position: Int?, _ none: String) -> String { position.map { clock($0) } ?? none }
         /// Counts a type's deliveries: times only in the new run are gained, only in the old
         /// one lost; as many as both have are counted as moved.
         func count(_ old: [Int], _ new: [Int], cause: String?) {
@@ -134,20 +144,23 @@ public struct BehaviourDiff: Sendable {
             guard old != new else { continue }
             let gate = (b.suppressions[type] ?? []).first
             let why = gate.map { " (now \($0))" } ?? ""
+            func side(_ positions: [Int]) -> String { positions.isEmpty ? "no \(type)" : "\(type) at " + times(positions) }
+            let sides = (before: side(old), after: side(new) + (new.count < old.count ? why : ""))
             if new.count > old.count {
                 change(
                     "notification", type,
                     "+\(new.count - old.count) \(type) at \(new.filter { !old.contains($0) }.map { clock($0) }.joined(separator: ", "))",
-                    delta: new.count - old.count)
+                    delta: new.count - old.count, before: sides.before, after: sides.after)
             } else if new.count < old.count {
                 change(
                     "notification", type,
                     "−\(old.count - new.count) \(type): was at \(old.filter { !new.contains($0) }.map { clock($0) }.joined(separator: ", "))\(why)",
-                    delta: new.count - old.count)
+                    delta: new.count - old.count, before: sides.before, after: sides.after)
             } else {
                 change(
                     "notification", type,
-                    "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))")
+                    "\(type) moved from \(old.map { clock($0) }.joined(separator: ", ")) to \(new.map { clock($0) }.joined(separator: ", "))",
+                    before: sides.before, after: sides.after)
             }
             count(old, new, cause: gate)
         }
@@ -158,9 +171,16 @@ public struct BehaviourDiff: Sendable {
                 change(
                     "route", route.rawValue,
                     "\(route.rawValue) route \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
-                    minutes: minutes)
-            case (nil, let new?): change("route", route.rawValue, "\(route.rawValue) route now entered at \(clock(new))")
-            case (let old?, nil): change("route", route.rawValue, "\(route.rawValue) route no longer entered (was \(clock(old)))")
+                    minutes: minutes, before: "\(route.rawValue) from \(clock(old))", after: "\(route.rawValue) from \(clock(new))")
+            case (nil, let new?):
+                change(
+                    "route", route.rawValue, "\(route.rawValue) route now entered at \(clock(new))", before: "\(route.rawValue) not entered",
+                    after: "\(route.rawValue) from \(clock(new))")
+            case (let old?, nil):
+                change(
+                    "route", route.rawValue, "\(route.rawValue) route no longer entered (was \(clock(old)))",
+                    before: "\(route.rawValue) from \(clock(old))",
+                    after: "\(route.rawValue) not entered")
             default: break
             }
         }
@@ -171,23 +191,34 @@ public struct BehaviourDiff: Sendable {
                 change(
                     "risk", risk.rawValue,
                     "risk \(risk.rawValue) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
-                    minutes: minutes)
-            case (nil, let new?): change("risk", risk.rawValue, "risk \(risk.rawValue) now reached at \(clock(new))")
-            case (let old?, nil): change("risk", risk.rawValue, "risk \(risk.rawValue) no longer reached (was \(clock(old)))")
+                    minutes: minutes, before: "risk \(risk.rawValue) from \(clock(old))", after: "risk \(risk.rawValue) from \(clock(new))")
+            case (nil, let new?):
+                change(
+                    "risk", risk.rawValue, "risk \(risk.rawValue) now reached at \(clock(new))", before: "risk \(risk.rawValue) not reached",
+                    after: "risk \(risk.rawValue) from \(clock(new))")
+            case (let old?, nil):
+                change(
+                    "risk", risk.rawValue, "risk \(risk.rawValue) no longer reached (was \(clock(old)))",
+                    before: "risk \(risk.rawValue) from \(clock(old))",
+                    after: "risk \(risk.rawValue) not reached")
             default: break
             }
         }
         if a.result != b.result {
-            change("day", "result", "day result \(a.result?.rawValue ?? "—") → \(b.result?.rawValue ?? "—")")
+            change(
+                "day", "result", "day result \(a.result?.rawValue ?? "—") → \(b.result?.rawValue ?? "—")", before: a.result?.rawValue ?? "—",
+                after: b.result?.rawValue ?? "—")
         }
         if a.streak != b.streak {
-            change("streak", "streak", "streak \(a.streak.map(String.init) ?? "—") → \(b.streak.map(String.init) ?? "—")")
+            change(
+                "streak", "streak", "streak \(a.streak.map(String.init) ?? "—") → \(b.streak.map(String.init) ?? "—")",
+                before: "streak \(a.streak.map(String.init) ?? "—")", after: "streak \(b.streak.map(String.init) ?? "—")")
         }
         for surface in Set(a.texts.keys).union(b.texts.keys).sorted() {
             let gained = (b.texts[surface] ?? []).subtracting(a.texts[surface] ?? [])
             let lost = (a.texts[surface] ?? []).subtracting(b.texts[surface] ?? [])
-            for text in gained.sorted() { change("text", surface, "\(surface) now says \"\(text)\"") }
-            for text in lost.sorted() { change("text", surface, "\(surface) no longer says \"\(text)\"") }
+            for text in gained.sorted() { change("text", surface, "\(surface) now says \"\(text)\"", after: text) }
+            for text in lost.sorted() { change("text", surface, "\(surface) no longer says \"\(text)\"", before: text) }
         }
         return changes
     }
@@ -276,6 +307,8 @@ public struct BehaviourDiff: Sendable {
             .badge{display:inline-block;font-size:12px;font-weight:600;border-radius:6px;padding:1px 6px;margin-right:6px;color:#fff;background:#8e8e93}
             .more{background:#1a7f37}.fewer{background:#c62828}.moved{background:#c77700}
             .because{font-size:13px;color:#636366;margin-top:2px}.because code{font-size:12px}
+            .sides{display:grid;grid-template-columns:1fr 1fr;gap:6px;margin-top:4px}.sides div{border-radius:8px;padding:4px 8px;font-size:14px;min-width:0}
+            .sides .old{background:#fdecea}.sides .new{background:#e8f5e9}.sides b{display:block;font-size:11px;color:#636366;font-weight:600}
             </style></head><body>
             <h1>Behaviour diff</h1>
 
@@ -293,6 +326,8 @@ public struct BehaviourDiff: Sendable {
                 change.delta > 0
                 ? ("more", "more") : change.delta < 0 ? ("fewer", "fewer") : change.moved > 0 ? ("moved", "moved") : (change.kind, "")
             out += "<div class=\"change\"><span class=\"badge \(css)\">\(escape(badge))</span>\(escape(change.kind)): \(escape(change.message))"
+            out +=
+                "<div class=\"sides\"><div class=\"old\"><b>old ruleset</b>\(escape(change.before))</div><div class=\"new\"><b>new ruleset</b>\(escape(change.after))</div></div>"
             if !change.because.isEmpty {
                 out +=
                     "<div class=\"because\">because of the changed "

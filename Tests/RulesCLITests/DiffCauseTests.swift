@@ -32,6 +32,11 @@ import Testing
             diff.stdout.contains(
                 "<div class=\"because\">because of the changed <code>notification 'morning_checkin' (\(directory)/rules/notifications.yaml:12)</code></div>"
             ), "\(diff.stdout.prefix(3000))")
+        // Old and new side by side under each change.
+        #expect(
+            diff.stdout.contains(
+                "<div class=\"sides\"><div class=\"old\"><b>old ruleset</b>morning_checkin at 09:00</div><div class=\"new\"><b>new ruleset</b>morning_checkin at 08:00</div></div>"
+            ))
         let parser = XMLParser(data: Data(diff.stdout.utf8))
         #expect(parser.parse())
     }

@@ -124,3 +124,25 @@ import Testing
         #expect(Ruleset.load(directory: other).diagnostics.first { $0.code == "ruleset.unknown_key" }?.hint == "did you mean 'text'?")
     }
 }
+
+/// Found by FuzzEngine: a category cooldown of 0 (which `rules check` accepts) trapped the
+/// cooldown-clash lint, whose sliding window ran past its own entry.
+@Suite struct ZeroCooldownTests {
+    @Test(arguments: ["0s", "0m", "1s"])
+    func aZeroOrTinyCooldownChecksWithoutTrapping(_ cooldown: String) throws {
+        let directory = Fixtures.temporaryDirectory()
+        let root = Fixtures.repositoryRoot()
+        for folder in ["routines", "rules", "templates"] {
+            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        let path = directory + "/rules/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var changed = text.replacingOccurrences(of: "category_cooldown: 90m", with: "category_cooldown: \(cooldown)")
+        // Two notices of one category at the same minute.
+        changed = changed.replacingOccurrences(of: "    at: \"20:30\"", with: "    at: \"09:00\"")
+        #expect(changed != text)
+        try changed.write(toFile: path, atomically: true, encoding: .utf8)
+        let load = Ruleset.load(directory: directory)
+        #expect(!load.diagnostics.contains { $0.code == "lint.cooldown_clash" } || cooldown == "1s")
+    }
+}

@@ -298,7 +298,9 @@ extension LintCatalogue {
             let entries = (byCategory[category] ?? []).sorted { ($0.position, $0.index) < ($1.position, $1.index) }
             var start = 0
             for current in entries.indices {
-                while entries[current].position - entries[start].position >= cooldown { start += 1 }
+                // (`start < current`: with a cooldown of 0 nothing clashes, and the window never
+                // passes the entry itself.)
+                while start < current, entries[current].position - entries[start].position >= cooldown { start += 1 }
                 for other in start..<current {
                     let (a, b) = (entries[other], entries[current])
                     pairs.append((Swift.max(a.index, b.index), Swift.min(a.index, b.index), b.position - a.position))

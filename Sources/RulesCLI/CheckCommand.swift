@@ -127,17 +127,20 @@ enum CheckCommand {
         if !keys.ids.isEmpty {
             diagnostics = Ruleset.load(bundle: data, trust: BundleTrust(keys: keys, channel: channel, lastSequence: after, now: Date())).diagnostics
         } else {
-            diagnostics = Ruleset.load(bundle: data).diagnostics
-            if !diagnostics.contains(where: { $0.code.rawValue.hasPrefix("bundle.") || $0.code.rawValue.hasPrefix("json.") }),
-                case (let envelope?, _, _) = RulesetBundle.open(data)
-            {
-                if envelope.signatures.isEmpty || envelope.release == nil {
+            // Opened once: the envelope says whether it is signed, the documents load as the
+            // app loads them.
+            let (envelope, documents, failure) = RulesetBundle.open(data)
+            if let failure {
+                diagnostics = failure.diagnostics
+            } else {
+                diagnostics = Ruleset.loadPlaced(documents).diagnostics
+                if let envelope, envelope.signatures.isEmpty || envelope.release == nil {
                     diagnostics.insert(
                         Diagnostic(
                             code: "bundle.unsigned", severity: .error, file: "bundle", location: .fileStart, message: "the bundle is not signed",
                             hint: "the app refuses it: make it with `rules bundle --sign KEY --sequence N`"),
                         at: 0)
-                } else {
+                } else if let envelope {
                     let ids = envelope.signatures.map(\.keyID).joined(separator: ", ")
                     diagnostics.append(
                         Diagnostic(

@@ -192,7 +192,7 @@ extension Ruleset {
 
     /// The documents of a bundle loaded, their diagnostics at their files' start (a bundle
     /// holds no YAML positions), in output order.
-    static func loadPlaced(_ documents: [RuleDocument]) -> (ruleset: Ruleset?, diagnostics: [Diagnostic]) {
+    package static func loadPlaced(_ documents: [RuleDocument]) -> (ruleset: Ruleset?, diagnostics: [Diagnostic]) {
         let (ruleset, diagnostics) = Ruleset.load(documents: documents)
         let placed = diagnostics.map { diagnostic -> Diagnostic in
             var copy = diagnostic

@@ -59,6 +59,17 @@ public enum Fixtures {
         return path
     }
 
+    /// A fresh temporary directory holding a copy of the repository's `folders` (the shipped
+    /// ruleset by default), for a test to change.
+    public static func copyOfShipped(_ folders: [String] = ["routines", "rules", "templates"]) throws -> String {
+        let directory = temporaryDirectory()
+        let root = repositoryRoot()
+        for folder in folders {
+            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
+        }
+        return directory
+    }
+
     /// Writes `files` (relative path → text) below `directory`, creating folders.
     public static func write(_ files: [String: String], to directory: String) {
         for (relative, text) in files {

@@ -29,10 +29,7 @@ import Testing
     /// A lock-screen text over its surface's limit is marked; a sensitive value shows on a
     /// surface that allows it (one that forbids it does not load: `rules check` refuses it).
     @Test func overLongTextsAreMarkedAndSensitiveValuesShowWhereAllowed() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let long = String(repeating: "아주 긴 문장", count: 30)
         let extra = """
 

@@ -24,10 +24,7 @@ import Testing
             files[name] = yaml + "\n"
         }
         #expect(Set(files.keys) == ["routines/stretching.yaml", "rules/stretching.yaml", "rules/settings.yaml", "scenarios/stretching_day.yaml"])
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
         for (name, text) in files {
             let path = directory + "/" + name

@@ -10,10 +10,7 @@ import Testing
 
     /// A copy of the shipped ruleset and scenarios with `change` applied to `file`.
     static func copy(changing file: String, _ old: String, _ new: String) throws -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates", "scenarios"] {
-            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
         let path = directory + "/" + file
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains(old))

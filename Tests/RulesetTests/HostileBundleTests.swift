@@ -146,10 +146,7 @@ import Testing
         }
         // A key a rule file does not know, inside the content: refused as YAML refuses it
         // (the hash and signature over it made again do not help).
-        let directory = Fixtures.temporaryDirectory()
-        try FileManager.default.copyItem(atPath: Self.root + "/routines", toPath: directory + "/routines")
-        try FileManager.default.copyItem(atPath: Self.root + "/rules", toPath: directory + "/rules")
-        try FileManager.default.copyItem(atPath: Self.root + "/templates", toPath: directory + "/templates")
+        let directory = try Fixtures.copyOfShipped()
         let water = try String(contentsOfFile: directory + "/routines/water.yaml", encoding: .utf8)
         try (water + "colour: blue\n").write(toFile: directory + "/routines/water.yaml", atomically: true, encoding: .utf8)
         Self.expectRefused(signer.bundle(of: directory, release: BundleRelease(sequence: 6)), "ruleset.unknown_key", by: store)

@@ -83,11 +83,7 @@ import Testing
 @Suite struct WithheldEntryTests {
     @Test(arguments: ["    at: 20시\n", "    at: \"20:30\"\n    colour: blue\n"])
     func aBrokenNotificationDoesNotMakeItsTemplateUnused(_ broken: String) throws {
-        let directory = Fixtures.temporaryDirectory()
-        let root = Fixtures.repositoryRoot()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let path = directory + "/rules/notifications.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let changed = text.replacingOccurrences(of: "    at: \"20:30\"\n", with: broken)
@@ -130,11 +126,7 @@ import Testing
 @Suite struct ZeroCooldownTests {
     @Test(arguments: ["0s", "0m", "1s"])
     func aZeroOrTinyCooldownChecksWithoutTrapping(_ cooldown: String) throws {
-        let directory = Fixtures.temporaryDirectory()
-        let root = Fixtures.repositoryRoot()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let path = directory + "/rules/notifications.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var changed = text.replacingOccurrences(of: "category_cooldown: 90m", with: "category_cooldown: \(cooldown)")

@@ -53,14 +53,14 @@ enum BundleSigning {
 
     /// The public keys of `--trust` files; a message naming the file that does not read.
     static func trustedKeys(_ paths: [String], _ io: CommandIO) -> Result<TrustedKeys, UsageError> {
-        var texts: [String] = []
+        var keys: [[UInt8]] = []
         for path in paths {
-            guard let text = readSmall(io.resolve(path)), SigningKeyFile.publicKey(text) != nil else {
+            guard let text = readSmall(io.resolve(path)), let key = SigningKeyFile.publicKey(text) else {
                 return .failure(UsageError(message: "--trust \(path) is not a public key file of `rules keygen`"))
             }
-            texts.append(text)
+            keys.append(key)
         }
-        return TrustedKeys(publicKeyFiles: texts).map { .success($0) } ?? .failure(UsageError(message: "a --trust file does not read"))
+        return TrustedKeys(publicKeys: keys).map { .success($0) } ?? .failure(UsageError(message: "a --trust file does not read"))
     }
 
     /// A key file's text (at most 4 KiB), nil when it cannot be read.

@@ -111,11 +111,16 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let node = YAMLReader.parse(yaml, file: "fuzz.yaml").documents.first,
         let scenario = ScenarioLoader.load(node, file: "fuzz.yaml", source: nil, ruleset: ruleset).scenario
     else { return 0 }
-    let result = Simulation.run(scenario, ruleset: ruleset)
+    // Every explanation after every step, as `rules explain` would give it.
+    var explained: [[String]] = [[], []]
+    let result = Simulation.run(scenario, ruleset: ruleset, observe: { engine, _ in explained[0].append(engine.explanationsTranscript) })
     check(result, ruleset: ruleset)
-    // The verification switch: with every memo recomputed the records are the same.
-    let recomputed = Simulation.run(scenario, ruleset: ruleset, memoises: false)
+    // The verification switch: with every memo recomputed the records and the explanations
+    // are the same.
+    let recomputed = Simulation.run(
+        scenario, ruleset: ruleset, observe: { engine, _ in explained[1].append(engine.explanationsTranscript) }, memoises: false)
     if Trace.jsonLines(recomputed, ruleset: ruleset) != Trace.jsonLines(result, ruleset: ruleset) { abort() }
+    if explained[0] != explained[1] { abort() }
     hostileRun(ruleset, &bytes)
     return 0
 }

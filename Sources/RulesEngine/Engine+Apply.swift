@@ -198,22 +198,12 @@ extension OperatorEngine {
             current.route.requestedByUser = true
             if current.route.route != route || !current.routeDecided {
                 let from = current.routeDecided ? current.route.route : nil
-                current.route.route = route
-                current.route.reason = "user_request"
-                current.route.startedAt = time
-                current.route.logsBefore = current.nextLogNumber - 1
-                var leftOut: [RouteItemLeftOut] = []
-                current.route.items = route == .recovery ? startRecoveryItems(current, leftOut: &leftOut) : []
-                for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
-                current.quest = route == .recovery ? startQuest(current) : nil
-                current.routeDecided = true
+                startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true)
+                if route != .recovery { current.quest = nil }
                 day = current
                 records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: "user_request")))
                 routeChangedThisRun = true
-                decided.route = .ready(
-                    Explanation(
-                        decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
-                        note: "the user asked for it (\(action.rawValue)); a user request beats the table and sticks for the day"))
+                decisions.route = .routeKept(route, because: .userRequest, at: time)
                 return
             }
         }

@@ -22,14 +22,15 @@ struct LastLines: Sendable {
     var at: Date
     var facts: FactValues
     var day: Int
-
-    static let none = LastLines(home: nil, homeEvent: "home", widget: nil, at: .distantPast, facts: FactValues(count: 0), day: 0)
+    /// The user's tone and day start when they were chosen.
+    var tone: String?
+    var dayStart: Int
 
     /// Each line as a decision (home, then widget).
     var decisions: [LineDecision] {
         var all: [LineDecision] = []
-        if let home { all.append(LineDecision(text: home, event: homeEvent, at: at, facts: facts, day: day)) }
-        if let widget { all.append(LineDecision(text: widget, event: "home", at: at, facts: facts, day: day)) }
+        if let home { all.append(LineDecision(text: home, event: homeEvent, at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
+        if let widget { all.append(LineDecision(text: widget, event: "home", at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
         return all
     }
 }
@@ -41,6 +42,8 @@ struct LineDecision: Sendable {
     var at: Date
     var facts: FactValues
     var day: Int
+    var tone: String?
+    var dayStart: Int
 }
 
 extension OperatorEngine {
@@ -70,7 +73,8 @@ extension OperatorEngine {
         if let homeLine { note(at: time, .templateRendered(homeLine)) }
         if let widgetLine { note(at: time, .templateRendered(widgetLine)) }
         // Both lines with the run's facts once (explained when asked).
-        lastLines = LastLines(home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today)
+        decisions.lines = LastLines(
+            home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
         let steps = reading.routines[safe: derived.stepsRoutine]
         let water = reading.routines[safe: derived.waterRoutine]
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }
@@ -109,30 +113,6 @@ extension OperatorEngine {
         if found.isEmpty { keptLines.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
         problems += found
         return line
-    }
-
-    func templateExplanation(_ line: LineDecision) -> Explanation {
-        let event = line.event
-        let time = line.at
-        let facts = line.facts
-        var entries: [Explanation.Entry] = []
-        var read: [String] = []
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        for template in ruleset.templates where template.surface == line.text.surface && template.event == event {
-            var result: Explanation.Result = .matched
-            if let when = template.when {
-                for name in when.factsRead where !read.contains(name) { read.append(name) }
-                result = (try? when.isTrue(&context)) == true ? .matched : .notMatched
-            }
-            if let tone = template.tone, tone != fromProfile.tone { result = .failed("tone '\(tone)' is not the user's") }
-            entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))
-        }
-        return Explanation(
-            decision: "template \(line.text.surface)", outcome: line.text.templateID ?? "none", at: time, entries: entries,
-            reading: read, in: facts, schema: fullSchema,
-            note:
-                "event '\(event)'; among matches the one at (day \(line.day)) mod (count) in file order\(line.text.redacted ? "; refused a sensitive value: fallback shown" : "")"
-        )
     }
 
     /// A line written by a chat model, checked by the guards (length, sentences, forbidden

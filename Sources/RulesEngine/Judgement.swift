@@ -39,8 +39,10 @@ extension OperatorEngine {
             result = .skipped
         } else {
             let table = ruleset.judgement?.day ?? []
-            let index = decideTable(table, { $0.when }, { $0.origin }, facts: reading.facts, at: time)
-            decided.day = .table(.day(table), facts: reading.facts, at: time)
+            var failures: [String] = []
+            let index = FirstMatch.index(table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &failures)
+            for message in failures { problem(at: time, .evaluation, message) }
+            decisions.day = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart)
             result = index.map { table[$0].result } ?? .failed
         }
         let xp = ruleset.judgement?.xp ?? ExperiencePoints()

@@ -41,11 +41,11 @@ public enum RecordsKept: Sendable {
 /// `advance(to:truth:)` to let it deliver what the last run scheduled (the simulator does;
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {
+    /// The ruleset in force, prepared (one reference: copying an engine retains it once).
+    private(set) var prepared: PreparedRuleset
     /// The ruleset in force.
-    public internal(set) var ruleset: Ruleset
-    var layout: FactLayout
-    /// The ruleset's schema with every binding, for naming fact values in explanations.
-    var fullSchema: FactSchema
+    public var ruleset: Ruleset { prepared.ruleset }
+    var layout: FactLayout { prepared.layout }
     /// The user's clock: the saved time zone, changed by `.timeZoneChanged`.
     public internal(set) var clock: LocalClock
     /// The user's settings, enabled routines, streak, XP and ignore counts.
@@ -68,11 +68,11 @@ public struct OperatorEngine: Sendable {
     /// Bumped at every change of the profile (cache key of tomorrow's candidates).
     var profileVersion = 0
     /// The notification rules, boxed once per ruleset.
-    var ruleBoxes: [RuleBox]
+    var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
     /// The routines, boxed once per ruleset.
-    var routineBoxes: [RoutineBox]
+    var routineBoxes: [RoutineBox] { prepared.routineBoxes }
     /// What every app run would otherwise work out again from the ruleset.
-    var derived: RulesetDerived
+    var derived: RulesetDerived { prepared.derived }
     var day: DayState?
     /// Permissions as last known (before any sync today: from the last sync of any day).
     var lastPermissions = KnownPermissions()
@@ -94,13 +94,9 @@ public struct OperatorEngine: Sendable {
     var refused: [SuppressedNotification] = []
     /// Requests delivered on the current day, by id (responses must name one).
     var delivered: [String: ScheduledNotification] = [:]
-    /// The latest decisions of the tables and tools, explained when asked.
-    var decided = DecidedExplanations()
-
-    /// The candidates of the last plan with their gates, explained on demand.
-    var plannedCandidates: [PlannedCandidate] = []
-    /// The lines of the last app run, explained on demand.
-    var lastLines = LastLines.none
+    /// What the steps decided, to be explained on demand (written, never read back: see
+    /// `Decisions`).
+    package var decisions = Decisions()
 
     var records: [EngineRecord] = []
     /// Tomorrow's plan candidates, made for this profile (see `plan`).
@@ -131,9 +127,7 @@ public struct OperatorEngine: Sendable {
     /// app that makes a fresh engine per run) work out its tables once.
     public init(prepared: PreparedRuleset, clock: LocalClock, profile: OperatorProfile? = nil) {
         let ruleset = prepared.ruleset
-        self.ruleset = ruleset
-        self.layout = prepared.layout
-        self.fullSchema = prepared.fullSchema
+        self.prepared = prepared
         self.clock = clock
         var profile = (profile ?? OperatorProfile(ruleset: ruleset)).bounded
         if profile.settingsIncludeDefaults {
@@ -146,9 +140,6 @@ public struct OperatorEngine: Sendable {
         // reconciliation reports each change.
         self.settingsFittedAtStart = OperatorEngine.fit(&profile.settings, to: ruleset)
         self.storedProfile = profile
-        self.ruleBoxes = prepared.ruleBoxes
-        self.routineBoxes = prepared.routineBoxes
-        self.derived = prepared.derived
         self.stateRulesetSHA256 = ruleset.sha256
         self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived)
     }
@@ -251,13 +242,7 @@ public struct OperatorEngine: Sendable {
     /// settings it does not declare are dropped, new ones take their defaults, requests of
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
-        let prepared = PreparedRuleset(new)
-        ruleset = new
-        layout = prepared.layout
-        fullSchema = prepared.fullSchema
-        ruleBoxes = prepared.ruleBoxes
-        routineBoxes = prepared.routineBoxes
-        derived = prepared.derived
+        prepared = PreparedRuleset(new)
         fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
         tomorrowPlan = nil
         planMemo = nil

@@ -10,6 +10,7 @@ extension OperatorEngine {
     mutating func reconcileIfNeeded(at time: Date) {
         guard needsReconciliation else { return }
         needsReconciliation = false
+        let ruleset = self.ruleset
         var changes: [Reconciliation] = []
         func note(_ subject: Reconciliation.Subject, _ id: String, _ action: Reconciliation.Action) {
             changes.append(Reconciliation(subject: subject, id: id, action: action))
@@ -43,6 +44,7 @@ extension OperatorEngine {
     }
 
     private mutating func reconcileProfile(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
+        let ruleset = self.ruleset
         let known = Set(ruleset.routines.map(\.id))
         for id in profile.enabledRoutines.sorted() where !known.contains(id) {
             profile.enabledRoutines.remove(id)
@@ -60,6 +62,7 @@ extension OperatorEngine {
 
     private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
         guard var current = day else { return }
+        let ruleset = self.ruleset
         for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, .dropped) }
         current.removeLogs { ruleset.routine($0.routine) == nil }
         // Ticks of items the routine no longer has are dropped; the rest keep the ruleset's own

@@ -152,7 +152,7 @@ extension OperatorEngine {
             }
         }
         note(at: time, .toolVerdict(verdict, log: log))
-        decided.other[DecisionID.tool.name] = Explanation(
+        decisions.tool = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [
                 Explanation.Entry(

@@ -36,8 +36,8 @@ import Testing
     /// and once by an engine restored from the state before it (planning afresh).
     @Test func aKeptPlanExplainsItsCandidatesAsAFreshPlan() throws {
         func described(_ engine: OperatorEngine) -> [String] {
-            engine.planExplanations.keys.sorted().map { key in
-                let explanation = engine.planExplanations[key]
+            engine.explainer.planExplanations(engine.decisions).keys.sorted().map { key in
+                let explanation = engine.explainer.planExplanations(engine.decisions)[key]
                 let entries = explanation?.entries.map { "\($0.label) \($0.condition ?? "") \($0.result)" } ?? []
                 let facts = explanation?.facts.map { "\($0.name)=\($0.value)" } ?? []
                 return "\(key): \(explanation?.outcome ?? "") \(explanation?.note ?? "") \(entries) \(facts)"
@@ -64,6 +64,35 @@ import Testing
         // The rate moved while staying on one side of 0.5 and 0.6 (the plan's constants).
         #expect(Set(rates).count >= 2)
         #expect(rates.allSatisfy { ($0.numeric ?? 1) < 0.5 }, "\(rates)")
+    }
+
+    /// An explanation is a function of the saved state, the run and the ruleset: explaining
+    /// each run of a morning from the state saved before it gives what the engine that lived
+    /// the morning explains — risk, route (the table, then the user's request), the plan's
+    /// candidates and the lines.
+    @Test func aRunIsExplainedFromTheStateBeforeIt() throws {
+        let prepared = PreparedRuleset(Shipped.ruleset)
+        var engine = OperatorEngine(prepared: prepared, clock: Self.seoul)
+        let steps: [(EngineEvent, Date)] = [
+            (.appOpened(health: Self.health(steps: 800, sleep: 330)), Self.at(8, 10)),
+            (.log(routine: "water", value: 500, unit: nil, source: .manual), Self.at(9, 0)),
+            (.action(.startRecovery), Self.at(10, 0)),
+            (.appOpened(health: Self.health(steps: 3000, sleep: 330)), Self.at(13, 0)),
+        ]
+        var asked = 0
+        for (event, time) in steps {
+            let before = engine.state
+            _ = engine.run([event], now: time)
+            for decision in [DecisionID.risk, .route, .notification("evening_underachievement"), .template("home"), .template("widget")] {
+                let lived = engine.explanation(of: decision)?.transcript
+                let fromState = OperatorEngine.explain(decision, state: before, events: [event], prepared: prepared, now: time)?.transcript
+                #expect(lived == fromState, "\(decision.name) at \(TimeFormat.clock(Self.seoul.local(time).seconds))")
+                if fromState != nil { asked += 1 }
+            }
+        }
+        #expect(asked >= 15)
+        let route = try #require(engine.explanation(of: .route))
+        #expect(route.note?.contains("the user asked for it (start_recovery)") == true, "\(route.transcript)")
     }
 
     /// A run of ignores reaching `after_ignored` (3, passive) weakens the type: tomorrow's

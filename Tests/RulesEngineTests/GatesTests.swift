@@ -16,7 +16,7 @@ import Testing
         var engine = try #require(
             OperatorEngine(prepared: PreparedRuleset(Shipped.ruleset), state: EngineState(ruleset: Shipped.ruleset, clock: clock)))
         engine.handle(.appOpened(health: EngineStateTests.health(steps: 500)), at: clock.instant(day: day, seconds: 8 * 3600))
-        return (engine.gateContext(), engine.plannedCandidates)
+        return (engine.gateContext(), engine.decisions.planned ?? [])
     }
 
     static func gated(_ planned: PlannedCandidate, _ context: GateContext) -> GatedCandidate {

@@ -41,10 +41,27 @@ import Testing
             let text = try String(contentsOfFile: Shipped.root + "/scenarios/" + file, encoding: .utf8)
             let node = try #require(YAMLReader.parse(text, file: file).documents.first)
             let scenario = try #require(ScenarioLoader.load(node, file: file, source: nil, ruleset: ruleset).scenario, "\(file)")
+            // Every explanation after every step, too: a kept plan or line explains itself as
+            // a fresh one would.
+            var explained: [[String]] = [[], [], []]
+            func observer(_ run: Int) -> (OperatorEngine, [EngineRecord]) -> Void {
+                { engine, _ in explained[run].append(engine.explanationsTranscript) }
+            }
             let runs = [
-                Simulation.run(scenario, ruleset: ruleset), Simulation.run(scenario, ruleset: ruleset, memoises: false),
-                Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true),
+                Simulation.run(scenario, ruleset: ruleset, observe: observer(0)),
+                Simulation.run(scenario, ruleset: ruleset, observe: observer(1), memoises: false),
+                Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true, observe: observer(2)),
             ]
+            for (other, how) in [(1, "with the memos off"), (2, "restored after every event")] {
+                #expect(explained[0].count == explained[other].count, "\(name): \(file) \(how)")
+                guard let step = explained[0].indices.first(where: { $0 < explained[other].count && explained[0][$0] != explained[other][$0] }) else {
+                    continue
+                }
+                let lines = (explained[0][step].split(separator: "\n"), explained[other][step].split(separator: "\n"))
+                let first =
+                    zip(lines.0, lines.1).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "\(lines.0.count) against \(lines.1.count) explanations"
+                Issue.record("\(name): \(file) explains otherwise \(how) after step \(step):\n\(first)")
+            }
             // Records compared as values, then as printed.
             #expect(runs[0].records == runs[1].records, "\(name): \(file) differs with the memos off")
             #expect(runs[0].records == runs[2].records, "\(name): \(file) differs restored after every event")

@@ -2,6 +2,7 @@ import CLITestSupport
 import Foundation
 import RulesCLI
 import RulesDiagnostics
+import RulesEngine
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -49,11 +50,21 @@ import Testing
     @Test(arguments: files)
     func restoringAfterEveryEventChangesNothing(_ name: String) throws {
         let scenario = try Self.scenario(name)
-        let plain = Simulation.run(scenario, ruleset: Self.ruleset)
-        let restored = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: true)
+        // Every explanation after every step, as `rules explain` and failures show them.
+        var explained: [[String]] = [[], []]
+        func observer(_ run: Int) -> (OperatorEngine, [EngineRecord]) -> Void {
+            { engine, _ in explained[run].append(engine.explanationsTranscript) }
+        }
+        let plain = Simulation.run(scenario, ruleset: Self.ruleset, observe: observer(0))
+        let restored = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: true, observe: observer(1))
         // Compared as values, then as printed.
         #expect(plain.records == restored.records)
         #expect(Trace.jsonLines(plain, ruleset: Self.ruleset) == Trace.jsonLines(restored, ruleset: Self.ruleset))
+        // What the engine decided is explained the same by an engine restored before each step.
+        #expect(explained[0].count == explained[1].count && explained[0].count > 3)
+        if let step = explained[0].indices.first(where: { $0 < explained[1].count && explained[0][$0] != explained[1][$0] }) {
+            Issue.record("\(name): explanations differ after step \(step):\n\(explained[0][step])\n---\n\(explained[1][step])")
+        }
     }
 
     static func load(_ yaml: String) -> (scenario: Scenario?, diagnostics: [Diagnostic]) {

@@ -9,6 +9,8 @@ struct PlanDraft {
     var refusals: [SuppressedNotification] = []
     var nextFire = Date.distantFuture
     var atProblems: [String] = []
+    /// Every candidate gated, with its gates (to explain the plan).
+    var planned: [PlannedCandidate] = []
 
     init() {
         accepted.reserveCapacity(8)
@@ -29,12 +31,10 @@ extension OperatorEngine {
         if memoises, let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
-            keepPlan(at: time, today: reading)
+            decisions.planned = keptCandidates(kept.planned, at: time, today: reading)
             return
         }
         let recordsBefore = records.count
-        // Explanations of earlier plans' candidates are replaced by this plan's.
-        plannedCandidates.removeAll(keepingCapacity: true)
         var draft = PlanDraft()
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         // (The ids first: a mutating call inside the arguments made Swift copy the engine.)
@@ -44,9 +44,7 @@ extension OperatorEngine {
         let recovery = current.route == .recovery ? TodaysRecovery(day: current.day, reason: current.reason) : nil
         let gates = gateContext()
         for candidate in today {
-            decide(
-                candidate, gates, accepted: &draft.accepted, refusals: &draft.refusals, skipped: current.skipped, recovery: recovery,
-                today: current.day, at: time)
+            decide(candidate, gates, &draft, skipped: current.skipped, recovery: recovery, today: current.day, at: time)
             draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt)
         }
         planTomorrow(&draft, current, gates: gates, recovery: recovery, at: time)
@@ -68,12 +66,13 @@ extension OperatorEngine {
         }
         var inputs = memo
         inputs.pending = pending.count
+        decisions.planned = draft.planned
         planMemo =
             reported
             ? nil
             : KeptPlan(
                 inputs: inputs, reads: FactSample(reading.facts, slots: reads.slots), sides: reads.sides(of: reading.facts, dayStart: dayStart),
-                nextFire: draft.nextFire)
+                nextFire: draft.nextFire, planned: draft.planned)
     }
 
     /// Tomorrow's candidates through the gates, into `draft`. They depend on the profile
@@ -110,7 +109,7 @@ extension OperatorEngine {
             for candidate in cached.candidates { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
             draft.accepted += cached.accepted
             draft.refusals += cached.refusals
-            plannedCandidates += cached.planned.map { planned in
+            draft.planned += cached.planned.map { planned in
                 var copy = planned
                 copy.at = time
                 return copy
@@ -123,11 +122,9 @@ extension OperatorEngine {
         var made = self.candidates(for: tomorrow.day, reading: fresh, at: time, ids: tomorrowIDs, problems: &draft.atProblems)
         order(&made)
         for candidate in made { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
-        let before = (draft.accepted.count, draft.refusals.count, plannedCandidates.count)
+        let before = (draft.accepted.count, draft.refusals.count, draft.planned.count)
         for candidate in made {
-            decide(
-                candidate, gates, accepted: &draft.accepted, refusals: &draft.refusals, skipped: false, recovery: recovery, today: current.day,
-                at: time)
+            decide(candidate, gates, &draft, skipped: false, recovery: recovery, today: current.day, at: time)
         }
         tomorrowPlan =
             touchesToday(made) || deferredIntoTomorrow
@@ -135,7 +132,7 @@ extension OperatorEngine {
             : TomorrowPlan(
                 day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, now: tomorrowNow, candidates: made,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
-                planned: Array(plannedCandidates[before.2...]))
+                planned: Array(draft.planned[before.2...]))
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the
@@ -167,22 +164,25 @@ extension OperatorEngine {
         }
     }
 
-    /// The plan of the last run stands: its candidates are explained as seen now — today's
+    /// The plan of the last run stands: its candidates, explained as seen now — today's
     /// with this run's facts, as a new plan would give them (a banded fact may have moved
     /// within its band).
-    private mutating func keepPlan(at time: Date, today reading: DayReading) {
-        for index in plannedCandidates.indices {
-            plannedCandidates[index].at = time
-            guard plannedCandidates[index].today else { continue }
+    private func keptCandidates(_ kept: [PlannedCandidate], at time: Date, today reading: DayReading) -> [PlannedCandidate] {
+        var planned = kept
+        for index in planned.indices {
+            planned[index].at = time
+            guard planned[index].today else { continue }
             var facts = reading.facts
-            if let routine = plannedCandidates[index].candidate.routine,
+            if let routine = planned[index].candidate.routine,
                 let position = reading.routines.firstIndex(where: { $0.box.value.id == routine }),
                 position < fromProfile.reminders.count, let reminder = fromProfile.reminders[position]
             {
                 bind(&facts, reading.routines[position], reminder: reminder)
             }
-            plannedCandidates[index].candidate.facts = facts
+            planned[index].fireFacts = factsAtFire(facts, fireSeconds: planned[index].candidate.seconds)
+            planned[index].candidate.facts = facts
         }
+        return planned
     }
 
     /// Facts moved to a fire time: `now` set there and risk re-derived.
@@ -199,31 +199,34 @@ extension OperatorEngine {
 
     /// Gates one candidate and records its fate.
     mutating func decide(
-        _ candidate: Candidate, _ context: GateContext, accepted: inout [ScheduledNotification], refusals: inout [SuppressedNotification],
-        skipped: Bool, recovery: TodaysRecovery?, today day: Int, at time: Date
+        _ candidate: Candidate, _ context: GateContext, _ draft: inout PlanDraft, skipped: Bool, recovery: TodaysRecovery?, today day: Int,
+        at time: Date
     ) {
         var gates = GateOutcome()
         var problems: [String] = []
         let today = candidate.day == day
+        var fireFacts = candidate.facts
         let decision = gate(
-            candidate, context, accepted: accepted, skipped: skipped && today, recovery: recovery, explain: &gates, problems: &problems)
+            candidate, context, accepted: draft.accepted, skipped: skipped && today, recovery: recovery, explain: &gates, read: &fireFacts,
+            problems: &problems)
         for message in problems { problem(at: time, .evaluation, message) }
-        plannedCandidates.append(PlannedCandidate(candidate: candidate, reason: decision.reason, gates: gates, at: time, today: today))
+        draft.planned.append(
+            PlannedCandidate(candidate: candidate, fireFacts: fireFacts, reason: decision.reason, gates: gates, at: time, today: today))
         if let reason = decision.reason {
-            refusals.append(
+            draft.refusals.append(
                 SuppressedNotification(
                     id: candidate.id, type: candidate.box.value.id, routine: candidate.routine, fireAt: candidate.fireAt, day: candidate.day,
                     reason: reason))
         } else if let scheduled = decision.scheduled {
-            accepted.append(scheduled)
+            draft.accepted.append(scheduled)
         }
     }
 
     /// The gates in order (`Gates.run`), then the request as iOS will show it; nil reason
-    /// means scheduled.
+    /// means scheduled. `read` is given the facts the gates read.
     private func gate(
         _ candidate: Candidate, _ context: GateContext, accepted: [ScheduledNotification], skipped: Bool, recovery: TodaysRecovery?,
-        explain: inout GateOutcome, problems: inout [String]
+        explain: inout GateOutcome, read: inout FactValues, problems: inout [String]
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         var gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
@@ -231,6 +234,7 @@ extension OperatorEngine {
         let inputs = GateInputs(accepted: accepted, skipped: skipped, recovery: recovery)
         let refusal = Gates.run(&gated, inputs, context)
         explain = gated.outcome
+        read = gated.facts
         if !gated.problems.isEmpty { problems += gated.problems }
         if let refusal { return (refusal, nil) }
         return (nil, request(for: gated, recovery: recovery, problems: &problems))
@@ -248,7 +252,7 @@ extension OperatorEngine {
     /// Today's candidate of a notification type at the last plan: the refusing gate (nil when
     /// scheduled) and the facts at its fire time, for "why not" answers.
     public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
-        guard let planned = plannedCandidates.first(where: { $0.today && $0.candidate.box.value.id == type }) else { return nil }
+        guard let planned = decisions.plannedToday(type: type) else { return nil }
         let candidate = planned.candidate
         return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds)
     }

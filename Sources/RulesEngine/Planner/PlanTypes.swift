@@ -5,6 +5,8 @@ import Ruleset
 /// A candidate and what the gates decided, kept from the last plan to explain it on demand.
 struct PlannedCandidate: Sendable {
     var candidate: Candidate
+    /// The facts its gates read: the candidate's at its fire time (`GateContext.atFire`).
+    var fireFacts: FactValues
     var reason: GateReason?
     var gates: GateOutcome
     var at: Date
@@ -131,12 +133,15 @@ final class KeptPlan: Sendable {
     let reads: FactSample
     let sides: [UInt8]
     let nextFire: Date
+    /// Its candidates with their gates (explained as seen at a later run that keeps it).
+    let planned: [PlannedCandidate]
 
-    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date) {
+    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date, planned: [PlannedCandidate]) {
         self.inputs = inputs
         self.reads = reads
         self.sides = sides
         self.nextFire = nextFire
+        self.planned = planned
     }
 }
 

@@ -14,7 +14,7 @@ extension OperatorEngine {
         if let recovery, gated.candidate.day == recovery.day {
             reason = recovery.reason
         } else {
-            reason = firstMatchIndex(ruleset.route, \.when, facts: gated.facts).map { ruleset.route[$0].reason } ?? "default"
+            reason = FirstMatch.index(ruleset.route, \.when, facts: gated.facts, dayStart: dayStart).map { ruleset.route[$0].reason } ?? "default"
         }
         let redacted = body.redacted || (title?.redacted ?? false)
         return ScheduledNotification(

@@ -55,6 +55,14 @@ package struct Explanation: Sendable {
 
     private var explicitFacts: [(name: String, value: Value)]
 
+    /// Everything the explanation says, in one line (for comparing explanations: the CLI
+    /// renders them for people).
+    package var transcript: String {
+        let tried = entries.map { "\($0.label) [\($0.condition ?? "-")] \($0.result)" }.joined(separator: ", ")
+        let read = facts.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        return "\(decision) at \(at.timeIntervalSince1970) → \(outcome) (\(note ?? "")) tried: \(tried) read: \(read)"
+    }
+
     /// Facts read by the entries tried, with their values.
     package var facts: [(name: String, value: Value)] {
         guard let factValues, let schema else { return explicitFacts }
@@ -69,9 +77,9 @@ package struct Explanation: Sendable {
 /// witnesses.
 enum PendingExplanation: Sendable {
     indirect case ready(Explanation)
-    /// A table decided with `facts` at `at`; explaining evaluates it again (same facts, same
-    /// result) and lists every entry tried.
-    case table(DecisionTable, facts: FactValues, at: Date)
+    /// A table decided with `facts` at `at` (times read against `dayStart`); explaining
+    /// evaluates it again (same facts, same result) and lists every entry tried.
+    case table(DecisionTable, facts: FactValues, at: Date, dayStart: Int)
     /// The route in force stays, without the table: `because` says why (explained when asked;
     /// a sticky route is kept at every run of the rest of the day).
     case routeKept(RouteKind, because: KeptRouteReason, at: Date)
@@ -82,7 +90,7 @@ enum PendingExplanation: Sendable {
         case .ready(var explanation):
             explanation.at = time
             return .ready(explanation)
-        case .table(let table, let facts, _): return .table(table, facts: facts, at: time)
+        case .table(let table, let facts, _, let dayStart): return .table(table, facts: facts, at: time, dayStart: dayStart)
         case .routeKept(let route, let reason, _): return .routeKept(route, because: reason, at: time)
         }
     }
@@ -91,6 +99,9 @@ enum PendingExplanation: Sendable {
 /// Why a route stays without the table deciding.
 enum KeptRouteReason: Sendable {
     case skippedDay, sticky
+    /// The user asked for the route (`reduce_route` → light, `start_recovery` → recovery):
+    /// read off the route state, so a restored engine explains it as the living one does.
+    case userRequest
 }
 
 /// The rows of a decision table as they were when it decided.
@@ -98,102 +109,6 @@ enum DecisionTable: Sendable {
     case risk([RiskEntry])
     case route([RouteEntry])
     case day([DayJudgementEntry])
-}
-
-/// The latest decision of each table, and of the tool validator.
-struct DecidedExplanations: Sendable {
-    var risk: PendingExplanation?
-    var route: PendingExplanation?
-    var day: PendingExplanation?
-    var other: [String: Explanation] = [:]
-}
-
-extension OperatorEngine {
-    /// The explanation of a kept decision.
-    func explain(_ pending: PendingExplanation) -> Explanation {
-        switch pending {
-        case .ready(let explanation):
-            return explanation
-        case .table(.risk(let entries), let facts, let time):
-            return firstMatch(
-                entries.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, decision: "risk", at: time,
-                fallback: RiskLevel.low.rawValue
-            ).explanation
-        case .table(.route(let entries), let facts, let time):
-            return firstMatch(
-                entries.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, decision: "route", at: time,
-                fallback: RouteKind.regular.rawValue
-            ).explanation
-        case .table(.day(let entries), let facts, let time):
-            return firstMatch(
-                entries.map { ($0.result.rawValue, $0.when, $0.origin) }, facts: facts, decision: "day", at: time,
-                fallback: DayResult.failed.rawValue
-            ).explanation
-        case .routeKept(let route, .skippedDay, let time):
-            return Explanation(
-                decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [], note: "the user skipped today: the route in force stays"
-            )
-        case .routeKept(let route, .sticky, let time):
-            return Explanation(
-                decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [],
-                note: "'\(route.rawValue)' is sticky: once entered it stays for the rest of the day")
-        }
-    }
-
-    /// The index of the first entry of a decision table whose condition holds; an entry
-    /// whose condition fails to evaluate does not match and is reported as a problem.
-    mutating func decideTable<Entry>(
-        _ entries: [Entry], _ condition: (Entry) -> CompiledExpression, _ origin: (Entry) -> Origin, facts: FactValues, at time: Date
-    ) -> Int? {
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        for index in entries.indices {
-            let when = condition(entries[index])
-            do {
-                if try when.isTrue(&context) { return index }
-            } catch {
-                let place = origin(entries[index])
-                problem(
-                    at: time, .evaluation,
-                    "\(place.file):\(place.location.line): '\(when.source)' could not be evaluated: \(error.description)")
-            }
-        }
-        return nil
-    }
-
-    /// First match of a decision table, with the explanation of how it was found.
-    func firstMatch(
-        _ entries: [(label: String, when: CompiledExpression, origin: Origin)], facts: FactValues, decision: String,
-        at time: Date, fallback: String
-    ) -> (index: Int?, explanation: Explanation) {
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        var tried: [Explanation.Entry] = []
-        var read: [String] = []
-        var decided: Int?
-        for (index, entry) in entries.enumerated() {
-            for name in entry.when.factsRead where !read.contains(name) { read.append(name) }
-            do {
-                let matched = try entry.when.isTrue(&context)
-                tried.append(
-                    Explanation.Entry(
-                        label: entry.label, condition: entry.when.source, origin: entry.origin, result: matched ? .matched : .notMatched))
-                if matched {
-                    decided = index
-                    break
-                }
-            } catch {
-                tried.append(
-                    Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: .failed(error.description)))
-            }
-        }
-        let outcome = decided.map { entries[$0].label } ?? fallback
-        return (decided, Explanation(decision: decision, outcome: outcome, at: time, entries: tried, reading: read, in: facts, schema: fullSchema))
-    }
-
-    /// The index of the first entry whose condition holds (no explanation: the hot path).
-    func firstMatchIndex<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues) -> Int? {
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
-    }
 }
 
 /// A decision the engine explains: a table's (`risk`, `route`, `day`), the last tool

@@ -1,0 +1,33 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// A decision table with hit policy FIRST (the risk, route and day tables): the first entry
+/// whose condition holds decides. Pure: facts and the day start in, an index out.
+enum FirstMatch {
+    /// The index of the first entry whose condition holds; an entry whose condition fails to
+    /// evaluate does not match and is told in `problems` (file:line, the condition, why).
+    static func index<Entry>(
+        _ entries: [Entry], _ condition: (Entry) -> CompiledExpression, _ origin: (Entry) -> Origin, facts: FactValues, dayStart: Int,
+        problems: inout [String]
+    ) -> Int? {
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        for index in entries.indices {
+            let when = condition(entries[index])
+            do {
+                if try when.isTrue(&context) { return index }
+            } catch {
+                let place = origin(entries[index])
+                problems.append("\(place.file):\(place.location.line): '\(when.source)' could not be evaluated: \(error.description)")
+            }
+        }
+        return nil
+    }
+
+    /// The index of the first entry whose condition holds, failures quietly not matching
+    /// (for a table read again where its problems were already told).
+    static func index<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues, dayStart: Int) -> Int? {
+        var context = EvaluationContext(facts: facts, dayStart: dayStart)
+        return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// The risk and route tables: decision tables with hit policy FIRST, evaluated at every app
+/// run with `now` = the run's time — risk first, then route, each with the goals of the
+/// route in force. A user's request, a sticky route and a skipped day keep the route.
+///
+/// A part with its own inputs (the tables, the sticky routes, the day start; the day's
+/// route, risk and skip; the run's facts) and outputs (what it decided, how to explain it,
+/// the conditions that failed to evaluate). What a new route starts (recovery items, the
+/// walking quest) is `RecoveryRoute`'s; the engine composes the two.
+struct RouteTables {
+    let risk: [RiskEntry]
+    let route: [RouteEntry]
+    let sticky: [RouteKind]
+    let dayStart: Int
+
+    init(_ ruleset: Ruleset, dayStart: Int) {
+        risk = ruleset.risk
+        route = ruleset.route
+        sticky = ruleset.sticky
+        self.dayStart = dayStart
+    }
+
+    /// What the risk table decided.
+    struct RiskDecision {
+        var level: RiskLevel
+        /// Nil when the table was not consulted (a skipped day keeps its risk).
+        var explanation: PendingExplanation?
+        var problems: [String] = []
+    }
+
+    /// Risk by the first matching `risk:` entry (`low` when none); a skipped day keeps the
+    /// risk it had.
+    func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date) -> RiskDecision {
+        if skipped, let kept { return RiskDecision(level: kept, explanation: nil) }
+        var problems: [String] = []
+        let index = FirstMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
+        return RiskDecision(
+            level: index.map { risk[$0].level } ?? .low, explanation: .table(.risk(risk), facts: facts, at: time, dayStart: dayStart),
+            problems: problems)
+    }
+
+    /// What the route table decided.
+    struct RouteDecision {
+        /// The route and reason the table chose; nil when the route in force stays without it.
+        var chosen: (route: RouteKind, reason: String)?
+        var explanation: PendingExplanation
+        var problems: [String] = []
+    }
+
+    /// The route: kept on a skipped day, after a user's request, or when sticky; otherwise
+    /// the first matching `route:` entry (`regular` when none).
+    func decideRoute(_ state: RouteState, decided: Bool, skipped: Bool, facts: FactValues, at time: Date) -> RouteDecision {
+        if skipped, decided { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .skippedDay, at: time)) }
+        if state.requestedByUser { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .userRequest, at: time)) }
+        if decided, sticky.contains(state.route) {
+            return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .sticky, at: time))
+        }
+        var problems: [String] = []
+        let index = FirstMatch.index(route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
+        let chosen = (index.map { route[$0].route } ?? .regular, index.map { route[$0].reason } ?? "default")
+        return RouteDecision(chosen: chosen, explanation: .table(.route(route), facts: facts, at: time, dayStart: dayStart), problems: problems)
+    }
+}
+
+extension OperatorEngine {
+    /// The route tables as they stand for this user (their day start).
+    var routeTables: RouteTables { RouteTables(ruleset, dayStart: dayStart) }
+
+    /// The risk of this run (`RouteTables.decideRisk`), its change recorded.
+    mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
+        let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time)
+        for message in decision.problems { problem(at: time, .evaluation, message) }
+        if let explanation = decision.explanation { decisions.risk = explanation }
+        if decision.level != current.risk {
+            note(at: time, .riskChanged(from: current.risk, to: decision.level))
+            current.risk = decision.level
+        }
+        return decision.level
+    }
+
+    /// The route of this run (`RouteTables.decideRoute`). A new route starts here: its
+    /// recovery items and walking quest with it. Returns whether the route changed.
+    @discardableResult
+    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> Bool {
+        let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
+        for message in decision.problems { problem(at: time, .evaluation, message) }
+        decisions.route = decision.explanation
+        guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return false }
+        let from = current.routeDecided ? current.route.route : nil
+        startRoute(&current, route, reason: reason, at: time)
+        records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
+        if from != nil || route != .regular { routeChangedThisRun = true }
+        return true
+    }
+
+    /// A new route from `time`: a fresh route state, and on the recovery route its items and
+    /// walking quest (`RecoveryRoute`; another route leaves the quest as it is).
+    mutating func startRoute(_ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false) {
+        current.route = RouteState(
+            route: route, reason: reason, startedAt: time, requestedByUser: requestedByUser, items: [], logsBefore: current.nextLogNumber - 1)
+        if route == .recovery {
+            var leftOut: [RouteItemLeftOut] = []
+            current.route.items = startRecoveryItems(current, leftOut: &leftOut)
+            for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
+            current.quest = startQuest(current)
+        }
+        current.routeDecided = true
+    }
+}

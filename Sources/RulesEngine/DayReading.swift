@@ -85,10 +85,11 @@ extension OperatorEngine {
         var reading = DayReading(routines: [], completed: 0, total: 0, facts: FactValues(count: 0))
         reading.routines.reserveCapacity(routineBoxes.count)
         let enabled = fromProfile.enabled
+        let goals = prepared.goals
         for (index, box) in routineBoxes.enumerated() {
             // Fields read through the box: a routine copied out of it costs a retain per field.
-            let value = value(of: box, in: day)
-            let goal = goal(of: box, on: route, in: day)
+            let value = Goals.value(of: box, in: day)
+            let goal = goals.goal(of: box, on: route, in: day)
             let progress = goal > 0 ? Swift.min(1, Swift.max(0, value / goal)) : (value > 0 ? 1 : 0)
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
             reading.routines.append(
@@ -149,6 +150,7 @@ extension OperatorEngine {
         let walk = inOrder == completed.count
         var nextCompleted = 0
         var problems = reading.problems
+        let judgement = self.judgement
         // In place (one uniqueness check, no copy of a reading per routine).
         reading.routines.withUnsafeMutableBufferPointer { routines in
             withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? routines.count : 0) { memo in
@@ -177,7 +179,7 @@ extension OperatorEngine {
                         continue
                     }
                     let problemsBefore = problems.count
-                    let status = judgeRoutine(routines[index], context: &context, closing: false, skipped: day.skipped, problems: &problems)
+                    let status = judgement.judgeRoutine(routines[index], context: &context, closing: false, skipped: day.skipped, problems: &problems)
                     routines[index].status = status
                     // A routine whose judging reported a problem is judged again (its message names it).
                     if kept < memo.count, problems.count == problemsBefore {

@@ -180,7 +180,7 @@ extension OperatorEngine {
                 _ = tick(routine: routine.id, item: item, checked: true, at: time)
             }
         } else {
-            let missing = routine.goal - value(of: RoutineBox(routine), in: current)
+            let missing = routine.goal - Goals.value(of: RoutineBox(routine), in: current)
             if missing > 0 { addLog(routine: routine.id, value: missing, unit: nil, source: source, at: time) }
         }
     }

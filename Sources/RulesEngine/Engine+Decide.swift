@@ -27,7 +27,7 @@ extension OperatorEngine {
         facts.patch(layout.risk, cell: risk.cell)
         let routeChanged = decideRoute(&current, facts: facts, at: time)
         let itemsChanged = updateRouteItems(&current, at: time)
-        keepRouteTexts(&current)
+        RecoveryRoute.keepTexts(&current, prepared)
 
         // The reading with the route in force: unless the route, its items or the quest
         // changed, the first reading stands with the new risk.
@@ -74,7 +74,7 @@ extension OperatorEngine {
             position += 1
         }
         if position != completedBefore.count { sameCompleted = false }
-        let recoveryDone = recoveryCompleted(current)
+        let recoveryDone = RecoveryRoute.completed(current)
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {
             event = "recovery_completed"

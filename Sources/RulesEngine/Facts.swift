@@ -24,13 +24,13 @@ extension OperatorEngine {
         facts.put(layout.completionRate, cell: .number(reading.rate))
         facts.put(layout.route, cell: route.cell)
         facts.put(layout.risk, cell: risk.cell)
-        facts.put(layout.recoveryCompleted, cell: .bool(recoveryCompleted(day)))
+        facts.put(layout.recoveryCompleted, cell: .bool(RecoveryRoute.completed(day)))
         // No item left: unknown, so no template renders an empty list. Before the route
         // starts, the declared items (shared by every reading); after, the texts of the
         // day's items (made again only when the items change).
         // (The declared items are among the profile's cells.)
         if !day.route.items.isEmpty || day.route.route == .recovery {
-            let texts = routeTexts(day)
+            let texts = RecoveryRoute.texts(day, prepared)
             facts.put(layout.recoveryItemsText, cell: .unknown)
             if !texts.items.isEmpty { facts.put(layout.recoveryItemsText, .string(texts.items)) }
             if !texts.remaining.isEmpty { facts.put(layout.recoveryRemainingText, .string(texts.remaining)) }

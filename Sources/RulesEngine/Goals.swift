@@ -3,22 +3,29 @@ import RulesExpression
 import Ruleset
 
 /// Goals and values: what a routine asks for on the route in force, and what was done.
-extension OperatorEngine {
-    /// The goal of `routine` on `route` (SPEC §5.3): light scales steps, minutes, ml and
-    /// count goals (not sleep, checklists or checks) and rounds half up, unless the
-    /// routine names its own light goal; `set_goal` overrides win.
+/// A part with its own inputs (the light route's scale; the routine, the route, the day)
+/// and one output each — a pure function.
+struct Goals {
+    /// `light.scale` (nil: the ruleset has no light route section).
+    let lightScale: Double?
+
+    init(_ ruleset: Ruleset) { lightScale = ruleset.light?.scale }
+
+    /// The goal of `routine` on `route`: light scales steps, minutes, ml and count goals
+    /// (not sleep, checklists or checks) and rounds half up, unless the routine names its
+    /// own light goal; `set_goal` overrides win.
     /// Fields are read through the box: a routine copied out of it costs a retain per field.
     func goal(of box: RoutineBox, on route: RouteKind, in day: DayState) -> Double {
         if !day.goalOverrides.isEmpty, let override = day.goalOverrides[box.value.id] { return override }
         guard route == .light else { return box.value.goal }
         if let light = box.value.lightGoal { return light }
-        guard box.value.scalesOnLightRoute, let scale = ruleset.light?.scale else { return box.value.goal }
+        guard box.value.scalesOnLightRoute, let scale = lightScale else { return box.value.goal }
         return (box.value.goal * scale + 0.5).rounded(.down)
     }
 
     /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
     /// items, or the sum of its logs.
-    func value(of box: RoutineBox, in day: DayState) -> Double {
+    static func value(of box: RoutineBox, in day: DayState) -> Double {
         switch box.valueSource {
         case .healthSteps:
             if let health = day.health, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }

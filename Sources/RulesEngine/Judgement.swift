@@ -3,16 +3,54 @@ import RulesExpression
 import Ruleset
 
 /// Judgement: each routine by the first matching `judgement.routine` entry, and the day
-/// when it closes, with streak and XP.
-extension OperatorEngine {
+/// when it closes by the `judgement.day` table, with streak and XP.
+///
+/// A part with its own inputs (the tables, the XP and streak rules, the fact slots of the
+/// bindings, the day start; the day as last read, the streak and XP so far) and outputs
+/// (each routine's status; the day's close, how to explain it, the conditions that failed):
+/// pure functions — the engine applies and records what they return.
+struct Judgement {
+    let prepared: PreparedRuleset
+    let dayStart: Int
 
-    /// Closes the current day at `time` (the next `day_starts_at`): judged from what the app
-    /// knew at its last run; streak and XP carry on. A fresh day opens for the device's
-    /// deliveries.
-    mutating func closeDay(at time: Date) {
-        // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
-        guard let current = day.take() else { return }
-        let reading = closingReading(current)
+    /// A routine's status by the first matching `judgement.routine` entry; no match is
+    /// `in_progress` with some progress, `not_started` without, and `failed` when the day
+    /// closes — `skipped` on a skipped day, where earned statuses stay.
+    /// `context` carries the day's facts; the entry's bindings are written into it in place.
+    /// An entry whose condition fails to evaluate does not match; the failure goes to `problems`.
+    func judgeRoutine(
+        _ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool, problems: inout [String]
+    ) -> RoutineStatus {
+        let layout = prepared.layout
+        // Patched: the bindings change for every routine, and a patch is no write into the
+        // (shared or not) cells. The caller drops the patches when it is done.
+        context.facts.patch(layout.progress, cell: .number(reading.progress))
+        context.facts.patch(layout.value, cell: .number(reading.value))
+        context.facts.patch(layout.goal, cell: .number(reading.goal))
+        let entries = prepared.derived.routineJudgement
+        for index in entries.indices {
+            do {
+                if try entries[index].when.isTrue(&context) { return entries[index].status }
+            } catch {
+                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.box.value.id)')")
+            }
+        }
+        if closing { return skipped ? .skipped : .failed }
+        return reading.value > 0 ? .inProgress : .notStarted
+    }
+
+    /// What closing a day decided.
+    struct Closing {
+        var close: DayClose
+        /// How the day table decided (nil on a skipped day: it was not consulted).
+        var explanation: PendingExplanation?
+        var problems: [String] = []
+    }
+
+    /// Closes `current`, read as the app knew it at its last run (`reading`): each enabled
+    /// routine's final status (completed earlier stays, partial earned earlier stays), the
+    /// day's result, XP gained and the streak and XP carried on from `streak` and `xp`.
+    func close(_ current: DayState, reading: DayReading, streak: Int, xp: Int, at time: Date) -> Closing {
         var ids: [String] = []
         var statuses: [RoutineStatus] = []
         ids.reserveCapacity(reading.routines.count)
@@ -26,40 +64,58 @@ extension OperatorEngine {
             var status =
                 current.completedRoutines.contains(id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)
-            // A status earned at an earlier run stays (SPEC: "statuses earned earlier stay").
+            // A status earned at an earlier run stays ("statuses earned earlier stay").
             if status == .failed || status == .skipped, current.partialRoutines.contains(id) { status = .partial }
             ids.append(id)
             statuses.append(status)
             if status == .completed { completed += 1 }
             if status == .partial { partial += 1 }
         }
-        for message in problems { problem(at: time, .evaluation, message) }
+        let judgement = prepared.ruleset.judgement
         var result = DayResult.failed
+        var explanation: PendingExplanation?
         if current.skipped {
             result = .skipped
         } else {
-            let table = ruleset.judgement?.day ?? []
-            var failures: [String] = []
-            let index = FirstMatch.index(table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &failures)
-            for message in failures { problem(at: time, .evaluation, message) }
-            decisions.day = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart)
+            let table = judgement?.day ?? []
+            let index = FirstMatch.index(table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &problems)
+            explanation = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart)
             result = index.map { table[$0].result } ?? .failed
         }
-        let xp = ruleset.judgement?.xp ?? ExperiencePoints()
-        let gained = completed * xp.completed + partial * xp.partial + (recoveryCompleted(current) ? xp.recoveryCompleted : 0)
-        let streakCounts = ruleset.judgement?.streakCounts ?? [.success, .recovered]
-        // One change of the profile, not two (each change works out what runs read off it).
-        var updated = profile
-        updated.streakDays = streakCounts.contains(result) ? Swift.min(profile.streakDays + 1, OperatorProfile.maxCount) : 0
+        let points = judgement?.xp ?? ExperiencePoints()
+        let gained = completed * points.completed + partial * points.partial + (RecoveryRoute.completed(current) ? points.recoveryCompleted : 0)
+        let streakCounts = judgement?.streakCounts ?? [.success, .recovered]
+        let newStreak = streakCounts.contains(result) ? Swift.min(streak + 1, OperatorProfile.maxCount) : 0
         // XP per entry is at most 10^9 (checked at load); the total saturates at the most a
         // saved state holds rather than trap.
-        let (total, overflow) = profile.xp.addingReportingOverflow(gained)
-        updated.xp = overflow ? OperatorProfile.maxCount : Swift.min(total, OperatorProfile.maxCount)
-        profile = updated
+        let (total, overflow) = xp.addingReportingOverflow(gained)
+        let newXP = overflow ? OperatorProfile.maxCount : Swift.min(total, OperatorProfile.maxCount)
         let close = DayClose(
-            day: current.day, result: result, streak: profile.streakDays, xpGained: gained, xp: profile.xp, routineIDs: ids,
-            routineStatuses: statuses)
-        records.append(EngineRecord(at: time, kind: .dayClosed(close)))
+            day: current.day, result: result, streak: newStreak, xpGained: gained, xp: newXP, routineIDs: ids, routineStatuses: statuses)
+        return Closing(close: close, explanation: explanation, problems: problems)
+    }
+}
+
+extension OperatorEngine {
+    /// The judgement part as it stands for this user (their day start).
+    var judgement: Judgement { Judgement(prepared: prepared, dayStart: dayStart) }
+
+    /// Closes the current day at `time` (the next `day_starts_at`): judged from what the app
+    /// knew at its last run (`Judgement.close`); streak and XP carry on. A fresh day opens
+    /// for the device's deliveries.
+    mutating func closeDay(at time: Date) {
+        // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
+        guard let current = day.take() else { return }
+        let reading = closingReading(current)
+        let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time)
+        for message in closing.problems { problem(at: time, .evaluation, message) }
+        if let explanation = closing.explanation { decisions.day = explanation }
+        // One change of the profile, not two (each change works out what runs read off it).
+        var updated = profile
+        updated.streakDays = closing.close.streak
+        updated.xp = closing.close.xp
+        profile = updated
+        records.append(EngineRecord(at: time, kind: .dayClosed(closing.close)))
         day = DayState(day: current.day + 1)
         delivered = [:]
     }
@@ -77,30 +133,5 @@ extension OperatorEngine {
         }
         let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
         return read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
-    }
-
-    /// A routine's status by the first matching `judgement.routine` entry; no match is
-    /// `in_progress` with some progress, `not_started` without, and `failed` when the day
-    /// closes — `skipped` on a skipped day, where earned statuses stay.
-    /// `context` carries the day's facts; the entry's bindings are written into it in place.
-    /// An entry whose condition fails to evaluate does not match; the failure goes to `problems`.
-    func judgeRoutine(
-        _ reading: RoutineReading, context: inout EvaluationContext, closing: Bool, skipped: Bool, problems: inout [String]
-    ) -> RoutineStatus {
-        // Patched: the bindings change for every routine, and a patch is no write into the
-        // (shared or not) cells. The caller drops the patches when it is done.
-        context.facts.patch(layout.progress, cell: .number(reading.progress))
-        context.facts.patch(layout.value, cell: .number(reading.value))
-        context.facts.patch(layout.goal, cell: .number(reading.goal))
-        let entries = derived.routineJudgement
-        for index in entries.indices {
-            do {
-                if try entries[index].when.isTrue(&context) { return entries[index].status }
-            } catch {
-                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.box.value.id)')")
-            }
-        }
-        if closing { return skipped ? .skipped : .failed }
-        return reading.value > 0 ? .inProgress : .notStarted
     }
 }

@@ -6,22 +6,20 @@ import Ruleset
 /// what no longer exists is dropped, pending requests of removed notification types or
 /// templates are cancelled, settings take their declared types, and a route the table no
 /// longer uses is decided afresh. Nothing here traps on a state written by any ruleset.
-extension OperatorEngine {
-    mutating func reconcileIfNeeded(at time: Date) {
-        guard needsReconciliation else { return }
-        needsReconciliation = false
-        let ruleset = self.ruleset
-        var changes: [Reconciliation] = []
-        func note(_ subject: Reconciliation.Subject, _ id: String, _ action: Reconciliation.Action) {
-            changes.append(Reconciliation(subject: subject, id: id, action: action))
-        }
-        if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
-            note(.ruleset, String(ruleset.sha256.prefix(12)), .adopted)
-        }
-        stateRulesetSHA256 = ruleset.sha256
-        reconcileProfile(note)
-        reconcileDay(note)
-        // Requests of notification types or templates that are gone: cancelled.
+///
+/// A part with its own input (the ruleset) working on the state's slices it is given
+/// (profile, day, requests), returning each change it made (`Reconciliation`) and the
+/// requests it cancelled; the engine records them.
+struct Reconciler {
+    let ruleset: Ruleset
+
+    /// The requests' part: pending requests of notification types or templates that are
+    /// gone are cancelled (returned), refusals and deliveries of removed types dropped.
+    func reconcile(
+        pending: inout [ScheduledNotification], refused: inout [SuppressedNotification], delivered: inout [String: ScheduledNotification],
+        changes: inout [Reconciliation]
+    ) -> [ScheduledNotification] {
+        let ruleset = ruleset
         func exists(_ request: ScheduledNotification) -> Bool {
             guard let rule = ruleset.notification(request.type) else { return false }
             if let routine = request.routine, ruleset.routine(routine) == nil { return false }
@@ -32,37 +30,41 @@ extension OperatorEngine {
         for request in pending { if exists(request) { kept.append(request) } else { cancelled.append(request) } }
         pending = kept
         for request in cancelled {
-            note(ruleset.notification(request.type) == nil ? .notification : .template, request.id, .cancelled)
+            changes.append(
+                Reconciliation(subject: ruleset.notification(request.type) == nil ? .notification : .template, id: request.id, action: .cancelled))
         }
         refused.removeAll { ruleset.notification($0.type) == nil }
         for id in delivered.keys.sorted() where delivered[id].map({ ruleset.notification($0.type) == nil }) ?? false {
             delivered[id] = nil
-            note(.notification, id, .dropped)
+            changes.append(Reconciliation(subject: .notification, id: id, action: .dropped))
         }
-        for change in changes { self.note(at: time, .stateReconciled(change)) }
-        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
+        return cancelled
     }
 
-    private mutating func reconcileProfile(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
-        let ruleset = self.ruleset
+    /// The profile's part: routines that are gone, settings that no longer fit (with those
+    /// fitted when the engine was made), ignore counts of removed types.
+    func reconcile(_ profile: inout OperatorProfile, fittedAtStart: [Reconciliation], changes: inout [Reconciliation]) {
         let known = Set(ruleset.routines.map(\.id))
         for id in profile.enabledRoutines.sorted() where !known.contains(id) {
             profile.enabledRoutines.remove(id)
-            note(.routine, id, .dropped)
+            changes.append(Reconciliation(subject: .routine, id: id, action: .dropped))
         }
-        // Fitted when the engine was made; a ruleset replaced since is fitted now.
         var settings = profile.settings
-        for change in settingsFittedAtStart + OperatorEngine.fit(&settings, to: ruleset) { note(change.subject, change.id, change.action) }
-        settingsFittedAtStart = []
+        changes += fittedAtStart + OperatorEngine.fit(&settings, to: ruleset)
         if settings != profile.settings { profile.settings = settings }
         let types = Set(ruleset.notifications.map(\.id))
         for type in profile.ignoredStreaks.keys.sorted() where !types.contains(type) { profile.ignoredStreaks[type] = nil }
         for type in profile.weakenedSince.keys.sorted() where !types.contains(type) { profile.weakenedSince[type] = nil }
     }
 
-    private mutating func reconcileDay(_ note: (Reconciliation.Subject, String, Reconciliation.Action) -> Void) {
-        guard var current = day else { return }
-        let ruleset = self.ruleset
+    /// The day's part: logs, ticks, goal overrides, statuses and route items of what is
+    /// gone; a route the table no longer names (and the user did not ask for) is decided
+    /// afresh.
+    func reconcile(_ current: inout DayState, changes: inout [Reconciliation]) {
+        let ruleset = ruleset
+        func note(_ subject: Reconciliation.Subject, _ id: String, _ action: Reconciliation.Action) {
+            changes.append(Reconciliation(subject: subject, id: id, action: action))
+        }
         for log in current.logs where ruleset.routine(log.routine) == nil { note(.log, log.id, .dropped) }
         current.removeLogs { ruleset.routine($0.routine) == nil }
         // Ticks of items the routine no longer has are dropped; the rest keep the ruleset's own
@@ -87,7 +89,6 @@ extension OperatorEngine {
         }
         for item in current.route.items where !items.contains(item) { note(.item, item.id, .dropped) }
         current.route.items = items
-        // A route the table no longer names (and the user did not ask for) is decided afresh.
         let tableRoutes = Set(ruleset.route.map(\.route))
         let available = ruleset.route.isEmpty ? [RouteKind.regular] : tableRoutes
         if current.routeDecided, !current.route.requestedByUser, !current.skipped, !available.contains(current.route.route) {
@@ -96,6 +97,32 @@ extension OperatorEngine {
             current.route = RouteState(route: .regular, reason: "default", startedAt: nil, requestedByUser: false, items: [])
             current.quest = nil
         }
-        day = current
+    }
+}
+
+extension OperatorEngine {
+    /// Reconciles the state with the ruleset in force once after a restore or a ruleset
+    /// change (`Reconciler`), each change a `state.reconciled` record and each request
+    /// cancelled a `notification.cancelled` one.
+    mutating func reconcileIfNeeded(at time: Date) {
+        guard needsReconciliation else { return }
+        needsReconciliation = false
+        let reconciler = Reconciler(ruleset: ruleset)
+        var changes: [Reconciliation] = []
+        if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
+            changes.append(Reconciliation(subject: .ruleset, id: String(ruleset.sha256.prefix(12)), action: .adopted))
+        }
+        stateRulesetSHA256 = ruleset.sha256
+        var updated = profile
+        reconciler.reconcile(&updated, fittedAtStart: settingsFittedAtStart, changes: &changes)
+        settingsFittedAtStart = []
+        if updated != profile { profile = updated }
+        if var current = day.take() {
+            reconciler.reconcile(&current, changes: &changes)
+            day = current
+        }
+        let cancelled = reconciler.reconcile(pending: &pending, refused: &refused, delivered: &delivered, changes: &changes)
+        for change in changes { note(at: time, .stateReconciled(change)) }
+        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
     }
 }

@@ -12,6 +12,8 @@ public final class PreparedRuleset: Sendable {
     let ruleBoxes: [RuleBox]
     let routineBoxes: [RoutineBox]
     let derived: RulesetDerived
+    /// The goals part (the light route's scale).
+    let goals: Goals
 
     /// Prepares `ruleset` (once per ruleset; share the value).
     public init(_ ruleset: Ruleset) {
@@ -23,6 +25,7 @@ public final class PreparedRuleset: Sendable {
         ruleBoxes = ruleset.notifications.indices.map { RuleBox(ruleset.notifications[$0], index: $0, in: ruleset) }
         routineBoxes = ruleset.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: ruleset, schema: schema)
+        goals = Goals(ruleset)
     }
 }
 
@@ -65,11 +68,11 @@ final class RulesetDerived: Sendable {
     let planReadsWithRoutines: PlanReads
 
     init(ruleset: Ruleset, schema: FactSchema) {
-        plannedRecoveryText = OperatorEngine.itemsText(OperatorEngine.plannedRecoveryItems(ruleset), ruleset: ruleset)
+        plannedRecoveryText = RecoveryTexts.itemsText(RecoveryTexts.plannedRecoveryItems(ruleset), ruleset: ruleset)
         recoveryItemTexts = (ruleset.recovery?.items ?? []).map { item in
             RecoveryItemText(
                 routine: item.routine, requirement: item.requirement,
-                text: OperatorEngine.itemText(routine: item.routine, item.requirement, ruleset: ruleset))
+                text: RecoveryTexts.itemText(routine: item.routine, item.requirement, ruleset: ruleset))
         }
         refusedSegment = ruleset.templates.map { TemplateRenderer.refusedSegment($0, in: ruleset) }
         var keys: [LineKey] = []

@@ -127,7 +127,7 @@ extension OperatorEngine {
                 if case .string(let routine)? = call.arguments["routine"] {
                     let value = call.arguments["value"]?.numeric
                     if value == nil, let box = routineBoxes.first(where: { $0.value.id == routine }), box.value.unit == .check,
-                        let current = day, self.value(of: box, in: current) >= box.value.goal
+                        let current = day, Goals.value(of: box, in: current) >= box.value.goal
                     {
                         break
                     }

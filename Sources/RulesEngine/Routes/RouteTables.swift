@@ -103,9 +103,9 @@ extension OperatorEngine {
             route: route, reason: reason, startedAt: time, requestedByUser: requestedByUser, items: [], logsBefore: current.nextLogNumber - 1)
         if route == .recovery {
             var leftOut: [RouteItemLeftOut] = []
-            current.route.items = startRecoveryItems(current, leftOut: &leftOut)
+            current.route.items = recoveryRoute.startItems(current, leftOut: &leftOut)
             for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
-            current.quest = startQuest(current)
+            current.quest = recoveryRoute.startQuest(current)
         }
         current.routeDecided = true
     }

@@ -2,25 +2,28 @@ import Foundation
 import RulesExpression
 import Ruleset
 
-/// The recovery route (its items, counted only after the route started, and the walking
-/// quest of a `delta` item) and the light route's goals.
-extension OperatorEngine {
+/// The recovery route (SPEC §5.3): its items, counted only after the route started, the
+/// walking quest of a `delta` item, and the items' texts.
+///
+/// A part with its own inputs (the ruleset's `recovery:`, the user's enabled routines, the
+/// texts worked out once per ruleset; the day) and outputs (the items and quest it starts,
+/// what changed and which items were done): it appends nothing to the engine, which
+/// records what it returns.
+struct RecoveryRoute {
+    let prepared: PreparedRuleset
+    /// The routines the user has enabled (an item of another routine is left out).
+    let enabled: Set<String>
 
-    /// Recovery items at the route's start (SPEC §5.3): items of routines not enabled,
-    /// `delta` items without steps permission, and checklist items already ticked are left
-    /// out; at most `max_items`.
-    func startRecoveryItems(_ day: DayState, at time: Date) -> [RouteItemState] {
-        var leftOut: [RouteItemLeftOut] = []
-        return startRecoveryItems(day, leftOut: &leftOut)
-    }
+    var ruleset: Ruleset { prepared.ruleset }
 
-    /// The same, with the items left out and why (each becomes a `route.item_left_out`
-    /// record where the route starts).
-    func startRecoveryItems(_ day: DayState, leftOut: inout [RouteItemLeftOut]) -> [RouteItemState] {
+    /// Recovery items at the route's start: items of routines not enabled, `delta` items
+    /// without steps permission, and checklist items already ticked are left out (each in
+    /// `leftOut`, with why); at most `max_items`.
+    func startItems(_ day: DayState, leftOut: inout [RouteItemLeftOut]) -> [RouteItemState] {
         guard let recovery = ruleset.recovery else { return [] }
         var items: [RouteItemState] = []
         for item in recovery.items where items.count < recovery.maxItems {
-            guard profile.enabledRoutines.contains(item.routine) else {
+            guard enabled.contains(item.routine) else {
                 leftOut.append(RouteItemLeftOut(routine: item.routine, reason: .routineNotEnabled))
                 continue
             }
@@ -56,22 +59,28 @@ extension OperatorEngine {
                 return WalkingQuest(startSteps: item.baseline, targetDelta: delta, currentSteps: steps)
             }
         }
-        return startRecoveryItems(day, at: .distantPast).compactMap { item -> WalkingQuest? in
+        var ignored: [RouteItemLeftOut] = []
+        return startItems(day, leftOut: &ignored).compactMap { item -> WalkingQuest? in
             if case .delta(let delta) = item.requirement { return WalkingQuest(startSteps: steps, targetDelta: delta, currentSteps: steps) }
             return nil
         }.first
     }
 
-    /// Route items count only what happens after the route started.
-    /// Returns whether an item's status or the quest changed.
-    @discardableResult
-    mutating func updateRouteItems(_ day: inout DayState, at time: Date) -> Bool {
-        guard let start = day.route.startedAt else { return false }
+    /// What an update of the route's items found: whether an item's status or the quest
+    /// changed, and the items done by it (in order).
+    struct Update {
         var changed = false
+        var done: [RouteItemState] = []
+    }
+
+    /// Route items count only what happens after the route started.
+    func updateItems(_ day: inout DayState) -> Update {
+        var update = Update()
+        guard let start = day.route.startedAt else { return update }
         if var quest = day.quest, let steps = day.health?.stepsToday, quest.currentSteps != steps {
             quest.currentSteps = steps
             day.quest = quest
-            changed = true
+            update.changed = true
         }
         for index in day.route.items.indices {
             let item = day.route.items[index]
@@ -88,48 +97,48 @@ extension OperatorEngine {
             }
             if status != item.status {
                 day.route.items[index].status = status
-                changed = true
-                if status == .completed { note(at: time, .routeItemDone(day.route.items[index])) }
+                update.changed = true
+                if status == .completed { update.done.append(day.route.items[index]) }
             }
         }
-        return changed
+        return update
     }
 
     /// Whether every recovery item is done (false without items).
-    func recoveryCompleted(_ day: DayState) -> Bool {
+    static func completed(_ day: DayState) -> Bool {
         !day.route.items.isEmpty && day.route.items.allSatisfy { $0.status == .completed }
     }
 
-    /// The recovery items in Korean: `물 300ml, 양치, 300보`.
-    func recoveryItemsText(_ day: DayState) -> String {
-        day.route.items.isEmpty && day.route.route != .recovery ? derived.plannedRecoveryText : routeTexts(day).items
-    }
-
-    /// The recovery items not done yet (empty before the route starts or when all are done).
-    func recoveryRemainingText(_ day: DayState) -> String {
-        // Most readings have no route items: no filtered copy, no joining.
-        if day.route.items.isEmpty { return "" }
-        return routeTexts(day).remaining
-    }
-
     /// The texts of the day's route items: as kept with the day while its items are the
-    /// ones they were made from (see `keepRouteTexts`), else made now.
-    func routeTexts(_ day: DayState) -> RouteTexts {
+    /// ones they were made from (see `keepTexts`), else made now.
+    static func texts(_ day: DayState, _ prepared: PreparedRuleset) -> RouteTexts {
         if let kept = day.routeTexts, kept.from == day.route.items { return kept }
-        return RouteTexts(day.route.items, known: derived.recoveryItemTexts, ruleset: ruleset)
+        return RouteTexts(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
     }
 
     /// Keeps the texts of the day's route items with the day, so that readings until the
     /// items next change do not join them again.
-    func keepRouteTexts(_ day: inout DayState) {
+    static func keepTexts(_ day: inout DayState, _ prepared: PreparedRuleset) {
         guard !day.route.items.isEmpty, day.routeTexts?.from != day.route.items else { return }
-        day.routeTexts = RouteTexts(day.route.items, known: derived.recoveryItemTexts, ruleset: ruleset)
+        day.routeTexts = RouteTexts(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
     }
+}
 
-    func itemsText(_ items: [RouteItemState]) -> String {
-        OperatorEngine.itemsText(items, ruleset: ruleset)
+extension OperatorEngine {
+    /// The recovery route as it stands for this user.
+    var recoveryRoute: RecoveryRoute { RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines) }
+
+    /// Brings the route's items and quest up to date (`RecoveryRoute.updateItems`), each
+    /// item done recorded. Returns whether anything changed.
+    mutating func updateRouteItems(_ day: inout DayState, at time: Date) -> Bool {
+        let update = recoveryRoute.updateItems(&day)
+        for item in update.done { note(at: time, .routeItemDone(item)) }
+        return update.changed
     }
+}
 
+/// The texts of recovery items: `물 300ml, 양치, 300보`.
+enum RecoveryTexts {
     static func itemsText(_ items: [RouteItemState], ruleset: Ruleset) -> String {
         items.map { itemText(routine: $0.routine, $0.requirement, ruleset: ruleset) }.joined(separator: ", ")
     }
@@ -147,7 +156,7 @@ extension OperatorEngine {
         switch requirement {
         case .target(let amount):
             let routine = ruleset.routine(id)
-            return "\(routine?.name ?? id) \(Value.formatNumber(amount))\(OperatorEngine.unitSuffix(routine?.unit))"
+            return "\(routine?.name ?? id) \(Value.formatNumber(amount))\(unitSuffix(routine?.unit))"
         case .item(let name):
             return name
         case .delta(let steps):
@@ -182,9 +191,9 @@ struct RouteTexts: Sendable, Hashable {
 
     init(_ items: [RouteItemState], known: [RecoveryItemText], ruleset: Ruleset) {
         from = items
-        self.items = OperatorEngine.itemsText(items, known: known, ruleset: ruleset)
+        self.items = RecoveryTexts.itemsText(items, known: known, ruleset: ruleset)
         remaining =
-            items.isEmpty ? "" : OperatorEngine.itemsText(items.filter { $0.status != .completed }, known: known, ruleset: ruleset)
+            items.isEmpty ? "" : RecoveryTexts.itemsText(items.filter { $0.status != .completed }, known: known, ruleset: ruleset)
     }
 }
 

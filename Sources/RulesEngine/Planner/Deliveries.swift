@@ -2,6 +2,23 @@ import Foundation
 import RulesExpression
 import Ruleset
 
+/// A notification type's run of ignores (SPEC §5.6 "weakened"): each ignore adds one; the
+/// ignore that reaches `weaken_after_ignored` marks the day the type became weakened; any
+/// other answer ends the run. A pure rule: the run so far and the answer in, the run out.
+struct IgnoreRun: Equatable {
+    var streak: Int
+    var weakenedSince: Int?
+
+    /// The run after the user ignored a delivery on `today`.
+    func ignored(today: Int?, weakenAfter: Int) -> IgnoreRun {
+        let streak = Swift.min(streak + 1, OperatorProfile.maxCount)
+        return IgnoreRun(streak: streak, weakenedSince: (streak == weakenAfter ? today : nil) ?? weakenedSince)
+    }
+
+    /// The run after an answer other than ignoring: ended.
+    static let ended = IgnoreRun(streak: 0, weakenedSince: nil)
+}
+
 /// What iOS did with the plan, as the app learns it: deliveries (reported by the device,
 /// or presumed when nobody reports them) and the user's responses.
 extension OperatorEngine {
@@ -61,9 +78,9 @@ extension OperatorEngine {
         note(at: time, .notificationResponse(id: notification.id, type: notification.type, response: label))
         switch response {
         case .ignored:
-            let streak = Swift.min((profile.ignoredStreaks[notification.type] ?? 0) + 1, OperatorProfile.maxCount)
-            let since = streak == ruleset.policy.weakenAfterIgnored ? currentDay : nil
-            setIgnores(notification.type, streak: streak, weakenedSince: since ?? profile.weakenedSince[notification.type])
+            let run = IgnoreRun(streak: profile.ignoredStreaks[notification.type] ?? 0, weakenedSince: profile.weakenedSince[notification.type])
+            let next = run.ignored(today: currentDay, weakenAfter: ruleset.policy.weakenAfterIgnored)
+            setIgnores(notification.type, streak: next.streak, weakenedSince: next.weakenedSince)
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
             note(at: time, .appRun(cause: .notification(type: notification.type), synced: true))
@@ -91,7 +108,7 @@ extension OperatorEngine {
     /// tomorrow's cached plan with it) only when it holds something else.
     private mutating func resetIgnored(_ type: String) {
         guard profile.ignoredStreaks[type] != 0 || profile.weakenedSince[type] != nil else { return }
-        setIgnores(type, streak: 0, weakenedSince: nil)
+        setIgnores(type, streak: IgnoreRun.ended.streak, weakenedSince: IgnoreRun.ended.weakenedSince)
     }
 
     /// Sets one type's run of ignores and the day it became weakened: one change of the

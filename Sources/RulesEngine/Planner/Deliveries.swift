@@ -78,9 +78,7 @@ extension OperatorEngine {
         note(at: time, .notificationResponse(id: notification.id, type: notification.type, response: label))
         switch response {
         case .ignored:
-            let run = IgnoreRun(streak: profile.ignoredStreaks[notification.type] ?? 0, weakenedSince: profile.weakenedSince[notification.type])
-            let next = run.ignored(today: currentDay, weakenAfter: ruleset.policy.weakenAfterIgnored)
-            setIgnores(notification.type, streak: next.streak, weakenedSince: next.weakenedSince)
+            countIgnored(notification.type)
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
             note(at: time, .appRun(cause: .notification(type: notification.type), synced: true))
@@ -104,11 +102,20 @@ extension OperatorEngine {
         }
     }
 
+    /// One more ignore of `type` (`IgnoreRun`).
+    private mutating func countIgnored(_ type: String) {
+        let today = day?.day
+        let run = IgnoreRun(streak: profile.ignoredStreaks[type] ?? 0, weakenedSince: profile.weakenedSince[type])
+        let next = run.ignored(today: today, weakenAfter: ruleset.policy.weakenAfterIgnored)
+        setIgnores(type, streak: next.streak, weakenedSince: next.weakenedSince)
+    }
+
     /// An answer other than ignoring ends a type's run of ignores; the profile changes (and
     /// tomorrow's cached plan with it) only when it holds something else.
     private mutating func resetIgnored(_ type: String) {
         guard profile.ignoredStreaks[type] != 0 || profile.weakenedSince[type] != nil else { return }
-        setIgnores(type, streak: IgnoreRun.ended.streak, weakenedSince: IgnoreRun.ended.weakenedSince)
+        let ended = IgnoreRun.ended
+        setIgnores(type, streak: ended.streak, weakenedSince: ended.weakenedSince)
     }
 
     /// Sets one type's run of ignores and the day it became weakened: one change of the

@@ -285,10 +285,17 @@ extension DayState {
     mutating func earn(_ routines: [RoutineReading]) {
         var newCompletion = false
         var newPartial = false
-        for routine in routines {
-            let id = routine.box.value.id
-            if routine.status == .completed, !completedRoutines.contains(id) { newCompletion = true }
-            if routine.status == .partial, routine.enabled, !partialRoutines.contains(id) { newPartial = true }
+        // By index, the id read only for a completed or partial routine: a reading copied
+        // out retained its box, and each id read retained its string.
+        for index in routines.indices {
+            switch routines[index].status {
+            case .completed:
+                if !newCompletion, !completedRoutines.contains(routines[index].box.value.id) { newCompletion = true }
+            case .partial:
+                if !newPartial, routines[index].enabled, !partialRoutines.contains(routines[index].box.value.id) { newPartial = true }
+            default:
+                break
+            }
         }
         if newCompletion {
             let kept = completedRoutines

@@ -29,7 +29,8 @@ public enum RecordsKept: Sendable {
     /// suppression, route changes, day closes and problems — what a population's tally and
     /// device model read. Causes of app runs, syncs, logs, ticks, responses, risk changes,
     /// route items, lines, snapshots, tool verdicts and reconciliations are not recorded
-    /// (their effects on the day and the plan are the same).
+    /// (their effects on the day and the plan are the same), and the plan's candidates are
+    /// not kept to be explained.
     case decisions
 }
 
@@ -110,6 +111,8 @@ public struct OperatorEngine: Sendable {
     var keptCandidateIDs: [CandidateIDs] = []
     /// Which records the engine returns (every decision is made either way).
     public var recordsKept = RecordsKept.all
+    /// Whether the plan's candidates are kept to be explained (with every record).
+    var keepsExplanations: Bool { recordsKept == .all }
     /// The verification switch: false recomputes everything an app run may otherwise keep
     /// from an earlier one (the plan, tomorrow's plan, lines, the last reading at the close).
     /// Every memo is keyed by what it was made from, so the records are the same either

@@ -26,12 +26,13 @@ extension OperatorEngine {
         guard let current = planDay else { return }
         let memo = PlanMemo(
             day: current.day, planVersion: fromProfile.planVersion, skipped: current.skipped, route: current.route,
-            reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count)
+            reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
+            explained: keepsExplanations)
         let reads = fromProfile.planReads
         if memoises, let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
-            decisions.planned = keptCandidates(kept.planned, at: time, today: reading)
+            if keepsExplanations { decisions.planned = keptCandidates(kept.planned, at: time, today: reading) }
             return
         }
         let recordsBefore = records.count
@@ -104,6 +105,7 @@ extension OperatorEngine {
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let tomorrowNow = derived.tomorrowReadsNow ? clock.local(time).seconds : nil
         if memoises, let cached = tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
+            cached.explained == keepsExplanations,
             cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
@@ -132,7 +134,7 @@ extension OperatorEngine {
             : TomorrowPlan(
                 day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, now: tomorrowNow, candidates: made,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
-                planned: Array(draft.planned[before.2...]))
+                planned: Array(draft.planned[before.2...]), explained: keepsExplanations)
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the
@@ -210,8 +212,10 @@ extension OperatorEngine {
             candidate, context, accepted: draft.accepted, skipped: skipped && today, recovery: recovery, explain: &gates, read: &fireFacts,
             problems: &problems)
         for message in problems { problem(at: time, .evaluation, message) }
-        draft.planned.append(
-            PlannedCandidate(candidate: candidate, fireFacts: fireFacts, reason: decision.reason, gates: gates, at: time, today: today))
+        if keepsExplanations {
+            draft.planned.append(
+                PlannedCandidate(candidate: candidate, fireFacts: fireFacts, reason: decision.reason, gates: gates, at: time, today: today))
+        }
         if let reason = decision.reason {
             draft.refusals.append(
                 SuppressedNotification(

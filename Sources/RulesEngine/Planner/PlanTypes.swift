@@ -77,12 +77,15 @@ final class TomorrowPlan: Sendable {
     let candidates: [Candidate]
     let accepted: [ScheduledNotification]
     let refusals: [SuppressedNotification]
+    /// The candidates with their gates (empty when the plan kept none to be explained).
     let planned: [PlannedCandidate]
+    let explained: Bool
 
     init(
         day: Int, planVersion: Int, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
-        refusals: [SuppressedNotification], planned: [PlannedCandidate]
+        refusals: [SuppressedNotification], planned: [PlannedCandidate], explained: Bool
     ) {
+        self.explained = explained
         self.day = day
         self.planVersion = planVersion
         self.now = now
@@ -108,6 +111,8 @@ struct PlanMemo: Sendable, Equatable {
     var deliveries: Int
     var delivered: Int
     var pending: Int
+    /// Whether the plan kept its candidates to be explained (`keepsExplanations`).
+    var explained: Bool
 }
 
 /// The request ids of a day's candidates (`<type>.<yyyymmdd>`, by rule index; per-routine

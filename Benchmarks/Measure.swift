@@ -14,6 +14,16 @@ enum Measure {
         return best
     }
 
+    /// The best time of each of `bodies`, measured in turns (`rounds` times each, one after
+    /// the other): a host whose speed drifts during the run slows them all alike.
+    static func bestInTurns(rounds: Int, _ bodies: [() -> Void]) -> [Double] {
+        var best = [Double](repeating: .infinity, count: bodies.count)
+        for _ in 0..<rounds {
+            for (index, body) in bodies.enumerated() { best[index] = min(best[index], self.best(runs: 1, body)) }
+        }
+        return best
+    }
+
     static func format(_ value: Double, decimals: Int = 2) -> String {
         String(format: "%.\(decimals)f", value)
     }

@@ -9,7 +9,7 @@ import RulesetFiles
 
 /// `rules population POP`: lives every synthetic user of a population file and reports what
 /// the ruleset does to them; `rules population merge FILE…` combines shard results.
-enum PopulationCommand {
+package enum PopulationCommand {
     static var command: Command {
         Command(
             name: "population",
@@ -42,6 +42,19 @@ enum PopulationCommand {
             run: run)
     }
 
+    /// Each job's own copy of `ruleset`, decoded from the same bytes: the directory's
+    /// documents are read once more and made into one bundle, which every job decodes anew
+    /// (jobs then share no reference-counted storage; see `PopulationRun.run`). Nil from
+    /// the copy — the job lives the shared ruleset — when the files no longer give the same
+    /// ruleset (edited since it was loaded): every job lives the same ruleset.
+    package static func copies(of ruleset: Ruleset, in directory: String) -> @Sendable () -> Ruleset? {
+        var problems: [Diagnostic] = []
+        let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: "", problems: &problems)
+        let bundle = Data(RulesetBundle.make(RulesetDirectory.read(files).documents).utf8)
+        let sha256 = ruleset.sha256
+        return { Ruleset.load(bundle: bundle).ruleset.flatMap { $0.sha256 == sha256 ? $0 : nil } }
+    }
+
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         if arguments.positional.first == "merge" { return merge(Array(arguments.positional.dropFirst()), arguments, io) }
         guard arguments.positional.count == 1, let path = arguments.positional.first else {
@@ -70,8 +83,6 @@ enum PopulationCommand {
                 : format == "html" ? HTMLReport.render(result, ruleset: ruleset) : Trace.text(result, ruleset: ruleset)
             return write(output, arguments, io) ? .success : .usage
         }
-        // Each job gets its own copy of the ruleset (no shared reference counts between cores).
-        let directory = io.resolve(arguments.value("--ruleset") ?? ".")
         // A long run at a terminal shows how far it is: on the terminal itself (standard error),
         // at most once a second, erased at the end.
         let total = options.shard.size(of: options.users)
@@ -84,7 +95,8 @@ enum PopulationCommand {
             }
         }
         var tally = PopulationRun.run(
-            population, ruleset: ruleset, options: options, perJob: { Ruleset.load(directory: directory).ruleset }, progress: progress)
+            population, ruleset: ruleset, options: options, perJob: copies(of: ruleset, in: io.resolve(arguments.value("--ruleset") ?? ".")),
+            progress: progress)
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,

@@ -43,7 +43,11 @@ public enum RecordsKept: Sendable {
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {
     /// The ruleset in force, prepared (one reference: copying an engine retains it once).
-    private(set) var prepared: PreparedRuleset
+    ///
+    /// A `let`: a `var` reference is retained around every read of the ruleset's tables
+    /// (it could change during the read), and when engines on several cores share one
+    /// prepared ruleset, those retains bounce its reference count between the cores.
+    let prepared: PreparedRuleset
     /// The ruleset in force.
     public var ruleset: Ruleset { prepared.ruleset }
     var layout: FactLayout { prepared.layout }
@@ -245,14 +249,33 @@ public struct OperatorEngine: Sendable {
     /// settings it does not declare are dropped, new ones take their defaults, requests of
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
-        prepared = PreparedRuleset(new)
-        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
-        tomorrowPlan = nil
-        planMemo = nil
-        keptCandidateIDs = []
-        keptLines = []
-        lastReading = nil
+        self = OperatorEngine(replacing: self, with: PreparedRuleset(new))
+    }
+
+    /// `old` under another prepared ruleset: what runs read off the profile is worked out
+    /// again, the memos made under the old ruleset go, the rest stays (reconciled at the next
+    /// step).
+    private init(replacing old: OperatorEngine, with prepared: PreparedRuleset) {
+        self.prepared = prepared
+        clock = old.clock
+        storedProfile = old.storedProfile
+        fromProfile = ProfileDerived(profile: old.storedProfile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)
+        profileVersion = old.profileVersion
+        day = old.day
+        lastPermissions = old.lastPermissions
+        stateRulesetSHA256 = old.stateRulesetSHA256
         needsReconciliation = true
+        settingsFittedAtStart = old.settingsFittedAtStart
+        pending = old.pending
+        refused = old.refused
+        delivered = old.delivered
+        decisions = old.decisions
+        records = old.records
+        recordsKept = old.recordsKept
+        memoises = old.memoises
+        routeChangedThisRun = old.routeChangedThisRun
+        // Made under the old ruleset: gone (tomorrowPlan, planMemo, keptLines,
+        // keptCandidateIDs, lastReading keep their empty defaults).
     }
 
     /// Applies one event at `time`. Events must come in time order; an earlier one is

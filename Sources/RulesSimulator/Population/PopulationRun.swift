@@ -65,10 +65,15 @@ public enum PopulationRun {
     /// every `jobs`-th user of the shard and keeps its own tally; tallies merge exactly, so
     /// the result is the same for any number of jobs.
     ///
-    /// `perJob`, when given, makes each job its own copy of the ruleset (decoded anew): jobs
-    /// then share no reference-counted objects, whose counts would otherwise bounce between
-    /// cores on every retain and release.
-    /// `shared`, when given (and `perJob` is not), is the one prepared ruleset every job reads.
+    /// `perJob`, when given, makes each job but the first its own copy of the ruleset
+    /// (decoded anew; nil: the job reads `ruleset`), with its own prepared tables. Without it
+    /// every job prepares its own tables from the one `ruleset`; with `shared`, every job reads
+    /// that one prepared ruleset. Why copies (`Benchmarks population`, 2 jobs, measured in
+    /// turns): the engines' readings and plan candidates hold the prepared ruleset's routine
+    /// and rule boxes, and copies of the decoded ruleset's values (their strings and arrays)
+    /// — every reading and candidate retains and releases them. Shared by jobs on two cores,
+    /// those reference counts bounce between the cores' caches: one shared prepared ruleset
+    /// and one decoded ruleset prepared per job both ran slower than a copy per job.
     /// `progress`, when given, is called (from any job) with the number of users lived so far.
     public static func run(
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,

@@ -67,9 +67,7 @@ let package = Package(
         .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
         .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
         .testTarget(
-            name: "RulesetTests",
-            dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "RulesCLI", "TestSupport", "CLITestSupport"],
-            exclude: ["Fixtures"]),
+            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "TestSupport"]),
         .testTarget(
             name: "RulesEngineTests",
             dependencies: [
@@ -78,13 +76,14 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesSimulatorTests",
-            dependencies: [
-                "RulesSimulator", "RulesCLI", "TestSupport", "CLITestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML",
-            ],
+            dependencies: ["RulesSimulator", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesCLITests",
-            dependencies: ["RulesCLI", "RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "TestSupport", "CLITestSupport"],
+            dependencies: [
+                "RulesCLI", "RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesSimulator", "RulesYAML",
+                "RulesEngine", "TestSupport", "CLITestSupport",
+            ],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

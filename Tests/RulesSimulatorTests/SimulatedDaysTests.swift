@@ -1,6 +1,4 @@
-import CLITestSupport
 import Foundation
-import RulesCLI
 import RulesDiagnostics
 import RulesEngine
 import RulesSimulator
@@ -140,23 +138,6 @@ import Testing
         let fine = Self.load(
             "name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", log: { routine: water, value: 1000000 } }]\n")
         #expect(fine.scenario != nil)
-    }
-
-    /// `rules simulate` streams text and JSON lines as the run goes and draws the HTML page day
-    /// by day: the same bytes as the whole run written at once, for every case here (trips, DST
-    /// gaps, settings by day).
-    @Test(arguments: files)
-    func theStreamedTimelineIsTheWholeRunsTimeline(_ name: String) throws {
-        let scenario = try Self.scenario(name)
-        let result = Simulation.run(scenario, ruleset: Self.ruleset)
-        for (format, whole) in [
-            ("json", Trace.jsonLines(result, ruleset: Self.ruleset)), ("text", Trace.text(result, ruleset: Self.ruleset)),
-            ("html", HTMLReport.render(result, ruleset: Self.ruleset)),
-        ] {
-            let run = CapturedRun(["simulate", name, "--format", format, "--ruleset", Self.root], in: Self.folder)
-            #expect(run.exitCode == .success, "\(name): \(run.stderr)")
-            #expect(run.stdout == whole, "\(name) \(format)")
-        }
     }
 
     /// `rules test` checks each day's expectations when the day has closed and forgets the

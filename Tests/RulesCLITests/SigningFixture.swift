@@ -32,3 +32,12 @@ struct SigningFixture {
         }
     }
 }
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+
+    var isSuccess: Bool { !isFailure }
+}

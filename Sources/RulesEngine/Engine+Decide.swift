@@ -53,7 +53,7 @@ extension OperatorEngine {
         } else {
             reading.facts.patch(layout.event, .string(event))
         }
-        lastReading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
+        memos.reading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }

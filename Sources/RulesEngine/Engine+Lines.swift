@@ -100,17 +100,17 @@ extension OperatorEngine {
         // No template answers this surface and event: no line.
         guard let spec, spec < derived.lines.count else { return nil }
         let slots = derived.lines[spec].reads
-        let index = keptLines.firstIndex { $0.spec == spec }
-        if memoises, let index, keptLines[index].tone == tone, keptLines[index].day == day, keptLines[index].dayStart == dayStart,
-            keptLines[index].reads.matches(facts, slots: slots)
+        let index = memos.lines.firstIndex { $0.spec == spec }
+        if memoises, let index, memos.lines[index].tone == tone, memos.lines[index].day == day, memos.lines[index].dayStart == dayStart,
+            memos.lines[index].reads.matches(facts, slots: slots)
         {
-            return keptLines[index].line
+            return memos.lines[index].line
         }
         let reads = FactSample(facts, slots: slots)
         var found: [String] = []
         let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found)
-        if let index { keptLines.remove(at: index) }
-        if found.isEmpty { keptLines.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
+        if let index { memos.lines.remove(at: index) }
+        if found.isEmpty { memos.lines.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
         problems += found
         return line
     }

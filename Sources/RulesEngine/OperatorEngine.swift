@@ -89,10 +89,6 @@ public struct OperatorEngine: Sendable {
     /// Settings the engine fitted to the ruleset when it was made (key, what happened), which
     /// the first reconciliation reports.
     var settingsFittedAtStart: [Reconciliation] = []
-    /// The last app run's reading and what it was read under, for the day's close (see
-    /// `KeptReading`) and `currentFacts()`; nil after a restore or a ruleset change (a
-    /// cache: not saved, read afresh when missing).
-    var lastReading: KeptReading?
     /// Requests pending with iOS after the last app run, soonest first.
     public internal(set) var pending: [ScheduledNotification] = []
     /// Candidates the last plan refused, reported when their fire time passes.
@@ -104,15 +100,8 @@ public struct OperatorEngine: Sendable {
     package var decisions = Decisions()
 
     var records: [EngineRecord] = []
-    /// Tomorrow's plan candidates, made for this profile (see `plan`).
-    var tomorrowPlan: TomorrowPlan?
-    /// What the last plan was made from, and the soonest fire time among its candidates
-    /// (see `PlanMemo`); nil when the next run must plan anew.
-    var planMemo: KeptPlan?
-    /// Lines of earlier runs by surface and event, with what they were made from.
-    var keptLines: [KeptLine] = []
-    /// Request ids of today's and tomorrow's candidates (see `candidateIDs`).
-    var keptCandidateIDs: [CandidateIDs] = []
+    /// What an app run keeps from earlier ones (see `EngineMemos`).
+    var memos = EngineMemos()
     /// Which records the engine returns (every decision is made either way).
     public var recordsKept = RecordsKept.all
     /// Whether the plan's candidates are kept to be explained (with every record).
@@ -191,10 +180,7 @@ public struct OperatorEngine: Sendable {
     /// simulation that keeps one per expectation does not keep every cache of every moment.
     public var forReading: OperatorEngine {
         var copy = self
-        copy.tomorrowPlan = nil
-        copy.planMemo = nil
-        copy.keptLines = []
-        copy.keptCandidateIDs = []
+        copy.memos = EngineMemos(reading: memos.reading)
         copy.records = []
         return copy
     }
@@ -237,7 +223,7 @@ public struct OperatorEngine: Sendable {
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.
     public func currentFacts() -> FactValues? {
-        if let facts = lastReading?.reading.facts { return facts }
+        if let facts = memos.reading?.reading.facts { return facts }
         guard let day, let lastRun = day.lastRun else { return nil }
         var facts = read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(lastRun).seconds).facts
         facts.put(layout.event, .string(day.lastEvent))
@@ -274,8 +260,7 @@ public struct OperatorEngine: Sendable {
         recordsKept = old.recordsKept
         memoises = old.memoises
         routeChangedThisRun = old.routeChangedThisRun
-        // Made under the old ruleset: gone (tomorrowPlan, planMemo, keptLines,
-        // keptCandidateIDs, lastReading keep their empty defaults).
+        // The memos were made under the old ruleset: gone (`memos` keeps its empty default).
     }
 
     /// Applies one event at `time`. Events must come in time order; an earlier one is
@@ -320,11 +305,7 @@ public struct OperatorEngine: Sendable {
         let old = clock.timeZone.identifier
         guard new != clock else { return }
         clock = new
-        tomorrowPlan = nil
-        planMemo = nil
-        keptCandidateIDs = []
-        keptLines = []
-        lastReading = nil
+        memos = EngineMemos()
         // The logical day in progress keeps its date: it ends at the next day_starts_at
         // read in the new zone. When that has already passed, the day closes first, now.
         while let open = currentDay, clock.instant(day: open + 1, seconds: dayStart) <= time, open < clock.logical(time, dayStart: dayStart).day {
@@ -370,4 +351,24 @@ public struct OperatorEngine: Sendable {
     mutating func problem(at time: Date, _ code: ProblemCode, _ message: String) {
         records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
     }
+}
+
+/// What an app run may keep from earlier ones instead of working it out again. Every memo is
+/// keyed by all it was made from (see each type), so keeping it never changes a record; none
+/// is saved (a restored engine starts without them), all go at once when the clock's zone or
+/// the ruleset changes, and with `memoises` off none is read (the verification switch).
+struct EngineMemos: Sendable {
+    /// Tomorrow's gated candidates, made for this profile and these permissions
+    /// (`TomorrowPlan`).
+    var tomorrowPlan: TomorrowPlan?
+    /// What the last plan was made from and the soonest fire time among its candidates
+    /// (`KeptPlan`, `PlanMemo`); nil when the next run must plan anew.
+    var plan: KeptPlan?
+    /// Lines of earlier runs by surface and event, with the facts they read (`KeptLine`).
+    var lines: [KeptLine] = []
+    /// Request ids of today's and tomorrow's candidates (`CandidateIDs`).
+    var candidateIDs: [CandidateIDs] = []
+    /// The last app run's reading and what it was read under, for the day's close
+    /// (`KeptReading`) and `currentFacts()`.
+    var reading: KeptReading?
 }

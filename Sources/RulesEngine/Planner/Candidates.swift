@@ -6,11 +6,11 @@ import Ruleset
 extension OperatorEngine {
     /// The ids of `day`'s candidates, from the two days kept (today's and tomorrow's).
     mutating func candidateIDs(day: Int) -> CandidateIDs {
-        for index in keptCandidateIDs.indices where keptCandidateIDs[index].day == day { return keptCandidateIDs[index] }
+        for index in memos.candidateIDs.indices where memos.candidateIDs[index].day == day { return memos.candidateIDs[index] }
         let date = LocalClock.compactDate(day)
         let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { String.joined($0.value.id, ".", date) })
-        keptCandidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
-        keptCandidateIDs.append(made)
+        memos.candidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
+        memos.candidateIDs.append(made)
         return made
     }
 

@@ -29,7 +29,7 @@ extension OperatorEngine {
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
             explained: keepsExplanations)
         let reads = fromProfile.planReads
-        if memoises, let kept = planMemo, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
+        if memoises, let kept = memos.plan, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
             if keepsExplanations { decisions.planned = keptCandidates(kept.planned, at: time, today: reading) }
@@ -68,7 +68,7 @@ extension OperatorEngine {
         var inputs = memo
         inputs.pending = pending.count
         decisions.planned = draft.planned
-        planMemo =
+        memos.plan =
             reported
             ? nil
             : KeptPlan(
@@ -104,7 +104,7 @@ extension OperatorEngine {
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let tomorrowNow = derived.tomorrowReadsNow ? clock.local(time).seconds : nil
-        if memoises, let cached = tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
+        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
             cached.explained == keepsExplanations,
             cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
@@ -128,7 +128,7 @@ extension OperatorEngine {
         for candidate in made {
             decide(candidate, gates, &draft, skipped: false, recovery: recovery, today: current.day, at: time)
         }
-        tomorrowPlan =
+        memos.tomorrowPlan =
             touchesToday(made) || deferredIntoTomorrow
             ? nil
             : TomorrowPlan(

@@ -17,10 +17,7 @@ import Testing
 
     /// A copy of the shipped ruleset in a temporary directory, with `edit` applied to a file.
     func copy(editing file: String? = nil, _ edit: (String) -> String = { $0 }) -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try? FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = (try? Fixtures.copyOfShipped()) ?? Fixtures.temporaryDirectory()
         if let file, let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) {
             try? edit(text).write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
         }
@@ -126,10 +123,7 @@ import Testing
     }
 
     @Test func coverageJSONStaysValidWhenAScenarioFails() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
         try "name: wrong\ndate: 2026-07-20\ntimezone: Asia/Seoul\nevents: [{ at: \"08:00\", app: open }]\nexpect: [{ day: success }]\n"
             .write(toFile: directory + "/scenarios/wrong.yaml", atomically: true, encoding: .utf8)

@@ -73,10 +73,7 @@ import Testing
     }
 
     @Test func theCommandsShowTheWarningAndDoNotFailOnIt() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
         let text =
             Self.day + "health:\n  sleep: { start: \"02:00\", end: \"07:00\" }\nevents:\n  - { at: \"08:00\", app: open }\n"

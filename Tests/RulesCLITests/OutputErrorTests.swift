@@ -139,10 +139,7 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     func copyWithScenario(_ name: String, _ text: String) throws -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
         try text.write(toFile: directory + "/scenarios/" + name, atomically: true, encoding: .utf8)
         return directory
@@ -223,10 +220,7 @@ import Testing
     }
 
     @Test func aTerabyteRuleFileIsRefusedFromItsSize() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let huge = try sparse("huge.yaml", bytes: 1 << 40)
         try FileManager.default.moveItem(atPath: huge, toPath: directory + "/rules/huge.yaml")
         let run = CapturedRun(["check", "."], in: directory)

@@ -140,10 +140,7 @@ import Testing
     }
 
     @Test func aDiffLivesTheSameUsersUnderBothRulesets() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let path = directory + "/rules/notifications.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 2").write(toFile: path, atomically: true, encoding: .utf8)

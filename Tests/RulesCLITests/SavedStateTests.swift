@@ -13,10 +13,7 @@ import Testing
 
     /// The shipped ruleset copied into a fresh directory, with `scenarios/` holding `files`.
     func workspace(_ files: [String: String], replacing: [(String, String, String)] = []) throws -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         for (file, old, new) in replacing {
             let path = directory + "/" + file
             let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -121,10 +121,7 @@ import Testing
 
     /// A temporary directory holding a copy of the shipped ruleset (so paths stay relative).
     func workspace() -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try? FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = (try? Fixtures.copyOfShipped()) ?? Fixtures.temporaryDirectory()
         return directory
     }
 

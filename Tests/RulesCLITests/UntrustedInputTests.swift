@@ -16,10 +16,7 @@ import Testing
 
     /// The shipped ruleset and one scenario in a fresh directory, and a "secret" outside it.
     func workspace() throws -> (directory: String, secret: String) {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         try FileManager.default.createDirectory(atPath: directory + "/scenarios", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.root + "/scenarios/good_day.yaml", toPath: directory + "/scenarios/good_day.yaml")
         let secret = Fixtures.temporaryDirectory() + "/secret.yaml"

@@ -53,10 +53,7 @@ import Testing
     }
 
     @Test func aFindingIsPrintedInTheRoundOfTheSaveThatCausedIt() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         Fixtures.write(["templates/extra.yaml": "templates:\n  - { id: x, surface: lock_screen, text: \"{sleep.minutes}분\" }\n"], to: directory)
         let run = CapturedRun(["watch", "--rounds", "1"], in: directory)
         #expect(run.exitCode == .success)

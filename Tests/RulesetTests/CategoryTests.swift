@@ -11,10 +11,7 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     func load(stretching category: String, declaration: String?, lockScreenText: String? = nil) throws -> RulesetLoad {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         var files = [
             "routines/stretching.yaml":
                 "id: stretching\nname: 스트레칭\ncategory: \(category)\nsource: manual\nunit: minutes\ngoal: 10\ndefault_enabled: false\n"

@@ -7,11 +7,7 @@ import Testing
 
 /// `rules check`'s text for the shipped ruleset with `text` as `file` (rules/route.yaml, …).
 private func report(_ text: String, file: String = "rules/route.yaml") throws -> String {
-    let root = Fixtures.repositoryRoot()
-    let directory = Fixtures.temporaryDirectory()
-    for folder in ["routines", "rules", "templates"] {
-        try FileManager.default.copyItem(atPath: root + "/" + folder, toPath: directory + "/" + folder)
-    }
+    let directory = try Fixtures.copyOfShipped()
     try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + file))
     let load = Ruleset.load(directory: directory)
     return TextRenderer(color: false).render(load.diagnostics, sources: load.sources)

@@ -11,10 +11,7 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     @Test func anUnderIndentedLineIsOneErrorWithAnIndentationHintAndOneNote() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let path = directory + "/templates/notifications.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "  - id: evening_salvage", with: " - id: evening_salvage").write(
@@ -31,10 +28,7 @@ import Testing
 
     /// The shipped ruleset in a temporary directory, with `edits` (file → (old, new)) applied.
     func shippedWith(_ edits: [String: [(String, String)]]) throws -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         for (file, replacements) in edits {
             var text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             for (old, new) in replacements {

@@ -14,10 +14,7 @@ import Testing
     /// The shipped ruleset with one more lock-screen template whose text is `text`; the codes
     /// of the errors `rules check` reports for it.
     func codes(lockScreen text: String, fallback: String? = nil) throws -> [String] {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped()
         let quoted =
             "\"" + text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? String(format: "\\x%02X", $0.value) : String($0) }.joined() + "\""
         try """

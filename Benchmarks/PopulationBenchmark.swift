@@ -50,8 +50,8 @@ enum PopulationBenchmark {
         if let one = perJob[1], let two = perJob[2] {
             print("population.scaling: 2 jobs run \(Measure.format(one / two))x as fast as 1 (2 cores: at most 2x)")
             // 2 jobs three ways, measured in turns: tables prepared per job from one decoded
-            // ruleset (as `rules population` runs), the ruleset decoded anew per job, and one
-            // prepared ruleset shared by both.
+            // ruleset (as `rules population` runs), the ruleset decoded anew per job (read from
+            // the directory again), and one prepared ruleset shared by both.
             let options = PopulationOptions(population: population, users: users, days: days, jobs: 2)
             let prepared = PreparedRuleset(ruleset)
             let times = Measure.bestInTurns(

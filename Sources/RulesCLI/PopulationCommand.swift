@@ -9,7 +9,7 @@ import RulesetFiles
 
 /// `rules population POP`: lives every synthetic user of a population file and reports what
 /// the ruleset does to them; `rules population merge FILE…` combines shard results.
-package enum PopulationCommand {
+enum PopulationCommand {
     static var command: Command {
         Command(
             name: "population",
@@ -40,19 +40,6 @@ package enum PopulationCommand {
                 OptionSpec(name: "--user", valueName: "N", help: "Replay user N's days as an ordinary trace (text or json)."),
             ],
             run: run)
-    }
-
-    /// Each job's own copy of `ruleset`, decoded from the same bytes: the directory's
-    /// documents are read once more and made into one bundle, which every job decodes anew
-    /// (jobs then share no reference-counted storage; see `PopulationRun.run`). Nil from
-    /// the copy — the job lives the shared ruleset — when the files no longer give the same
-    /// ruleset (edited since it was loaded): every job lives the same ruleset.
-    package static func copies(of ruleset: Ruleset, in directory: String) -> @Sendable () -> Ruleset? {
-        var problems: [Diagnostic] = []
-        let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: "", problems: &problems)
-        let bundle = Data(RulesetBundle.make(RulesetDirectory.read(files).documents).utf8)
-        let sha256 = ruleset.sha256
-        return { Ruleset.load(bundle: bundle).ruleset.flatMap { $0.sha256 == sha256 ? $0 : nil } }
     }
 
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
@@ -94,9 +81,8 @@ package enum PopulationCommand {
                 StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
             }
         }
-        var tally = PopulationRun.run(
-            population, ruleset: ruleset, options: options, perJob: copies(of: ruleset, in: io.resolve(arguments.value("--ruleset") ?? ".")),
-            progress: progress)
+        // The ruleset decoded once; each job prepares its own tables from it (see `PopulationRun.run`).
+        var tally = PopulationRun.run(population, ruleset: ruleset, options: options, progress: progress)
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,

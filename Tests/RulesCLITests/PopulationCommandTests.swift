@@ -1,7 +1,5 @@
 import CLITestSupport
 import Foundation
-import RulesCLI
-import Ruleset
 import TestSupport
 import Testing
 
@@ -243,23 +241,5 @@ import Testing
         let one = CapturedRun(["population", directory + "/heavy.yaml"], in: Self.root)
         #expect(one.exitCode == .usage)
         #expect(one.stderr.contains("events a user"), "\(one.stderr)")
-    }
-}
-
-/// Each job of `rules population` lives its own copy of the ruleset, decoded from the same
-/// bytes: the copy is the ruleset (same hash), and a directory edited since the ruleset was
-/// loaded gives no copy (the job lives the loaded one), so every job lives the same ruleset.
-@Suite struct PopulationCopiesTests {
-    @Test func eachJobsCopyIsTheRulesetOrNone() throws {
-        let directory = try Fixtures.copyOfShipped()
-        let ruleset = try #require(Ruleset.load(directory: directory).ruleset)
-        let copy = PopulationCommand.copies(of: ruleset, in: directory)
-        #expect(copy()?.sha256 == ruleset.sha256)
-        #expect(copy()?.notifications.map(\.id) == ruleset.notifications.map(\.id))
-        let rules = directory + "/rules/notifications.yaml"
-        let text = try String(contentsOfFile: rules, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"09:00\"", with: "\"08:00\"").write(toFile: rules, atomically: true, encoding: .utf8)
-        #expect(Ruleset.load(directory: directory).ruleset?.sha256 != ruleset.sha256)
-        #expect(PopulationCommand.copies(of: ruleset, in: directory)() == nil)
     }
 }

@@ -121,7 +121,6 @@ public struct BehaviourDiff: Sendable {
             changes.append(made)
         }
         func times(_ positions: [Int]) -> String { positions.isEmpty ? "—" : positions.map { clock($0) }.joined(separator: ", ") }
-        func at(_ position: Int?, _ none: String) -> String { position.map { clock($0) } ?? none }
         /// Counts a type's deliveries: times only in the new run are gained, only in the old
         /// one lost; as many as both have are counted as moved.
         func count(_ old: [Int], _ new: [Int], cause: String?) {
@@ -164,45 +163,30 @@ public struct BehaviourDiff: Sendable {
             }
             count(old, new, cause: gate)
         }
-        for route in RouteKind.allCases {
-            switch (a.routeStarts[route], b.routeStarts[route]) {
+        /// A route entered or a risk level reached at another time, newly, or no longer:
+        /// `named` in the message, `short` on the before and after sides.
+        func startMoved(_ kind: String, _ id: String, named: String, short: String, verb: String, _ old: Int?, _ new: Int?) {
+            switch (old, new) {
             case (let old?, let new?) where old != new:
                 let minutes = (new - old) / 60
                 change(
-                    "route", route.rawValue,
-                    "\(route.rawValue) route \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
-                    minutes: minutes, before: "\(route.rawValue) from \(clock(old))", after: "\(route.rawValue) from \(clock(new))")
+                    kind, id, "\(named) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
+                    minutes: minutes, before: "\(short) from \(clock(old))", after: "\(short) from \(clock(new))")
             case (nil, let new?):
-                change(
-                    "route", route.rawValue, "\(route.rawValue) route now entered at \(clock(new))", before: "\(route.rawValue) not entered",
-                    after: "\(route.rawValue) from \(clock(new))")
+                change(kind, id, "\(named) now \(verb) at \(clock(new))", before: "\(short) not \(verb)", after: "\(short) from \(clock(new))")
             case (let old?, nil):
                 change(
-                    "route", route.rawValue, "\(route.rawValue) route no longer entered (was \(clock(old)))",
-                    before: "\(route.rawValue) from \(clock(old))",
-                    after: "\(route.rawValue) not entered")
+                    kind, id, "\(named) no longer \(verb) (was \(clock(old)))", before: "\(short) from \(clock(old))", after: "\(short) not \(verb)")
             default: break
             }
         }
+        for route in RouteKind.allCases {
+            let name = route.rawValue
+            startMoved("route", name, named: "\(name) route", short: name, verb: "entered", a.routeStarts[route], b.routeStarts[route])
+        }
         for risk in RiskLevel.allCases {
-            switch (a.riskStarts[risk], b.riskStarts[risk]) {
-            case (let old?, let new?) where old != new:
-                let minutes = (new - old) / 60
-                change(
-                    "risk", risk.rawValue,
-                    "risk \(risk.rawValue) \(abs(minutes)) minutes \(minutes < 0 ? "earlier" : "later") (\(clock(old)) → \(clock(new)))",
-                    minutes: minutes, before: "risk \(risk.rawValue) from \(clock(old))", after: "risk \(risk.rawValue) from \(clock(new))")
-            case (nil, let new?):
-                change(
-                    "risk", risk.rawValue, "risk \(risk.rawValue) now reached at \(clock(new))", before: "risk \(risk.rawValue) not reached",
-                    after: "risk \(risk.rawValue) from \(clock(new))")
-            case (let old?, nil):
-                change(
-                    "risk", risk.rawValue, "risk \(risk.rawValue) no longer reached (was \(clock(old)))",
-                    before: "risk \(risk.rawValue) from \(clock(old))",
-                    after: "risk \(risk.rawValue) not reached")
-            default: break
-            }
+            let name = risk.rawValue
+            startMoved("risk", name, named: "risk \(name)", short: "risk \(name)", verb: "reached", a.riskStarts[risk], b.riskStarts[risk])
         }
         if a.result != b.result {
             change(

@@ -84,4 +84,21 @@ import Testing
         #expect(run.stderr.contains("help: name two ruleset directories"), "\(run.stderr)")
         #expect(!run.stderr.contains("--ruleset"))
     }
+
+    /// Route and risk starts that move, appear or vanish are told the same way for both:
+    /// the recovery table entry made unreachable and the high-risk one made earlier.
+    @Test func routeAndRiskStartsAreToldAlike() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let path = directory + "/rules/route.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "now >= 21:00 && completion_rate < 0.6", with: "now >= 23:59 && completion_rate < 0.01")
+            .replacingOccurrences(of: "now >= 21:00 && completion_rate < 0.5", with: "now >= 18:00 && completion_rate < 0.3")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let told = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios"], in: Self.root).stdout
+        #expect(told.contains("recovery route no longer entered (was 21:05)"), "\(told)")
+        #expect(told.contains("risk high now reached at 18:00"), "\(told)")
+        #expect(told.contains("risk high 95 minutes earlier"), "\(told)")
+        let html = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--format", "html"], in: Self.root).stdout
+        #expect(html.contains("recovery not entered") && html.contains("risk high not reached"))
+    }
 }

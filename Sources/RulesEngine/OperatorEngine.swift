@@ -43,11 +43,7 @@ public enum RecordsKept: Sendable {
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {
     /// The ruleset in force, prepared (one reference: copying an engine retains it once).
-    ///
-    /// A `let`: a `var` reference is retained around every read of the ruleset's tables
-    /// (it could change during the read), and when engines on several cores share one
-    /// prepared ruleset, those retains bounce its reference count between the cores.
-    let prepared: PreparedRuleset
+    private(set) var prepared: PreparedRuleset
     /// The ruleset in force.
     public var ruleset: Ruleset { prepared.ruleset }
     var layout: FactLayout { prepared.layout }
@@ -235,32 +231,11 @@ public struct OperatorEngine: Sendable {
     /// settings it does not declare are dropped, new ones take their defaults, requests of
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
-        self = OperatorEngine(replacing: self, with: PreparedRuleset(new))
-    }
-
-    /// `old` under another prepared ruleset: what runs read off the profile is worked out
-    /// again, the memos made under the old ruleset go, the rest stays (reconciled at the next
-    /// step).
-    private init(replacing old: OperatorEngine, with prepared: PreparedRuleset) {
-        self.prepared = prepared
-        clock = old.clock
-        storedProfile = old.storedProfile
-        fromProfile = ProfileDerived(profile: old.storedProfile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)
-        profileVersion = old.profileVersion
-        day = old.day
-        lastPermissions = old.lastPermissions
-        stateRulesetSHA256 = old.stateRulesetSHA256
+        prepared = PreparedRuleset(new)
+        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
+        // The memos were made under the old ruleset.
+        memos = EngineMemos()
         needsReconciliation = true
-        settingsFittedAtStart = old.settingsFittedAtStart
-        pending = old.pending
-        refused = old.refused
-        delivered = old.delivered
-        decisions = old.decisions
-        records = old.records
-        recordsKept = old.recordsKept
-        memoises = old.memoises
-        routeChangedThisRun = old.routeChangedThisRun
-        // The memos were made under the old ruleset: gone (`memos` keeps its empty default).
     }
 
     /// Applies one event at `time`. Events must come in time order; an earlier one is

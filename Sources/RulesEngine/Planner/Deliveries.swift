@@ -102,7 +102,8 @@ extension OperatorEngine {
         }
     }
 
-    /// One more ignore of `type` (`IgnoreRun`).
+    /// One more ignore of `type` (`IgnoreRun`). Its own method: inside `respond(…)` these
+    /// reads of the engine crashed Swift 6.3.1's optimiser (release builds, CopyPropagation).
     private mutating func countIgnored(_ type: String) {
         let today = day?.day
         let run = IgnoreRun(streak: profile.ignoredStreaks[type] ?? 0, weakenedSince: profile.weakenedSince[type])

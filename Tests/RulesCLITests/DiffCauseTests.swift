@@ -12,10 +12,7 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     func edited(_ edit: (String) -> String) throws -> String {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates", "scenarios"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
         let path = directory + "/rules/notifications.yaml"
         try edit(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
         return directory

@@ -111,10 +111,7 @@ import Testing
     }
 
     @Test func aBrokenInvariantExitsOneAndItsUserDayReplays() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates", "populations"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
         // A condition that divides by zero whenever it is evaluated: a problem record each time.
         let path = directory + "/rules/notifications.yaml"
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -171,10 +168,7 @@ import Testing
     }
 
     @Test func checkReadsPopulationFilesAgainstTheRuleset() throws {
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates", "populations"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
         let clean = CapturedRun(["check", "."], in: directory)
         #expect(clean.exitCode == .success, "\(clean.stdout)")
         Fixtures.write(

@@ -11,10 +11,7 @@ import Testing
     @Test func aSaveStartsARoundAndCtrlCLeavesAStillReport() throws {
         let binary = Self.root + "/.build/debug/rules"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
-        let directory = Fixtures.temporaryDirectory()
-        for folder in ["routines", "rules", "templates", "scenarios"] {
-            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: directory + "/" + folder)
-        }
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
         // Waits (up to 60 s) for a pattern in a file; the script fails if it never comes.
         let script = #"""
             wait_for() { for i in $(seq 600); do grep -q -- "$1" "$2" 2>/dev/null && return 0; sleep 0.1; done; echo "timed out waiting for $1" >&2; exit 9; }

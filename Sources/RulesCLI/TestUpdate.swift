@@ -31,8 +31,8 @@ enum TestUpdate {
         }
         for document in parsed.documents { walk(document) }
         let scalars = Array(text.unicodeScalars)
-        var lineStarts = [0]
-        for (offset, scalar) in scalars.enumerated() where scalar == "\n" { lineStarts.append(offset + 1) }
+        // Lines numbered as the parser numbers them (a lone CR, NEL, LS and PS end lines too).
+        let lineStarts = SourceFile(path: file, text: text).lineStartOffsets
         func offset(_ location: SourceLocation) -> Int? {
             guard location.line >= 1, location.line <= lineStarts.count else { return nil }
             let at = lineStarts[location.line - 1] + location.column - 1
@@ -72,15 +72,16 @@ enum TestUpdate {
     }
 
     /// The changed lines of `old` → `new` (same number of lines), as `-`/`+` pairs under
-    /// `file:line`.
+    /// `file:line` (lines numbered as the parser numbers them).
     static func diff(_ old: String, _ new: String, file: String) -> String {
-        let before = old.split(separator: "\n", omittingEmptySubsequences: false)
-        let after = new.split(separator: "\n", omittingEmptySubsequences: false)
+        let before = SourceFile(path: file, text: old)
+        let after = SourceFile(path: file, text: new)
         var out = ""
-        for index in 0..<Swift.min(before.count, after.count) where before[index] != after[index] {
+        for number in 1...Swift.min(before.lineCount, after.lineCount) {
+            guard let was = before.line(number), let now = after.line(number), was != now else { continue }
             out +=
-                TextRenderer.oneLine("\(file):\(index + 1)") + "\n- " + TextRenderer.oneLine(String(before[index])) + "\n+ "
-                + TextRenderer.oneLine(String(after[index])) + "\n"
+                TextRenderer.oneLine("\(file):\(number)") + "\n- " + TextRenderer.oneLine(String(was)) + "\n+ "
+                + TextRenderer.oneLine(String(now)) + "\n"
         }
         return out
     }

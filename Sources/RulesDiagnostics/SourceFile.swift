@@ -34,6 +34,22 @@ public struct SourceFile: Sendable {
 
     public var lineCount: Int { lines.count }
 
+    /// Where each line starts, in Unicode scalars from the start of the text (for edits
+    /// placed by a line and column), made in one pass.
+    public var lineStartOffsets: [Int] {
+        let scalars = text.unicodeScalars
+        var offsets: [Int] = []
+        offsets.reserveCapacity(lines.count)
+        var position = scalars.startIndex
+        var offset = 0
+        for line in lines {
+            offset += scalars.distance(from: position, to: line.startIndex)
+            position = line.startIndex
+            offsets.append(offset)
+        }
+        return offsets
+    }
+
     /// The text of 1-based line `number`, without its line break, or nil past the end.
     public func line(_ number: Int) -> Substring? {
         guard number >= 1, number <= lines.count else { return nil }

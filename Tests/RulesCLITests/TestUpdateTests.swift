@@ -71,4 +71,20 @@ import Testing
         #expect(refused.stderr.contains("--update is refused when CI is set"))
         #expect(try Self.scenarioTexts(directory) == texts)
     }
+
+    /// Lines counted as the parser counts them: a comment holding a lone CR and a line
+    /// separator (U+2028) before the expectation does not move the fix onto another line.
+    @Test func aFixLandsOnItsLineWhateverEndsTheLinesBeforeIt() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
+        let path = directory + "/scenarios/collapsed_day.yaml"
+        var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        lines.insert("# 한 줄 메모\r# 다음 메모\u{2028}# 또 다른 메모", at: 3)
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let update = CapturedRun(["test", "--update", "scenarios/collapsed_day.yaml"], in: directory)
+        #expect(
+            update.stdout.contains("scenarios/collapsed_day.yaml:37\n-   - { at: \"20:30\", delivered: evening_underachievement }\n"),
+            "\(update.stdout)")
+        #expect(CapturedRun(["test", "scenarios/collapsed_day.yaml"], in: directory).stdout.hasSuffix("12 passed, 0 failed\n"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("# 한 줄 메모\r# 다음 메모\u{2028}# 또 다른 메모\n"))
+    }
 }

@@ -13,7 +13,8 @@ extension OperatorEngine {
             decide(at: time)
         case .log(let routine, let value, let unit, let source):
             note(at: time, .appRun(cause: .log, synced: false))
-            guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != nil else { return }
+            // A check routine already completed logs nothing, but the run still decides.
+            guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != .refused else { return }
             decide(at: time)
         case .editLog(let id, let value):
             note(at: time, .appRun(cause: .editLog, synced: false))
@@ -42,14 +43,15 @@ extension OperatorEngine {
             note(at: time, .appRun(cause: .action(action), synced: false))
             request(action, at: time)
             decide(at: time)
-        case .toolCall(let text):
-            note(at: time, .appRun(cause: .toolCall, synced: false))
-            let health = runTool(text, at: time)
-            if let health { sync(health, at: time) }
+        case .toolCall(let text, let health):
+            // One app run, whatever the tool does: an accepted `sync_health_data` syncs
+            // inside it (with the reading the host got).
+            runTool(text, health: health, at: time)
             decide(at: time)
         case .notificationResponse(let id, let response, let health):
             respond(id: id, response: response, health: health, at: time)
         case .settings(let values):
+            note(at: time, .appRun(cause: .settings, synced: false))
             changeSettings(values, at: time)
             decide(at: time)
         case .notificationDelivered, .timeZoneChanged:
@@ -83,30 +85,50 @@ extension OperatorEngine {
         note(at: time, .sync(health))
         guard let health else { return }
         day?.health = health.bounded
-        day?.syncedAt = clock.local(time).seconds
+        let syncedAt = clock.timeOfDay(time, inLogicalDay: currentDay, dayStart: dayStart)
+        day?.syncedAt = syncedAt
         lastPermissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
     }
 
-    /// Adds a habit log; nil (with a problem record) when the routine or unit is wrong.
+    /// What adding a log did.
+    enum LogOutcome: Equatable {
+        /// The log written.
+        case logged(HabitLog)
+        /// Nothing written: the routine is a check routine already completed today.
+        case alreadyCompleted
+        /// Nothing written, with a problem record: the routine, value or unit is wrong.
+        case refused
+
+        /// The log written, if one was.
+        var log: HabitLog? {
+            if case .logged(let log) = self { return log }
+            return nil
+        }
+    }
+
+    /// Adds a habit log: refused (with a problem record) when the routine, value or unit is
+    /// wrong; nothing for a check routine already completed today (completing it again logs
+    /// nothing, whatever value the log carries).
     @discardableResult
-    mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> HabitLog? {
+    mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> LogOutcome {
         // A few routines: found in turn (hashing the id costs more), read through the box.
         guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
             problem(
                 at: time, .unknownRoutine,
                 "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
-            return nil
+            return .refused
         }
         if let message = OperatorEngine.logValueProblem(value) {
             problem(at: time, .invalidValue, "\(message) (routine '\(id)')")
-            return nil
+            return .refused
         }
         let routine = box.value
         if let unit, unit != routine.unit {
             problem(at: time, .unitMismatch, "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
-            return nil
+            return .refused
         }
-        guard let today = currentDay, let number = nextLogNumber else { return nil }
+        guard let today = currentDay, let number = nextLogNumber else { return .refused }
+        if routine.unit == .check, let current = day, Goals.value(of: box, in: current) >= routine.goal { return .alreadyCompleted }
         // The day's date as kept for its candidates' ids.
         let date = candidateIDs(day: today).date
         let logID = String.joined("log_" + date, "_", threeDigits(number))
@@ -117,7 +139,7 @@ extension OperatorEngine {
         day?.nextLogNumber += 1
         day?.appendLog(log)
         note(at: time, .log(log))
-        return log
+        return .logged(log)
     }
 
     /// The one check of a log value, for new logs and edits alike: finite, 0 or more, at
@@ -192,7 +214,8 @@ extension OperatorEngine {
         case .skipToday:
             current.skipped = true
         case .reduceRoute where current.skipped, .startRecovery where current.skipped:
-            problem(at: time, .daySkipped, "the user skipped today: the route stays \(current.route.route.rawValue)")
+            // An ordinary user action on a frozen day, never a problem: it changes nothing.
+            note(at: time, .routeRequestRefused(action, reason: .daySkipped))
         case .reduceRoute, .startRecovery:
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true

@@ -10,7 +10,7 @@ extension OperatorEngine {
         // and put back: a copy retained every array it holds, and the first change of one
         // of them copied that array too.
         guard var current = day.take() else { return }
-        let now = clock.local(time).seconds
+        let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         for message in before.problems { problem(at: time, .evaluation, message) }
         // Routines done at the previous run: a routine done now and not then was completed

@@ -122,7 +122,7 @@ extension OperatorEngine {
             return RenderedText(templateID: nil, surface: surface, text: modelText, redacted: false)
         }
         guard let current = day else { return RenderedText(templateID: nil, surface: surface, text: "", redacted: true) }
-        let now = current.lastRun.map { clock.local($0).seconds } ?? 0
+        let now = current.lastRun.map { clock.timeOfDay($0, inLogicalDay: current.day, dayStart: dayStart) } ?? 0
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         // A read-out, not an app run: failures here were reported by the run that rendered.
         var ignored: [String] = []

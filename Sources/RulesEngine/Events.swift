@@ -106,8 +106,10 @@ public enum EngineEvent: Sendable {
     case uncheck(routine: String, item: String)
     case widget(WidgetIntent)
     case action(RouteAction)
-    /// A proposed tool call from the on-device model, as JSON text.
-    case toolCall(String)
+    /// A proposed tool call from the on-device model, as JSON text: one app run whatever the
+    /// tool does. `health` is the reading the host got when it performed an accepted
+    /// `sync_health_data` (nil: no sync); the run syncs it.
+    case toolCall(String, health: HealthReading? = nil)
     /// The user's answer to a delivered notification; `opened` syncs HealthKit.
     case notificationResponse(id: String, response: NotificationResponse, health: HealthReading?)
     /// New setting values from now on.

@@ -66,7 +66,9 @@ extension OperatorEngine {
         facts.put(layout.stepsGoal, cell: .int(Int(saturating: Self.goal(reading, derived.stepsRoutine))))
         let sleepGranted = health?.sleepPermission == .granted
         var sleepMinutes: Int? = sleepGranted ? health?.sleepMinutes : nil
-        if sleepMinutes == nil, derived.sleepRoutine != nil, Self.value(reading, derived.sleepRoutine) > 0 {
+        // Sleep logged by hand counts only without permission: granted, HealthKit is the truth
+        // (no night recorded stays unknown), as for steps.
+        if !sleepGranted, derived.sleepRoutine != nil, Self.value(reading, derived.sleepRoutine) > 0 {
             sleepMinutes = Int(saturating: Self.value(reading, derived.sleepRoutine))
         }
         facts.put(layout.sleepMinutes, cell: sleepMinutes.map(FactCell.int) ?? .unknown)

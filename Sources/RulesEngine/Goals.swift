@@ -30,7 +30,8 @@ struct Goals {
         case .healthSteps:
             if let health = day.health, health.stepsPermission == .granted { return Double(health.stepsToday ?? 0) }
         case .healthSleep:
-            if let health = day.health, health.sleepPermission == .granted, let minutes = health.sleepMinutes { return Double(minutes) }
+            // Granted: HealthKit is the truth (no night recorded is 0), manual logs change nothing.
+            if let health = day.health, health.sleepPermission == .granted { return Double(health.sleepMinutes ?? 0) }
         case .checklist:
             // Ticked items plus any logged values (a value-less log counts 1).
             if day.ticks.isEmpty { return day.logged(box.value.id) }

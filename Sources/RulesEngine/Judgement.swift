@@ -131,7 +131,7 @@ extension OperatorEngine {
             last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
             return last
         }
-        let lastSeconds = current.lastRun.map { clock.local($0).seconds } ?? dayStart
+        let lastSeconds = current.lastRun.map { clock.timeOfDay($0, inLogicalDay: current.day, dayStart: dayStart) } ?? dayStart
         return read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
     }
 }

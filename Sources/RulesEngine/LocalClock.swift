@@ -64,6 +64,16 @@ public struct LocalClock: Sendable, Hashable {
         return (seconds < dayStart ? day - 1 : day, seconds)
     }
 
+    /// The time of day `instant` reads as inside logical day `day` (nil: its own): its wall
+    /// time, or `dayStart` while this clock is still before that day began — after a
+    /// westward trip (Seoul 15:00 → New York 02:00) the hours gained are not the day's late
+    /// night, and no time reads as belonging to a day before the one in progress.
+    public func timeOfDay(_ instant: Date, inLogicalDay day: Int?, dayStart: Int) -> Int {
+        let (logicalDay, seconds) = logical(instant, dayStart: dayStart)
+        if let day, logicalDay < day { return dayStart }
+        return seconds
+    }
+
     /// The instant of wall time `seconds` on calendar day `day`. A time skipped by a DST
     /// change moves forward by the gap; a repeated time takes its first occurrence.
     public func instant(day: Int, seconds: Int) -> Date {

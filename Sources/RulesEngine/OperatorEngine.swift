@@ -213,7 +213,9 @@ public struct OperatorEngine: Sendable {
     /// Routine statuses at the last app run (or now, if none).
     public func statuses() -> [String: RoutineStatus] {
         guard let day else { return [:] }
-        let reading = read(day, route: day.route.route, risk: day.risk ?? .low, now: day.lastRun.map { clock.local($0).seconds } ?? 0)
+        let reading = read(
+            day, route: day.route.route, risk: day.risk ?? .low,
+            now: day.lastRun.map { clock.timeOfDay($0, inLogicalDay: day.day, dayStart: dayStart) } ?? 0)
         return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.box.value.id, $0.status) })
     }
 
@@ -221,7 +223,9 @@ public struct OperatorEngine: Sendable {
     public func currentFacts() -> FactValues? {
         if let facts = memos.reading?.reading.facts { return facts }
         guard let day, let lastRun = day.lastRun else { return nil }
-        var facts = read(day, route: day.route.route, risk: day.risk ?? .low, now: clock.local(lastRun).seconds).facts
+        var facts = read(
+            day, route: day.route.route, risk: day.risk ?? .low, now: clock.timeOfDay(lastRun, inLogicalDay: day.day, dayStart: dayStart)
+        ).facts
         facts.put(layout.event, .string(day.lastEvent))
         return facts
     }

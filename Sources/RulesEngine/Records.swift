@@ -100,7 +100,7 @@ public struct Reconciliation: Sendable, Hashable, Codable {
 }
 
 /// Why the app ran (trace spelling: `open`, `log`, `edit_log`, `delete_log`, `check`,
-/// `uncheck`, `widget:<intent>`, `action:<action>`, `tool_call`, `timezone`,
+/// `uncheck`, `widget:<intent>`, `action:<action>`, `tool_call`, `settings`, `timezone`,
 /// `notification:<type>`, `notification_action:<action>`).
 public enum RunCause: Sendable, Hashable, Codable {
     /// The user opened the app (or it refreshed): HealthKit synced.
@@ -114,8 +114,10 @@ public enum RunCause: Sendable, Hashable, Codable {
     case widget(WidgetIntent)
     /// A route request of the user's.
     case action(RouteAction)
-    /// A tool call of the on-device model.
+    /// A tool call of the on-device model (one run, whatever the tool does).
     case toolCall
+    /// The user changed settings.
+    case settings
     /// The device's time zone changed.
     case timezone
     /// The user opened a delivered notification of this type.
@@ -135,6 +137,7 @@ public enum RunCause: Sendable, Hashable, Codable {
         case .widget(let intent): "widget:" + intent.rawValue
         case .action(let action): "action:" + action.rawValue
         case .toolCall: "tool_call"
+        case .settings: "settings"
         case .timezone: "timezone"
         case .notification(let type): "notification:" + type
         case .notificationAction(let action): "notification_action:" + action.rawValue
@@ -142,11 +145,15 @@ public enum RunCause: Sendable, Hashable, Codable {
     }
 }
 
+/// Why a user's route request changed nothing. Raw values are stable trace output.
+public enum RefusedRequest: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The user skipped today: the route and risk in force stay for the day.
+    case daySkipped = "day_skipped"
+}
+
 /// What a `problem` record reports: an event the engine could not apply, or an expression
 /// that could not be evaluated. Raw values are stable trace output.
 public enum ProblemCode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A request for a day already skipped.
-    case daySkipped = "event.day_skipped"
     /// A setting value of the wrong type or out of its bounds.
     case invalidSetting = "event.invalid_setting"
     /// A log value that is not a number from 0 to 10^6.
@@ -316,6 +323,8 @@ public struct EngineRecord: Sendable, Hashable, Codable {
         indirect case snapshot(DailySnapshot)
         indirect case dayClosed(DayClose)
         case settingsChanged([String])
+        /// A route request of the user's that changed nothing (the day was skipped).
+        case routeRequestRefused(RouteAction, reason: RefusedRequest)
         /// The device reported a new time zone (IANA names): clock times read in `to` from now.
         case timeZoneChanged(from: String, to: String)
         /// The saved state was fitted to a changed ruleset.
@@ -328,6 +337,12 @@ public struct EngineRecord: Sendable, Hashable, Codable {
     public var at: Date
     /// What happened.
     public var kind: Kind
+
+    /// A record of `kind` at `at`.
+    public init(at: Date, kind: Kind) {
+        self.at = at
+        self.kind = kind
+    }
 }
 
 extension EngineRecord.Kind {
@@ -353,6 +368,7 @@ extension EngineRecord.Kind {
         case .snapshot: "snapshot"
         case .dayClosed: "day.closed"
         case .settingsChanged: "settings.changed"
+        case .routeRequestRefused: "route.request_refused"
         case .timeZoneChanged: "timezone.changed"
         case .stateReconciled: "state.reconciled"
         case .problem: "problem"

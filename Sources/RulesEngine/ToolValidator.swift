@@ -114,24 +114,20 @@ public struct ToolValidator: Sendable {
 }
 
 extension OperatorEngine {
-    /// A tool call is an app run; only an accepted call changes anything. Returns a health
-    /// reading to sync when the call asks for a sync and the host supplied one.
-    mutating func runTool(_ text: String, at time: Date) -> HealthReading? {
+    /// A tool call is one app run; only an accepted call changes anything. An accepted
+    /// `sync_health_data` syncs `health` (the reading the host got) inside the same run.
+    mutating func runTool(_ text: String, health: HealthReading?, at time: Date) {
         let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
+        let syncs = call?.tool == "sync_health_data" && health != nil
+        note(at: time, .appRun(cause: .toolCall, synced: syncs))
         var log: HabitLog?
         if let call {
             switch call.tool {
             case "log_habit_event":
-                // Without a value the validator accepted only a check or count routine: 1 —
-                // and a check routine already completed today is not logged again.
+                // Without a value the validator accepted only a check or count routine: 1 (a
+                // check routine already completed today is not logged again, with or without).
                 if case .string(let routine)? = call.arguments["routine"] {
-                    let value = call.arguments["value"]?.numeric
-                    if value == nil, let box = routineBoxes.first(where: { $0.value.id == routine }), box.value.unit == .check,
-                        let current = day, Goals.value(of: box, in: current) >= box.value.goal
-                    {
-                        break
-                    }
-                    log = addLog(routine: routine, value: value ?? 1, unit: nil, source: .slmTool, at: time)
+                    log = addLog(routine: routine, value: call.arguments["value"]?.numeric ?? 1, unit: nil, source: .slmTool, at: time).log
                 }
             case "set_goal":
                 if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {
@@ -148,10 +144,11 @@ extension OperatorEngine {
                     }
                 }
             default:
-                break  // sync_health_data is the host's to perform; the rest change nothing
+                break  // sync_health_data is the host's to perform (synced below); the rest change nothing
             }
         }
         note(at: time, .toolVerdict(verdict, log: log))
+        if syncs { sync(health, at: time) }
         decisions.tool = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [
@@ -160,6 +157,5 @@ extension OperatorEngine {
                     origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
             ],
             facts: [], note: nil)
-        return nil
     }
 }

@@ -50,8 +50,10 @@ struct Device {
         while let next = pending.first, next.scheduledAt <= time {
             records += engine.records(of: [], now: next.scheduledAt, presumingDeliveries: false)
             pending.removeFirst()
-            let stale = !engine.conditionHolds(for: next, truth: truth(next.scheduledAt))
-            records += engine.records(of: [.notificationDelivered(id: next.id, staleCondition: stale)], now: next.scheduledAt)
+            let condition = engine.conditionAtFire(of: next, truth: truth(next.scheduledAt))
+            // A condition that could not be evaluated is a problem of the ruleset's, told.
+            records += condition.problems.map { EngineRecord(at: next.scheduledAt, kind: .problem(code: .evaluation, message: $0)) }
+            records += engine.records(of: [.notificationDelivered(id: next.id, staleCondition: !condition.holds)], now: next.scheduledAt)
             after(&engine)
         }
         records += engine.records(of: [], now: time, presumingDeliveries: false)

@@ -261,23 +261,11 @@ public enum Simulation {
                 // change skips happens the gap later).
                 let position = logical(of: dayClock.local(time).seconds, dayStart: start)
                 let reading = health.reading(at: position, dayStart: start)
-                var output = engine.records(of: [engineEvent(event.kind, reading: reading)], now: time)
+                let output = engine.records(of: [engineEvent(event.kind, reading: reading)], now: time)
                 for record in output {
                     if case .problem(let code, let message) = record.kind {
                         problems.append((event.origin, code == .notDelivered ? "scenario.not_delivered: \(message)" : message))
                     }
-                }
-                // `sync_health_data` accepted: the host syncs.
-                if case .toolCall = event.kind,
-                    output.contains(where: {
-                        if case .toolVerdict(let verdict, _) = $0.kind {
-                            verdict.tool == "sync_health_data" && verdict.outcome == .accepted
-                        } else {
-                            false
-                        }
-                    })
-                {
-                    output += engine.records(of: [.appOpened(health: reading)], now: time)
                 }
                 if case .settings(let values) = event.kind {
                     for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }
@@ -392,7 +380,8 @@ public enum Simulation {
         case .check(let routine, let item): .check(routine: routine, item: item)
         case .uncheck(let routine, let item): .uncheck(routine: routine, item: item)
         case .action(let action): .action(action)
-        case .toolCall(let text): .toolCall(text)
+        // The host syncs when the engine accepts `sync_health_data`: the reading it would get.
+        case .toolCall(let text): .toolCall(text, health: reading)
         case .notification(let id, let response): .notificationResponse(id: id, response: response, health: reading)
         case .settings(let values): .settings(values)
         case .widget(let intent): .widget(intent)

@@ -8,7 +8,7 @@ import Ruleset
 /// Kinds: `app.run`, `sync`, `log`, `log.changed`, `check`, `risk.changed`, `route.changed`,
 /// `route.item_done`, `notification.scheduled`, `notification.cancelled`,
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,
-/// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`,
+/// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`, `route.request_refused`,
 /// `route.item_left_out`, `state.reconciled`, `timezone.changed`, `problem`.
 public enum Trace {
     public static func kind(_ record: EngineRecord) -> String { record.kind.name }
@@ -78,6 +78,8 @@ public enum Trace {
             ]
         case .settingsChanged(let keys):
             members += [("settings", .array(keys.map(JSONValue.string)))]
+        case .routeRequestRefused(let action, let reason):
+            members += [("action", .string(action.rawValue)), ("reason", .string(reason.rawValue))]
         case .timeZoneChanged(let from, let to):
             members += [("from", .string(from)), ("to", .string(to))]
         case .routeItemLeftOut(let item):
@@ -162,6 +164,8 @@ public enum Trace {
                 "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))"
         case .settingsChanged(let keys):
             return "  settings changed: \(keys.joined(separator: ", "))"
+        case .routeRequestRefused(let action, let reason):
+            return "  route request refused: \(action.rawValue) (\(reason.rawValue): the route stays for the day)"
         case .timeZoneChanged(let from, let to):
             return "🌐 time zone: \(from) → \(to) (clock times from here are \(to)'s)"
         case .routeItemLeftOut(let item):

@@ -108,7 +108,9 @@ import Testing
                   - { at: "11:00", widget: start_recovery }
                 """))
         #expect(!result.records.contains { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } })
-        #expect(result.records.filter { if case .problem(.daySkipped, _) = $0.kind { true } else { false } }.count == 2)
+        // An ordinary user action, recorded as refused, never a problem.
+        #expect(result.records.filter { if case .routeRequestRefused(_, .daySkipped) = $0.kind { true } else { false } }.count == 2)
+        #expect(!result.records.contains { if case .problem = $0.kind { true } else { false } })
         #expect(result.closedDays.first?.result == .skipped)
     }
 

@@ -21,9 +21,12 @@ import Testing
 
     static func gated(_ planned: PlannedCandidate, _ context: GateContext) -> GatedCandidate {
         let candidate = planned.candidate
-        return GatedCandidate(
+        var problems: [String] = []
+        let gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
-            facts: context.atFire(candidate.facts, fireSeconds: candidate.seconds), level: candidate.box.value.interruptionLevel)
+            facts: context.atFire(candidate.facts, fireSeconds: candidate.seconds, problems: &problems), level: candidate.box.value.interruptionLevel)
+        #expect(problems.isEmpty)
+        return gated
     }
 
     @Test func theGatesRunInTheDocumentedOrder() {

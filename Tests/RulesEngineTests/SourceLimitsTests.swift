@@ -92,4 +92,17 @@ import Testing
             }
         }
     }
+
+    /// An evaluation either succeeds or becomes a `problem` record naming the expression's
+    /// file and line: no `try?` in the engine turns an error into a silent `false` (or a
+    /// silent anything).
+    @Test func noErrorIsSilencedInTheEngine() throws {
+        for file in Self.engineSources {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let name = file.path.components(separatedBy: "Sources/").last ?? file.path
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where Self.code(line).contains("try?") {
+                Issue.record("\(name):\(index + 1): 'try?' silences an error: handle it or report a problem record")
+            }
+        }
+    }
 }

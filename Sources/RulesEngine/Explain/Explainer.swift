@@ -122,7 +122,7 @@ package struct Explainer: Sendable {
             var result: Explanation.Result = .matched
             if let when = template.when {
                 for name in when.factsRead where !read.contains(name) { read.append(name) }
-                result = (try? when.isTrue(&context)) == true ? .matched : .notMatched
+                do { result = try when.isTrue(&context) ? .matched : .notMatched } catch { result = .failed(error.description) }
             }
             if let tone = template.tone, tone != line.tone { result = .failed("tone '\(tone)' is not the user's") }
             entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))

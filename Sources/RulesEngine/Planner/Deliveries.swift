@@ -19,26 +19,42 @@ struct IgnoreRun: Equatable {
     static let ended = IgnoreRun(streak: 0, weakenedSince: nil)
 }
 
+/// A request's condition at its fire time (`OperatorEngine.conditionAtFire`).
+public struct ConditionAtFire: Sendable, Hashable {
+    /// The condition holds (false also when it could not be evaluated).
+    public var holds: Bool
+    /// Evaluations that failed, each naming the expression's file and line.
+    public var problems: [String]
+}
+
 /// What iOS did with the plan, as the app learns it: deliveries (reported by the device,
 /// or presumed when nobody reports them) and the user's responses.
 extension OperatorEngine {
     /// Whether a request's `when` still holds at its fire time for the real health data
     /// (`truth`) and what the app knows otherwise. A request whose condition went false
     /// after the last app run is still delivered, marked `stale_condition`: the device model
-    /// asks this before it reports the delivery.
-    public func conditionHolds(for request: ScheduledNotification, truth: HealthReading?) -> Bool {
-        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else { return true }
+    /// asks this before it reports the delivery. A per-routine request reads `routine.*` of
+    /// the routine it was made for, with the reminder time it was scheduled at when the
+    /// user's settings no longer name one. An evaluation that fails does not hold and comes
+    /// with its problem (the expression's file and line), never as a silent `false`.
+    public func conditionAtFire(of request: ScheduledNotification, truth: HealthReading?) -> ConditionAtFire {
+        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else {
+            return ConditionAtFire(holds: true, problems: [])
+        }
         if let truth { current.health = truth.bounded }
         let seconds = clock.local(request.scheduledAt).seconds
         let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
-        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }),
-            let reminder = profile.reminder(for: routine, in: ruleset)
-        {
-            bind(&facts, routineReading, reminder: reminder)
+        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }) {
+            bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds)
         }
-        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds), dayStart: dayStart)
-        return (try? when.isTrue(&context)) == true
+        var problems: [String] = []
+        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds, problems: &problems), dayStart: dayStart)
+        do {
+            return ConditionAtFire(holds: try when.isTrue(&context), problems: problems)
+        } catch {
+            return ConditionAtFire(holds: false, problems: problems + [evaluationProblem(when, origin: rule.whenOrigin, error)])
+        }
     }
 
     /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
@@ -55,8 +71,9 @@ extension OperatorEngine {
     /// request at its time; `truth` flags a stale condition.
     mutating func presumeNextDelivery(truth: ((Date) -> HealthReading?)?) {
         guard let next = pending.first else { return }
-        let stale = truth.map { !conditionHolds(for: next, truth: $0(next.scheduledAt)) } ?? false
-        deliver(next, staleCondition: stale)
+        let condition = truth.map { conditionAtFire(of: next, truth: $0(next.scheduledAt)) }
+        for message in condition?.problems ?? [] { problem(at: next.scheduledAt, .evaluation, message) }
+        deliver(next, staleCondition: condition.map { !$0.holds } ?? false)
     }
 
     /// The user's answer to a delivered notification.

@@ -103,7 +103,8 @@ extension OperatorEngine {
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
-        let tomorrowNow = derived.tomorrowReadsNow ? clock.local(time).seconds : nil
+        let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
+        let tomorrowNow = derived.tomorrowReadsNow ? now : nil
         if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
             cached.explained == keepsExplanations,
             cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
@@ -119,7 +120,7 @@ extension OperatorEngine {
             return
         }
         let tomorrow = DayState(day: current.day + 1)
-        let fresh = read(tomorrow, route: .regular, risk: .low, now: clock.local(time).seconds)
+        let fresh = read(tomorrow, route: .regular, risk: .low, now: now)
         let tomorrowIDs = candidateIDs(day: tomorrow.day)
         var made = self.candidates(for: tomorrow.day, reading: fresh, at: time, ids: tomorrowIDs, problems: &draft.atProblems)
         order(&made)
@@ -181,15 +182,23 @@ extension OperatorEngine {
             {
                 bind(&facts, reading.routines[position], reminder: reminder)
             }
-            planned[index].fireFacts = factsAtFire(facts, fireSeconds: planned[index].candidate.seconds)
+            planned[index].fireFacts = explainedFactsAtFire(facts, fireSeconds: planned[index].candidate.seconds)
             planned[index].candidate.facts = facts
         }
         return planned
     }
 
-    /// Facts moved to a fire time: `now` set there and risk re-derived.
-    func factsAtFire(_ facts: FactValues, fireSeconds: Int) -> FactValues {
-        GateContext.atFire(facts, fireSeconds: fireSeconds, ruleset: ruleset, layout: layout, dayStart: dayStart)
+    /// Facts moved to a fire time: `now` set there and risk re-derived; a risk entry that
+    /// cannot be evaluated there is told in `problems`.
+    func factsAtFire(_ facts: FactValues, fireSeconds: Int, problems: inout [String]) -> FactValues {
+        GateContext.atFire(facts, fireSeconds: fireSeconds, ruleset: ruleset, layout: layout, dayStart: dayStart, problems: &problems)
+    }
+
+    /// Facts moved to a fire time for explaining a candidate the gates already decided with
+    /// the same facts (any evaluation problem was recorded then, at the run that gated it).
+    func explainedFactsAtFire(_ facts: FactValues, fireSeconds: Int) -> FactValues {
+        var toldAtGating: [String] = []
+        return factsAtFire(facts, fireSeconds: fireSeconds, problems: &toldAtGating)
     }
 
     /// What the gates of a plan made now read.
@@ -234,7 +243,7 @@ extension OperatorEngine {
     ) -> (reason: GateReason?, scheduled: ScheduledNotification?) {
         var gated = GatedCandidate(
             candidate: candidate, fireSeconds: candidate.seconds, fireAt: candidate.fireAt, fireDay: candidate.day,
-            facts: context.atFire(candidate.facts, fireSeconds: candidate.seconds), level: candidate.box.value.interruptionLevel)
+            facts: context.atFire(candidate.facts, fireSeconds: candidate.seconds, problems: &problems), level: candidate.box.value.interruptionLevel)
         let inputs = GateInputs(accepted: accepted, skipped: skipped, recovery: recovery)
         let refusal = Gates.run(&gated, inputs, context)
         explain = gated.outcome
@@ -258,7 +267,7 @@ extension OperatorEngine {
     public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
         guard let planned = decisions.plannedToday(type: type) else { return nil }
         let candidate = planned.candidate
-        return (planned.reason, factsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds)
+        return (planned.reason, explainedFactsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds)
     }
 }
 

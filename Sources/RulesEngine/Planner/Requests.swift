@@ -14,7 +14,10 @@ extension OperatorEngine {
         if let recovery, gated.candidate.day == recovery.day {
             reason = recovery.reason
         } else {
-            reason = FirstMatch.index(ruleset.route, \.when, facts: gated.facts, dayStart: dayStart).map { ruleset.route[$0].reason } ?? "default"
+            reason =
+                FirstMatch.index(ruleset.route, \.when, \.origin, facts: gated.facts, dayStart: dayStart, problems: &problems).map {
+                    ruleset.route[$0].reason
+                } ?? "default"
         }
         let redacted = body.redacted || (title?.redacted ?? false)
         return ScheduledNotification(

@@ -23,11 +23,4 @@ enum FirstMatch {
         }
         return nil
     }
-
-    /// The index of the first entry whose condition holds, failures quietly not matching
-    /// (for a table read again where its problems were already told).
-    static func index<Entry>(_ entries: [Entry], _ condition: (Entry) -> CompiledExpression, facts: FactValues, dayStart: Int) -> Int? {
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        return entries.firstIndex { (try? condition($0).isTrue(&context)) == true }
-    }
 }

@@ -18,7 +18,7 @@ enum QuietHoursGate: Gate {
             gated.fireSeconds = quiet.end
             gated.fireAt = deferredTo
             gated.fireDay = context.clock.logical(deferredTo, dayStart: context.dayStart).day
-            gated.facts = context.atFire(gated.candidate.facts, fireSeconds: quiet.end)
+            gated.facts = context.atFire(gated.candidate.facts, fireSeconds: quiet.end, problems: &gated.problems)
             gated.outcome.deferredTo = quiet.end
             return .passed
         }

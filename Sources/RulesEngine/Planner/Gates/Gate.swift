@@ -94,16 +94,18 @@ struct GateContext {
     let clock: LocalClock
     let dayStart: Int
 
-    /// `facts` moved to a fire time: `now` set there and risk re-derived.
-    func atFire(_ facts: FactValues, fireSeconds: Int) -> FactValues {
-        Self.atFire(facts, fireSeconds: fireSeconds, ruleset: ruleset, layout: layout, dayStart: dayStart)
+    /// `facts` moved to a fire time: `now` set there and risk re-derived (a risk entry that
+    /// cannot be evaluated there is told in `problems`).
+    func atFire(_ facts: FactValues, fireSeconds: Int, problems: inout [String]) -> FactValues {
+        Self.atFire(facts, fireSeconds: fireSeconds, ruleset: ruleset, layout: layout, dayStart: dayStart, problems: &problems)
     }
 
-    static func atFire(_ facts: FactValues, fireSeconds: Int, ruleset: Ruleset, layout: FactLayout, dayStart: Int) -> FactValues {
+    static func atFire(
+        _ facts: FactValues, fireSeconds: Int, ruleset: Ruleset, layout: FactLayout, dayStart: Int, problems: inout [String]
+    ) -> FactValues {
         var facts = facts
         if let now = layout.now { facts.patch(now, cell: .time(fireSeconds)) }
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        let index = ruleset.risk.firstIndex { (try? $0.when.isTrue(&context)) == true }
+        let index = FirstMatch.index(ruleset.risk, \.when, \.origin, facts: facts, dayStart: dayStart, problems: &problems)
         if let risk = layout.risk { facts.patch(risk, cell: (index.map { ruleset.risk[$0].level } ?? .low).cell) }
         return facts
     }

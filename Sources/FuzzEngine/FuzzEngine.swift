@@ -5,7 +5,7 @@
 // lock-screen text made from a sensitive fact unless redacted. The rest of the bytes drive the
 // app's own inputs under the same ruleset: events with hostile values (non-finite and huge
 // numbers, unknown ids, settings of any kind, times outside the engine's days), then the saved
-// state with one value changed; every state the engine saves must read back, and every
+// state with one value changed (or every number at one of its bounds); every state the engine saves must read back, and every
 // changed state the decoder accepts must live on. Run from the repository root:
 // Fuzz/run.sh FuzzEngine.
 import Foundation
@@ -141,7 +141,14 @@ private let toolCalls = [
     #"{"name":"set_reminder","arguments":{"routine":"study","time":"25:00"}}"#, String(repeating: "[", count: 40),
 ]
 /// What a changed number or string of a saved state becomes.
-private let stateValues = ["1e300", "-1e300", "1e19", "9.2e18", "-9.2e18", "1e12", "-86401", "-1", "0.5", "null", "\"\"", "\"x\"", "[]", "{}"]
+private let stateValues = [
+    "1e300", "-1e300", "1e19", "9.2e18", "-9.2e18", "9223372036854775807", "-9223372036854775808", "1000000000", "-1000000000", "1e12",
+    "-86401", "-1", "0.5", "null", "\"\"", "\"x\"", "[]", "{}",
+]
+
+/// The bounds a saved state's numbers are held to (magnitude 10^9, zero, a day's seconds, a
+/// night's minutes, a log's value): a state may have every number at one of them at once.
+private let stateBounds = ["1000000000", "-1000000000", "0", "86400", "1440", "1000000", "1"]
 
 /// One event of the app, its values drawn from the hostile tables.
 private func hostileEvent(_ engine: OperatorEngine, _ bytes: inout Bytes) -> EngineEvent {
@@ -201,8 +208,17 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
     let spans = JSONSpans.values(original)
     let all = spans.numbers + spans.strings
     guard !all.isEmpty else { return }
-    let span = all[(bytes.next(256) * 256 + bytes.next(256)) % all.count]
-    let changed = JSONSpans.replacing(original, span, with: stateValues[bytes.next(stateValues.count)])
+    var changed: [UInt8]
+    if bytes.next(4) == 0 {
+        // Every number at a bound at once (from the end, so earlier spans stay where they are).
+        changed = original
+        for span in spans.numbers.sorted(by: { $0.lowerBound > $1.lowerBound }) {
+            changed = JSONSpans.replacing(changed, span, with: stateBounds[bytes.next(stateBounds.count)])
+        }
+    } else {
+        let span = all[(bytes.next(256) * 256 + bytes.next(256)) % all.count]
+        changed = JSONSpans.replacing(original, span, with: stateValues[bytes.next(stateValues.count)])
+    }
     guard let state = EngineState.decode(Data(changed)).state, var restored = OperatorEngine(ruleset: ruleset, state: state) else { return }
     live(&restored, 1 + bytes.next(3))
     minute += 24 * 60

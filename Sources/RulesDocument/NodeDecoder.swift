@@ -10,9 +10,15 @@ public struct NodeDecoder: Sendable {
     /// Called with each date's seconds since 1970: nil accepts it, a text refuses it (the
     /// error's description, with the date's coding path).
     public var dateCheck: @Sendable (Double) -> String?
+    /// Called with every other number read (integers and fractions alike): nil accepts it, a
+    /// text refuses it. Input the engine does arithmetic on bounds every number here.
+    public var numberCheck: @Sendable (Double) -> String?
 
-    public init(dateCheck: @escaping @Sendable (Double) -> String? = { _ in nil }) {
+    public init(
+        dateCheck: @escaping @Sendable (Double) -> String? = { _ in nil }, numberCheck: @escaping @Sendable (Double) -> String? = { _ in nil }
+    ) {
         self.dateCheck = dateCheck
+        self.numberCheck = numberCheck
     }
 
     /// Decodes a `T` from `node`.
@@ -84,7 +90,7 @@ private struct NodeDecoding: Decoder {
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == Date.self {
-            let seconds = try decode(Double.self)
+            let seconds = try floating(plain)
             if let refusal = options.dateCheck(seconds) { throw corrupt(refusal) }
             if let date = Date(timeIntervalSince1970: seconds) as? T { return date }
         }
@@ -93,11 +99,16 @@ private struct NodeDecoding: Decoder {
 
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard let text = plain else { throw mismatch(T.self, "a number") }
-        if let value = T(text) { return value }
+        if let value = T(text) { return try checked(value) }
         // A whole number written with a fraction or exponent (1.0, 1e3), as JSONDecoder reads.
         guard let double = Double(text), double.isFinite, double.rounded() == double, let value = T(exactly: double) else {
             throw corrupt("the number \(text) does not fit in \(T.self)")
         }
+        return try checked(value)
+    }
+
+    private func checked<T: FixedWidthInteger>(_ value: T) throws -> T {
+        if let refusal = options.numberCheck(Double(value)) { throw corrupt(refusal) }
         return value
     }
 
@@ -125,8 +136,14 @@ extension NodeDecoding: SingleValueDecodingContainer {
         return text
     }
 
-    func decode(_ type: Double.Type) throws -> Double { try floating(plain) }
-    func decode(_ type: Float.Type) throws -> Float { Float(try floating(plain)) }
+    func decode(_ type: Double.Type) throws -> Double { try checkedFloating() }
+    func decode(_ type: Float.Type) throws -> Float { Float(try checkedFloating()) }
+
+    private func checkedFloating() throws -> Double {
+        let value = try floating(plain)
+        if let refusal = options.numberCheck(value) { throw corrupt(refusal) }
+        return value
+    }
     func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
     func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
     func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }

@@ -205,9 +205,15 @@ extension EngineState {
         }
         // Decoded from the tree already parsed and checked (never parsed twice). Every date of
         // a state lies within the days the engine lives (it never leaves them).
-        let decoder = NodeDecoder { seconds in
-            InputLimits.engineSeconds.contains(seconds) ? nil : "the date \(seconds) is outside the days the engine lives"
-        }
+        // Every other number within the bounds a rule file's numbers have (magnitude 10^9), so
+        // no sum or product the engine makes of them can overflow.
+        let decoder = NodeDecoder(
+            dateCheck: { seconds in
+                InputLimits.engineSeconds.contains(seconds) ? nil : "the date \(seconds) is outside the days the engine lives"
+            },
+            numberCheck: { number in
+                abs(number) <= Double(InputLimits.maxNumber) ? nil : "the number \(Value.formatNumber(number)) is past the bound of 10^9"
+            })
         let state: EngineState
         do {
             state = try decoder.decode(EngineState.self, from: tree)
@@ -279,9 +285,17 @@ extension EngineState {
         else { return "a notification request is out of range" }
         if let day {
             guard dayRange.contains(day.day) else { return "day \(day.day) is out of range" }
-            guard day.logs.allSatisfy({ $0.value.isFinite && $0.value >= 0 }) else { return "a log value is not a number of zero or more" }
+            guard day.logs.allSatisfy({ OperatorEngine.logValueProblem($0.value) == nil }) else {
+                return "a log value is not a number from 0 to 1,000,000"
+            }
             guard day.nextLogNumber >= 1, day.nextLogNumber <= bound else { return "the next log number is out of range" }
             guard day.goalOverrides.values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return "a goal override is out of range" }
+            // HealthKit's values as a sync keeps them (steps 0…10^9, sleep 0…1,440 minutes, times of day).
+            if let health = day.health, health != health.bounded { return "a HealthKit value is out of range" }
+            if let seconds = day.syncedAt, !(0...86_400).contains(seconds) { return "the sync time is not a time of day" }
+            for quest in [day.quest, day.lastSnapshot?.quest].compactMap(\.self) where quest.startSteps < 0 || quest.currentSteps < 0 {
+                return "the walking quest's steps are negative"
+            }
         }
         return nil
     }

@@ -118,6 +118,29 @@ enum ScalingBenchmark {
                 "notifications:\n  - { id: n\(index), category: c\(index), at: \"10:00\", template: checkin_ready }\n"
             }
         }
+        // The shapes a hostile pull request can take that were still quadratic: many one-line
+        // documents of one phrase each (checked, and loaded from a bundle as the app does), and
+        // one `settings:` section of many keys.
+        report("one-phrase rule documents", base: 160) { count in
+            documentsCost(repository, count: count) { index in "forbidden_phrases: [\"금지어\(index)\"]\n" }
+        }
+        report("one-phrase rule documents from a bundle", base: 160) { count in
+            let shipped = RulesetDirectory.read(RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)).documents
+            let extra = (0..<count).compactMap { index in
+                parse("forbidden_phrases: [\"금지어\(index)\"]\n").map {
+                    RuleDocument(file: "rules/extra\(index).yaml", kind: .sections, node: $0, source: nil)
+                }
+            }
+            let bundle = Data(RulesetBundle.make(shipped + extra).utf8)
+            return Measure.best(runs: 3) { blackHole(Ruleset.load(bundle: bundle)) }
+        }
+        report("settings keys in one section", base: 400) { count in
+            // Read before the shipped files: this section is the one in force (the shipped one is
+            // the duplicate), so every expression that reads a setting looks among its keys.
+            documentsCost(repository, count: 1, first: true) { _ in
+                "settings:\n" + (0..<count).map { "  extra_flag\($0): { type: bool, default: true }\n" }.joined()
+            }
+        }
         report("settings keys across documents", base: 10) { count in
             // 10 keys a document, every document a `settings:` section (one is the section,
             // the others duplicates reported once each).
@@ -143,16 +166,17 @@ enum ScalingBenchmark {
         }
     }
 
-    /// The shipped rule files plus `count` documents, each `document(index)`: loaded (and so
-    /// linted) as `rules check` loads them.
-    static func documentsCost(_ repository: String, count: Int, _ document: (Int) -> String) -> Double {
+    /// The shipped rule files plus `count` documents, each `document(index)` (after them, or
+    /// with `first` before them): loaded (and so linted) as `rules check` loads them.
+    static func documentsCost(_ repository: String, count: Int, first: Bool = false, _ document: (Int) -> String) -> Double {
         let shipped = RulesetDirectory.read(RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)).documents
         var extra: [RuleDocument] = []
         for index in 0..<count {
             guard let node = parse(document(index)) else { continue }
             extra.append(RuleDocument(file: "rules/extra\(index).yaml", kind: .sections, node: node, source: nil))
         }
-        return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: shipped + extra)) }
+        let documents = first ? extra + shipped : shipped + extra
+        return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: documents)) }
     }
 
     static func report(_ name: String, base: Int, _ cost: (Int) -> Double) {

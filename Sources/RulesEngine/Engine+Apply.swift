@@ -84,9 +84,13 @@ extension OperatorEngine {
     mutating func sync(_ health: HealthReading?, at time: Date) {
         note(at: time, .sync(health))
         guard let health else { return }
-        day?.health = health.bounded
-        let syncedAt = clock.timeOfDay(time, inLogicalDay: currentDay, dayStart: dayStart)
-        day?.syncedAt = syncedAt
+        // The day moved out and put back (reading the day's number through the optional while
+        // writing it crashed Swift 6.3.1's optimiser: CopyPropagation, release builds only).
+        if var current = day.take() {
+            current.health = health.bounded
+            current.syncedAt = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
+            day = current
+        }
         lastPermissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
     }
 

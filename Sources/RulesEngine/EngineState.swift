@@ -203,20 +203,10 @@ extension EngineState {
                 return refuse("state.corrupt", "the saved state of version \(version) could not be migrated: \(error)", hint: fresh)
             }
         }
-        // Decoded from the tree already parsed and checked (never parsed twice). Every date of
-        // a state lies within the days the engine lives (it never leaves them).
-        // Every other number within the bounds a rule file's numbers have (magnitude 10^9), so
-        // no sum or product the engine makes of them can overflow.
-        let decoder = NodeDecoder(
-            dateCheck: { seconds in
-                InputLimits.engineSeconds.contains(seconds) ? nil : "the date \(seconds) is outside the days the engine lives"
-            },
-            numberCheck: { number in
-                abs(number) <= Double(InputLimits.maxNumber) ? nil : "the number \(Value.formatNumber(number)) is past the bound of 10^9"
-            })
+        // Decoded from the tree already parsed and checked (never parsed twice).
         let state: EngineState
         do {
-            state = try decoder.decode(EngineState.self, from: tree)
+            state = try boundedDecoder.decode(EngineState.self, from: tree)
         } catch let error as DecodingError {
             return refuse("state.corrupt", "the saved state is damaged: \(describe(error))", hint: fresh)
         } catch {
@@ -227,6 +217,17 @@ extension EngineState {
         }
         return EngineStateLoad(state: state, diagnostics: [])
     }
+
+    /// The decoder of saved states: every date within the days the engine lives (it never
+    /// leaves them), every other number within the bounds a rule file's numbers have
+    /// (magnitude 10^9), so no sum or product the engine makes of them can overflow.
+    static let boundedDecoder = NodeDecoder(
+        dateCheck: { seconds in
+            InputLimits.engineSeconds.contains(seconds) ? nil : "the date \(seconds) is outside the days the engine lives"
+        },
+        numberCheck: { number in
+            abs(number) <= Double(InputLimits.maxNumber) ? nil : "the number \(Value.formatNumber(number)) is past the bound of 10^9"
+        })
 
     /// Runs the migration steps from `version` up to `current` on the JSON object.
     static func migrate(_ data: Data, from version: Int, to current: Int, migrations: [EngineStateMigration]) throws -> Data {

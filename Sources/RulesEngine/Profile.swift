@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
@@ -34,8 +35,9 @@ public struct OperatorProfile: Sendable, Hashable {
     }
 
     /// The largest streak, XP or run of ignores a profile holds: counts saturate here, and a
-    /// saved state past it is corrupt.
-    public static let maxCount = 1_000_000_000_000
+    /// saved state past it is corrupt. The bound of every number a rule file or saved state
+    /// may hold (10^9).
+    public static let maxCount = InputLimits.maxNumber
 
     /// The profile within what a saved state may hold: streak, XP and ignore counts within
     /// 0…`maxCount`, weakening days within the days the engine lives (others dropped). A

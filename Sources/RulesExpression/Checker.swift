@@ -166,7 +166,7 @@ public struct Checker {
         if schema.hasMembers(path) {
             let members = schema.members(of: path)
             return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
-                "'\(path)' is a group of facts; use one of: \(members.map { "\(path).\($0)" }.joined(separator: ", "))")
+                "'\(path)' is a group of facts; use one of: \(FactSchema.listed(members, of: path))")
         }
         if ["null", "nil", "none", "undefined", "unknown"].contains(path.lowercased()) {
             return ExpressionDiagnostics.unknownFact(path, suggestion: nil, node.range).withHint(
@@ -185,9 +185,10 @@ public struct Checker {
         if prefixLength > 0 {
             let prefix = parts[0..<prefixLength].joined(separator: ".")
             let member = parts[prefixLength]
-            let suggestion = Suggestions.nearest(to: member, among: schema.members(of: prefix)).map { prefix + "." + $0 }
+            let members = schema.members(of: prefix)
+            let suggestion = Suggestions.nearest(to: member, among: members).map { prefix + "." + $0 }
             let range = memberRange(node, depth: parts.count - 1 - prefixLength)
-            return ExpressionDiagnostics.unknownMember(prefix, member: member, suggestion: suggestion, members: schema.members(of: prefix), range)
+            return ExpressionDiagnostics.unknownMember(prefix, member: member, suggestion: suggestion, members: members, range)
         }
         let candidates =
             schema.facts.map(\.name)

@@ -186,7 +186,7 @@ public enum ExpressionDiagnostics {
     }
 
     static func unknownMember(_ path: String, member: String, suggestion: String?, members: [String] = [], _ range: TextRange) -> Diagnostic {
-        let listed = members.isEmpty ? nil : "'\(path)' has: " + members.map { "\(path).\($0)" }.joined(separator: ", ")
+        let listed = members.isEmpty ? nil : "'\(path)' has: " + FactSchema.listed(members, of: path)
         return at(
             "type.unknown_fact", range, "'\(path)' has no member '\(member)'",
             hint: suggestion.map { "did you mean '\($0)'?" } ?? listed)

@@ -81,14 +81,23 @@ public struct FactSchema: Sendable {
 
     /// Every name that starts with `prefix.` one level down (`routines.water.` → `progress`…).
     func members(of prefix: String) -> [String] {
-        var seen: [String] = []
+        // In order, each once: a set beside the list (40,000 settings made a list search quadratic).
+        var members: [String] = []
+        var seen: Set<String> = []
         let lead = prefix + "."
         for fact in facts where fact.name.hasPrefix(lead) {
             let rest = fact.name.dropFirst(lead.count)
             let member = String(rest.prefix { $0 != "." })
-            if !seen.contains(member) { seen.append(member) }
+            if seen.insert(member).inserted { members.append(member) }
         }
-        return seen
+        return members
+    }
+
+    /// Members of `prefix` as a hint lists them: `prefix.member`, at most `limit`, then how
+    /// many more.
+    static func listed(_ members: [String], of prefix: String, limit: Int = 20) -> String {
+        let shown = members.prefix(limit).map { "\(prefix).\($0)" }.joined(separator: ", ")
+        return members.count > limit ? shown + " and \(members.count - limit) more" : shown
     }
 
     /// Whether some fact lies under `prefix.`.

@@ -273,11 +273,11 @@ extension RulesetDecoder {
     mutating func decodeForbiddenPhrases(_ node: YAMLNode, _ start: NodeReader) {
         var reader = start
         defer { merge(reader) }
-        // Duplicates by a set: a list of 300,000 phrases stays linear.
-        var seen = Set(ruleset.forbiddenPhrases)
+        // Duplicates by one set kept across documents: a list of 300,000 phrases, or 16,000
+        // documents of one phrase each, stay linear.
         for item in reader.list(node, key: "forbidden_phrases") ?? [] {
             guard let phrase = reader.string(item, key: "forbidden_phrases") else { continue }
-            if seen.insert(phrase).inserted {
+            if forbiddenPhrasesSeen.insert(phrase).inserted {
                 ruleset.forbiddenPhrases.append(phrase)
                 ruleset.forbiddenPhraseOrigins.append(reader.origin(item))
             }

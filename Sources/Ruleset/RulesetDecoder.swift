@@ -28,6 +28,9 @@ struct RulesetDecoder {
     var pendingCategories: [(routine: Int, node: YAMLNode, reader: NodeReader)] = []
     /// The schema with `routine.*` bindings, built once when first needed.
     var perRoutineSchema: FactSchema?
+    /// Forbidden phrases kept so far, across documents: 16,000 one-line documents stay linear
+    /// (a set made afresh per document from the phrases so far made them quadratic).
+    var forbiddenPhrasesSeen: Set<String> = []
 
     /// The ruleset as far as it could be decoded (entries with errors left out) and every
     /// diagnostic; callers must not use the ruleset when a diagnostic is an error.

@@ -217,6 +217,66 @@ import Testing
         }
     }
 
+    /// Report work is bounded by a histogram's entries, not its values: a busiest day of
+    /// 10^12 deliveries (within the documented range) merges and draws in every format (it
+    /// tried to allocate 16 TB), as one row.
+    @Test func aHugeHistogramValueDrawsAsOneRow() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let file = directory + "/whole.json"
+        #expect(CapturedRun(["population"] + Self.office + ["--format", "json", "--out", file], in: Self.root).exitCode == .success)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        // The whole run's (its first; the groups' follow).
+        let busiest = try #require(text.range(of: #""busiest_day": \{[^}]*\}"#, options: .regularExpression))
+        let crafted = text.replacingCharacters(
+            in: busiest, with: #""busiest_day": {"mean": 0, "p50": 0, "p90": 0, "max": 0, "histogram": [[1000000000000, 40]]}"#)
+        try crafted.write(toFile: file, atomically: true, encoding: .utf8)
+        for format in ["text", "html", "json"] {
+            let run = CapturedRun(["population", "merge", file, "--format", format], in: Self.root)
+            #expect(run.exitCode != .usage, "\(format): \(run.stderr)")
+            #expect(run.stdout.utf8.count < 200_000, "\(format): \(run.stdout.utf8.count) bytes")
+        }
+        let textRun = CapturedRun(["population", "merge", file, "--format", "text"], in: Self.root)
+        #expect(textRun.stdout.contains("≥ 1000000000000: 40"))
+    }
+
+    /// Shards relabelled (1/2 copied as 1/3, 2/3 and 3/3) would merge into more users than
+    /// the run has: a shard must count the users its label lives, every day; and a seed,
+    /// start or size out of range is refused.
+    @Test func relabelledShardsAndOutOfRangeHeadersAreRefused() throws {
+        let directory = Fixtures.temporaryDirectory()
+        var files: [String] = []
+        for k in 1...2 {
+            let file = directory + "/shard\(k).json"
+            #expect(CapturedRun(["population"] + Self.office + ["--shard", "\(k)/2", "--out", file], in: Self.root).exitCode == .success)
+            files.append(file)
+        }
+        let first = try String(contentsOfFile: files[0], encoding: .utf8)
+        var relabelled: [String] = []
+        for k in 1...3 {
+            let file = directory + "/relabelled\(k).json"
+            try first.replacingOccurrences(of: #""shard": "1/2""#, with: #""shard": "\#(k)/3""#).write(
+                toFile: file, atomically: true, encoding: .utf8)
+            relabelled.append(file)
+        }
+        let merged = CapturedRun(["population", "merge"] + relabelled, in: Self.root)
+        #expect(merged.exitCode != .success)
+        #expect(merged.stderr.contains("'users_lived' is 20, but shard 1/3 of 40 users lives 14"), "\(merged.stderr)")
+        let header: [(String, String, String)] = [
+            (#""seed": \d+"#, #""seed": 18446744073709551615"#, "'seed'"),
+            (#""start": "[0-9-]+""#, #""start": "1999-12-31""#, "'start'"),
+            (#""days": \d+"#, #""days": 3661"#, "'days'"),
+            (#""users": \d+"#, #""users": 0"#, "'users'"),
+        ]
+        for (pattern, replacement, named) in header {
+            let range = try #require(first.range(of: pattern, options: .regularExpression), "\(pattern)")
+            let file = directory + "/header.json"
+            try first.replacingCharacters(in: range, with: replacement).write(toFile: file, atomically: true, encoding: .utf8)
+            let run = CapturedRun(["population", "merge", file, files[1]], in: Self.root)
+            #expect(run.exitCode != .success, "\(replacement)")
+            #expect(run.stderr.contains(named), "\(replacement): \(run.stderr)")
+        }
+    }
+
     /// A population's work is bounded before it starts: all users × days × a day's events at
     /// most, and one user's days (generated whole: its memory).
     @Test func aRunPastTheWorkBoundIsRefusedBeforeItStarts() throws {

@@ -171,23 +171,32 @@ public enum PopulationReport {
             guard let items = node?["histogram"]?.items else { throw fail("'\(key).histogram' is missing") }
             var histogram = Histogram()
             var seen: Set<Int> = []
-            var counts: [Int] = []
+            var total = 0
             for item in items {
                 guard let pair = item.items, pair.count == 2 else { throw fail("'\(key).histogram' holds something other than [value, count]") }
                 let value = try int(pair[0], key)
                 let count = try int(pair[1], key)
                 guard seen.insert(value).inserted else { throw fail("'\(key).histogram' lists the value \(value) twice") }
-                counts.append(count)
-                _ = try sum(counts, key + ".histogram")
+                // A running total (summing every count so far at each entry was quadratic).
+                total = try sum([total, count], key + ".histogram")
                 histogram.add(value, count: count)
             }
             return histogram
         }
         guard node.pairs != nil else { throw fail("not a population result (a JSON object)") }
-        guard let startDay = DateFormat.days(try string(node["start"], "start")) else { throw fail("'start' is not a date") }
+        guard let startDay = DateFormat.days(try string(node["start"], "start")), InputLimits.engineDays.contains(startDay) else {
+            throw fail("'start' is not a date the engine lives (2000-01-01 to 2199-12-31)")
+        }
+        // The size and seed a run may have (as a population file and the command's options allow).
+        let users = try int(node["users"], "users")
+        let days = try int(node["days"], "days")
+        let runSeed = try seed(node["seed"])
+        guard (1...Population.maxUsers).contains(users) else { throw fail("'users' is \(users), not from 1 to \(Population.maxUsers)") }
+        guard (1...Population.maxDays).contains(days) else { throw fail("'days' is \(days), not from 1 to \(Population.maxDays)") }
+        guard runSeed <= UInt64(InputLimits.maxNumber) else { throw fail("'seed' is \(runSeed), not from 0 to \(InputLimits.maxNumber)") }
         let header = PopulationHeader(
-            name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: try int(node["users"], "users"),
-            days: try int(node["days"], "days"), seed: try seed(node["seed"]), start: startDay,
+            name: try string(node["population"], "population"), file: try string(node["file"], "file"), users: users,
+            days: days, seed: runSeed, start: startDay,
             rulesetSHA256: try string(node["ruleset_sha256"], "ruleset_sha256"),
             populationSHA256: try string(node["population_sha256"], "population_sha256"), ruleset: try string(node["ruleset"], "ruleset"))
         var shard: Shard?
@@ -248,9 +257,16 @@ public enum PopulationReport {
         for (key, histogram) in perUser where try sum(Array(histogram.counts.values), key) != tally.users {
             throw fail("'\(key)' counts \(try sum(Array(histogram.counts.values), key)) users, not the \(tally.users) lived")
         }
-        let (possible, overflow) = header.users.multipliedReportingOverflow(by: header.days)
-        guard overflow || tally.userDays <= possible, tally.users <= header.users else {
-            throw fail("'user_days' (\(tally.userDays)) or the users lived (\(tally.users)) exceed \(header.users) users × \(header.days) days")
+        // Every user of the run (or of its shard: every N-th from the K-th) lived every day:
+        // a shard relabelled (1/2 copied as 1/3) counts other users than its label says.
+        let expectedUsers = (shard ?? .whole).size(of: header.users)
+        guard tally.users == expectedUsers else {
+            throw fail(
+                "'\(shard == nil ? "users" : "users_lived")' is \(tally.users), but \(shard.map { "shard \($0.text) of" } ?? "a run of") \(header.users) users lives \(expectedUsers)"
+            )
+        }
+        guard tally.userDays == tally.users * header.days else {
+            throw fail("'user_days' is \(tally.userDays), not the \(tally.users) users × \(header.days) days lived")
         }
         for (key, counts) in [("delivered", Array(tally.delivered.values)), ("route_changes", Array(tally.routeChanges.values))] {
             _ = try sum(counts, key)

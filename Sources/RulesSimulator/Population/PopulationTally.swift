@@ -114,12 +114,29 @@ public struct PopulationTally: Sendable, Equatable {
 
     public var violations: Int { invariants.values.reduce(0, +) }
 
-    /// Users with at least `n` deliveries on some day, for n = 1 … the busiest day.
+    /// Users with at least `n` deliveries on some day: a row for every n from 1 to the busiest
+    /// day when that is at most `everyCountUpTo`, else (only a crafted result has such days) a
+    /// row for each count present. The work is bounded by the histogram's entries, never by
+    /// its values: a day of 10^12 deliveries is one row, not 10^12.
     public var usersWithADayOfAtLeast: [(deliveries: Int, users: Int)] {
-        let most = busiestDay.counts.keys.max() ?? 0
-        guard most > 0 else { return [] }
-        return (1...most).map { n in (n, busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +)) }
+        let present = busiestDay.sorted.filter { $0.value >= 1 }
+        guard let most = present.last?.value else { return [] }
+        let counts = most <= Self.everyCountUpTo ? Array(1...most) : present.map(\.value)
+        var rows: [(deliveries: Int, users: Int)] = []
+        var atLeast = 0
+        var next = present.count - 1
+        for n in counts.reversed() {
+            while next >= 0, present[next].value >= n {
+                atLeast += present[next].count
+                next -= 1
+            }
+            rows.append((n, atLeast))
+        }
+        return rows.reversed()
     }
+
+    /// Up to this many deliveries on a busiest day, every count gets a row.
+    static let everyCountUpTo = 100
 
     /// Every notification type delivered or suppressed, sorted.
     public var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }

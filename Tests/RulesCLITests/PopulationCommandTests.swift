@@ -182,17 +182,21 @@ import Testing
         #expect(population.exitCode == .failure)
     }
 
+    /// The office population lived as shards 1/2 and 2/2, written into `directory`.
+    static func twoShards(in directory: String) -> [String] {
+        (1...2).map { k in
+            let file = directory + "/shard\(k).json"
+            #expect(CapturedRun(["population"] + Self.office + ["--shard", "\(k)/2", "--out", file], in: Self.root).exitCode == .success)
+            return file
+        }
+    }
+
     /// Result files are read field by field before any arithmetic: a crafted file is refused
     /// with its reason (it trapped: a histogram entry [1, Int.max] twice, negative counts,
     /// user_days -5), and extreme but consistent values merge and draw without trapping.
     @Test func craftedResultFilesAreRefusedNeverTrap() throws {
         let directory = Fixtures.temporaryDirectory()
-        var files: [String] = []
-        for k in 1...2 {
-            let file = directory + "/shard\(k).json"
-            #expect(CapturedRun(["population"] + Self.office + ["--shard", "\(k)/2", "--out", file], in: Self.root).exitCode == .success)
-            files.append(file)
-        }
+        let files = Self.twoShards(in: directory)
         let text = try String(contentsOfFile: files[0], encoding: .utf8)
         let userDays = try #require(text.range(of: #""user_days": \d+"#, options: .regularExpression).map { String(text[$0]) })
         let histogram = try #require(text.range(of: #""histogram": \[\s*\[\s*\d+,\s*\d+\s*\]"#, options: .regularExpression))
@@ -244,12 +248,7 @@ import Testing
     /// start or size out of range is refused.
     @Test func relabelledShardsAndOutOfRangeHeadersAreRefused() throws {
         let directory = Fixtures.temporaryDirectory()
-        var files: [String] = []
-        for k in 1...2 {
-            let file = directory + "/shard\(k).json"
-            #expect(CapturedRun(["population"] + Self.office + ["--shard", "\(k)/2", "--out", file], in: Self.root).exitCode == .success)
-            files.append(file)
-        }
+        let files = Self.twoShards(in: directory)
         let first = try String(contentsOfFile: files[0], encoding: .utf8)
         var relabelled: [String] = []
         for k in 1...3 {

@@ -9,16 +9,14 @@ import Ruleset
 enum BoundaryCommand {
     static func generate(ruleset: Ruleset, out: String, io: CommandIO) -> ExitCode {
         let scenarios = BoundaryScenarios.make(ruleset)
-        let directory = io.resolve(out)
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for (name, text) in scenarios {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
-            }
+            try FileManager.default.createDirectory(atPath: io.resolve(out), withIntermediateDirectories: true)
         } catch {
-            io.err("Error: cannot write to \(out): \(error.localizedDescription)\n")
+            io.err("Error: cannot make the directory \(out): \(error.localizedDescription)\n")
             return .usage
         }
+        // Every scenario or none (a full disk halfway leaves the folder as it was).
+        guard io.writeAll(scenarios.map { ((out as NSString).appendingPathComponent($0.0), $0.1) }) else { return .usage }
         io.out("wrote \(scenarios.count) boundary scenario\(scenarios.count == 1 ? "" : "s") to \(out)\n")
         for (name, _) in scenarios { io.out("  \(name)\n") }
         return .success

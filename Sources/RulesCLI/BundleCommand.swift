@@ -1,5 +1,6 @@
 import Foundation
 import RulesDiagnostics
+import RulesExpression
 import Ruleset
 import RulesetFiles
 
@@ -30,6 +31,22 @@ enum BundleCommand {
             run: run)
     }
 
+    /// Why every store would refuse a bundle signed by `keys` with `release`, made at `now`:
+    /// more signatures than a store reads, a key named twice, or an expiry already past.
+    static func refusedByEveryStore(keys: [String], release: BundleRelease?, now: Date) -> String? {
+        if keys.count > BundleEnvelope.maxSignatures {
+            return "\(keys.count) signatures: a store reads at most \(BundleEnvelope.maxSignatures), so every store would refuse this bundle"
+        }
+        if let twice = keys.enumerated().first(where: { keys[..<$0.offset].contains($0.element) })?.element {
+            return "--sign names key \(twice) twice: give each key once"
+        }
+        if let expires = release?.expires, now.timeIntervalSince1970 >= Double(expires + 1) * 86_400 {
+            return
+                "--expires \(DateFormat.string(expires)) is already past (a bundle expires at the end of its day, UTC): every store would refuse it"
+        }
+        return nil
+    }
+
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         guard let out = arguments.value("--out") else {
             return RulesCLI.usageError("bundle needs --out FILE", usage: command.usage, helpName: "bundle", io: io)
@@ -46,6 +63,10 @@ enum BundleCommand {
         switch BundleSigning.signingKeys(arguments.values["--sign"] ?? [], io) {
         case .success(let read): keys = read
         case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
+        }
+        if let refusal = refusedByEveryStore(keys: keys.map(\.id), release: release, now: Date()) {
+            io.err("Error: \(refusal); nothing was bundled\n")
+            return .usage
         }
         let path = arguments.positional.first ?? "."
         let directory = io.resolve(path)

@@ -99,9 +99,11 @@ enum CheckCommand {
                     collector.append(contentsOf: scenarioDiagnostics)
                     sources.merge(scenarioSources) { a, _ in a }
                 }
-            } else if path.hasSuffix(".json") {
+            } else if isBundle(absolute) {
                 fileCount += 1
-                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: arguments.value("--channel"), after: after))
+                // The channel the app's store has unless told, as `verify` reads it.
+                let channel = arguments.value("--channel") ?? "stable"
+                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: channel, after: after))
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)
@@ -116,12 +118,26 @@ enum CheckCommand {
         return collector.hasFailures(strict: strict) ? .failure : .success
     }
 
+    /// Whether the file at `path` is checked as a bundle: named `.json` or `.bundle` in any
+    /// case, or (named otherwise, but not `.yaml`/`.yml`) a JSON object by its first byte —
+    /// so `check --trust` never passes a bundle by its name ("x.bundle", "x.JSON").
+    static func isBundle(_ path: String) -> Bool {
+        let name = path.lowercased()
+        if name.hasSuffix(".json") || name.hasSuffix(".bundle") { return true }
+        if name.hasSuffix(".yaml") || name.hasSuffix(".yml") { return false }
+        guard case .success(let bytes) = FileReader.contents(of: path, limit: InputLimits.maxBundleBytes) else { return false }
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    }
+
     /// A bundle, as the app loads it: fields, hash and the full lint of its documents; with
     /// trusted keys, its signatures, channel and expiry too; without, an unsigned bundle is an
     /// error and a signed one a note naming its keys.
     static func checkBundle(_ path: String, absolute: String, keys: TrustedKeys, channel: String?, after: Int) -> [Diagnostic] {
-        guard let data = BundleSigning.readBundle(absolute) else {
-            return [Diagnostic(code: "io.unreadable", severity: .error, file: path, location: .fileStart, message: "cannot read the bundle")]
+        let data: Data
+        switch BundleSigning.readBundle(absolute) {
+        case .success(let read): data = read
+        case .failure(let failure):
+            return [Diagnostic(code: "io.unreadable", severity: .error, file: path, location: .fileStart, message: failure.description)]
         }
         var diagnostics: [Diagnostic]
         if !keys.ids.isEmpty {

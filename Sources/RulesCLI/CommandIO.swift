@@ -63,12 +63,53 @@ public struct CommandIO {
         return output.finish()
     }
 
+    /// Writes every file or none (a full disk halfway leaves nothing half written): each to a
+    /// temporary file beside its target, with the checks of `writeAtomically`, and only when
+    /// all are whole are they renamed into place. False after one line on standard error.
+    public func writeAll(_ files: [(path: String, text: String)]) -> Bool {
+        var outputs: [Output] = []
+        for file in files {
+            guard let output = openOutput(file.path) else {
+                for written in outputs { written.discard() }
+                return false
+            }
+            output.write(file.text)
+            guard output.complete() else {
+                for written in outputs { written.discard() }
+                return false
+            }
+            outputs.append(output)
+        }
+        return outputs.allSatisfy { $0.finish() }
+    }
+
     /// An output to write in pieces (a long run streamed as it happens), with the checks of
     /// `writeAtomically`: `-` (or nil) is standard output; a file is a temporary file beside
     /// the path, renamed over it by `finish()`. Nil, after one line on standard error, when
     /// the path may not be written.
     public func openOutput(_ path: String?, inputs: [String] = []) -> Output? {
         guard let path, path != "-" else { return Output(standard: out) }
+        guard let target = outputTarget(path, inputs: inputs) else { return nil }
+        let parent = (target as NSString).deletingLastPathComponent
+        // A short name of its own (a name as long as the system allows, 255 bytes, plus a
+        // suffix would be too long to create).
+        let temporary = (parent as NSString).appendingPathComponent(".rules-\(UUID().uuidString.prefix(8)).tmp")
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+            err("Error: cannot write \(path): cannot create a file beside it\n")
+            return nil
+        }
+        return Output(path: path, target: target, temporary: temporary, handle: handle, err: err)
+    }
+
+    /// The absolute path a file output `path` is written to, after the checks of
+    /// `writeAtomically` (nothing is created); nil after one line on standard error when the
+    /// path may not be written.
+    public func outputTarget(_ path: String, inputs: [String] = []) -> String? {
+        // `x/` names a directory: never the file `x`.
+        if path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..") || path == "." || path == ".." {
+            err("Error: cannot write \(path): it names a directory; give a file name\n")
+            return nil
+        }
         let target = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
         let parent = (target as NSString).deletingLastPathComponent
         let realParent = OutputPath.real(parent) ?? parent
@@ -91,12 +132,20 @@ public struct CommandIO {
                 return nil
             }
         }
-        let temporary = (parent as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            err("Error: cannot write \(path): cannot create a file beside it\n")
-            return nil
+        return target
+    }
+
+    /// Whether two outputs of one run land in one place (both standard output, or one file
+    /// named two ways, through a link or not): the second would replace the first.
+    public func sameOutput(_ a: String, _ b: String) -> Bool {
+        if a == "-" || b == "-" { return a == b }
+        let (first, second) = (URL(fileURLWithPath: resolve(a)).standardizedFileURL.path, URL(fileURLWithPath: resolve(b)).standardizedFileURL.path)
+        if first == second { return true }
+        func real(_ path: String) -> String {
+            let parent = (path as NSString).deletingLastPathComponent
+            return ((OutputPath.real(parent) ?? parent) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
         }
-        return Output(path: path, target: target, temporary: temporary, handle: handle, err: err)
+        return real(first) == real(second)
     }
 
     /// Colour only on a terminal, and never when `NO_COLOR` is set to anything non-empty.
@@ -164,17 +213,42 @@ public final class Output {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Renames the file into place (standard output: nothing to do); false, after one line on
-    /// standard error, when it could not be written.
-    public func finish() -> Bool {
+    private var closed = false
+
+    /// Writes out what is buffered and closes the temporary file, without renaming it; false,
+    /// after one line on standard error (the temporary file removed), when it could not be
+    /// written whole. `finish()` then renames it.
+    public func complete() -> Bool {
         guard let handle else { return true }
-        flush()
-        try? handle.close()
+        if !closed {
+            closed = true
+            flush()
+            do { try handle.synchronize() } catch { failure = failure ?? error.localizedDescription }
+            try? handle.close()
+        }
         if let failure {
             unlink(temporary)
             err("Error: cannot write \(path): \(failure)\n")
             return false
         }
+        return true
+    }
+
+    /// Removes the temporary file: nothing of this output is kept.
+    public func discard() {
+        guard let handle else { return }
+        if !closed {
+            closed = true
+            try? handle.close()
+        }
+        unlink(temporary)
+    }
+
+    /// Renames the file into place (standard output: nothing to do); false, after one line on
+    /// standard error, when it could not be written.
+    public func finish() -> Bool {
+        guard handle != nil else { return true }
+        guard complete() else { return false }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)

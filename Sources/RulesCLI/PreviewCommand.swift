@@ -45,7 +45,10 @@ enum PreviewCommand {
         let cards = cards(ruleset, clock: clock)
         let marked = cards.filter { !$0.marks.isEmpty }.count
         if let out = arguments.value("--out") {
-            guard io.writeAtomically(html(cards, ruleset: ruleset), to: out) else { return .usage }
+            // Never over the rule files it shows.
+            guard io.writeAtomically(html(cards, ruleset: ruleset), to: out, inputs: SimulationSupport.inputs(arguments, io, extra: [])) else {
+                return .usage
+            }
             if out != "-" {
                 io.out("wrote \(out): \(Set(cards.map(\.template.id)).count) templates, \(cards.count) renderings, \(marked) marked\n")
             }

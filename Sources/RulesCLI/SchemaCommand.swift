@@ -37,17 +37,16 @@ enum SchemaCommand {
             io.out(schema.schema.prettyRendered() + "\n")
             return .success
         }
-        let directory = io.resolve(out)
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for (file, schema) in schemas {
-                try Data((schema.prettyRendered() + "\n").utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(file)))
-                io.out("wrote \((out as NSString).appendingPathComponent(file))\n")
-            }
+            try FileManager.default.createDirectory(atPath: io.resolve(out), withIntermediateDirectories: true)
         } catch {
-            io.err("Error: cannot write to \(out): \(error.localizedDescription)\n")
+            io.err("Error: cannot make the directory \(out): \(error.localizedDescription)\n")
             return .usage
         }
+        // Every schema or none (a full disk halfway leaves the folder as it was).
+        let files = schemas.map { ((out as NSString).appendingPathComponent($0.file), $0.schema.prettyRendered() + "\n") }
+        guard io.writeAll(files) else { return .usage }
+        for (path, _) in files { io.out("wrote \(path)\n") }
         return .success
     }
 }

@@ -68,6 +68,12 @@ enum SimulateCommand {
             guard let state = saved.state else { return saved.exit }
             start = state
         }
+        // Two outputs never share a place: the state would silently replace the timeline.
+        if let out = arguments.value("--out"), let stateOut = arguments.value("--state-out"), io.sameOutput(out, stateOut) {
+            return RulesCLI.usageError(
+                "--out and --state-out name the same file (\(out)): the state would replace the timeline; give each its own",
+                usage: command.usage, helpName: "simulate", io: io)
+        }
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
         let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
         let format = arguments.value("--format") ?? "text"

@@ -74,6 +74,9 @@ enum WatchCommand {
             io.err("Error: no ruleset directory at \(rulesetPath)\n")
             return .usage
         }
+        // A report that can never be written (a device, a directory, an input) is said before
+        // watching starts, with exit 2.
+        if let html, io.outputTarget(html, inputs: arguments.positional) == nil { return .usage }
 
         let flag = StopFlag()
         let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
@@ -106,9 +109,9 @@ enum WatchCommand {
             Thread.sleep(forTimeInterval: interval)
         }
         // The report stays, without its reload script.
-        if let html, let report = lastReport { _ = io.writeAtomically(report, to: html) }
+        let kept = html.flatMap { html in lastReport.map { io.writeAtomically($0, to: html) } } ?? true
         io.out("\nwatch ended after \(round) round\(round == 1 ? "" : "s")\n")
-        return .success
+        return kept ? .success : .usage
     }
 
     /// One round: check, test, simulate. Returns the report without its reload script.

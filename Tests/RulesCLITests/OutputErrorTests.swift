@@ -10,13 +10,17 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     /// Runs `script` in `bash` with `$RULES` set to the built binary; returns exit code and stderr.
-    func shell(_ script: String) throws -> (status: Int32, stderr: String) {
-        let binary = Self.root + "/.build/debug/rules"
+    func shell(_ script: String) throws -> (status: Int32, stderr: String) { try Self.shell(script, in: Self.root) }
+
+    /// Runs `script` in `bash` in `directory` with `$RULES` set to the built binary; returns
+    /// exit code and stderr.
+    static func shell(_ script: String, in directory: String) throws -> (status: Int32, stderr: String) {
+        let binary = directory + "/.build/debug/rules"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.root)
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ["RULES": binary, "PATH": "/usr/bin:/bin"]
         let errors = Pipe()
         process.standardError = errors

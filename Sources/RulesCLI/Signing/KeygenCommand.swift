@@ -46,28 +46,49 @@ enum KeygenCommand {
             io.err("Error: \(id).key or \(id).pub already exists in \(out); nothing was overwritten\n")
             return .usage
         }
-        guard createExclusive(privatePath, SigningKeyFile.text(kind: "ed25519-private", keyID: id, key: pair.seed), mode: 0o600),
-            createExclusive(publicPath, SigningKeyFile.text(kind: "ed25519-public", keyID: id, key: pair.publicKey), mode: 0o644)
-        else {
-            io.err("Error: cannot write the key pair into \(out) (a file appeared there, or it is not writable)\n")
+        // Both files or neither: a key pair half written (a full disk) leaves nothing behind.
+        if let failure = createExclusive(privatePath, SigningKeyFile.text(kind: "ed25519-private", keyID: id, key: pair.seed), mode: 0o600) {
+            io.err("Error: cannot write the private key into \(out): \(failure); nothing was written\n")
+            return .usage
+        }
+        if let failure = createExclusive(publicPath, SigningKeyFile.text(kind: "ed25519-public", keyID: id, key: pair.publicKey), mode: 0o644) {
+            unlink(privatePath)
+            io.err("Error: cannot write the public key into \(out): \(failure); the private key was removed, nothing was kept\n")
             return .usage
         }
         io.out(
             "wrote \((out as NSString).appendingPathComponent(id + ".key")) (private, mode 0600) and \((out as NSString).appendingPathComponent(id + ".pub"))\n"
         )
         io.out("key id \(id)\n")
+        if let warning = GitWorkTree.unignoredWarning(privatePath) { io.err("warning: \(warning)\n") }
         return .success
     }
 
     /// Creates `path` with `text`, failing if anything exists there (a link included) — the
-    /// private key is never written through a link or over a file.
-    static func createExclusive(_ path: String, _ text: String, mode: mode_t) -> Bool {
+    /// private key is never written through a link or over a file. Nil when written whole;
+    /// else why not (`it exists`, or the system's reason: a file begun is removed).
+    static func createExclusive(_ path: String, _ text: String, mode: mode_t) -> String? {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        guard descriptor >= 0 else { return errno == EEXIST ? "it exists" : String(cString: strerror(errno)) }
+        func failed() -> String {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            unlink(path)
+            return reason
+        }
         // The mode asked for, whatever the umask.
-        guard fchmod(descriptor, mode) == 0 else { return false }
+        guard fchmod(descriptor, mode) == 0 else { return failed() }
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) == buffer.count }
+        let written = bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) }
+        guard written == bytes.count else {
+            if written >= 0 { errno = ENOSPC }
+            return failed()
+        }
+        guard fsync(descriptor) == 0 else { return failed() }
+        guard close(descriptor) == 0 else {
+            unlink(path)
+            return String(cString: strerror(errno))
+        }
+        return nil
     }
 }

@@ -44,8 +44,11 @@ enum VerifyCommand {
             guard let day = DateFormat.days(at), DateFormat.string(day) == at else { return usage("--at '\(at)' is not a date YYYY-MM-DD") }
             trust.now = Date(timeIntervalSince1970: Double(day) * 86_400)
         }
-        guard let data = BundleSigning.readBundle(io.resolve(path)) else {
-            io.err("Error: cannot read \(path)\n")
+        let data: Data
+        switch BundleSigning.readBundle(io.resolve(path)) {
+        case .success(let read): data = read
+        case .failure(let failure):
+            io.err("Error: \(path): \(failure.description)\n")
             return .usage
         }
         let load = Ruleset.load(bundle: data, trust: trust)

@@ -104,7 +104,7 @@ public struct BundleEnvelope: Sendable {
     /// The envelope's keys.
     static let keys: Set<String> = ["format", "version", "sha256", "content", "sequence", "channel", "expires", "rollout", "signatures"]
     /// Most signatures a bundle carries (a key rotation needs two).
-    static let maxSignatures = 8
+    public static let maxSignatures = 8
 
     /// What a signature signs: a fixed prefix and the envelope without its content (bound
     /// by `sha256`, which the loader checks against the content) or signatures, rendered

@@ -12,10 +12,11 @@ public struct TrustedKeys: Sendable, Equatable {
     /// No key: every bundle is refused as untrusted.
     public init() {}
 
-    /// The keys given as raw 32-byte values; nil if one is not 32 bytes.
+    /// The keys given as raw 32-byte values; nil if one is not 32 bytes or is a weak key (a
+    /// point of small order, all zeros included: `Ed25519.isUsablePublicKey`).
     public init?(publicKeys: [[UInt8]]) {
         for key in publicKeys {
-            guard key.count == Ed25519.publicKeyBytes else { return nil }
+            guard Ed25519.isUsablePublicKey(key) else { return nil }
             keys[Self.keyID(key)] = key
         }
     }

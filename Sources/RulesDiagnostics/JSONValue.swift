@@ -89,31 +89,62 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// characters; everything else (Hangul included) is written as is.
     public static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        // Runs of bytes that need no escape are appended whole; every escaped byte is ASCII,
-        // so each run starts and ends on a scalar boundary.
-        let bytes = value.utf8
-        var runStart = bytes.startIndex
-        var index = runStart
-        while index != bytes.endIndex {
+        // Runs of bytes that need no escape are appended whole; an escape starts and ends on a
+        // scalar boundary. Escaped: what JSON requires (quote, backslash, C0 controls), and
+        // what would steer a reader of the text — DEL, C1 controls, bidi controls and the line
+        // and paragraph separators — as `\uXXXX` (the same string to a JSON reader).
+        var value = value
+        value.withUTF8 { bytes in writeEscaped(bytes, to: &out) }
+        out += "\""
+    }
+
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout String) {
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
             let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                bytes.formIndex(after: &index)
+            let length = escapedLength(bytes, at: index)
+            guard length > 0 else {
+                index += 1
                 continue
             }
-            out += value[runStart..<index]
+            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
             switch byte {
             case UInt8(ascii: "\""): out += "\\\""
             case UInt8(ascii: "\\"): out += "\\\\"
             case UInt8(ascii: "\n"): out += "\\n"
             case UInt8(ascii: "\r"): out += "\\r"
             case UInt8(ascii: "\t"): out += "\\t"
-            default: out += "\\u" + String(format: "%04x", UInt32(byte))
+            default:
+                let scalar =
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self).unicodeScalars.first?.value
+                    ?? UInt32(byte)
+                out += "\\u" + String(format: "%04x", scalar)
             }
-            bytes.formIndex(after: &index)
+            index += length
             runStart = index
         }
-        out += value[runStart..<index]
-        out += "\""
+        out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+    }
+
+    /// The length in bytes of the character at `index` when it is written escaped, else 0.
+    @inline(__always)
+    private static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let byte = bytes[index]
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return 1 }
+        guard byte == 0xC2 || byte == 0xD8 || byte == 0xE2, index + 1 < bytes.count else { return 0 }
+        let second = bytes[index + 1]
+        switch byte {
+        case 0xC2: return (0x80...0x9F).contains(second) ? 2 : 0  // U+0080–009F
+        case 0xD8: return second == 0x9C ? 2 : 0  // U+061C
+        default:
+            guard index + 2 < bytes.count else { return 0 }
+            let third = bytes[index + 2]
+            // U+200E–200F, U+2028–202E, U+2066–2069
+            if second == 0x80, third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third) { return 3 }
+            if second == 0x81, (0xA6...0xA9).contains(third) { return 3 }
+            return 0
+        }
     }
 }
 

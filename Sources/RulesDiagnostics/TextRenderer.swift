@@ -35,29 +35,27 @@ public struct TextRenderer: Sendable {
     }
 
     /// Whether a scalar would act on a terminal rather than show (C0 and C1 controls, DEL).
+    /// A character that steers a terminal or a log rather than showing: C0 and C1 controls
+    /// and DEL, bidi controls (U+202E turns the rest of a line around) and the line and
+    /// paragraph separators (U+2028 breaks a line where a reader does not expect one) —
+    /// decided by Unicode property.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        let value = scalar.value
+        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
+        guard value >= 0x061C, value <= 0x206F else { return false }
+        let properties = scalar.properties
+        return properties.isBidiControl || properties.generalCategory == .lineSeparator || properties.generalCategory == .paragraphSeparator
     }
+
+    /// The styles this renderer paints with (`ESC [ style m`): only these pass
+    /// `terminalSafe`; any other sequence (conceal, blink, a cursor move) is escaped.
+    static let paintedStyles: Set<String> = ["0", "1", "2", "1;31", "1;33", "1;36"]
 
     /// Text from input (file names, keys in messages) with control characters written as
-    /// `\u{1b}`: an ESC or BEL in a YAML key never retitles or clears the terminal.
-    public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar), scalar != "\n" {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// `\u{1b}`: an ESC or BEL in a YAML key never retitles or clears the terminal, and a
+    /// line feed in a name never starts a line of its own (`oneLine`).
+    public static func escaped(_ text: String) -> String { oneLine(text) }
 
-    /// Output for a terminal: every control character from input (an ESC or BEL in a scenario
-    /// name, a template text or a group name retitles, clears or rewrites the terminal) is
-    /// written as `\u{1b}`; newlines, tabs and the colour sequences the renderers make
-    /// (`ESC [ digits ; … m`) pass. Linear, and a plain text is returned as it is.
     /// `text` for one line of output: every control character escaped, line feeds too (`\n`),
     /// so a name read from a file can never start a line of its own — in a CI log such a
     /// line (`::error file=…::`) would be taken for an annotation.
@@ -76,18 +74,27 @@ public struct TextRenderer: Sendable {
         return String(out)
     }
 
+    /// Output for a terminal: every control character from input (an ESC or BEL in a scenario
+    /// name, a template text or a group name retitles, clears or rewrites the terminal) is
+    /// written as `\u{1b}`; newlines, tabs and the colour sequences the renderers make
+    /// (`paintedStyles`) pass; bidi controls and line separators are escaped too. Linear, and a plain text is returned as it is.
     public static func terminalSafe(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        // (0xC2: a C1 control's first byte; 0xD8 and 0xE2: those of the bidi controls and separators.)
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 })
+        else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
-                // A colour sequence passes whole; anything else after ESC [ is escaped.
+                // One of the renderer's own colours passes whole; anything else after ESC [
+                // (conceal, blink, any other sequence) is escaped.
                 var end = index + 2
                 while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
-                if end < scalars.count, scalars[end] == "m" {
+                var style = String.UnicodeScalarView()
+                style.append(contentsOf: scalars[(index + 2)..<end])
+                if end < scalars.count, scalars[end] == "m", paintedStyles.contains(String(style)) {
                     out.append(contentsOf: scalars[index...end])
                     index = end + 1
                     continue
@@ -122,7 +129,7 @@ public struct TextRenderer: Sendable {
         case .warning: severityStyle = "1;33"
         case .note: severityStyle = "1;36"
         }
-        var out = paint("\(TextRenderer.escaped(d.file)):\(d.location.line):\(d.location.column):", "1") + " "
+        var out = paint("\(TextRenderer.oneLine(d.file)):\(d.location.line):\(d.location.column):", "1") + " "
         out += paint("\(d.severity.rawValue):", severityStyle) + " "
         out += TextRenderer.escaped(d.message) + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
         let gutterWidth = Swift.max(5, String(d.location.line).count + 3)

@@ -18,14 +18,22 @@ package enum VisibleText {
     /// still counts as one character of a surface's `max_length`.
     package static let maxCombiningMarks = 4
 
-    /// The first hidden character of `text`: control characters (tab, line breaks and other
-    /// C0/C1 codes, DEL), bidi controls, and default-ignorable code points (zero-width space,
-    /// joiners, soft hyphen, word joiner, BOM, Hangul fillers, variation selectors, tags) —
-    /// but a variation selector or zero-width joiner inside an emoji sequence (❤️, 👩‍💻) — and
-    /// a letter with more than `maxCombiningMarks` combining marks. Nil when there is none.
+    /// The first hidden character of `text`, decided by Unicode property, never by a list of
+    /// code points: general category control (tab, line breaks, C0/C1, DEL), format (Cf:
+    /// zero-width and bidi controls, interlinear annotation, hieroglyph format controls),
+    /// private use, unassigned, surrogate, line and paragraph separator (U+2028 breaks a line
+    /// on the lock screen); default-ignorable code points (joiners, soft hyphen, word joiner,
+    /// BOM, Hangul fillers, variation selectors, tags) — but a variation selector or
+    /// zero-width joiner inside an emoji sequence (❤️, 👩‍💻) —; the two symbols Unicode defines
+    /// as standing for nothing drawn (U+FFFC OBJECT REPLACEMENT CHARACTER, a placeholder, and
+    /// U+2800 BRAILLE PATTERN BLANK, a cell with no dot); a combining mark on a base that
+    /// takes none (the start of the text, a space or punctuation, Hangul, an ideograph: "수́"
+    /// renders as a smear on 수); and more than `maxCombiningMarks` marks on one letter. Nil
+    /// when there is none.
     package static func firstHidden(in text: String) -> Hidden? {
         var offset = 0
         var previous: Unicode.Scalar?
+        var base: Unicode.Scalar?
         var marks = 0
         let scalars = Array(text.unicodeScalars)
         for (index, scalar) in scalars.enumerated() {
@@ -35,25 +43,65 @@ package enum VisibleText {
             }
             let properties = scalar.properties
             let category = properties.generalCategory
-            if category == .control { return Hidden(scalar: scalar, offset: offset, description: name(scalar)) }
+            let afterEmoji = previous.map { $0.properties.isEmoji } ?? false
+            // Emoji sequences: a presentation selector after an emoji, a joiner between two.
+            if scalar.value == 0xFE0F || scalar.value == 0xFE0E, afterEmoji { continue }
+            if scalar.value == 0x200D, afterEmoji, index + 1 < scalars.count, scalars[index + 1].properties.isEmoji { continue }
+            switch category {
+            case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator:
+                return Hidden(scalar: scalar, offset: offset, description: name(scalar))
+            default: break
+            }
             // (Before the marks: variation selectors are nonspacing marks too.)
-            if properties.isDefaultIgnorableCodePoint || properties.isBidiControl {
-                // Emoji sequences: a presentation selector after an emoji, a joiner between two.
-                let afterEmoji = previous.map { $0.properties.isEmoji } ?? false
-                if scalar.value == 0xFE0F || scalar.value == 0xFE0E, afterEmoji { continue }
-                if scalar.value == 0x200D, afterEmoji, index + 1 < scalars.count, scalars[index + 1].properties.isEmoji { continue }
+            if properties.isDefaultIgnorableCodePoint || properties.isBidiControl || standsForNothing(scalar) {
                 return Hidden(scalar: scalar, offset: offset, description: name(scalar))
             }
-            if category == .nonspacingMark || category == .enclosingMark {
+            if category == .nonspacingMark || category == .enclosingMark || category == .spacingMark {
+                guard let base, takesMarks(base) else {
+                    let on = base.map { "on \(name($0)), which takes none" } ?? "with nothing to combine with"
+                    return Hidden(scalar: scalar, offset: offset, description: "\(name(scalar)): a combining mark \(on)")
+                }
                 marks += 1
                 if marks > maxCombiningMarks {
                     return Hidden(scalar: scalar, offset: offset, description: "more than \(maxCombiningMarks) combining marks on one letter")
                 }
                 continue
             }
+            base = scalar
             marks = 0
         }
         return nil
+    }
+
+    /// Symbols Unicode defines as standing for nothing drawn: the object replacement
+    /// character (a placeholder for an embedded object) and the blank Braille cell.
+    static func standsForNothing(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFFFC || scalar.value == 0x2800
+    }
+
+    /// Whether a combining mark may sit on `base`: letters, numbers and symbols do (é, 1⃣,
+    /// a keycap); spaces, punctuation, Hangul (its syllables and jamo, whose
+    /// Hangul_Syllable_Type or block makes them Korean letters that take no marks) and
+    /// ideographs do not.
+    static func takesMarks(_ base: Unicode.Scalar) -> Bool {
+        let properties = base.properties
+        switch properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            return !isHangul(base) && !properties.isIdeographic
+        case .decimalNumber, .letterNumber, .otherNumber, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Hangul: the jamo (with their extensions), compatibility and halfwidth jamo, and the
+    /// syllables.
+    static func isHangul(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7AF, 0xD7B0...0xD7FF, 0xFFA0...0xFFDC: true
+        default: false
+        }
     }
 
     /// `U+200B ZERO WIDTH SPACE`.

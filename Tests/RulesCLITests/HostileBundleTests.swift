@@ -41,6 +41,26 @@ import Testing
         #expect(store.acceptedSequence == 6 && store.generation == 1)
     }
 
+    /// A signed bundle whose lock-screen text hides a character (a line separator, a mark on
+    /// Hangul, an object replacement character) is refused by the app's store as `rules check`
+    /// refuses the files: the same lint runs on a bundle's documents.
+    @Test(arguments: ["오늘\u{2028}루트", "수\u{0301}면", "오늘\u{FFFC} 루트"])
+    func aSignedBundleWithAHiddenCharacterIsRefused(text: String) throws {
+        let signer = try SigningFixture()
+        let store = try Self.store(signer)
+        let directory = try Fixtures.copyOfShipped()
+        let escaped = text.unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\U%08X", $0.value) }.joined()
+        try "templates:\n  - id: hidden_line\n    surface: lock_screen\n    text: \"\(escaped)\"\n".write(
+            toFile: directory + "/templates/zz.yaml", atomically: true, encoding: .utf8)
+        let bundle = signer.bundle(of: directory, release: BundleRelease(sequence: 6))
+        switch store.offer(bundle: Data(bundle.utf8), now: Self.now) {
+        case .success: Issue.record("accepted a hidden character")
+        case .failure(let refusal):
+            #expect(refusal.diagnostics.contains { $0.code.rawValue == "lint.hidden_character" }, "\(refusal.diagnostics.map(\.message))")
+        }
+        #expect(store.acceptedSequence == 5)
+    }
+
     /// The forgery of the issue: the daily cap raised to 10, a lock-screen text changed, the
     /// hash computed again — refused, though its hash holds.
     @Test func aForgeryWithItsHashComputedAgainIsRefused() throws {

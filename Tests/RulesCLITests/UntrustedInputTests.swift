@@ -1,6 +1,9 @@
 import CLITestSupport
 import Foundation
 import RulesCLI
+import RulesDiagnostics
+import Ruleset
+import RulesetFiles
 import TestSupport
 import Testing
 
@@ -138,6 +141,56 @@ import Testing
         }
         let check = CapturedRun(["check", "."], in: directory)
         #expect(check.stdout.contains("io.file_name"))
+    }
+
+    /// Names from a population file (the population, a group) and from a bundle (a
+    /// document's file) never start a line of their own either, in any command's text.
+    @Test func aLineFeedInAPopulationOrBundleNameCannotForgeAnAnnotation() throws {
+        let (directory, _) = try workspace()
+        try FileManager.default.createDirectory(atPath: directory + "/populations", withIntermediateDirectories: true)
+        let office = try String(contentsOfFile: Self.root + "/populations/office_workers.yaml", encoding: .utf8)
+        let forged = office.replacingOccurrences(of: "name: 직장인\n", with: "name: \"직장인\\n::error file=p::POPULATION\"\n")
+            .replacingOccurrences(of: "  - name: 꾸준한 직장인\n", with: "  - name: \"꾸준한\\n::error file=g::GROUP\"\n")
+        #expect(forged != office)
+        try forged.write(toFile: directory + "/populations/forged.yaml", atomically: true, encoding: .utf8)
+        let population = CapturedRun(["population", "populations/forged.yaml", "--users", "4", "--days", "1", "--format", "text"], in: directory)
+        #expect(population.exitCode == .success, "\(population.stderr)")
+        #expect(population.stdout.contains("POPULATION") && population.stdout.contains("GROUP"))
+        // An unsigned bundle whose hash holds, with a document named across two lines (and an
+        // error in it, so that its name is printed).
+        let notifications = directory + "/rules/notifications.yaml"
+        let policy = try String(contentsOfFile: notifications, encoding: .utf8)
+        try policy.replacingOccurrences(of: "max_per_day: 3 ", with: "max_per_day: three ").write(
+            toFile: notifications, atomically: true, encoding: .utf8)
+        let documents = RulesetDirectory.read(RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders)).documents
+        var renamed = documents
+        let index = try #require(renamed.firstIndex { $0.file.hasSuffix("notifications.yaml") && $0.file.hasPrefix("rules/") })
+        renamed[index].file = "rules/x.yaml\n::error file=b::BUNDLE"
+        let text = RulesetBundle.make(renamed)
+        try text.write(toFile: directory + "/forged.json", atomically: true, encoding: .utf8)
+        let check = CapturedRun(["check", "forged.json"], in: directory)
+        #expect(check.stdout.contains("BUNDLE"), "\(check.stdout)")
+        for run in [population, check] {
+            let lines = (run.stdout + run.stderr).split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("::") }, "\(run.stdout)")
+        }
+    }
+
+    /// What reaches a terminal or a CI log never steers it: a conceal or any other escape
+    /// sequence from input is written as text (only the renderer's own colours pass), and a
+    /// bidi override or a line separator in a file name is escaped in every format.
+    @Test func escapeSequencesAndBidiControlsFromInputAreEscaped() throws {
+        #expect(TextRenderer.terminalSafe("a\u{1B}[8mhidden\u{1B}[0m") == "a\\u{1b}[8mhidden\u{1B}[0m")
+        #expect(TextRenderer.terminalSafe("\u{1B}[1;31merror:\u{1B}[0m") == "\u{1B}[1;31merror:\u{1B}[0m")
+        #expect(TextRenderer.terminalSafe("x\u{202E}y\u{2028}z") == "x\\u{202e}y\\u{2028}z")
+        let (directory, _) = try workspace()
+        try "settings: { nothing_here: 1 }\n".write(toFile: directory + "/rules/a\u{202E}lmay.b\u{2028}x.yaml", atomically: true, encoding: .utf8)
+        for format in ["text", "json", "github", "sarif"] {
+            let run = CapturedRun(["check", ".", "--format", format], in: directory)
+            #expect(run.exitCode == .failure, "\(format)")
+            #expect(!run.stdout.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x2028 }, "\(format): \(run.stdout)")
+            #expect(run.stdout.lowercased().contains("202e"), "\(format): the name is not shown escaped")
+        }
     }
 
     /// `watch` on a tree with a link to / ends its rounds (the link is named, not walked),

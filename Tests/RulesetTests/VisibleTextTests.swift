@@ -61,6 +61,26 @@ import Testing
         #expect(VisibleText.firstHidden(in: "오늘도 가자 ❤️ 👩‍💻") == nil)
     }
 
+    /// Decided by property, not by a list: format characters (interlinear annotation,
+    /// hieroglyph format controls), placeholders that draw nothing, a filler mark, private use
+    /// and unassigned code points, marks on Hangul (which takes none) and the line and
+    /// paragraph separators all hide from the person reading the lock screen.
+    @Test(arguments: [
+        "수\u{FFF9}면\u{FFFA}기록\u{FFFB}", "수\u{FFFC}면 기록", "수\u{2800}면 기록", "수\u{13430}면 기록", "수\u{16FE4}면 기록", "수\u{E000}면 기록",
+        "수\u{F0000}면 기록", "수\u{0378}면 기록", "수\u{0301}면 기록", "수\u{0301}\u{0301}\u{0301}\u{0301}면 기록", "수\u{20DD}면 기록",
+        "수\u{302E}면 기록", "오늘\u{2028}루트", "오늘\u{2029}루트", "\u{0301}오늘 루트", "오늘 \u{0301}루트",
+    ])
+    func aCharacterHiddenByItsPropertiesIsAnError(text: String) throws {
+        #expect(try codes(lockScreen: text).contains("lint.hidden_character"), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
+    /// What people write is not hidden: accents on Latin letters, a keycap, emoji sequences,
+    /// kana with a voicing mark, Korean and its punctuation.
+    @Test(arguments: ["é", "e\u{0301}", "1\u{FE0F}\u{20E3}", "👍🏽 오늘 ❤️", "か\u{3099}", "오늘도 가자 — 세 개만, 100%!", "👩‍💻 ✔︎"])
+    func whatPeopleWriteIsNotHidden(text: String) {
+        #expect(VisibleText.firstHidden(in: text) == nil, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
     @Test func foldingRemovesWhatHidesAWord() {
         #expect(VisibleText.folded("수\u{200B}면 ＡＢ\u{00A0}c") == "수면ABc")
         #expect(VisibleText.says("한\u{2060}심하네", "한심"))

@@ -116,7 +116,7 @@ public enum PopulationReport {
     }
 
     static func replay(_ header: PopulationHeader, user: Int) -> String {
-        "rules population \(header.file)\(header.ruleset == "." ? "" : " --ruleset " + header.ruleset) --users \(header.users) --days \(header.days) --seed \(header.seed) --user \(user) --format json"
+        "rules population \(line(header.file))\(header.ruleset == "." ? "" : " --ruleset " + line(header.ruleset)) --users \(header.users) --days \(header.days) --seed \(header.seed) --user \(user) --format json"
     }
 
     // MARK: reading partial results back
@@ -297,7 +297,7 @@ public enum PopulationReport {
         }
         func described(_ header: PopulationHeader) -> String {
             let hashes = "ruleset \(header.rulesetSHA256.prefix(12)), population file \(header.populationSHA256.prefix(12))"
-            return "\(header.name) (\(header.users) users, \(header.days) days, seed \(header.seed), \(hashes))"
+            return "\(line(header.name)) (\(header.users) users, \(header.days) days, seed \(header.seed), \(hashes))"
         }
         for part in parts where identity(part.header) != identity(first.header) {
             return .failure(ReadFailure(description: "the results are not of one run: \(described(first.header)) and \(described(part.header))"))
@@ -337,15 +337,15 @@ public enum PopulationReport {
 
     public static func text(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
         var out =
-            "\(header.name): \(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days"
+            "\(line(header.name)): \(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days"
             + " (seed \(header.seed), from \(DateFormat.string(header.start)), ruleset \(header.rulesetSHA256.prefix(12)))"
             + (shard.map { $0 == .whole ? "" : ", shard \($0.text)" } ?? "") + "\n\n"
         out += "notifications delivered (suppressed: user-days on which a gate refused the type)\n"
-        let types = tally.types
+        let types = tally.types.map(line)
         let width = types.map(\.count).max() ?? 0
-        for type in types {
-            let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
-            out += "  \(type.padding(toLength: width, withPad: " ", startingAt: 0))  \(grouped(tally.delivered[type] ?? 0))"
+        for (type, shown) in zip(tally.types, types) {
+            let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }
+            out += "  \(shown.padding(toLength: width, withPad: " ", startingAt: 0))  \(grouped(tally.delivered[type] ?? 0))"
             out += suppressed.isEmpty ? "\n" : "  (suppressed: \(suppressed.joined(separator: ", ")))\n"
         }
         out += "\ndeliveries per user-day: \(summary(tally.deliveriesPerUserDay))\n"
@@ -356,21 +356,29 @@ public enum PopulationReport {
             for row in groupRows(tally) { out += "  " + row.joined(separator: ", ") + "\n" }
         }
         out += "\nroute at the day's end: "
-        out += tally.routes.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
-        let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+        out +=
+            tally.routes.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
+        let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }
         out += "route changes: \(changes.isEmpty ? "none" : changes.joined(separator: ", "))\n"
         out += "day results: "
-        out += tally.dayResults.sorted { $0.key < $1.key }.map { "\($0.key) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
+        out +=
+            tally.dayResults.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ")
+            + "\n"
         out += "streak at the end: \(summary(tally.streak, p99: false))\n"
         out += "XP at the end: \(summary(tally.xp, p99: false))\n"
         out += "\ninvariants: "
-        out += tally.invariants.sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }.joined(separator: ", ") + "\n"
+        out += tally.invariants.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }.joined(separator: ", ") + "\n"
         for (kind, example) in tally.examples.sorted(by: { $0.key < $1.key }) {
-            out += "  \(kind): first at user \(example.user) on \(DateFormat.string(example.day)): \(example.what)\n"
+            out += "  \(line(kind)): first at user \(example.user) on \(DateFormat.string(example.day)): \(line(example.what))\n"
             out += "    replay: \(replay(header, user: example.user))\n"
         }
         return out
     }
+
+    /// A name from a population file or a result file (the population, a group, a type) as
+    /// one line of terminal text: controls, line breaks and bidi controls escaped, so no name
+    /// can start a line of its own (a forged `::error` in a CI log) or turn the rest around.
+    static func line(_ name: String) -> String { TextRenderer.oneLine(name) }
 
     /// A text histogram, one bar per value (at most 40 columns).
     static func bars(_ histogram: Histogram, total: Int) -> String {
@@ -406,7 +414,7 @@ public enum PopulationReport {
         return tally.groups.sorted { $0.key < $1.key }.map { name, group in
             let mean = group.userDays == 0 ? 0 : Double(group.deliveries) / Double(group.userDays)
             return [
-                name, "\(grouped(group.users)) users", "\(grouped(group.userDays)) user-days",
+                line(name), "\(grouped(group.users)) users", "\(grouped(group.userDays)) user-days",
                 "mean \(String(format: "%.2f", mean)) deliveries a day",
                 "\(grouped(group.usersWithADayOfAtLeast(most))) with a day of \(most)",
             ]
@@ -553,7 +561,7 @@ public struct PopulationDiff: Sendable {
 
     public func text() -> String {
         var out =
-            "\(header.name): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
+            "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
         for change in changes {
             let delta = change.new - change.old
             out += "  \(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))\n"

@@ -23,14 +23,34 @@ public struct LocalClock: Sendable, Hashable {
     /// Hashes the zone.
     public func hash(into hasher: inout Hasher) { hasher.combine(timeZone) }
 
-    /// `TimeZone(identifier:)` or nil for an unknown IANA name.
+    /// The zone of an IANA time-zone name, nil for anything else. Only a name of the time-zone
+    /// database's zones (`TimeZone.knownTimeZoneIdentifiers`: Asia/Seoul, America/New_York,
+    /// Pacific/Kiritimati…), UTC and GMT (also as Etc/UTC, Etc/GMT) and the database's fixed
+    /// offsets Etc/GMT-14 … Etc/GMT+12: the system also makes zones of `GMT+15`, `UTC+14`
+    /// and `Factory`, which are no place a user lives.
     public init?(identifier: String) {
         // Only a printable name that the system knows as itself: "Asia/Seoul\0" is not
         // Asia/Seoul (and must not quietly run at UTC).
         guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
-            let zone = TimeZone(identifier: identifier)
+            Self.isZoneName(identifier), let zone = TimeZone(identifier: identifier)
         else { return nil }
         self.init(timeZone: zone)
+    }
+
+    /// The zone names the time-zone database lists (read once).
+    static let knownZoneNames = Set(TimeZone.knownTimeZoneIdentifiers)
+
+    /// Whether `name` is a zone of the time-zone database (see `init(identifier:)`).
+    static func isZoneName(_ name: String) -> Bool {
+        if name == "Factory" { return false }
+        if knownZoneNames.contains(name) || ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(name) { return true }
+        // Etc/GMT-14 … Etc/GMT+12 (POSIX signs: Etc/GMT-9 is nine hours east).
+        guard name.hasPrefix("Etc/GMT"), name.count > 8 else { return false }
+        let offset = name.dropFirst(7)
+        guard let sign = offset.first, sign == "+" || sign == "-", let hours = Int(offset.dropFirst()), String(hours) == offset.dropFirst() else {
+            return false
+        }
+        return sign == "-" ? (1...14).contains(hours) : (1...12).contains(hours)
     }
 
     /// Seconds east of UTC at `instant`.

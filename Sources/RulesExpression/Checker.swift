@@ -321,7 +321,9 @@ public struct Checker {
             guard let type = arithmeticType(op, lhs.type.unwrapped, rhs.type.unwrapped) else {
                 return mismatch(op, lhs, rhs, range)
             }
-            if op == .divide, case .constant(let divisor) = rhs.kind, divisor.isZero {
+            // A divisor that reads no fact is folded first: `/(1-1)`, `/(0*5)` and `/min(0,1)`
+            // divide by zero as surely as `/0`.
+            if op == .divide, let divisor = ConstantAnalysis.constantValue(rhs), divisor.isZero {
                 report(ExpressionDiagnostics.divisionByZero(rhs.range))
                 return node(.error)
             }

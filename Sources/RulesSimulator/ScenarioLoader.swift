@@ -49,7 +49,8 @@ public struct ScenarioLoader {
         if clock == nil {
             reader.report(
                 ScenarioDiagnostics.error(
-                    "scenario.unknown_timezone", reader.file, node, "'\(text)' is not an IANA time zone", hint: "e.g. Asia/Seoul"))
+                    "scenario.unknown_timezone", reader.file, node, "'\(text)' is not an IANA time zone",
+                    hint: "a zone of the time-zone database such as Asia/Seoul or Europe/Paris, UTC, or a fixed offset Etc/GMT-14 … Etc/GMT+12"))
         }
         return (text, clock)
     }
@@ -438,7 +439,8 @@ public struct ScenarioLoader {
             guard LocalClock(identifier: name) != nil else {
                 reader.report(
                     ScenarioDiagnostics.error(
-                        "scenario.unknown_timezone", reader.file, value, "'\(name)' is not an IANA time zone", hint: "e.g. Europe/Paris"))
+                        "scenario.unknown_timezone", reader.file, value, "'\(name)' is not an IANA time zone",
+                        hint: "a zone of the time-zone database such as Asia/Seoul or Europe/Paris, UTC, or a fixed offset Etc/GMT-14 … Etc/GMT+12"))
                 return nil
             }
             return make(.timeZone(name))

@@ -84,12 +84,18 @@ import Testing
     }
 
     /// A constant zero divisor fails at every evaluation: refused at load, at the zero.
-    @Test(arguments: ["completion_rate / 0 > 1", "completion_rate / 0.0 > 1", "(sleep.minutes ?? 420) / 0 > 1", "1h / 0m > 1"])
+    /// A divisor that reads no fact is folded before the check (`/(1-1)` was passed).
+    @Test(arguments: [
+        "completion_rate / 0 > 1", "completion_rate / 0.0 > 1", "(sleep.minutes ?? 420) / 0 > 1", "1h / 0m > 1", "completion_rate / (1-1) > 1",
+        "completion_rate / (0*5) > 1", "completion_rate / min(0, 1) > 1", "steps.today / (2 - 1 - 1) > 1", "1h / (30m - 30m) > 1",
+    ])
     func divisionByAConstantZeroIsAnError(text: String) {
         let (compiled, diagnostics) = TestSchema.compile(text, .condition)
         #expect(compiled == nil)
         #expect(diagnostics.map(\.code) == ["type.division_by_zero"])
         #expect(TestSchema.compile("completion_rate / 2 > 0.1", .condition).1.isEmpty)
+        #expect(TestSchema.compile("completion_rate / (2 - 1) > 0.1", .condition).1.isEmpty)
+        #expect(TestSchema.compile("completion_rate / (steps.today - 1) > 0.1", .condition).1.isEmpty)
     }
 
     @Test func needlessDefaultIsAWarningOnly() {

@@ -122,10 +122,20 @@ import Testing
     }
 
     /// An unknown zone name is a scenario error at the name.
-    @Test func anUnknownZoneIsAnError() {
-        let load = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", timezone: Mars/Olympus }]\n")
-        #expect(load.scenario == nil)
-        #expect(load.diagnostics.map(\.code.rawValue) == ["scenario.unknown_timezone"])
+    /// (The system makes zones of GMT+15, UTC+14 and Factory too: none is a place anyone lives.)
+    @Test(arguments: ["Mars/Olympus", "GMT+15", "UTC+14", "Factory", "Etc/GMT+13", "Etc/GMT-15", "Etc/GMT+05"])
+    func anUnknownZoneIsAnError(zone: String) {
+        let load = Self.load("name: d\ntimezone: Asia/Seoul\ndate: 2026-07-06\nevents: [{ at: \"09:00\", timezone: \(zone) }]\n")
+        #expect(load.scenario == nil, "\(zone)")
+        #expect(load.diagnostics.map(\.code.rawValue) == ["scenario.unknown_timezone"], "\(zone)")
+        #expect(load.diagnostics.first?.hint?.contains("Etc/GMT-14") == true)
+        let top = Self.load("name: d\ntimezone: \(zone)\ndate: 2026-07-06\nevents: [{ at: \"09:00\", app: open }]\n")
+        #expect(top.scenario == nil, "\(zone)")
+    }
+
+    @Test(arguments: ["Asia/Seoul", "UTC", "GMT", "Etc/UTC", "Etc/GMT-14", "Etc/GMT+12", "Pacific/Kiritimati", "America/Argentina/Buenos_Aires"])
+    func aRealZoneIsAccepted(zone: String) {
+        #expect(LocalClock(identifier: zone) != nil, "\(zone)")
     }
 
     /// A log value past what the engine accepts (1,000,000) is a load error at the value, not

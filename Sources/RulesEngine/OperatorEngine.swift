@@ -279,7 +279,8 @@ public struct OperatorEngine: Sendable {
     /// problem record and changes nothing.
     mutating func changeTimeZone(to identifier: String, at time: Date) {
         guard let new = LocalClock(identifier: identifier) else {
-            return problem(at: time, .unknownTimeZone, "'\(identifier)' is not an IANA time zone (a zone such as Asia/Seoul, UTC, or Etc/GMT-14 … Etc/GMT+12)")
+            return problem(
+                at: time, .unknownTimeZone, "'\(identifier)' is not an IANA time zone (a zone such as Asia/Seoul, UTC, or Etc/GMT-14 … Etc/GMT+12)")
         }
         let old = clock.timeZone.identifier
         guard new != clock else { return }

@@ -20,14 +20,20 @@ func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }
-guard let data = FileManager.default.contents(atPath: path) else {
+/// The bytes of the regular file at `path` (a FIFO or device is refused at once, never
+/// waited on), nil otherwise.
+func regularFile(_ path: String) -> Data? {
+    guard (try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { return nil }
+    return FileManager.default.contents(atPath: path)
+}
+guard let data = regularFile(path) else {
     FileHandle.standardError.write(Data("cannot read \(path); make it with: swift run rules bundle --sign KEY --sequence N --out \(path)\n".utf8))
     exit(2)
 }
 // The keys the app trusts ship in the app (here: public key files given with --trust).
 var keyFiles: [String] = []
 for (index, argument) in arguments.enumerated() where argument == "--trust" && index + 1 < arguments.count {
-    guard let text = try? String(contentsOfFile: arguments[index + 1], encoding: .utf8) else {
+    guard let bytes = regularFile(arguments[index + 1]), let text = String(data: bytes, encoding: .utf8) else {
         FileHandle.standardError.write(Data("cannot read the public key \(arguments[index + 1])\n".utf8))
         exit(2)
     }
@@ -47,9 +53,14 @@ guard let ruleset = load.ruleset, let release = load.release else {
     FileHandle.standardError.write(Data("the bundle at \(path) was refused: \(first.map { "\($0.message) [\($0.code)]" } ?? "")\n".utf8))
     exit(1)
 }
+let signers = load.verifiedKeys.isEmpty ? "" : ", signed by " + load.verifiedKeys.joined(separator: ", ")
+print(
+    "accepted \(path): sequence \(release.sequence), channel \(release.channel)\(signers); \(ruleset.routines.count) routines, \(ruleset.notifications.count) notification types"
+)
 let store = RulesetStore(ruleset: ruleset, keys: keys, installID: installID, acceptedSequence: release.sequence)
+// Replay protection: the same bundle offered again (its sequence is no longer newer) is refused.
 if case .failure(let refusal) = store.offer(bundle: data) {
-    print("refused the same bundle offered again: \(refusal.diagnostics.first?.message ?? "")")
+    print("then refused the same bundle offered again, as a replay: \(refusal.diagnostics.first?.message ?? "")")
 }
 
 guard let clock = LocalClock(identifier: "Asia/Seoul") else { exit(1) }
@@ -59,7 +70,7 @@ let prepared = PreparedRuleset(store.current)
 // One app launch: restore, run one event, apply the effects, save.
 if let statePath = option("--state") {
     var state = EngineState(ruleset: store.current, clock: clock)
-    if let saved = FileManager.default.contents(atPath: statePath) {
+    if let saved = regularFile(statePath) {
         let restored = EngineState.decode(saved, file: statePath)
         if let good = restored.state {
             state = good

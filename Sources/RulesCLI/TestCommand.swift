@@ -4,6 +4,7 @@ import RulesEngine
 import RulesExpression
 import RulesSimulator
 import Ruleset
+import RulesetFiles
 
 /// `rules test [PATH…]`: runs scenarios' expectations; ends with `N passed, N failed`.
 enum TestCommand {
@@ -137,16 +138,23 @@ enum TestCommand {
     /// Rewrites `failures` in the scenario at `path` and says what changed; returns how many
     /// were updated and how many are left to fix by hand.
     static func updated(_ failures: [ExpectationResult], file: String, path: String, io: CommandIO, into out: inout String) -> (Int, Int) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard case .success(let bytes) = FileReader.contents(of: path, limit: InputLimits.maxFileBytes) else {
             out += "  cannot read \(TextRenderer.oneLine(file)) to update it\n"
             return (0, failures.count)
         }
+        // A byte-order mark is kept as it was (the text is edited without it).
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let hasBOM = bytes.starts(with: bom)
+        let text = String(decoding: hasBOM ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
         let (new, left) = TestUpdate.apply(failures, to: text, file: file)
         guard new != text else {
             out += "  nothing in \(TextRenderer.oneLine(file)) could be updated: fix \(left.count) by hand\n"
             return (0, failures.count)
         }
-        guard io.writeAtomically(new, to: path) else { return (0, failures.count) }
+        if let failure = TestUpdate.rewriteInPlace(path, bytes: (hasBOM ? bom : []) + Array(new.utf8)) {
+            io.err("Error: cannot update \(TextRenderer.oneLine(file)): \(failure)\n")
+            return (0, failures.count)
+        }
         out += TestUpdate.diff(text, new, file: file)
         let changed = failures.count - left.count
         out += "  updated \(changed) expectation\(changed == 1 ? "" : "s") in \(TextRenderer.oneLine(file))"

@@ -4,6 +4,12 @@ import RulesDocument
 import RulesSimulator
 import RulesYAML
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `rules test --update`: rewrites failing expectations in place with what the engine now
 /// does — only the values that change (and a key's name when a delivery became a
 /// suppression), so comments, quoting elsewhere and layout stay as written.
@@ -50,17 +56,27 @@ enum TestUpdate {
                 guard let pair = pairs.first(where: { $0.key.scalar == fix.key }), let start = offset(pair.value.start),
                     let end = offset(pair.value.end)
                 else { break }
-                mine.append(Edit(start: start, end: end, text: fix.value))
+                if pair.value.scalarStyle == .literal || pair.value.scalarStyle == .folded {
+                    // A block scalar keeps its header, line breaks and indentation: only its
+                    // content is replaced, by the value as plain text.
+                    guard let content = blockContent(scalars, start: start, end: end) else { break }
+                    mine.append(Edit(start: content.lowerBound, end: content.upperBound, text: plain(fix.value)))
+                } else {
+                    mine.append(Edit(start: start, end: end, text: fix.value))
+                }
                 if let name = fix.renamedTo, let keyStart = offset(pair.key.start), let keyEnd = offset(pair.key.end) {
                     mine.append(Edit(start: keyStart, end: keyEnd, text: name))
                 }
             }
-            // All of an expectation's fixes, or none of them.
-            guard mine.count >= failure.fixes.count else {
+            // All of an expectation's fixes, or none of them; a node is edited once (an
+            // expectation anchored and used again through an alias is one node): a second
+            // failure of it is fixed when it asks for the same text, else left to fix by hand.
+            let clashes = mine.contains { edit in edits.contains { $0.start == edit.start && $0.end == edit.end && $0.text != edit.text } }
+            guard mine.count >= failure.fixes.count, !clashes else {
                 left.append(failure)
                 continue
             }
-            edits += mine
+            edits += mine.filter { edit in !edits.contains { $0.start == edit.start && $0.end == edit.end } }
         }
         var result = scalars
         for edit in edits.sorted(by: { $0.start > $1.start }) where edit.start <= edit.end && edit.end <= result.count {
@@ -69,6 +85,61 @@ enum TestUpdate {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: result)
         return (String(view), left)
+    }
+
+    /// The content of a block scalar whose node spans `start..<end` (its `|` or `>` header
+    /// first): from the first character after the header's line to the last one that is not
+    /// white space or a line break. Nil when it has none.
+    static func blockContent(_ scalars: [Unicode.Scalar], start: Int, end: Int) -> Range<Int>? {
+        let breaks: Set<UInt32> = [0x0A, 0x0D, 0x85, 0x2028, 0x2029]
+        let blank: Set<UInt32> = [0x20, 0x09]
+        var index = start
+        while index < end, !breaks.contains(scalars[index].value) { index += 1 }
+        while index < end, breaks.contains(scalars[index].value) || blank.contains(scalars[index].value) { index += 1 }
+        var last = end
+        while last > index, breaks.contains(scalars[last - 1].value) || blank.contains(scalars[last - 1].value) { last -= 1 }
+        return index < last ? index..<last : nil
+    }
+
+    /// A fix's value as plain text: a double-quoted value (`"20:30"`) without its quotes and
+    /// escapes, as a block scalar's content holds it.
+    static func plain(_ value: String) -> String {
+        guard value.hasPrefix("\""), let node = JSONReader.parse(value, file: "fix", maxBytes: 4096, maxDepth: 1).documents.first,
+            let text = node.scalar
+        else { return value }
+        return text
+    }
+
+    /// Writes `bytes` into the file at `path` in place — the same file: its mode, owner, hard
+    /// links and the link that may lead to it stay as they were (a rename over the path made a
+    /// copy with default attributes and replaced an in-tree link). The space a longer text
+    /// needs is reserved before a byte changes, so a full disk fails before the file is
+    /// touched. Nil when written, else why not.
+    static func rewriteInPlace(_ path: String, bytes: [UInt8]) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        #if canImport(Glibc)
+            if bytes.count > Int(info.st_size) {
+                let reserved = posix_fallocate(descriptor, 0, off_t(bytes.count))
+                guard reserved == 0 else { return String(cString: strerror(reserved)) }
+            }
+        #endif
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress.map { $0 + written }, bytes.count - written, off_t(written))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
+            }
+            written += count
+        }
+        guard ftruncate(descriptor, off_t(bytes.count)) == 0, fsync(descriptor) == 0 else { return String(cString: strerror(errno)) }
+        return nil
     }
 
     /// The changed lines of `old` → `new` (same number of lines), as `-`/`+` pairs under

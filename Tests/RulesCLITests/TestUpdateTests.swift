@@ -4,6 +4,10 @@ import RulesCLI
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `rules test --update`: a reviewed behaviour change accepted in one step.
 @Suite struct TestUpdateTests {
     static let root = Fixtures.repositoryRoot()
@@ -86,5 +90,48 @@ import Testing
             "\(update.stdout)")
         #expect(CapturedRun(["test", "scenarios/collapsed_day.yaml"], in: directory).stdout.hasSuffix("12 passed, 0 failed\n"))
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("# 한 줄 메모\r# 다음 메모\u{2028}# 또 다른 메모\n"))
+    }
+
+    /// The case of the issue in a file written to be awkward: a block scalar (`at: >-`), an
+    /// expectation anchored and used again through an alias, a byte-order mark, mode 0600,
+    /// reached through an in-tree link and with a second hard link. The update edits each
+    /// scalar once, in place: the file keeps its bytes otherwise, its mode, its inode (so the
+    /// hard link sees the change) and the link stays a link.
+    @Test func anUpdateEditsEachScalarOnceAndKeepsTheFile() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
+        let real = directory + "/scenarios/awkward.yaml"
+        let text = """
+            name: awkward
+            date: 2026-07-06
+            timezone: Asia/Seoul
+            routines: [water, study]
+            events:
+              - { at: "08:00", app: open }
+            expect:
+              - at: >-
+                  20:30
+                delivered: evening_underachievement   # the evening notice
+              - &evening { at: "20:30", delivered: evening_underachievement }
+              - *evening
+              - { notifications_delivered: 3 }
+
+            """
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(text.utf8)
+        #expect(FileManager.default.createFile(atPath: real, contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
+        #expect(link(real, directory + "/awkward-hardlink.yaml") == 0)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/scenarios/via-link.yaml", withDestinationPath: "awkward.yaml")
+        let before = CapturedRun(["test", "scenarios/via-link.yaml"], in: directory)
+        #expect(before.stdout.hasSuffix("1 passed, 3 failed\n"), "\(before.stdout)")
+        let update = CapturedRun(["test", "--update", "scenarios/via-link.yaml"], in: directory)
+        #expect(update.stdout.hasSuffix("4 passed, 0 failed\n"), "\(update.stdout)")
+        let after = try #require(FileManager.default.contents(atPath: real))
+        let expected: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(text.replacingOccurrences(of: "20:30", with: "20:00").utf8)
+        #expect(Array(after) == expected, "\(String(decoding: after, as: UTF8.self))")
+        let attributes = try FileManager.default.attributesOfItem(atPath: real)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(FileManager.default.contents(atPath: directory + "/awkward-hardlink.yaml") == after)
+        let kind = try FileManager.default.attributesOfItem(atPath: directory + "/scenarios/via-link.yaml")[.type] as? FileAttributeType
+        #expect(kind == .typeSymbolicLink)
+        #expect(CapturedRun(["test", "scenarios/awkward.yaml"], in: directory).exitCode == .success)
     }
 }

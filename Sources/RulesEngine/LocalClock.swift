@@ -40,6 +40,14 @@ public struct LocalClock: Sendable, Hashable {
     /// The zone names the time-zone database lists (read once).
     static let knownZoneNames = Set(TimeZone.knownTimeZoneIdentifiers)
 
+    /// The hint for a name that is no zone: the nearest zone name when one is close, else
+    /// what is accepted.
+    public static func zoneHint(for name: String) -> String {
+        let accepted = "a zone of the time-zone database such as Asia/Seoul or Europe/Paris, UTC, or a fixed offset Etc/GMT-14 … Etc/GMT+12"
+        guard let near = Suggestions.nearest(to: name, among: knownZoneNames.sorted()) else { return accepted }
+        return "did you mean '\(near)'? (\(accepted))"
+    }
+
     /// Whether `name` is a zone of the time-zone database (see `init(identifier:)`).
     static func isZoneName(_ name: String) -> Bool {
         if name == "Factory" { return false }

@@ -50,7 +50,7 @@ public struct ScenarioLoader {
             reader.report(
                 ScenarioDiagnostics.error(
                     "scenario.unknown_timezone", reader.file, node, "'\(text)' is not an IANA time zone",
-                    hint: "a zone of the time-zone database such as Asia/Seoul or Europe/Paris, UTC, or a fixed offset Etc/GMT-14 … Etc/GMT+12"))
+                    hint: LocalClock.zoneHint(for: text)))
         }
         return (text, clock)
     }
@@ -440,7 +440,7 @@ public struct ScenarioLoader {
                 reader.report(
                     ScenarioDiagnostics.error(
                         "scenario.unknown_timezone", reader.file, value, "'\(name)' is not an IANA time zone",
-                        hint: "a zone of the time-zone database such as Asia/Seoul or Europe/Paris, UTC, or a fixed offset Etc/GMT-14 … Etc/GMT+12"))
+                        hint: LocalClock.zoneHint(for: name)))
                 return nil
             }
             return make(.timeZone(name))

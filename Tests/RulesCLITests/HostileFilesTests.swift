@@ -178,4 +178,28 @@ import Testing
             #expect(left.isEmpty, "\(arguments) left \(left)")
         }
     }
+
+    /// `keygen --out keys` inside a git work tree that does not ignore the folder warns that
+    /// `git add -A` would commit the private key; ignored (as this repository's .gitignore
+    /// ignores keys/), it says nothing.
+    @Test func aPrivateKeyInAWorkTreeThatDoesNotIgnoreItIsWarnedOf() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "init", "-q", directory]
+        git.standardOutput = FileHandle.nullDevice
+        git.standardError = FileHandle.nullDevice
+        try git.run()
+        git.waitUntilExit()
+        try #require(git.terminationStatus == 0, "git is needed for this test")
+        let bare = CapturedRun(["keygen", "--out", "keys"], in: directory)
+        #expect(bare.exitCode == .success)
+        #expect(bare.stderr.contains("warning: the private key keys/") && bare.stderr.contains("not ignored"), "\(bare.stderr)")
+        try "keys/\n".write(toFile: directory + "/.gitignore", atomically: true, encoding: .utf8)
+        let ignored = CapturedRun(["keygen", "--out", "keys"], in: directory)
+        #expect(ignored.exitCode == .success)
+        #expect(!ignored.stderr.contains("warning"), "\(ignored.stderr)")
+        let outside = CapturedRun(["keygen", "--out", Fixtures.temporaryDirectory() + "/keys"], in: directory)
+        #expect(!outside.stderr.contains("warning"), "\(outside.stderr)")
+    }
 }

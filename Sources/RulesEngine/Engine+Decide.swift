@@ -53,7 +53,7 @@ extension OperatorEngine {
         } else {
             reading.facts.patch(layout.event, .string(event))
         }
-        memos.reading = KeptReading(day: today, profileVersion: profileVersion, permissions: lastPermissions, reading: reading)
+        memos.reading = KeptReading(day: today, profile: storedProfile, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }
@@ -98,7 +98,8 @@ extension OperatorEngine {
 /// counted anew, unless the profile (its facts) or the known permissions changed since.
 struct KeptReading {
     var day: Int
-    var profileVersion: Int
+    /// The profile it was read with (compared by value at the close: nothing bumped by hand).
+    var profile: OperatorProfile
     var permissions: KnownPermissions
     var reading: DayReading
 }

@@ -55,7 +55,6 @@ public struct OperatorEngine: Sendable {
         set {
             let old = storedProfile
             storedProfile = newValue
-            profileVersion &+= 1
             fromProfile.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: derived)
         }
     }
@@ -66,8 +65,6 @@ public struct OperatorEngine: Sendable {
     var fromProfile: ProfileDerived
     /// `day_starts_at` in force (the user's setting, else the ruleset's).
     var dayStart: Int { fromProfile.dayStart }
-    /// Bumped at every change of the profile (cache key of tomorrow's candidates).
-    var profileVersion = 0
     /// The notification rules, boxed once per ruleset.
     var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
     /// The routines, boxed once per ruleset.

@@ -170,17 +170,10 @@ struct ProfileDerived: Sendable {
     let enabled: [Bool]
     /// Per routine (ruleset order): the user's reminder time, if any (`settings.reminders`).
     let reminders: [Int?]
-    /// Changes whenever what a plan reads off the profile changes: settings and enabled
-    /// routines, a type's weakening (its run of ignores reaching `after_ignored`, and the
-    /// day it did), or a fact a plan reads among the profile's cells (see `planFacts`). A run
-    /// of ignores that stays short of weakening changes none of it: kept plans (today's and
-    /// tomorrow's) stand.
-    var planVersion = 0
-    /// Per notification type: Int.min while not weakened, else the day it became weakened
-    /// (Int.min + 1 when unknown).
-    private var weakening: [Int] = []
-    /// The profile's cells at the slots plans read.
-    private var planFacts: [FactCell] = []
+    /// What a plan reads off the profile, as values: the key kept plans (today's and
+    /// tomorrow's) are compared by, derived from the profile and never bumped by hand. A run
+    /// of ignores that stays short of weakening changes none of it, and the plans stand.
+    private(set) var planInputs: PlanInputs
 
     /// `previous`: what the profile gave before a change, whose renderer stands while the
     /// day start does (it holds the whole ruleset: made again only when needed).
@@ -209,11 +202,12 @@ struct ProfileDerived: Sendable {
             plannedRecoveryFact = SlotValue(slot: slot, value: .string(derived.plannedRecoveryText), boxed: &boxedSettings)
         }
         typeOff = ruleset.notifications.map { profile.flag($0.id, in: ruleset) == false }
+        planInputs = PlanInputs(
+            enabled: enabled, typeOff: typeOff, reminders: self.reminders, dayStart: dayStart, tone: tone, settings: settingFacts.map(\.value),
+            weakening: ProfileDerived.weakening(profile, ruleset: ruleset), planFacts: [])
         takeIgnoredStreaks(profile, ruleset: ruleset, layout: layout)
         makeBaseCells(profile, ruleset: ruleset, layout: layout)
-        planVersion = (previous?.planVersion ?? 0) &+ 1
-        weakening = ProfileDerived.weakening(profile, ruleset: ruleset)
-        planFacts = takePlanFacts()
+        planInputs.planFacts = takePlanFacts()
     }
 
     /// Each type's weakening (see `weakening`).
@@ -227,17 +221,13 @@ struct ProfileDerived: Sendable {
         (planReads.slots + planReads.bands.map(\.slot)).map { $0 >= 0 && $0 < baseCells.count ? baseCells[$0] : .unknown }
     }
 
-    /// After a change of weakening or of the profile's cells: a new plan version when what
-    /// plans read of them changed.
+    /// After a change of weakening or of the profile's cells: what plans read of them, again
+    /// (kept as it was when equal, so that kept plans compare in one step).
     private mutating func followPlanInputs(_ profile: OperatorProfile, ruleset: Ruleset) {
         let weakening = ProfileDerived.weakening(profile, ruleset: ruleset)
+        if weakening != planInputs.weakening { planInputs.weakening = weakening }
         let facts = takePlanFacts()
-        let sameFacts = facts.count == planFacts.count && zip(facts, planFacts).allSatisfy { $0.sameBits(as: $1) }
-        if weakening != self.weakening || !sameFacts {
-            planVersion &+= 1
-            self.weakening = weakening
-            planFacts = facts
-        }
+        if !PlanInputs.sameCells(facts, planInputs.planFacts) { planInputs.planFacts = facts }
     }
 
     /// The cells of `baseCells`, made again when what they hold changes.
@@ -283,14 +273,10 @@ struct ProfileDerived: Sendable {
     mutating func setIgnoredStreak(_ index: Int, _ streak: Int, weakenedSince: Int?, layout: FactLayout, policy: NotificationPolicy) {
         guard index < ignoredStreaks.count else { return }
         ignoredStreaks[index] = streak
-        // The type's weakening and, if plans read it, its fact: a new plan version when either changed.
-        var changed = false
-        if index < weakening.count {
+        // The type's weakening and, if plans read it, its fact (what plans read, kept current).
+        if index < planInputs.weakening.count {
             let weakened = streak >= policy.weakenAfterIgnored ? weakenedSince ?? Int.min + 1 : Int.min
-            if weakening[index] != weakened {
-                weakening[index] = weakened
-                changed = true
-            }
+            if planInputs.weakening[index] != weakened { planInputs.weakening[index] = weakened }
         }
         if index < layout.ignoredStreaks.count, let slot = layout.ignoredStreaks[index] {
             if let fact = ignoredStreakFacts.firstIndex(where: { $0.slot == slot }) {
@@ -298,11 +284,10 @@ struct ProfileDerived: Sendable {
             }
             if slot >= 0, slot < baseCells.count { baseCells[slot] = .int(streak) }
             if planReads.slots.contains(slot) || planReads.bands.contains(where: { $0.slot == slot }) {
-                planFacts = takePlanFacts()
-                changed = true
+                let facts = takePlanFacts()
+                if !PlanInputs.sameCells(facts, planInputs.planFacts) { planInputs.planFacts = facts }
             }
         }
-        if changed { planVersion &+= 1 }
     }
 
     /// Follows a change of the profile from `old`: settings and enabled routines change

@@ -142,7 +142,6 @@ extension OperatorEngine {
     mutating func setIgnores(_ type: String, streak: Int, weakenedSince: Int?) {
         storedProfile.ignoredStreaks[type] = streak
         storedProfile.weakenedSince[type] = weakenedSince
-        profileVersion &+= 1
         if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
             fromProfile.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: ruleset.policy)
         }

@@ -25,7 +25,7 @@ extension OperatorEngine {
     mutating func plan(at time: Date, today reading: DayReading) {
         guard let current = planDay else { return }
         let memo = PlanMemo(
-            day: current.day, planVersion: fromProfile.planVersion, skipped: current.skipped, route: current.route,
+            day: current.day, planInputs: fromProfile.planInputs, skipped: current.skipped, route: current.route,
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
             explained: keepsExplanations)
         let reads = fromProfile.planReads
@@ -105,7 +105,7 @@ extension OperatorEngine {
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let tomorrowNow = derived.tomorrowReadsNow ? now : nil
-        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planVersion == fromProfile.planVersion,
+        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planInputs == fromProfile.planInputs,
             cached.explained == keepsExplanations,
             cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
@@ -133,7 +133,7 @@ extension OperatorEngine {
             touchesToday(made) || deferredIntoTomorrow
             ? nil
             : TomorrowPlan(
-                day: current.day + 1, planVersion: fromProfile.planVersion, permissions: lastPermissions, now: tomorrowNow, candidates: made,
+                day: current.day + 1, planInputs: fromProfile.planInputs, permissions: lastPermissions, now: tomorrowNow, candidates: made,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
                 planned: Array(draft.planned[before.2...]), explained: keepsExplanations)
     }

@@ -63,13 +63,42 @@ final class ResolvedTemplate: Sendable {
     }
 }
 
+/// What a plan reads off the profile, as values (`ProfileDerived.planInputs`): the user's
+/// routines, types turned off, reminder times, day start, tone and setting values; each
+/// type's weakening (its run of ignores reaching `after_ignored`, and the day it did); the
+/// profile's cells at the slots plans read. Kept plans are keyed by it — equal inputs, the
+/// same plan — and arrays that were not made again compare in one step.
+struct PlanInputs: Sendable, Equatable {
+    let enabled: [Bool]
+    let typeOff: [Bool]
+    let reminders: [Int?]
+    let dayStart: Int
+    let tone: String?
+    let settings: [Value]
+    /// Per notification type: Int.min while not weakened, else the day it became weakened
+    /// (Int.min + 1 when unknown).
+    var weakening: [Int]
+    /// The profile's cells at the slots plans read.
+    var planFacts: [FactCell]
+
+    static func == (a: PlanInputs, b: PlanInputs) -> Bool {
+        a.dayStart == b.dayStart && a.enabled == b.enabled && a.typeOff == b.typeOff && a.reminders == b.reminders && a.tone == b.tone
+            && a.weakening == b.weakening && sameCells(a.planFacts, b.planFacts) && a.settings == b.settings
+    }
+
+    /// Cells compared bit for bit.
+    static func sameCells(_ a: [FactCell], _ b: [FactCell]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.sameBits(as: $1) }
+    }
+}
+
 /// Tomorrow's gated candidates, kept while what plans read off the profile
-/// (`ProfileDerived.planVersion`) and the known permissions (which `health.*` reads when
+/// (`ProfileDerived.planInputs`) and the known permissions (which `health.*` reads when
 /// there is no sync yet) do not change. Immutable, behind one reference: engines that
 /// share it cannot change it, and letting go of it is one release.
 final class TomorrowPlan: Sendable {
     let day: Int
-    let planVersion: Int
+    let planInputs: PlanInputs
     let permissions: KnownPermissions
     /// The planning run's time of day, when tomorrow's plan reads it
     /// (`RulesetDerived.tomorrowReadsNow`), else nil.
@@ -82,12 +111,12 @@ final class TomorrowPlan: Sendable {
     let explained: Bool
 
     init(
-        day: Int, planVersion: Int, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
+        day: Int, planInputs: PlanInputs, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
         refusals: [SuppressedNotification], planned: [PlannedCandidate], explained: Bool
     ) {
         self.explained = explained
         self.day = day
-        self.planVersion = planVersion
+        self.planInputs = planInputs
         self.now = now
         self.permissions = permissions
         self.candidates = candidates
@@ -99,12 +128,12 @@ final class TomorrowPlan: Sendable {
 
 /// What a plan was made from, to tell whether the next app run may keep it: a plan is a
 /// function of the facts it reads (`RulesetDerived.planReads`), what it reads off the
-/// profile (`ProfileDerived.planVersion`), the day's
+/// profile (`ProfileDerived.planInputs`), the day's
 /// route, skip, deliveries and pending requests, and — through "fires after now" — of the
 /// time only when one of its candidates' fire time has come.
 struct PlanMemo: Sendable, Equatable {
     var day: Int
-    var planVersion: Int
+    var planInputs: PlanInputs
     var skipped: Bool
     var route: RouteKind
     var reason: String

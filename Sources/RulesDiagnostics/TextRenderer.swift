@@ -34,7 +34,6 @@ public struct TextRenderer: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    /// Whether a scalar would act on a terminal rather than show (C0 and C1 controls, DEL).
     /// A character that steers a terminal or a log rather than showing: C0 and C1 controls
     /// and DEL, bidi controls (U+202E turns the rest of a line around) and the line and
     /// paragraph separators (U+2028 breaks a line where a reader does not expect one) —
@@ -51,14 +50,11 @@ public struct TextRenderer: Sendable {
     /// `terminalSafe`; any other sequence (conceal, blink, a cursor move) is escaped.
     static let paintedStyles: Set<String> = ["0", "1", "2", "1;31", "1;33", "1;36"]
 
-    /// Text from input (file names, keys in messages) with control characters written as
-    /// `\u{1b}`: an ESC or BEL in a YAML key never retitles or clears the terminal, and a
-    /// line feed in a name never starts a line of its own (`oneLine`).
-    public static func escaped(_ text: String) -> String { oneLine(text) }
-
-    /// `text` for one line of output: every control character escaped, line feeds too (`\n`),
-    /// so a name read from a file can never start a line of its own — in a CI log such a
-    /// line (`::error file=…::`) would be taken for an annotation.
+    /// `text` for one line of output (file names, messages and hints from input, names in
+    /// reports): every control character escaped as `\u{1b}`, line feeds too (`\n`), so an
+    /// ESC or BEL never retitles or clears the terminal and a name read from a file can never
+    /// start a line of its own — in a CI log such a line (`::error file=…::`) would be taken
+    /// for an annotation.
     public static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
@@ -77,7 +73,8 @@ public struct TextRenderer: Sendable {
     /// Output for a terminal: every control character from input (an ESC or BEL in a scenario
     /// name, a template text or a group name retitles, clears or rewrites the terminal) is
     /// written as `\u{1b}`; newlines, tabs and the colour sequences the renderers make
-    /// (`paintedStyles`) pass; bidi controls and line separators are escaped too. Linear, and a plain text is returned as it is.
+    /// (`paintedStyles`) pass; bidi controls and line separators are escaped too. Linear, and
+    /// a plain text is returned as it is.
     public static func terminalSafe(_ text: String) -> String {
         // (0xC2: a C1 control's first byte; 0xD8 and 0xE2: those of the bidi controls and separators.)
         guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 })
@@ -131,7 +128,7 @@ public struct TextRenderer: Sendable {
         }
         var out = paint("\(TextRenderer.oneLine(d.file)):\(d.location.line):\(d.location.column):", "1") + " "
         out += paint("\(d.severity.rawValue):", severityStyle) + " "
-        out += TextRenderer.escaped(d.message) + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
+        out += TextRenderer.oneLine(d.message) + " " + paint("[\(d.code.rawValue)]", "2") + "\n"
         let gutterWidth = Swift.max(5, String(d.location.line).count + 3)
         if let whole = source?.line(d.location.line) {
             let end = d.end.map { $0.line == d.location.line ? $0.column : Int.max }
@@ -143,7 +140,7 @@ public struct TextRenderer: Sendable {
             out += paint(caretLine(line, column: column, end: endColumn), severityStyle) + "\n"
         }
         if let hint = d.hint {
-            out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + TextRenderer.escaped(hint) + "\n"
+            out += String(repeating: " ", count: gutterWidth - 2) + paint("help:", "1;36") + " " + TextRenderer.oneLine(hint) + "\n"
         }
         return out
     }

@@ -43,10 +43,12 @@ package enum VisibleText {
             }
             let properties = scalar.properties
             let category = properties.generalCategory
-            let afterEmoji = previous.map { $0.properties.isEmoji } ?? false
-            // Emoji sequences: a presentation selector after an emoji, a joiner between two.
-            if scalar.value == 0xFE0F || scalar.value == 0xFE0E, afterEmoji { continue }
-            if scalar.value == 0x200D, afterEmoji, index + 1 < scalars.count, scalars[index + 1].properties.isEmoji { continue }
+            // Emoji sequences: a presentation selector after an emoji, a joiner between two (the
+            // previous scalar's properties looked up only for these three).
+            if scalar.value == 0xFE0F || scalar.value == 0xFE0E || scalar.value == 0x200D, previous?.properties.isEmoji == true {
+                if scalar.value != 0x200D { continue }
+                if index + 1 < scalars.count, scalars[index + 1].properties.isEmoji { continue }
+            }
             switch category {
             case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator:
                 return Hidden(scalar: scalar, offset: offset, description: name(scalar))

@@ -99,11 +99,11 @@ public struct OperatorEngine: Sendable {
     public var recordsKept = RecordsKept.all
     /// Whether the plan's candidates are kept to be explained (with every record).
     var keepsExplanations: Bool { recordsKept == .all }
-    /// The verification switch: false recomputes everything an app run may otherwise keep
-    /// from an earlier one (the plan, tomorrow's plan, lines, the last reading at the close).
-    /// Every memo is keyed by what it was made from, so the records are the same either
-    /// way; the tests and FuzzEngine compare the two.
-    public var memoises = true
+    /// The verification switch (see `Verification`): memos kept (the default), everything
+    /// recomputed, or both and compared.
+    public var verification = Verification.memoised
+    /// Whether an app run may read what an earlier one kept.
+    var memoises: Bool { verification != .recomputed }
     /// Set when the current app run changed the route (for the `route_changed` line).
     var routeChangedThisRun = false
 
@@ -243,6 +243,30 @@ public struct OperatorEngine: Sendable {
     /// refused with a `problem` record and changes nothing.
     @discardableResult
     package mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
+        verified(at: time) { $0.step(event, at: time) }
+    }
+
+    /// Runs one step (`handle`, `advance`, `openDay`) as the verification switch says: with
+    /// `compared`, once more on a copy with everything recomputed, and reports a difference.
+    mutating func verified(at time: Date, _ step: (inout OperatorEngine) -> [EngineRecord]) -> [EngineRecord] {
+        guard verification == .compared else { return step(&self) }
+        var shadow = self
+        shadow.verification = .recomputed
+        let expected = step(&shadow)
+        let got = step(&self)
+        guard let difference = MemoComparison.difference(kept: self, got, recomputed: shadow, expected) else { return got }
+        problem(at: LocalClock.bounded(time), .memoMismatch, "kept memos changed what the step decided: \(difference)")
+        return records
+    }
+
+    /// Spoils every kept line's text (what a defect in a memo's key would do), for the test
+    /// that the comparing switch finds it; returns how many lines were kept.
+    package mutating func spoilKeptLines() -> Int {
+        for index in memos.lines.indices { memos.lines[index].line?.text += " (spoiled)" }
+        return memos.lines.count { $0.line != nil }
+    }
+
+    private mutating func step(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         if let last = lastRunTime, time < last {

@@ -182,6 +182,9 @@ public enum ProblemCode: String, Sendable, Hashable, Codable, CaseIterable {
     case evaluation = "expression.evaluation"
     /// A saved state whose time zone this system does not know (the state is left as it was).
     case stateTimeZone = "state.unknown_time_zone"
+    /// With `Verification.compared`: what the step decided with the memos differs from what
+    /// it decides with everything recomputed (a defect of the engine, never of the input).
+    case memoMismatch = "engine.memo_mismatch"
 }
 
 /// A recovery item the route did not take, and why.

@@ -115,8 +115,9 @@ public enum Simulation {
     /// a result of that one day: its records, its states (after the last one of the day
     /// before) and its close — and the run keeps nothing of a day after that:
     /// expectations checked day by day hold one day at a time, however long the run.
-    /// `memoises: false` is the verification switch: every app run recomputes what it could
-    /// keep from an earlier one (the records must not change).
+    /// `verification` is the engine's switch (`Verification`): `.recomputed` works out again
+    /// everything an app run could keep from an earlier one (the records must not change);
+    /// `.compared` does both at every step and records a difference as a problem.
     /// `start`: a saved state to go on from (as the app saved it; its clock must be the
     /// scenario's) instead of a fresh one; the scenario's `routines:` and settings apply
     /// over the state's, and iOS holds what the state says is pending.
@@ -124,7 +125,7 @@ public enum Simulation {
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, memoises: Bool = true,
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised,
         expectationsOnly: Bool = false, dayDone: ((SimulationResult) -> Void)? = nil
     ) -> SimulationResult {
         // Prepared once for the run (a prepared ruleset is used only when it is this one): the
@@ -140,7 +141,7 @@ public enum Simulation {
             engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
         }
         engine.recordsKept = recordsKept
-        engine.memoises = memoises
+        engine.verification = verification
         var device = Device(pending: engine.pending)
         var records: [EngineRecord] = []
         var states: [AppState] = []
@@ -165,7 +166,7 @@ public enum Simulation {
             switch restored(engine, prepared: ready) {
             case .success(var fresh):
                 fresh.recordsKept = recordsKept
-                fresh.memoises = memoises
+                fresh.verification = verification
                 engine = fresh
             case .failure(let failure): problems.append((Origin(file: scenario.file, location: .fileStart), "state.restore: \(failure)"))
             }

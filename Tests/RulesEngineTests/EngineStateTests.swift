@@ -439,7 +439,17 @@ import Testing
             let restoreProblems = restored.problems.filter { $0.message.hasPrefix("state.restore") }
             #expect(restoreProblems.isEmpty, "\(restoreProblems.map(\.message).prefix(3))")
             // And with the verification switch: every memo recomputed at every run.
-            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, memoises: false)
+            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, verification: .recomputed)
+            // One block in four also with the comparing switch: no step's memos change anything.
+            if block % 4 == 0 {
+                let compared = Simulation.run(scenario, ruleset: Shipped.ruleset, verification: .compared)
+                let mismatches = compared.records.filter { record in
+                    if case .problem(.memoMismatch, _) = record.kind { return true }
+                    return false
+                }
+                #expect(mismatches.isEmpty, "block \(block): \(mismatches.prefix(2))")
+                #expect(compared.records == plain.records, "block \(block) compared")
+            }
             let a = Trace.jsonLines(plain, ruleset: Shipped.ruleset)
             for (what, other) in [("restored", restored), ("recomputed", recomputed)] {
                 let b = Trace.jsonLines(other, ruleset: Shipped.ruleset)

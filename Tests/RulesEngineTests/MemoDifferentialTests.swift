@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -49,7 +50,7 @@ import Testing
             }
             let runs = [
                 Simulation.run(scenario, ruleset: ruleset, observe: observer(0)),
-                Simulation.run(scenario, ruleset: ruleset, observe: observer(1), memoises: false),
+                Simulation.run(scenario, ruleset: ruleset, observe: observer(1), verification: .recomputed),
                 Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true, observe: observer(2)),
             ]
             for (other, how) in [(1, "with the memos off"), (2, "restored after every event")] {
@@ -62,6 +63,10 @@ import Testing
                     zip(lines.0, lines.1).first { $0 != $1 }.map { "\($0.0)\n\($0.1)" } ?? "\(lines.0.count) against \(lines.1.count) explanations"
                 Issue.record("\(name): \(file) explains otherwise \(how) after step \(step):\n\(first)")
             }
+            // The comparing switch finds nothing either, step by step, and changes nothing.
+            let compared = Simulation.run(scenario, ruleset: ruleset, verification: .compared)
+            #expect(!compared.records.contains(where: MemoSpoilingTests.isMismatch), "\(name): \(file) compared")
+            #expect(compared.records == runs[0].records, "\(name): \(file) compared")
             // Records compared as values, then as printed.
             #expect(runs[0].records == runs[1].records, "\(name): \(file) differs with the memos off")
             #expect(runs[0].records == runs[2].records, "\(name): \(file) differs restored after every event")
@@ -71,5 +76,38 @@ import Testing
         }
         // The variant is alive: its type is planned somewhere.
         #expect(nudges > 0, "\(name)")
+    }
+}
+
+/// The comparing switch is not a switch that cannot fire: a kept line spoiled by hand is
+/// found at the next step that reuses it, as a problem record naming the record that differs.
+@Suite struct MemoSpoilingTests {
+    static func isMismatch(_ record: EngineRecord) -> Bool {
+        if case .problem(.memoMismatch, _) = record.kind { return true }
+        return false
+    }
+
+    @Test func aSpoiledMemoIsAProblemUnderTheComparingSwitch() throws {
+        let clock = try #require(LocalClock(identifier: "Asia/Seoul"))
+        let day = try #require(DateFormat.days("2026-07-20"))
+        func at(_ hour: Int) -> Date { clock.instant(day: day, seconds: hour * 3600) }
+        for verification in [Verification.memoised, .compared] {
+            var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: clock)
+            engine.verification = verification
+            _ = engine.run([.appOpened(health: nil)], now: at(8))
+            #expect(engine.spoilKeptLines() > 0, "the first run kept its lines")
+            let records = engine.run([.appOpened(health: nil)], now: at(8)).records
+            let mismatches = records.filter(Self.isMismatch)
+            if verification == .compared {
+                #expect(mismatches.count == 1)
+                if case .problem(_, let message)? = mismatches.first?.kind {
+                    #expect(message.contains("kept memos changed what the step decided: record"), "\(message)")
+                }
+            } else {
+                // Memoised alone, the spoiled line is shown: nothing compares.
+                #expect(mismatches.isEmpty)
+                #expect(engine.snapshot?.characterLine.contains("spoiled") == true)
+            }
+        }
     }
 }

@@ -230,7 +230,7 @@ extension OperatorEngine {
                 day = current
                 records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: "user_request")))
                 routeChangedThisRun = true
-                decisions.route = .routeKept(route, because: .userRequest, at: time)
+                if explains { decisions.route = .routeKept(route, because: .userRequest, at: time) }
                 return
             }
         }

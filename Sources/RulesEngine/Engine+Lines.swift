@@ -73,8 +73,10 @@ extension OperatorEngine {
         if let homeLine { note(at: time, .templateRendered(homeLine)) }
         if let widgetLine { note(at: time, .templateRendered(widgetLine)) }
         // Both lines with the run's facts once (explained when asked).
-        decisions.lines = LastLines(
-            home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
+        if explains {
+            decisions.lines = LastLines(
+                home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
+        }
         let steps = reading.routines[safe: derived.stepsRoutine]
         let water = reading.routines[safe: derived.waterRoutine]
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }

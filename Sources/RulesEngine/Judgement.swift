@@ -109,7 +109,7 @@ extension OperatorEngine {
         let reading = closingReading(current)
         let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time)
         for message in closing.problems { problem(at: time, .evaluation, message) }
-        if let explanation = closing.explanation { decisions.day = explanation }
+        if explains, let explanation = closing.explanation { decisions.day = explanation }
         // One change of the profile, not two (each change works out what runs read off it).
         var updated = profile
         updated.streakDays = closing.close.streak

@@ -88,8 +88,8 @@ public struct OperatorEngine: Sendable {
     var refused: [SuppressedNotification] = []
     /// Requests delivered on the current day, by id (responses must name one).
     var delivered: [String: ScheduledNotification] = [:]
-    /// What the steps decided, to be explained on demand (written, never read back: see
-    /// `Decisions`).
+    /// What the steps decided, to be explained on demand (written, never read back, and only
+    /// when `explains`: see `Decisions`).
     package var decisions = Decisions()
 
     var records: [EngineRecord] = []
@@ -97,8 +97,11 @@ public struct OperatorEngine: Sendable {
     var memos = EngineMemos()
     /// Which records the engine returns (every decision is made either way).
     public var recordsKept = RecordsKept.all
-    /// Whether the plan's candidates are kept to be explained (with every record).
-    var keepsExplanations: Bool { recordsKept == .all }
+    /// Whether the steps keep what they decided to be explained (`decisions`): the tables'
+    /// readings, the plan's candidates with their gates, the lines, the tool's verdict, the
+    /// day's close. Off by default — the app and populations pay nothing for explanations;
+    /// the simulator, `rules explain` and `rules test` turn it on. Nothing else changes.
+    public var explains = false
     /// The verification switch (see `Verification`): memos kept (the default), everything
     /// recomputed, or both and compared.
     public var verification = Verification.memoised

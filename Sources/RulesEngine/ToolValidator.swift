@@ -149,6 +149,7 @@ extension OperatorEngine {
         }
         note(at: time, .toolVerdict(verdict, log: log))
         if syncs { sync(health, at: time) }
+        guard explains else { return }
         decisions.tool = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [

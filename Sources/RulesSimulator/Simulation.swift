@@ -118,6 +118,8 @@ public enum Simulation {
     /// `verification` is the engine's switch (`Verification`): `.recomputed` works out again
     /// everything an app run could keep from an earlier one (the records must not change);
     /// `.compared` does both at every step and records a difference as a problem.
+    /// `explains: false` keeps nothing to explain (`OperatorEngine.explains`; a population's
+    /// users): the records are the same.
     /// `start`: a saved state to go on from (as the app saved it; its clock must be the
     /// scenario's) instead of a fresh one; the scenario's `routines:` and settings apply
     /// over the state's, and iOS holds what the state says is pending.
@@ -125,7 +127,7 @@ public enum Simulation {
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised,
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised, explains: Bool = true,
         expectationsOnly: Bool = false, dayDone: ((SimulationResult) -> Void)? = nil
     ) -> SimulationResult {
         // Prepared once for the run (a prepared ruleset is used only when it is this one): the
@@ -142,6 +144,7 @@ public enum Simulation {
         }
         engine.recordsKept = recordsKept
         engine.verification = verification
+        engine.explains = explains
         var device = Device(pending: engine.pending)
         var records: [EngineRecord] = []
         var states: [AppState] = []
@@ -167,6 +170,7 @@ public enum Simulation {
             case .success(var fresh):
                 fresh.recordsKept = recordsKept
                 fresh.verification = verification
+                fresh.explains = explains
                 engine = fresh
             case .failure(let failure): problems.append((Origin(file: scenario.file, location: .fileStart), "state.restore: \(failure)"))
             }

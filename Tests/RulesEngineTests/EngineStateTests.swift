@@ -22,6 +22,7 @@ import Testing
         var profile = OperatorProfile(ruleset: ruleset)
         profile.enabledRoutines.insert("reading")
         var engine = OperatorEngine(ruleset: ruleset, clock: Self.seoul, profile: profile)
+        engine.explains = true
         engine.adopt(settings: ["routine_reminder": .bool(true), "reminders": .map(["study": .time(15 * 3600), "reading": .time(16 * 3600)])])
         engine.handle(.appOpened(health: Self.health(steps: 800, sleep: 330)), at: Self.at(8, 10))
         engine.handle(.log(routine: "water", value: 500, unit: nil, source: .manual), at: Self.at(8, 20))
@@ -73,6 +74,7 @@ import Testing
     @Test func aRunIsExplainedFromTheStateBeforeIt() throws {
         let prepared = PreparedRuleset(Shipped.ruleset)
         var engine = OperatorEngine(prepared: prepared, clock: Self.seoul)
+        engine.explains = true
         let steps: [(EngineEvent, Date)] = [
             (.appOpened(health: Self.health(steps: 800, sleep: 330)), Self.at(8, 10)),
             (.log(routine: "water", value: 500, unit: nil, source: .manual), Self.at(9, 0)),

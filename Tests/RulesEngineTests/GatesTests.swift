@@ -15,6 +15,8 @@ import Testing
     static func planned() throws -> (GateContext, [PlannedCandidate]) {
         var engine = try #require(
             OperatorEngine(prepared: PreparedRuleset(Shipped.ruleset), state: EngineState(ruleset: Shipped.ruleset, clock: clock)))
+        // The candidates are kept to be explained.
+        engine.explains = true
         engine.handle(.appOpened(health: EngineStateTests.health(steps: 500)), at: clock.instant(day: day, seconds: 8 * 3600))
         return (engine.gateContext(), engine.decisions.planned ?? [])
     }

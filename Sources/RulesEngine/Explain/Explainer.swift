@@ -165,6 +165,7 @@ extension OperatorEngine {
         _ decision: DecisionID, state: EngineState, events: [EngineEvent], prepared: PreparedRuleset, now: Date
     ) -> Explanation? {
         guard var engine = OperatorEngine(prepared: prepared, state: state) else { return nil }
+        engine.explains = true
         _ = engine.run(events, now: now)
         return engine.explanation(of: decision)
     }

@@ -27,12 +27,12 @@ extension OperatorEngine {
         let memo = PlanMemo(
             day: current.day, planInputs: fromProfile.planInputs, skipped: current.skipped, route: current.route,
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
-            explained: keepsExplanations)
+            explained: explains)
         let reads = fromProfile.planReads
         if memoises, let kept = memos.plan, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
-            if keepsExplanations { decisions.planned = keptCandidates(kept.planned, at: time, today: reading) }
+            if explains { decisions.planned = keptCandidates(kept.planned, at: time, today: reading) }
             return
         }
         let recordsBefore = records.count
@@ -67,7 +67,7 @@ extension OperatorEngine {
         }
         var inputs = memo
         inputs.pending = pending.count
-        decisions.planned = draft.planned
+        if explains { decisions.planned = draft.planned }
         memos.plan =
             reported
             ? nil
@@ -106,7 +106,7 @@ extension OperatorEngine {
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let tomorrowNow = derived.tomorrowReadsNow ? now : nil
         if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planInputs == fromProfile.planInputs,
-            cached.explained == keepsExplanations,
+            cached.explained == explains,
             cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
@@ -135,7 +135,7 @@ extension OperatorEngine {
             : TomorrowPlan(
                 day: current.day + 1, planInputs: fromProfile.planInputs, permissions: lastPermissions, now: tomorrowNow, candidates: made,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
-                planned: Array(draft.planned[before.2...]), explained: keepsExplanations)
+                planned: Array(draft.planned[before.2...]), explained: explains)
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the
@@ -221,7 +221,7 @@ extension OperatorEngine {
             candidate, context, accepted: draft.accepted, skipped: skipped && today, recovery: recovery, explain: &gates, read: &fireFacts,
             problems: &problems)
         for message in problems { problem(at: time, .evaluation, message) }
-        if keepsExplanations {
+        if explains {
             draft.planned.append(
                 PlannedCandidate(candidate: candidate, fireFacts: fireFacts, reason: decision.reason, gates: gates, at: time, today: today))
         }

@@ -140,7 +140,7 @@ struct PlanMemo: Sendable, Equatable {
     var deliveries: Int
     var delivered: Int
     var pending: Int
-    /// Whether the plan kept its candidates to be explained (`keepsExplanations`).
+    /// Whether the plan kept its candidates to be explained (`explains`).
     var explained: Bool
 }
 

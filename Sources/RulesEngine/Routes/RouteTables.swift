@@ -73,7 +73,7 @@ extension OperatorEngine {
     mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
         let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time)
         for message in decision.problems { problem(at: time, .evaluation, message) }
-        if let explanation = decision.explanation { decisions.risk = explanation }
+        if explains, let explanation = decision.explanation { decisions.risk = explanation }
         if decision.level != current.risk {
             note(at: time, .riskChanged(from: current.risk, to: decision.level))
             current.risk = decision.level
@@ -87,7 +87,7 @@ extension OperatorEngine {
     mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> Bool {
         let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
         for message in decision.problems { problem(at: time, .evaluation, message) }
-        decisions.route = decision.explanation
+        if explains { decisions.route = decision.explanation }
         guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return false }
         let from = current.routeDecided ? current.route.route : nil
         startRoute(&current, route, reason: reason, at: time)

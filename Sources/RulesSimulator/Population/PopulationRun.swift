@@ -122,7 +122,7 @@ public enum PopulationRun {
         var mine = PopulationTally()
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
-            retain: false, prepared: prepared, recordsKept: .decisions)
+            retain: false, prepared: prepared, recordsKept: .decisions, explains: false)
         counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay

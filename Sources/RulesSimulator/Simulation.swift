@@ -127,7 +127,8 @@ public enum Simulation {
         _ scenario: Scenario, ruleset: Ruleset, stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, retain: Bool = true,
-        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised, explains: Bool = true,
+        prepared: PreparedRuleset? = nil, recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised,
+        explains: Bool = true,
         expectationsOnly: Bool = false, dayDone: ((SimulationResult) -> Void)? = nil
     ) -> SimulationResult {
         // Prepared once for the run (a prepared ruleset is used only when it is this one): the

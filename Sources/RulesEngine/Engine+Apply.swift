@@ -37,17 +37,14 @@ extension OperatorEngine {
             decide(at: time)
         case .widget(let intent):
             note(at: time, .appRun(cause: .widget(intent), synced: false))
-            widget(intent, at: time)
-            decide(at: time)
+            decide(at: time, routeRequested: widget(intent, at: time))
         case .action(let action):
             note(at: time, .appRun(cause: .action(action), synced: false))
-            request(action, at: time)
-            decide(at: time)
+            decide(at: time, routeRequested: request(action, at: time))
         case .toolCall(let text, let health):
             // One app run, whatever the tool does: an accepted `sync_health_data` syncs
             // inside it (with the reading the host got).
-            runTool(text, health: health, at: time)
-            decide(at: time)
+            decide(at: time, routeRequested: runTool(text, health: health, at: time))
         case .notificationResponse(let id, let response, let health):
             respond(id: id, response: response, health: health, at: time)
         case .settings(let values):
@@ -182,7 +179,8 @@ extension OperatorEngine {
     }
 
     /// The quick-log widget's intents (seed 7.6); widget actions do not sync HealthKit.
-    mutating func widget(_ intent: WidgetIntent, at time: Date) {
+    /// Returns whether the intent started a route.
+    mutating func widget(_ intent: WidgetIntent, at time: Date) -> Bool {
         switch intent {
         case .logWater250:
             if let water = ruleset.routines.first(where: { $0.category == .water }) {
@@ -193,8 +191,9 @@ extension OperatorEngine {
         case .completeSkincare:
             complete(category: .skincare, source: .widget, at: time)
         case .startRecovery:
-            request(.startRecovery, at: time)
+            return request(.startRecovery, at: time)
         }
+        return false
     }
 
     /// Marks the first routine of `category` done: every checklist item ticked, or its
@@ -212,8 +211,10 @@ extension OperatorEngine {
     }
 
     /// A user route request: beats the table, recorded as `user_request`, sticky for the day.
-    mutating func request(_ action: RouteAction, at time: Date) {
-        guard var current = day else { return }
+    /// Returns whether it started a route (the run's `event` is then `route_changed`).
+    @discardableResult
+    mutating func request(_ action: RouteAction, at time: Date) -> Bool {
+        guard var current = day else { return false }
         switch action {
         case .skipToday:
             current.skipped = true
@@ -224,17 +225,14 @@ extension OperatorEngine {
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true
             if current.route.route != route || !current.routeDecided {
-                let from = current.routeDecided ? current.route.route : nil
-                startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true)
-                if route != .recovery { current.quest = nil }
+                _ = startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true)
                 day = current
-                records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: "user_request")))
-                routeChangedThisRun = true
                 if explains { decisions.route = .routeKept(route, because: .userRequest, at: time) }
-                return
+                return true
             }
         }
         day = current
+        return false
     }
 
     /// New setting values (unknown keys and wrong types are problems, not traps).

@@ -5,7 +5,8 @@ import Ruleset
 extension OperatorEngine {
     /// The decisions of an app run (SPEC §5.1): risk, then route, with `now` = the run's
     /// time; recovery items and the quest; the snapshot and the lines; the notification plan.
-    mutating func decide(at time: Date) {
+    /// `routeRequested`: the run's event started a route (a user's request).
+    mutating func decide(at time: Date, routeRequested: Bool = false) {
         // The day is moved out while the run decides (nothing in between reads `self.day`)
         // and put back: a copy retained every array it holds, and the first change of one
         // of them copied that array too.
@@ -25,7 +26,8 @@ extension OperatorEngine {
         // Patched, not put: a put would copy the whole (shared) array of facts.
         var facts = before.facts
         facts.patch(layout.risk, cell: risk.cell)
-        let routeChanged = decideRoute(&current, facts: facts, at: time)
+        let start = decideRoute(&current, facts: facts, at: time)
+        let routeChanged = start != nil
         let itemsChanged = updateRouteItems(&current, at: time)
         RecoveryRoute.keepTexts(&current, prepared)
 
@@ -38,11 +40,10 @@ extension OperatorEngine {
         } else {
             reading = read(current, route: current.route.route, risk: risk, now: now)
         }
-        let event = appEvent(&current, reading: reading, completedBefore: completedBefore)
+        let event = appEvent(&current, reading: reading, completedBefore: completedBefore, routeChanged: routeRequested || start == .announced)
         current.earn(reading.routines)
         current.lastRun = time
         current.lastEvent = event
-        routeChangedThisRun = false
         let today = current.day
         day = current
 
@@ -60,7 +61,7 @@ extension OperatorEngine {
 
     /// The run's `event` fact (`recovery_completed`, `route_changed`, `completed` or `home`),
     /// with the day's completed routines and recovery state brought up to date.
-    private mutating func appEvent(_ current: inout DayState, reading: DayReading, completedBefore: [String]) -> String {
+    private mutating func appEvent(_ current: inout DayState, reading: DayReading, completedBefore: [String], routeChanged: Bool) -> String {
         // The routines completed now (ruleset order), compared with those of the last run in
         // place: a new array only when they differ. Only an enabled routine's completion is
         // the user's (`completed`): a disabled sleep routine met by last night's sleep is not.
@@ -78,7 +79,7 @@ extension OperatorEngine {
         var event = "home"
         if recoveryDone, !current.recoveryWasCompleted {
             event = "recovery_completed"
-        } else if routeChangedThisRun {
+        } else if routeChanged {
             event = "route_changed"
         } else if newlyCompleted {
             event = "completed"

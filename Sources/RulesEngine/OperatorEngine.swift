@@ -107,8 +107,6 @@ public struct OperatorEngine: Sendable {
     public var verification = Verification.memoised
     /// Whether an app run may read what an earlier one kept.
     var memoises: Bool { verification != .recomputed }
-    /// Set when the current app run changed the route (for the `route_changed` line).
-    var routeChangedThisRun = false
 
     /// A fresh engine: nothing logged, the ruleset's defaults (or `profile`), in `clock`'s zone.
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {

@@ -116,11 +116,13 @@ public struct ToolValidator: Sendable {
 extension OperatorEngine {
     /// A tool call is one app run; only an accepted call changes anything. An accepted
     /// `sync_health_data` syncs `health` (the reading the host got) inside the same run.
-    mutating func runTool(_ text: String, health: HealthReading?, at time: Date) {
+    /// Returns whether the call started a route.
+    mutating func runTool(_ text: String, health: HealthReading?, at time: Date) -> Bool {
         let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
         let syncs = call?.tool == "sync_health_data" && health != nil
         note(at: time, .appRun(cause: .toolCall, synced: syncs))
         var log: HabitLog?
+        var routeRequested = false
         if let call {
             switch call.tool {
             case "log_habit_event":
@@ -134,7 +136,7 @@ extension OperatorEngine {
                     day?.goalOverrides[routine] = goal
                 }
             case "generate_recovery_route":
-                request(.startRecovery, at: time)
+                routeRequested = request(.startRecovery, at: time)
             case "adjust_quest_plan":
                 if case .int(let delta)? = call.arguments["delta_steps"], var quest = day?.quest {
                     quest.targetDelta = delta
@@ -149,7 +151,7 @@ extension OperatorEngine {
         }
         note(at: time, .toolVerdict(verdict, log: log))
         if syncs { sync(health, at: time) }
-        guard explains else { return }
+        guard explains else { return routeRequested }
         decisions.tool = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,
             entries: [
@@ -158,5 +160,6 @@ extension OperatorEngine {
                     origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
             ],
             facts: [], note: nil)
+        return routeRequested
     }
 }

@@ -104,8 +104,9 @@ extension OperatorEngine {
         case .action(let action):
             resetIgnored(notification.type)
             note(at: time, .appRun(cause: .notificationAction(action), synced: false))
+            var routeRequested = false
             switch action {
-            case .startRecovery: request(.startRecovery, at: time)
+            case .startRecovery: routeRequested = request(.startRecovery, at: time)
             case .skipToday: request(.skipToday, at: time)
             case .logWater250:
                 if let water = ruleset.routines.first(where: { $0.category == .water }) {
@@ -115,7 +116,7 @@ extension OperatorEngine {
             case .completeSkincare: complete(category: .skincare, source: .notificationAction, at: time)
             case .openApp: break
             }
-            decide(at: time)
+            decide(at: time, routeRequested: routeRequested)
         }
     }
 

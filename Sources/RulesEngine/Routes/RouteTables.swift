@@ -81,24 +81,25 @@ extension OperatorEngine {
         return decision.level
     }
 
-    /// The route of this run (`RouteTables.decideRoute`). A new route starts here: its
-    /// recovery items and walking quest with it. Returns whether the route changed.
-    @discardableResult
-    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> Bool {
+    /// The route of this run (`RouteTables.decideRoute`), started when it changes.
+    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> RouteStart? {
         let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
         for message in decision.problems { problem(at: time, .evaluation, message) }
         if explains { decisions.route = decision.explanation }
-        guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return false }
-        let from = current.routeDecided ? current.route.route : nil
-        startRoute(&current, route, reason: reason, at: time)
-        records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
-        if from != nil || route != .regular { routeChangedThisRun = true }
-        return true
+        guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return nil }
+        return startRoute(&current, route, reason: reason, at: time)
     }
 
-    /// A new route from `time`: a fresh route state, and on the recovery route its items and
-    /// walking quest (`RecoveryRoute`; another route leaves the quest as it is).
-    mutating func startRoute(_ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false) {
+    /// The one way a route starts, the table's or the user's: a fresh route state from `time`,
+    /// on the recovery route its items and walking quest (`RecoveryRoute`; the table's other
+    /// routes leave the quest as it is, the user's light route ends it), and the
+    /// `route.changed` record.
+    mutating func startRoute(
+        _ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false
+    )
+        -> RouteStart
+    {
+        let from = current.routeDecided ? current.route.route : nil
         current.route = RouteState(
             route: route, reason: reason, startedAt: time, requestedByUser: requestedByUser, items: [], logsBefore: current.nextLogNumber - 1)
         if route == .recovery {
@@ -106,7 +107,19 @@ extension OperatorEngine {
             current.route.items = recoveryRoute.startItems(current, leftOut: &leftOut)
             for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
             current.quest = recoveryRoute.startQuest(current)
+        } else if requestedByUser {
+            current.quest = nil
         }
         current.routeDecided = true
+        records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
+        return from != nil || route != .regular ? .announced : .first
     }
+}
+
+/// How a route started (`OperatorEngine.startRoute`).
+enum RouteStart {
+    /// The day's first route, `regular`: no `route_changed` event.
+    case first
+    /// A change the run's `event` fact announces (`route_changed`).
+    case announced
 }

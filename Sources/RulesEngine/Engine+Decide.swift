@@ -12,7 +12,7 @@ extension OperatorEngine {
         // of them copied that array too.
         guard var current = day.take() else { return }
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
-        let before = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
+        let before = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         for message in before.problems { problem(at: time, .evaluation, message) }
         // Routines done at the previous run: a routine done now and not then was completed
         // by this run's event.
@@ -38,7 +38,7 @@ extension OperatorEngine {
             reading = before
             reading.facts.patch(layout.risk, cell: risk.cell)
         } else {
-            reading = read(current, route: current.route.route, risk: risk, now: now)
+            reading = reader.read(current, route: current.route.route, risk: risk, now: now)
         }
         let event = appEvent(&current, reading: reading, completedBefore: completedBefore, routeChanged: routeRequested || start == .announced)
         current.earn(reading.routines)

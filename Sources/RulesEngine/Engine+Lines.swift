@@ -125,7 +125,7 @@ extension OperatorEngine {
         }
         guard let current = day else { return RenderedText(templateID: nil, surface: surface, text: "", redacted: true) }
         let now = current.lastRun.map { clock.timeOfDay($0, inLogicalDay: current.day, dayStart: dayStart) } ?? 0
-        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
+        let reading = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         // A read-out, not an app run: failures here were reported by the run that rendered.
         var ignored: [String] = []
         let line =

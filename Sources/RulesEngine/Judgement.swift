@@ -2,8 +2,9 @@ import Foundation
 import RulesExpression
 import Ruleset
 
-/// Judgement: each routine by the first matching `judgement.routine` entry, and the day
-/// when it closes by the `judgement.day` table, with streak and XP.
+/// Judgement, all of it: each routine by the first matching `judgement.routine` entry (at
+/// every reading: `judgeAll`, which `DayReader` calls), and the day when it closes by the
+/// `judgement.day` table, with streak and XP.
 ///
 /// A part with its own inputs (the tables, the XP and streak rules, the fact slots of the
 /// bindings, the day start; the day as last read, the streak and XP so far) and outputs
@@ -37,6 +38,64 @@ struct Judgement {
         }
         if closing { return skipped ? .skipped : .failed }
         return reading.value > 0 ? .inProgress : .notStarted
+    }
+
+    /// Each routine's status: completed earlier today stays completed (the route never
+    /// takes back what was done); otherwise the judgement table decides.
+    /// `byBindings`: the table reads nothing but the bindings, so routines that agree on
+    /// the bindings it reads (and on whether anything was done) share one evaluation.
+    func judgeAll(_ reading: inout DayReading, day: DayState, context: inout EvaluationContext, byBindings: Bool) {
+        let reads = prepared.derived.judgementReads
+        let completed = day.completedRoutines
+        // Routines completed at the last run, listed in ruleset order (as `decide` writes
+        // them): walked with the routines, one comparison each; in another order (a state
+        // saved otherwise) each is searched for.
+        var inOrder = 0
+        for routine in reading.routines where inOrder < completed.count && completed[inOrder] == routine.box.value.id { inOrder += 1 }
+        let walk = inOrder == completed.count
+        var nextCompleted = 0
+        var problems = reading.problems
+        // In place (one uniqueness check, no copy of a reading per routine).
+        reading.routines.withUnsafeMutableBufferPointer { routines in
+            withUnsafeTemporaryAllocation(of: JudgedBindings.self, capacity: byBindings ? routines.count : 0) { memo in
+                var kept = 0
+                for index in routines.indices {
+                    if nextCompleted < completed.count {
+                        let id = routines[index].box.value.id
+                        let done = walk ? completed[nextCompleted] == id : completed.contains(id)
+                        if done {
+                            if walk { nextCompleted += 1 }
+                            routines[index].status = .completed
+                            continue
+                        }
+                    }
+                    let key = JudgedBindings(
+                        progress: reads.progress ? routines[index].progress.bitPattern : 0,
+                        value: reads.value ? routines[index].value.bitPattern : 0, goal: reads.goal ? routines[index].goal.bitPattern : 0,
+                        done: routines[index].value > 0, status: .notStarted)
+                    var found: RoutineStatus?
+                    for position in 0..<kept where memo[position].sameKey(as: key) {
+                        found = memo[position].status
+                        break
+                    }
+                    if let found {
+                        routines[index].status = found
+                        continue
+                    }
+                    let problemsBefore = problems.count
+                    let status = judgeRoutine(routines[index], context: &context, closing: false, skipped: day.skipped, problems: &problems)
+                    routines[index].status = status
+                    // A routine whose judging reported a problem is judged again (its message names it).
+                    if kept < memo.count, problems.count == problemsBefore {
+                        var entry = key
+                        entry.status = status
+                        memo.initializeElement(at: kept, to: entry)
+                        kept += 1
+                    }
+                }
+            }
+        }
+        reading.problems = problems
     }
 
     /// What closing a day decided.
@@ -132,6 +191,6 @@ extension OperatorEngine {
             return last
         }
         let lastSeconds = current.lastRun.map { clock.timeOfDay($0, inLogicalDay: current.day, dayStart: dayStart) } ?? dayStart
-        return read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
+        return reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
     }
 }

@@ -65,6 +65,8 @@ public struct OperatorEngine: Sendable {
     var fromProfile: ProfileDerived
     /// `day_starts_at` in force (the user's setting, else the ruleset's).
     var dayStart: Int { fromProfile.dayStart }
+    /// Reading the day as this user's profile and permissions stand.
+    var reader: DayReader { DayReader(prepared: prepared, profile: fromProfile, permissions: lastPermissions) }
     /// The notification rules, boxed once per ruleset.
     var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
     /// The routines, boxed once per ruleset.
@@ -211,7 +213,7 @@ public struct OperatorEngine: Sendable {
     /// Routine statuses at the last app run (or now, if none).
     public func statuses() -> [String: RoutineStatus] {
         guard let day else { return [:] }
-        let reading = read(
+        let reading = reader.read(
             day, route: day.route.route, risk: day.risk ?? .low,
             now: day.lastRun.map { clock.timeOfDay($0, inLogicalDay: day.day, dayStart: dayStart) } ?? 0)
         return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.box.value.id, $0.status) })
@@ -221,7 +223,7 @@ public struct OperatorEngine: Sendable {
     public func currentFacts() -> FactValues? {
         if let facts = memos.reading?.reading.facts { return facts }
         guard let day, let lastRun = day.lastRun else { return nil }
-        var facts = read(
+        var facts = reader.read(
             day, route: day.route.route, risk: day.risk ?? .low, now: clock.timeOfDay(lastRun, inLogicalDay: day.day, dayStart: dayStart)
         ).facts
         facts.put(layout.event, .string(day.lastEvent))

@@ -17,7 +17,7 @@ import Testing
 
     /// The facts of `current` read at `hour`:`minute` on `route`.
     static func facts(_ current: DayState = DayState(day: day), at hour: Int, route: RouteKind = .regular) -> FactValues {
-        OperatorEngine(prepared: prepared, clock: EngineStateTests.seoul).read(current, route: route, risk: .low, now: hour * 3600).facts
+        DayReader(prepared: prepared).read(current, route: route, risk: .low, now: hour * 3600).facts
     }
 
     static func box(_ id: String) throws -> RoutineBox { try #require(prepared.routineBoxes.first { $0.value.id == id }) }
@@ -91,11 +91,11 @@ import Testing
 
     @Test func judgementClosesADayFromItsReading() throws {
         let judgement = Judgement(prepared: Self.prepared, dayStart: Self.dayStart)
-        let engine = OperatorEngine(prepared: Self.prepared, clock: EngineStateTests.seoul)
+        let reader = DayReader(prepared: Self.prepared)
         // Nothing done: failed, the streak ends, no XP.
         let empty = DayState(day: Self.day)
         let failed = judgement.close(
-            empty, reading: engine.read(empty, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23))
+            empty, reading: reader.read(empty, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23))
         #expect(failed.close.result == .failed && failed.close.streak == 0 && failed.close.xp == 100)
         #expect(Explainer(Self.prepared).explain(try #require(failed.explanation)).outcome == "failed")
         // Every enabled routine completed earlier: success, the streak goes on, 10 XP each.
@@ -103,14 +103,14 @@ import Testing
         let enabled = Shipped.ruleset.routines.filter(\.defaultEnabled).map(\.id)
         done.completedRoutines = Shipped.ruleset.routines.map(\.id).filter(enabled.contains)
         let success = judgement.close(
-            done, reading: engine.read(done, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23))
+            done, reading: reader.read(done, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23))
         #expect(success.close.result == .success && success.close.streak == 5)
         #expect(success.close.xp == 100 + 10 * enabled.count && success.close.routineStatuses.allSatisfy { $0 == .completed })
         // A skipped day is not judged by the table.
         var skipped = DayState(day: Self.day)
         skipped.skipped = true
         let closed = judgement.close(
-            skipped, reading: engine.read(skipped, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 0, at: Self.at(23))
+            skipped, reading: reader.read(skipped, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 0, at: Self.at(23))
         #expect(closed.close.result == .skipped && closed.explanation == nil)
     }
 

@@ -43,7 +43,7 @@ extension OperatorEngine {
         }
         if let truth { current.health = truth.bounded }
         let seconds = clock.local(request.scheduledAt).seconds
-        let reading = read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
+        let reading = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
         if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }) {
             bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds)

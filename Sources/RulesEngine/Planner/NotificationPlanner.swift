@@ -120,7 +120,7 @@ extension OperatorEngine {
             return
         }
         let tomorrow = DayState(day: current.day + 1)
-        let fresh = read(tomorrow, route: .regular, risk: .low, now: now)
+        let fresh = reader.read(tomorrow, route: .regular, risk: .low, now: now)
         let tomorrowIDs = candidateIDs(day: tomorrow.day)
         var made = self.candidates(for: tomorrow.day, reading: fresh, at: time, ids: tomorrowIDs, problems: &draft.atProblems)
         order(&made)

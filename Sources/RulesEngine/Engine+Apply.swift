@@ -130,8 +130,8 @@ extension OperatorEngine {
         }
         guard let today = currentDay, let number = nextLogNumber else { return .refused }
         if routine.unit == .check, let current = day, Goals.value(of: box, in: current) >= routine.goal { return .alreadyCompleted }
-        // The day's date as kept for its candidates' ids.
-        let date = candidateIDs(day: today).date
+        // The day's date as kept for its candidates' ids (made here when none is kept).
+        let date = memos.planning.candidateIDs.first { $0.day == today }?.date ?? LocalClock.compactDate(today)
         let logID = String.joined("log_" + date, "_", threeDigits(number))
         let log = HabitLog(
             id: logID, day: today, routine: id, category: routine.category, value: value, unit: routine.unit, source: source,

@@ -59,6 +59,23 @@ extension OperatorEngine {
         plan(at: time, today: reading)
     }
 
+    /// The notification plan of this run (`NotificationPlanner`), applied: the requests iOS
+    /// holds, the refusals, the plan's records and what the next plan may keep.
+    private mutating func plan(at time: Date, today reading: DayReading) {
+        guard let today = planDay else { return }
+        // The memos are moved into the plan (not copied: a kept array would be copied when
+        // the planner adds to it) and back with what it kept.
+        let planning = memos.planning
+        memos.planning = PlanMemos()
+        let plan = planner.plan(
+            PlanInput(today: today, reading: reading, pending: pending, refused: refused, delivered: delivered, time: time, memos: planning))
+        records += plan.records
+        pending = plan.pending
+        refused = plan.refused
+        if let planned = plan.planned { decisions.planned = planned }
+        memos.planning = plan.memos
+    }
+
     /// The run's `event` fact (`recovery_completed`, `route_changed`, `completed` or `home`),
     /// with the day's completed routines and recovery state brought up to date.
     private mutating func appEvent(_ current: inout DayState, reading: DayReading, completedBefore: [String], routeChanged: Bool) -> String {

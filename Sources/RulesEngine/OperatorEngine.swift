@@ -67,6 +67,12 @@ public struct OperatorEngine: Sendable {
     var dayStart: Int { fromProfile.dayStart }
     /// Reading the day as this user's profile and permissions stand.
     var reader: DayReader { DayReader(prepared: prepared, profile: fromProfile, permissions: lastPermissions) }
+    /// The notification planner as this user's profile, clock and permissions stand.
+    var planner: NotificationPlanner {
+        NotificationPlanner(
+            prepared: prepared, profile: fromProfile, weakenedSince: storedProfile.weakenedSince, clock: clock, permissions: lastPermissions,
+            explains: explains, memoises: memoises)
+    }
     /// The notification rules, boxed once per ruleset.
     var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
     /// The routines, boxed once per ruleset.
@@ -362,16 +368,10 @@ public struct OperatorEngine: Sendable {
 /// is saved (a restored engine starts without them), all go at once when the clock's zone or
 /// the ruleset changes, and with `memoises` off none is read (the verification switch).
 struct EngineMemos: Sendable {
-    /// Tomorrow's gated candidates, made for this profile and these permissions
-    /// (`TomorrowPlan`).
-    var tomorrowPlan: TomorrowPlan?
-    /// What the last plan was made from and the soonest fire time among its candidates
-    /// (`KeptPlan`, `PlanMemo`); nil when the next run must plan anew.
-    var plan: KeptPlan?
+    /// What plans keep for the next ones (`PlanMemos`): the last plan, tomorrow's, the ids.
+    var planning = PlanMemos()
     /// Lines of earlier runs by surface and event, with the facts they read (`KeptLine`).
     var lines: [KeptLine] = []
-    /// Request ids of today's and tomorrow's candidates (`CandidateIDs`).
-    var candidateIDs: [CandidateIDs] = []
     /// The last app run's reading and what it was read under, for the day's close
     /// (`KeptReading`) and `currentFacts()`.
     var reading: KeptReading?

@@ -18,7 +18,7 @@ import Testing
         // The candidates are kept to be explained.
         engine.explains = true
         engine.handle(.appOpened(health: EngineStateTests.health(steps: 500)), at: clock.instant(day: day, seconds: 8 * 3600))
-        return (engine.gateContext(), engine.decisions.planned ?? [])
+        return (engine.planner.gateContext(try #require(engine.planDay)), engine.decisions.planned ?? [])
     }
 
     static func gated(_ planned: PlannedCandidate, _ context: GateContext) -> GatedCandidate {

@@ -3,9 +3,9 @@ import RulesExpression
 import Ruleset
 
 /// A day's candidates: each notification type (per routine where it is one) at its `at:`.
-extension OperatorEngine {
+extension NotificationPlanner {
     /// The ids of `day`'s candidates, from the two days kept (today's and tomorrow's).
-    mutating func candidateIDs(day: Int) -> CandidateIDs {
+    static func candidateIDs(day: Int, _ memos: inout PlanMemos, _ ruleBoxes: [RuleBox]) -> CandidateIDs {
         for index in memos.candidateIDs.indices where memos.candidateIDs[index].day == day { return memos.candidateIDs[index] }
         let date = LocalClock.compactDate(day)
         let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { String.joined($0.value.id, ".", date) })
@@ -26,8 +26,11 @@ extension OperatorEngine {
 
     /// The candidates of `day` that fire after `time` and were not delivered already; an
     /// `at:` that fails to evaluate adds its message to `problems`.
-    func candidates(for day: Int, reading base: DayReading, at time: Date, ids: CandidateIDs, problems: inout [String]) -> [Candidate] {
-        let isToday = day == currentDay
+    func candidates(
+        for day: Int, today: Int, reading base: DayReading, at time: Date, ids: CandidateIDs, delivered: [String: ScheduledNotification],
+        problems: inout [String]
+    ) -> [Candidate] {
+        let isToday = day == today
         let date = ids.date
         var result: [Candidate] = []
         result.reserveCapacity(ruleBoxes.count)
@@ -35,21 +38,22 @@ extension OperatorEngine {
         for box in ruleBoxes {
             if box.value.perRoutine {
                 // Reminders by routine index, worked out per profile (not two lookups by name here).
-                let reminders = fromProfile.reminders
+                let reminders = profile.reminders
                 for (index, reading) in base.routines.enumerated() where reading.enabled {
                     guard index < reminders.count, let reminder = reminders[index] else { continue }
                     let routine = reading.box.value.id
                     var facts = base.facts
                     bind(&facts, reading, reminder: reminder)
                     if let made = candidate(
-                        box, routine: routine, facts: facts, day: day, date: date, today: isToday, after: time, problems: &problems)
+                        box, routine: routine, facts: facts, day: day, date: date, today: isToday, after: time, delivered: delivered,
+                        problems: &problems)
                     {
                         result.append(made)
                     }
                 }
             } else if let made = candidate(
-                box, routine: nil, facts: base.facts, day: day, date: date, today: isToday, after: time, id: ids.ids[safe: box.index],
-                problems: &problems)
+                box, routine: nil, facts: base.facts, day: day, date: date, today: isToday, after: time, delivered: delivered,
+                id: ids.ids[safe: box.index], problems: &problems)
             {
                 result.append(made)
             }
@@ -59,8 +63,8 @@ extension OperatorEngine {
 
     /// One candidate: its `at:` with `facts`, unless it fires by `time` or was delivered.
     private func candidate(
-        _ box: RuleBox, routine: String?, facts: FactValues, day: Int, date: String, today: Bool, after time: Date, id made: String? = nil,
-        problems: inout [String]
+        _ box: RuleBox, routine: String?, facts: FactValues, day: Int, date: String, today: Bool, after time: Date,
+        delivered: [String: ScheduledNotification], id made: String? = nil, problems: inout [String]
     ) -> Candidate? {
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         let at: Value
@@ -79,6 +83,10 @@ extension OperatorEngine {
 
     /// Binds `routine.*` for a per-routine notification.
     func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
+        Self.bind(&facts, reading, reminder: reminder, layout: layout)
+    }
+
+    static func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int, layout: FactLayout) {
         layout.routineBinding.put(reading, into: &facts)
         facts.put(layout.routineID, .string(reading.box.value.id))
         facts.put(layout.routineReminder, cell: .time(reminder))

@@ -46,10 +46,10 @@ extension OperatorEngine {
         let reading = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
         if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }) {
-            bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds)
+            NotificationPlanner.bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds, layout: layout)
         }
         var problems: [String] = []
-        var context = EvaluationContext(facts: factsAtFire(facts, fireSeconds: seconds, problems: &problems), dayStart: dayStart)
+        var context = EvaluationContext(facts: planner.factsAtFire(facts, fireSeconds: seconds, problems: &problems), dayStart: dayStart)
         do {
             return ConditionAtFire(holds: try when.isTrue(&context), problems: problems)
         } catch {

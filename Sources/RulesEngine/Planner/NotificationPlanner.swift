@@ -11,6 +11,15 @@ struct PlanDraft {
     var atProblems: [String] = []
     /// Every candidate gated, with its gates (to explain the plan).
     var planned: [PlannedCandidate] = []
+    /// The plan's records so far: problems of gating, then of `at:`, then the changes.
+    var records: [EngineRecord] = []
+    /// Whether a problem was reported (a plan that reported one is made again next run).
+    var reported = false
+
+    mutating func problem(at time: Date, _ message: String) {
+        records.append(EngineRecord(at: time, kind: .problem(code: .evaluation, message: message)))
+        reported = true
+    }
 
     init() {
         accepted.reserveCapacity(8)
@@ -18,69 +27,131 @@ struct PlanDraft {
     }
 }
 
-extension OperatorEngine {
-    /// Recomputes the plan from what the app knows now (SPEC §5.6): the rest of today plus
-    /// tomorrow's candidates against a fresh day, the gates in order, at most `max_pending`
-    /// soonest first; emits `schedule` / `cancel` records against the previous plan.
-    mutating func plan(at time: Date, today reading: DayReading) {
-        guard let current = planDay else { return }
+/// Everything a plan reads of the run: the day as the plan sees it, today's reading, what iOS
+/// holds and was delivered, the run's time and what earlier plans kept.
+struct PlanInput {
+    var today: PlanDay
+    var reading: DayReading
+    var pending: [ScheduledNotification]
+    var refused: [SuppressedNotification]
+    var delivered: [String: ScheduledNotification]
+    var time: Date
+    var memos: PlanMemos
+}
+
+/// What a plan decided: the requests iOS holds after it, the candidates refused (reported
+/// when their fire time passes), its records (`schedule`/`cancel` and the problems met), the
+/// candidates with their gates (when explaining) and what the next plan may keep.
+struct Plan {
+    var pending: [ScheduledNotification]
+    var refused: [SuppressedNotification]
+    var records: [EngineRecord] = []
+    /// Nil when the planner does not explain.
+    var planned: [PlannedCandidate]?
+    var memos: PlanMemos
+}
+
+/// What plans keep for the next ones (`EngineMemos.planning`).
+struct PlanMemos: Sendable {
+    /// Tomorrow's gated candidates, made for this profile and these permissions
+    /// (`TomorrowPlan`).
+    var tomorrowPlan: TomorrowPlan?
+    /// What the last plan was made from and the soonest fire time among its candidates
+    /// (`KeptPlan`, `PlanMemo`); nil when the next run must plan anew.
+    var plan: KeptPlan?
+    /// Request ids of today's and tomorrow's candidates (`CandidateIDs`).
+    var candidateIDs: [CandidateIDs] = []
+}
+
+/// The notification planner (SPEC §5.6): the rest of today plus tomorrow's candidates
+/// against a fresh day, the gates in order, at most `max_pending` soonest first, and the
+/// `schedule` / `cancel` operations against the previous plan.
+///
+/// A part with its own inputs — the prepared ruleset, what the profile gives plans
+/// (`ProfileDerived`), the clock, the permissions last known and the switches; per run a
+/// `PlanInput` — and one output, a `Plan`, which the engine applies.
+struct NotificationPlanner {
+    let prepared: PreparedRuleset
+    let profile: ProfileDerived
+    /// The day each weakened type was first weakened, by type (the profile's).
+    let weakenedSince: [String: Int]
+    let clock: LocalClock
+    let permissions: KnownPermissions
+    /// Whether the candidates are kept to be explained (`OperatorEngine.explains`).
+    let explains: Bool
+    /// Whether kept plans may be read (the verification switch).
+    let memoises: Bool
+
+    var ruleset: Ruleset { prepared.ruleset }
+    var layout: FactLayout { prepared.layout }
+    var derived: RulesetDerived { prepared.derived }
+    var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
+    var dayStart: Int { profile.dayStart }
+    var renderer: TemplateRenderer { profile.renderer }
+    var reader: DayReader { DayReader(prepared: prepared, profile: profile, permissions: permissions) }
+
+    /// The plan from what the app knows now; the last plan stands when what it was made from
+    /// is the same and none of its candidates' fire time has come.
+    func plan(_ input: PlanInput) -> Plan {
+        let current = input.today
+        let reading = input.reading
+        let time = input.time
+        let pending = input.pending
+        let delivered = input.delivered
+        var memos = input.memos
         let memo = PlanMemo(
-            day: current.day, planInputs: fromProfile.planInputs, skipped: current.skipped, route: current.route,
+            day: current.day, planInputs: profile.planInputs, skipped: current.skipped, route: current.route,
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
             explained: explains)
-        let reads = fromProfile.planReads
+        let reads = profile.planReads
         if memoises, let kept = memos.plan, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
             reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
         {
-            if explains { decisions.planned = keptCandidates(kept.planned, at: time, today: reading) }
-            return
+            return Plan(
+                pending: pending, refused: input.refused, planned: explains ? keptCandidates(kept.planned, at: time, today: reading) : nil,
+                memos: memos)
         }
-        let recordsBefore = records.count
         var draft = PlanDraft()
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
-        // (The ids first: a mutating call inside the arguments made Swift copy the engine.)
-        let todayIDs = candidateIDs(day: current.day)
-        var today = self.candidates(for: current.day, reading: reading, at: time, ids: todayIDs, problems: &draft.atProblems)
+        let todayIDs = Self.candidateIDs(day: current.day, &memos, ruleBoxes)
+        var today = candidates(
+            for: current.day, today: current.day, reading: reading, at: time, ids: todayIDs, delivered: delivered, problems: &draft.atProblems)
         order(&today)
         let recovery = current.route == .recovery ? TodaysRecovery(day: current.day, reason: current.reason) : nil
-        let gates = gateContext()
+        let gates = gateContext(current)
         for candidate in today {
             decide(candidate, gates, &draft, skipped: current.skipped, recovery: recovery, today: current.day, at: time)
             draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt)
         }
-        planTomorrow(&draft, current, gates: gates, recovery: recovery, at: time)
+        planTomorrow(&draft, current, gates: gates, recovery: recovery, memos: &memos, at: time)
         // An `at:` that failed to evaluate leaves its type out of the plan, on the record.
-        for message in draft.atProblems { problem(at: time, .evaluation, message) }
+        for message in draft.atProblems { draft.problem(at: time, message) }
         MaxPendingGate.apply(&draft.accepted, &draft.refusals, limit: ruleset.policy.maxPending)
         // Most plans leave every request as it was: then there is nothing to tell iOS.
         // (By index: a request copied out of an array retains each of its fields.)
         let accepted = draft.accepted
         var unchanged = pending.count == accepted.count
         for index in pending.indices where unchanged && !pending[index].sameRequest(as: accepted[index]) { unchanged = false }
-        if !unchanged { recordChanges(from: pending, to: accepted, refusals: draft.refusals, at: time) }
-        pending = accepted
-        refused = draft.refusals
-        // A plan that reported a problem is made again (and reports it again) at every run.
-        var reported = false
-        for index in recordsBefore..<records.count {
-            if case .problem = records[index].kind { reported = true }
-        }
+        if !unchanged { recordChanges(from: pending, to: accepted, refusals: draft.refusals, at: time, into: &draft.records) }
         var inputs = memo
-        inputs.pending = pending.count
-        if explains { decisions.planned = draft.planned }
+        inputs.pending = accepted.count
+        // A plan that reported a problem is made again (and reports it again) at every run.
         memos.plan =
-            reported
+            draft.reported
             ? nil
             : KeptPlan(
                 inputs: inputs, reads: FactSample(reading.facts, slots: reads.slots), sides: reads.sides(of: reading.facts, dayStart: dayStart),
                 nextFire: draft.nextFire, planned: draft.planned)
+        return Plan(pending: accepted, refused: draft.refusals, records: draft.records, planned: explains ? draft.planned : nil, memos: memos)
     }
 
     /// Tomorrow's candidates through the gates, into `draft`. They depend on the profile
     /// alone, unless one of today's notifications is within a category's cooldown of one of
     /// them (or a request of today's was deferred into tomorrow); so they are gated once per
     /// profile and day (`TomorrowPlan`, keyed by what they read).
-    private mutating func planTomorrow(_ draft: inout PlanDraft, _ current: PlanDay, gates: GateContext, recovery: TodaysRecovery?, at time: Date) {
+    private func planTomorrow(
+        _ draft: inout PlanDraft, _ current: PlanDay, gates: GateContext, recovery: TodaysRecovery?, memos: inout PlanMemos, at time: Date
+    ) {
         // The latest of each category today: a short list (a day has a few categories), not
         // a dictionary made and hashed at every plan.
         var latestToday: [CategoryTime] = []
@@ -105,9 +176,9 @@ extension OperatorEngine {
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let tomorrowNow = derived.tomorrowReadsNow ? now : nil
-        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planInputs == fromProfile.planInputs,
+        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planInputs == profile.planInputs,
             cached.explained == explains,
-            cached.permissions == lastPermissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
+            cached.permissions == permissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
         {
             for candidate in cached.candidates { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
             draft.accepted += cached.accepted
@@ -121,8 +192,9 @@ extension OperatorEngine {
         }
         let tomorrow = DayState(day: current.day + 1)
         let fresh = reader.read(tomorrow, route: .regular, risk: .low, now: now)
-        let tomorrowIDs = candidateIDs(day: tomorrow.day)
-        var made = self.candidates(for: tomorrow.day, reading: fresh, at: time, ids: tomorrowIDs, problems: &draft.atProblems)
+        let tomorrowIDs = Self.candidateIDs(day: tomorrow.day, &memos, ruleBoxes)
+        var made = candidates(
+            for: tomorrow.day, today: current.day, reading: fresh, at: time, ids: tomorrowIDs, delivered: [:], problems: &draft.atProblems)
         order(&made)
         for candidate in made { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
         let before = (draft.accepted.count, draft.refusals.count, draft.planned.count)
@@ -133,7 +205,7 @@ extension OperatorEngine {
             touchesToday(made) || deferredIntoTomorrow
             ? nil
             : TomorrowPlan(
-                day: current.day + 1, planInputs: fromProfile.planInputs, permissions: lastPermissions, now: tomorrowNow, candidates: made,
+                day: current.day + 1, planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, candidates: made,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
                 planned: Array(draft.planned[before.2...]), explained: explains)
     }
@@ -141,8 +213,9 @@ extension OperatorEngine {
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the
     /// ones it adds or changes. A plan holds a few requests (at most `max_pending`, 64):
     /// looked up in turn, which costs less than hashing their ids, unless there are many.
-    private mutating func recordChanges(
-        from old: [ScheduledNotification], to new: [ScheduledNotification], refusals: [SuppressedNotification], at time: Date
+    private func recordChanges(
+        from old: [ScheduledNotification], to new: [ScheduledNotification], refusals: [SuppressedNotification], at time: Date,
+        into records: inout [EngineRecord]
     ) {
         if old.count + new.count <= 32 {
             for request in old where !new.contains(where: { $0.id == request.id }) {
@@ -178,7 +251,7 @@ extension OperatorEngine {
             var facts = reading.facts
             if let routine = planned[index].candidate.routine,
                 let position = reading.routines.firstIndex(where: { $0.box.value.id == routine }),
-                position < fromProfile.reminders.count, let reminder = fromProfile.reminders[position]
+                position < profile.reminders.count, let reminder = profile.reminders[position]
             {
                 bind(&facts, reading.routines[position], reminder: reminder)
             }
@@ -202,14 +275,14 @@ extension OperatorEngine {
     }
 
     /// What the gates of a plan made now read.
-    func gateContext() -> GateContext {
+    func gateContext(_ today: PlanDay) -> GateContext {
         GateContext(
-            ruleset: ruleset, layout: layout, typeOff: fromProfile.typeOff, ignoredStreaks: fromProfile.ignoredStreaks,
-            weakenedSince: profile.weakenedSince, today: day?.day, deliveries: day?.deliveries ?? [], clock: clock, dayStart: dayStart)
+            ruleset: ruleset, layout: layout, typeOff: profile.typeOff, ignoredStreaks: profile.ignoredStreaks, weakenedSince: weakenedSince,
+            today: today.day, deliveries: today.deliveries, clock: clock, dayStart: dayStart)
     }
 
     /// Gates one candidate and records its fate.
-    mutating func decide(
+    func decide(
         _ candidate: Candidate, _ context: GateContext, _ draft: inout PlanDraft, skipped: Bool, recovery: TodaysRecovery?, today day: Int,
         at time: Date
     ) {
@@ -220,7 +293,7 @@ extension OperatorEngine {
         let decision = gate(
             candidate, context, accepted: draft.accepted, skipped: skipped && today, recovery: recovery, explain: &gates, read: &fireFacts,
             problems: &problems)
-        for message in problems { problem(at: time, .evaluation, message) }
+        for message in problems { draft.problem(at: time, message) }
         if explains {
             draft.planned.append(
                 PlannedCandidate(candidate: candidate, fireFacts: fireFacts, reason: decision.reason, gates: gates, at: time, today: today))
@@ -267,7 +340,9 @@ extension OperatorEngine {
     public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
         guard let planned = decisions.plannedToday(type: type) else { return nil }
         let candidate = planned.candidate
-        return (planned.reason, explainedFactsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds)
+        return (
+            planned.reason, planner.explainedFactsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds
+        )
     }
 }
 

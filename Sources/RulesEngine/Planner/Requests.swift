@@ -3,7 +3,7 @@ import RulesExpression
 import Ruleset
 
 /// The request iOS holds for a candidate that passed the gates, and its text.
-extension OperatorEngine {
+extension NotificationPlanner {
     /// The request iOS will hold for a candidate that passed every gate.
     func request(for gated: GatedCandidate, recovery: TodaysRecovery?, problems: inout [String]) -> ScheduledNotification {
         // Fields read through the box: copies retain every field.

@@ -327,3 +327,54 @@ extension OperatorEngine {
         fits(.string(entry.key), keyType, in: ruleset) && fits(entry.value, valueType, in: ruleset)
     }
 }
+
+extension OperatorEngine {
+    /// A tool call is one app run; only an accepted call changes anything. An accepted
+    /// `sync_health_data` syncs `health` (the reading the host got) inside the same run.
+    /// Returns whether the call started a route.
+    mutating func runTool(_ text: String, health: HealthReading?, at time: Date) -> Bool {
+        let (verdict, call) = ToolValidator(ruleset: ruleset).validate(text)
+        let syncs = call?.tool == "sync_health_data" && health != nil
+        note(at: time, .appRun(cause: .toolCall, synced: syncs))
+        var log: HabitLog?
+        var routeRequested = false
+        if let call {
+            switch call.tool {
+            case "log_habit_event":
+                // Without a value the validator accepted only a check or count routine: 1 (a
+                // check routine already completed today is not logged again, with or without).
+                if case .string(let routine)? = call.arguments["routine"] {
+                    log = addLog(routine: routine, value: call.arguments["value"]?.numeric ?? 1, unit: nil, source: .slmTool, at: time).log
+                }
+            case "set_goal":
+                if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {
+                    day?.goalOverrides[routine] = goal
+                }
+            case "generate_recovery_route":
+                routeRequested = request(.startRecovery, at: time)
+            case "adjust_quest_plan":
+                if case .int(let delta)? = call.arguments["delta_steps"], var quest = day?.quest {
+                    quest.targetDelta = delta
+                    day?.quest = quest
+                    if let index = day?.route.items.firstIndex(where: { if case .delta = $0.requirement { true } else { false } }) {
+                        day?.route.items[index].requirement = .delta(delta)
+                    }
+                }
+            default:
+                break  // sync_health_data is the host's to perform (synced below); the rest change nothing
+            }
+        }
+        note(at: time, .toolVerdict(verdict, log: log))
+        if syncs { sync(health, at: time) }
+        guard explains else { return routeRequested }
+        decisions.tool = Explanation(
+            decision: "tool", outcome: verdict.outcome.rawValue, at: time,
+            entries: [
+                Explanation.Entry(
+                    label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument,
+                    origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
+            ],
+            facts: [], note: nil)
+        return routeRequested
+    }
+}

@@ -81,3 +81,70 @@ extension OperatorEngine {
 
     // MARK: events
 }
+
+extension OperatorEngine {
+    /// The judgement part as it stands for this user (their day start).
+    var judgement: Judgement { Judgement(prepared: prepared, dayStart: dayStart) }
+
+    /// Closes the current day at `time` (the next `day_starts_at`): judged from what the app
+    /// knew at its last run (`Judgement.close`); streak and XP carry on. A fresh day opens
+    /// for the device's deliveries.
+    mutating func closeDay(at time: Date) {
+        // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
+        guard let current = day.take() else { return }
+        let reading = closingReading(current)
+        let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time)
+        for message in closing.problems { problem(at: time, .evaluation, message) }
+        if explains, let explanation = closing.explanation { decisions.day = explanation }
+        // One change of the profile, not two (each change works out what runs read off it).
+        var updated = profile
+        updated.streakDays = closing.close.streak
+        updated.xp = closing.close.xp
+        profile = updated
+        records.append(EngineRecord(at: time, kind: .dayClosed(closing.close)))
+        day = DayState(day: current.day + 1)
+        delivered = [:]
+    }
+
+    /// The day as the app knew it at its last run, which its close reads.
+    private func closingReading(_ current: DayState) -> DayReading {
+        if memoises, let kept = memos.reading, kept.day == current.day, current.lastRun != nil, kept.profile == storedProfile,
+            kept.permissions == lastPermissions
+        {
+            // What the last run read (see `KeptReading`), as a fresh reading would give it.
+            var last = kept.reading
+            last.facts.patch(layout.event, cell: EnumCells.home)
+            last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
+            return last
+        }
+        let lastSeconds = current.lastRun.map { clock.timeOfDay($0, inLogicalDay: current.day, dayStart: dayStart) } ?? dayStart
+        return reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: lastSeconds)
+    }
+}
+
+extension OperatorEngine {
+    /// Reconciles the state with the ruleset in force once after a restore or a ruleset
+    /// change (`Reconciler`), each change a `state.reconciled` record and each request
+    /// cancelled a `notification.cancelled` one.
+    mutating func reconcileIfNeeded(at time: Date) {
+        guard needsReconciliation else { return }
+        needsReconciliation = false
+        let reconciler = Reconciler(ruleset: ruleset)
+        var changes: [Reconciliation] = []
+        if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
+            changes.append(Reconciliation(subject: .ruleset, id: String(ruleset.sha256.prefix(12)), action: .adopted))
+        }
+        stateRulesetSHA256 = ruleset.sha256
+        var updated = profile
+        reconciler.reconcile(&updated, fittedAtStart: settingsFittedAtStart, changes: &changes)
+        settingsFittedAtStart = []
+        if updated != profile { profile = updated }
+        if var current = day.take() {
+            reconciler.reconcile(&current, changes: &changes)
+            day = current
+        }
+        let cancelled = reconciler.reconcile(pending: &pending, refused: &refused, delivered: &delivered, changes: &changes)
+        for change in changes { note(at: time, .stateReconciled(change)) }
+        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
+    }
+}

@@ -99,30 +99,3 @@ struct Reconciler {
         }
     }
 }
-
-extension OperatorEngine {
-    /// Reconciles the state with the ruleset in force once after a restore or a ruleset
-    /// change (`Reconciler`), each change a `state.reconciled` record and each request
-    /// cancelled a `notification.cancelled` one.
-    mutating func reconcileIfNeeded(at time: Date) {
-        guard needsReconciliation else { return }
-        needsReconciliation = false
-        let reconciler = Reconciler(ruleset: ruleset)
-        var changes: [Reconciliation] = []
-        if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
-            changes.append(Reconciliation(subject: .ruleset, id: String(ruleset.sha256.prefix(12)), action: .adopted))
-        }
-        stateRulesetSHA256 = ruleset.sha256
-        var updated = profile
-        reconciler.reconcile(&updated, fittedAtStart: settingsFittedAtStart, changes: &changes)
-        settingsFittedAtStart = []
-        if updated != profile { profile = updated }
-        if var current = day.take() {
-            reconciler.reconcile(&current, changes: &changes)
-            day = current
-        }
-        let cancelled = reconciler.reconcile(pending: &pending, refused: &refused, delivered: &delivered, changes: &changes)
-        for change in changes { note(at: time, .stateReconciled(change)) }
-        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import RulesExpression
 import Ruleset
 
 /// What one run asks the app to do, in the order the app applies it.
@@ -158,5 +159,35 @@ extension OperatorEngine {
         var records: [EngineRecord] = []
         for event in events { records += handle(event, at: now) }
         return records
+    }
+}
+
+extension OperatorEngine {
+    /// Takes setting values as the user's own (a scenario's `settings:`), without a record;
+    /// undeclared keys and values that do not fit their declaration (`fits`) are ignored.
+    public mutating func adopt(settings values: [String: Value]) {
+        var settings = profile.settings
+        for (key, value) in values {
+            guard let declaration = ruleset.settings.declaration(key), OperatorEngine.fits(value, declaration.type, in: ruleset) else { continue }
+            settings[key] = value
+        }
+        if settings != profile.settings { profile.settings = settings }
+    }
+
+    /// The routines the user has on (a scenario's `routines:` over a saved state's); ids the
+    /// ruleset does not define are left out.
+    public mutating func useRoutines(_ ids: Set<String>) {
+        let known = ids.filter { ruleset.routine($0) != nil }
+        if known != profile.enabledRoutines { profile.enabledRoutines = known }
+    }
+
+    /// Replaces every value the user set by `values` (a scenario day's settings: the others
+    /// read their defaults), without a record; undeclared keys and values that do not fit
+    /// are left out. The profile changes only when the values do.
+    public mutating func useSettings(_ values: [String: Value]) {
+        let settings = values.filter { key, value in
+            ruleset.settings.declaration(key).map { OperatorEngine.fits(value, $0.type, in: ruleset) } ?? false
+        }
+        if settings != profile.settings { profile.settings = settings }
     }
 }

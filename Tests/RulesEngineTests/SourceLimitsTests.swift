@@ -105,4 +105,28 @@ import Testing
             }
         }
     }
+
+    /// The engine's own files compose the parts; a part (a route table, the planner, the
+    /// reader, judgement, a gate, …) is a type with its own inputs and outputs and never
+    /// extends the engine to write its fields.
+    static let engineFiles: Set<String> = [
+        "OperatorEngine.swift", "Run.swift", "Verification.swift", "Engine+Apply.swift", "Engine+Decide.swift", "Engine+Deliveries.swift",
+        "Engine+Explain.swift", "Engine+Lines.swift", "Engine+Time.swift",
+    ]
+
+    @Test func noPartFileExtendsTheEngine() throws {
+        var composing = 0
+        for file in Self.engineSources {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let extends = text.split(separator: "\n").contains { $0.hasPrefix("extension OperatorEngine") }
+            if Self.engineFiles.contains(file.lastPathComponent) {
+                if extends { composing += 1 }
+                continue
+            }
+            let name = file.path.components(separatedBy: "Sources/").last ?? file.path
+            if extends { Issue.record("\(name) extends OperatorEngine: make the part a type that returns what it decided") }
+        }
+        // The scan found the engine's own extensions (it is not looking at nothing).
+        #expect(composing >= 5)
+    }
 }

@@ -134,39 +134,3 @@ package struct Explainer: Sendable {
             note: "event '\(line.event)'; among matches the one at (day \(line.day)) mod (count) in file order\(refused)")
     }
 }
-
-extension OperatorEngine {
-    /// What this engine decided so far, explained by `Explainer` (a host that restores the
-    /// engine between steps merges each step's into its own).
-    package var explainer: Explainer { Explainer(prepared) }
-
-    /// The latest explanation of one decision (`Explainer` over `decisions`).
-    package func explanation(of decision: DecisionID) -> Explanation? {
-        explainer.explanation(of: decision, in: decisions)
-    }
-
-    /// Every latest explanation, by decision.
-    package var explanations: [String: Explanation] { explainer.explanations(decisions) }
-
-    /// Every latest explanation in one text, a line each by decision name (to compare what
-    /// two engines explain).
-    package var explanationsTranscript: String {
-        explanations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.transcript)" }.joined(separator: "\n")
-    }
-}
-
-extension OperatorEngine {
-    /// One decision of one app run, explained as a pure function of the saved state, the run
-    /// and the ruleset: an engine goes on from `state` under `prepared`, takes `events` at
-    /// `now` through `run` (as the app does) and the run's decision is explained. Nil when
-    /// the run did not make that decision (the day table decides only when a day closes),
-    /// or when the state's time zone is unknown here.
-    package static func explain(
-        _ decision: DecisionID, state: EngineState, events: [EngineEvent], prepared: PreparedRuleset, now: Date
-    ) -> Explanation? {
-        guard var engine = OperatorEngine(prepared: prepared, state: state) else { return nil }
-        engine.explains = true
-        _ = engine.run(events, now: now)
-        return engine.explanation(of: decision)
-    }
-}

@@ -334,18 +334,6 @@ extension Array {
     }
 }
 
-extension OperatorEngine {
-    /// Today's candidate of a notification type at the last plan: the refusing gate (nil when
-    /// scheduled) and the facts at its fire time, for "why not" answers.
-    public func plannedCandidate(type: String) -> (reason: GateReason?, facts: FactValues, when: CompiledExpression?, fireSeconds: Int)? {
-        guard let planned = decisions.plannedToday(type: type) else { return nil }
-        let candidate = planned.candidate
-        return (
-            planned.reason, planner.explainedFactsAtFire(candidate.facts, fireSeconds: candidate.seconds), candidate.box.value.when, candidate.seconds
-        )
-    }
-}
-
 extension ScheduledNotification {
     /// Whether a re-plan would leave this request as it is with iOS (same time, text, title
     /// and presentation): then no `schedule` operation is needed.

@@ -124,19 +124,6 @@ struct RecoveryRoute {
     }
 }
 
-extension OperatorEngine {
-    /// The recovery route as it stands for this user.
-    var recoveryRoute: RecoveryRoute { RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines) }
-
-    /// Brings the route's items and quest up to date (`RecoveryRoute.updateItems`), each
-    /// item done recorded. Returns whether anything changed.
-    mutating func updateRouteItems(_ day: inout DayState, at time: Date) -> Bool {
-        let update = recoveryRoute.updateItems(&day)
-        for item in update.done { note(at: time, .routeItemDone(item)) }
-        return update.changed
-    }
-}
-
 /// The texts of recovery items: `물 300ml, 양치, 300보`.
 enum RecoveryTexts {
     static func itemsText(_ items: [RouteItemState], ruleset: Ruleset) -> String {

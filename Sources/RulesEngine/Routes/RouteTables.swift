@@ -65,57 +65,6 @@ struct RouteTables {
     }
 }
 
-extension OperatorEngine {
-    /// The route tables as they stand for this user (their day start).
-    var routeTables: RouteTables { RouteTables(ruleset, dayStart: dayStart) }
-
-    /// The risk of this run (`RouteTables.decideRisk`), its change recorded.
-    mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
-        let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time)
-        for message in decision.problems { problem(at: time, .evaluation, message) }
-        if explains, let explanation = decision.explanation { decisions.risk = explanation }
-        if decision.level != current.risk {
-            note(at: time, .riskChanged(from: current.risk, to: decision.level))
-            current.risk = decision.level
-        }
-        return decision.level
-    }
-
-    /// The route of this run (`RouteTables.decideRoute`), started when it changes.
-    mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> RouteStart? {
-        let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
-        for message in decision.problems { problem(at: time, .evaluation, message) }
-        if explains { decisions.route = decision.explanation }
-        guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return nil }
-        return startRoute(&current, route, reason: reason, at: time)
-    }
-
-    /// The one way a route starts, the table's or the user's: a fresh route state from `time`,
-    /// on the recovery route its items and walking quest (`RecoveryRoute`; the table's other
-    /// routes leave the quest as it is, the user's light route ends it), and the
-    /// `route.changed` record.
-    mutating func startRoute(
-        _ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false
-    )
-        -> RouteStart
-    {
-        let from = current.routeDecided ? current.route.route : nil
-        current.route = RouteState(
-            route: route, reason: reason, startedAt: time, requestedByUser: requestedByUser, items: [], logsBefore: current.nextLogNumber - 1)
-        if route == .recovery {
-            var leftOut: [RouteItemLeftOut] = []
-            current.route.items = recoveryRoute.startItems(current, leftOut: &leftOut)
-            for item in leftOut { note(at: time, .routeItemLeftOut(item)) }
-            current.quest = recoveryRoute.startQuest(current)
-        } else if requestedByUser {
-            current.quest = nil
-        }
-        current.routeDecided = true
-        records.append(EngineRecord(at: time, kind: .routeChanged(from: from, to: route, reason: reason)))
-        return from != nil || route != .regular ? .announced : .first
-    }
-}
-
 /// How a route started (`OperatorEngine.startRoute`).
 enum RouteStart {
     /// The day's first route, `regular`: no `route_changed` event.

@@ -11,31 +11,29 @@ import Ruleset
 /// the permissions last known — and one output; a test builds one without an engine.
 struct DayReader {
     let prepared: PreparedRuleset
-    /// Whether each routine (ruleset order) is on.
-    let enabled: [Bool]
-    /// The profile's cells every reading starts from, and the settings boxed for them
-    /// (`ProfileDerived`).
-    let baseCells: [FactCell]
-    let boxedSettings: [Value]
-    let dayStart: Int
+    /// What the profile gives every reading: whether each routine is on, the cells every
+    /// reading starts from and the settings boxed for them, the day start.
+    let profile: ProfileBox
     /// Permissions as last known (before any sync today: from the last sync of any day).
     let permissions: KnownPermissions
 
-    init(prepared: PreparedRuleset, profile: ProfileDerived, permissions: KnownPermissions) {
+    init(prepared: PreparedRuleset, profile: ProfileBox, permissions: KnownPermissions) {
         self.prepared = prepared
-        enabled = profile.enabled
-        baseCells = profile.baseCells
-        boxedSettings = profile.boxedSettings
-        dayStart = profile.dayStart
+        self.profile = profile
         self.permissions = permissions
     }
+
+    var enabled: [Bool] { profile.value.enabled }
+    var baseCells: [FactCell] { profile.value.baseCells }
+    var boxedSettings: [Value] { profile.value.boxedSettings }
+    var dayStart: Int { profile.value.dayStart }
 
     /// A reader for `profile` (the ruleset's defaults when nil), without an engine.
     init(prepared: PreparedRuleset, profile: OperatorProfile? = nil, permissions: KnownPermissions = KnownPermissions()) {
         let profile = profile ?? OperatorProfile(ruleset: prepared.ruleset)
         self.init(
             prepared: prepared,
-            profile: ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived),
+            profile: ProfileBox(ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)),
             permissions: permissions)
     }
 

@@ -127,7 +127,9 @@ extension OperatorEngine {
         storedProfile.ignoredStreaks[type] = streak
         storedProfile.weakenedSince[type] = weakenedSince
         if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
-            fromProfile.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: ruleset.policy)
+            var derived = fromProfile
+            derived.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: ruleset.policy)
+            profileBox = ProfileBox(derived)
         }
     }
 }

@@ -55,22 +55,25 @@ public struct OperatorEngine: Sendable {
         set {
             let old = storedProfile
             storedProfile = newValue
-            fromProfile.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: derived)
+            var derived = fromProfile
+            derived.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: self.derived)
+            profileBox = ProfileBox(derived)
         }
     }
     /// The profile itself: changed through `profile` (which works out what changed) or
     /// `setIgnores` (one type's run of ignores).
     var storedProfile: OperatorProfile
     /// What app runs read off the profile, worked out again when it changes.
-    var fromProfile: ProfileDerived
+    var fromProfile: ProfileDerived { profileBox.value }
+    var profileBox: ProfileBox
     /// `day_starts_at` in force (the user's setting, else the ruleset's).
     var dayStart: Int { fromProfile.dayStart }
     /// Reading the day as this user's profile and permissions stand.
-    var reader: DayReader { DayReader(prepared: prepared, profile: fromProfile, permissions: lastPermissions) }
+    var reader: DayReader { DayReader(prepared: prepared, profile: profileBox, permissions: lastPermissions) }
     /// The notification planner as this user's profile, clock and permissions stand.
     var planner: NotificationPlanner {
         NotificationPlanner(
-            prepared: prepared, profile: fromProfile, weakenedSince: storedProfile.weakenedSince, clock: clock, permissions: lastPermissions,
+            prepared: prepared, profileBox: profileBox, weakenedSince: storedProfile.weakenedSince, clock: clock, permissions: lastPermissions,
             explains: explains, memoises: memoises)
     }
     /// The notification rules, boxed once per ruleset.
@@ -139,7 +142,7 @@ public struct OperatorEngine: Sendable {
         self.settingsFittedAtStart = OperatorEngine.fit(&profile.settings, to: ruleset)
         self.storedProfile = profile
         self.stateRulesetSHA256 = ruleset.sha256
-        self.fromProfile = ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived)
+        self.profileBox = ProfileBox(ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived))
     }
 
     /// An engine that goes on from a saved state. A state written under another ruleset
@@ -242,7 +245,7 @@ public struct OperatorEngine: Sendable {
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
         prepared = PreparedRuleset(new)
-        fromProfile = ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived)
+        profileBox = ProfileBox(ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived))
         // The memos were made under the old ruleset.
         memos = EngineMemos()
         needsReconciliation = true

@@ -111,6 +111,15 @@ struct SlotValue: Sendable {
     }
 }
 
+/// `ProfileDerived` behind one reference, immutable: copying the engine, a reader or a
+/// planner retains it once instead of each of its arrays; a change of the profile makes a
+/// new one.
+final class ProfileBox: Sendable {
+    let value: ProfileDerived
+
+    init(_ value: ProfileDerived) { self.value = value }
+}
+
 /// What every app run reads off the profile (day start, `settings.*` and
 /// `notifications.<id>.ignored_streak` facts), worked out once per change of the profile
 /// instead of by string lookups at every reading.

@@ -62,7 +62,7 @@ import Testing
         var streaks = context.ignoredStreaks
         streaks[candidate.candidate.box.index] = context.ruleset.policy.weakenAfterIgnored
         let ignored = GateContext(
-            ruleset: context.ruleset, layout: context.layout, typeOff: context.typeOff, ignoredStreaks: streaks,
+            prepared: context.prepared, typeOff: context.typeOff, ignoredStreaks: streaks,
             weakenedSince: context.weakenedSince, today: context.today, deliveries: context.deliveries, clock: context.clock,
             dayStart: context.dayStart)
         // The shipped policy weakens to passive delivery.

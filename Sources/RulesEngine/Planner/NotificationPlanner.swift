@@ -72,7 +72,8 @@ struct PlanMemos: Sendable {
 /// `PlanInput` — and one output, a `Plan`, which the engine applies.
 struct NotificationPlanner {
     let prepared: PreparedRuleset
-    let profile: ProfileDerived
+    /// What the profile gives plans (`ProfileDerived`, behind one reference).
+    let profileBox: ProfileBox
     /// The day each weakened type was first weakened, by type (the profile's).
     let weakenedSince: [String: Int]
     let clock: LocalClock
@@ -82,13 +83,14 @@ struct NotificationPlanner {
     /// Whether kept plans may be read (the verification switch).
     let memoises: Bool
 
+    var profile: ProfileDerived { profileBox.value }
     var ruleset: Ruleset { prepared.ruleset }
     var layout: FactLayout { prepared.layout }
     var derived: RulesetDerived { prepared.derived }
     var ruleBoxes: [RuleBox] { prepared.ruleBoxes }
     var dayStart: Int { profile.dayStart }
     var renderer: TemplateRenderer { profile.renderer }
-    var reader: DayReader { DayReader(prepared: prepared, profile: profile, permissions: permissions) }
+    var reader: DayReader { DayReader(prepared: prepared, profile: profileBox, permissions: permissions) }
 
     /// The plan from what the app knows now; the last plan stands when what it was made from
     /// is the same and none of its candidates' fire time has come.
@@ -277,7 +279,7 @@ struct NotificationPlanner {
     /// What the gates of a plan made now read.
     func gateContext(_ today: PlanDay) -> GateContext {
         GateContext(
-            ruleset: ruleset, layout: layout, typeOff: profile.typeOff, ignoredStreaks: profile.ignoredStreaks, weakenedSince: weakenedSince,
+            prepared: prepared, typeOff: profile.typeOff, ignoredStreaks: profile.ignoredStreaks, weakenedSince: weakenedSince,
             today: today.day, deliveries: today.deliveries, clock: clock, dayStart: dayStart)
     }
 

@@ -80,8 +80,9 @@ struct TodaysRecovery {
 /// and the user's clock. The gates read nothing else: each is a function of this, the
 /// candidate and the plan's inputs.
 struct GateContext {
-    let ruleset: Ruleset
-    let layout: FactLayout
+    /// The ruleset and its layout, behind one reference (a `Ruleset` value copied into each
+    /// context retained every one of its fields).
+    let prepared: PreparedRuleset
     /// Per rule index: the type's own bool setting is false.
     let typeOff: [Bool]
     /// Per rule index: ignores in a row.
@@ -93,6 +94,9 @@ struct GateContext {
     let deliveries: [Delivery]
     let clock: LocalClock
     let dayStart: Int
+
+    var ruleset: Ruleset { prepared.ruleset }
+    var layout: FactLayout { prepared.layout }
 
     /// `facts` moved to a fire time: `now` set there and risk re-derived (a risk entry that
     /// cannot be evaluated there is told in `problems`).

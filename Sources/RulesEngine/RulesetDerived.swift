@@ -14,6 +14,8 @@ public final class PreparedRuleset: Sendable {
     let derived: RulesetDerived
     /// The goals part (the light route's scale).
     let goals: Goals
+    /// The facts graph: which parts read each fact (`FactReaders`).
+    let readers: FactReaders
 
     /// Prepares `ruleset` (once per ruleset; share the value).
     public init(_ ruleset: Ruleset) {
@@ -26,6 +28,7 @@ public final class PreparedRuleset: Sendable {
         routineBoxes = ruleset.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: ruleset, schema: schema)
         goals = Goals(ruleset)
+        readers = FactReaders(ruleset: ruleset, schema: schema, layout: layout, derived: derived)
     }
 }
 
@@ -149,9 +152,17 @@ extension RulesetDerived {
         if routines, ruleset.notifications.contains(where: \.perRoutine) {
             exact.formUnion(schema.facts.map(\.name).filter { $0.hasPrefix("routines.") })
         }
+        return reads(names + Array(exact), in: trees, schema: schema, exact: exact)
+    }
+
+    /// What expressions (`trees`) read of the facts `names`: a fact read only through
+    /// comparisons with constants (in every one of them) is banded — what matters is which
+    /// side of each constant it is on; any other read (a placeholder, arithmetic), or a name
+    /// in `exact`, makes its value matter.
+    static func reads(_ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = []) -> PlanReads {
         var reads: [Int] = []
         var bands: [PlanBand] = []
-        for name in Set(names + exact).sorted() {
+        for name in Set(names).sorted() {
             guard let slot = schema.fact(named: name)?.slot else { continue }
             var thresholds: [Threshold] = []
             var banded = !exact.contains(name)

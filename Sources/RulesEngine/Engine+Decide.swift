@@ -137,13 +137,11 @@ extension OperatorEngine {
 
 extension OperatorEngine {
     /// The route tables as they stand for this user (their day start).
-    var routeTables: RouteTables { RouteTables(prepared, dayStart: dayStart) }
+    var routeTables: RouteTables { RouteTables(ruleset, dayStart: dayStart) }
 
     /// The risk of this run (`RouteTables.decideRisk`), its change recorded.
     mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
-        let decision = routeTables.decideRisk(
-            kept: current.risk, skipped: current.skipped, facts: facts, at: time, match: memoises ? memos.risk : nil)
-        memos.risk = decision.match
+        let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time)
         for message in decision.problems { problem(at: time, .evaluation, message) }
         if explains, let explanation = decision.explanation { decisions.risk = explanation }
         if decision.level != current.risk {
@@ -155,9 +153,7 @@ extension OperatorEngine {
 
     /// The route of this run (`RouteTables.decideRoute`), started when it changes.
     mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> RouteStart? {
-        let decision = routeTables.decideRoute(
-            current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time, match: memoises ? memos.route : nil)
-        memos.route = decision.match
+        let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
         for message in decision.problems { problem(at: time, .evaluation, message) }
         if explains { decisions.route = decision.explanation }
         guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return nil }

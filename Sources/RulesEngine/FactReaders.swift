@@ -5,9 +5,11 @@ import Ruleset
 /// The facts graph: for every fact, the parts of an app run that read it — the risk, route
 /// and day tables, routine judgement, the plan and each line (a surface and event's
 /// templates) — built once per prepared ruleset from the facts each compiled expression was
-/// checked to read. An app run re-evaluates a part only when a fact it reads changed since
-/// the part last decided (`KeptMatch` for the tables; the plan and the lines keep samples of
-/// the same slots); a fact no part reads changes nothing.
+/// checked to read. The plan and the lines are made again only when a fact they read changed
+/// (their memos keep samples of these slots, and only the sides of the constants a fact is
+/// compared with where that is all that is read). The tables are evaluated at every app run:
+/// measured, checking whether their facts crossed a constant cost three times what
+/// evaluating their few entries does (a kept match was tried and removed).
 final class FactReaders: Sendable {
     /// A part of an app run that reads facts.
     enum Reader: Hashable, Sendable {
@@ -18,7 +20,7 @@ final class FactReaders: Sendable {
 
     /// What the risk and route tables read (`RulesetDerived.reads`): slots whose value
     /// matters and facts read only against constants, whose side of each constant matters
-    /// (`now >= 21:00` changes at 21:00, not every minute).
+    /// (`now >= 21:00` changes the table's answer at 21:00, not every minute).
     let risk: PlanReads
     let route: PlanReads
     /// The slots the day table and routine judgement read (sorted, each once).
@@ -59,35 +61,5 @@ final class FactReaders: Sendable {
             for reader in readers[slot] where !found.contains(reader) { found.append(reader) }
         }
         return found
-    }
-}
-
-/// A decision table's first match, kept while the facts the table reads (its slots in
-/// `FactReaders`) and the day start are what they were: then the same entry matches. A table
-/// that reported a problem is not kept (it is evaluated, and the problem told, again).
-struct KeptMatch: Sendable {
-    var sample: FactSample
-    var sides: [UInt8]
-    var dayStart: Int
-    var index: Int?
-
-    /// `FirstMatch.index` of `entries`, unless `kept` was made from the same facts (`reads`:
-    /// the slots whose values, and the bands whose sides, the table depends on); returns the
-    /// index and the match to keep.
-    static func index<Entry>(
-        _ entries: [Entry], _ condition: (Entry) -> CompiledExpression, _ origin: (Entry) -> Origin, facts: FactValues, dayStart: Int,
-        reads: PlanReads, kept: KeptMatch?, problems: inout [String]
-    ) -> (index: Int?, kept: KeptMatch?) {
-        if let kept, kept.dayStart == dayStart, kept.sample.matches(facts, slots: reads.slots),
-            reads.sidesMatch(kept.sides, facts, dayStart: dayStart)
-        {
-            return (kept.index, kept)
-        }
-        let before = problems.count
-        let index = FirstMatch.index(entries, condition, origin, facts: facts, dayStart: dayStart, problems: &problems)
-        guard problems.count == before else { return (index, nil) }
-        let made = KeptMatch(
-            sample: FactSample(facts, slots: reads.slots), sides: reads.sides(of: facts, dayStart: dayStart), dayStart: dayStart, index: index)
-        return (index, made)
     }
 }

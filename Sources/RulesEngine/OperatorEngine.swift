@@ -375,9 +375,6 @@ struct EngineMemos: Sendable {
     var planning = PlanMemos()
     /// Lines of earlier runs by surface and event, with the facts they read (`KeptLine`).
     var lines: [KeptLine] = []
-    /// The risk and route tables' last matches, with the facts they read (`KeptMatch`).
-    var risk: KeptMatch?
-    var route: KeptMatch?
     /// The last app run's reading and what it was read under, for the day's close
     /// (`KeptReading`) and `currentFacts()`.
     var reading: KeptReading?

@@ -5,8 +5,7 @@ import Testing
 
 @testable import RulesEngine
 
-/// The facts graph: which parts read each fact, and a table evaluated again only when a fact
-/// it reads changed (for a fact read against constants: when it crossed one).
+/// The facts graph: which parts read each fact, and which parts a change reaches.
 @Suite struct FactReadersTests {
     static let prepared = PartsTests.prepared
 
@@ -32,33 +31,13 @@ import Testing
     @Test func aChangeReachesOnlyItsReaders() throws {
         let morning = PartsTests.facts(at: 8)
         var later = morning
-        // Only the time moves: the tables read it (their memo then keeps the match while it
-        // stays inside their bands); the plan does not (its memo is kept until a candidate's
-        // fire time comes), nor does the day table.
+        // Only the time moves: the tables read it; the plan does not (its memo is kept until
+        // a candidate's fire time comes), nor does the day table.
         later.put(try Self.slot("now"), cell: .time(8 * 3600 + 1800))
         let changed = Self.prepared.readers.readersOfChanges(from: morning, to: later)
         #expect(changed.contains(.risk) && changed.contains(.route))
         #expect(!changed.contains(.day) && !changed.contains(.plan))
         // Nothing changed, nothing to evaluate.
         #expect(Self.prepared.readers.readersOfChanges(from: morning, to: morning).isEmpty)
-    }
-
-    @Test func aTableIsEvaluatedAgainOnlyWhenWhatItReadsCrossedAConstant() throws {
-        let risk = Self.prepared.ruleset.risk
-        let reads = Self.prepared.readers.risk
-        var problems: [String] = []
-        func decide(_ facts: FactValues, _ kept: KeptMatch?) -> (index: Int?, kept: KeptMatch?) {
-            KeptMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: 4 * 3600, reads: reads, kept: kept, problems: &problems)
-        }
-        let first = decide(PartsTests.facts(at: 8), nil)
-        var spoiled = try #require(first.kept)
-        // A kept match that says another entry: seen only when it is reused.
-        spoiled.index = 99
-        #expect(decide(PartsTests.facts(at: 9), spoiled).index == 99, "09:00 is on the same side of 18:00 and 21:00 as 08:00")
-        #expect(decide(PartsTests.facts(at: 19), spoiled).index != 99, "19:00 crossed 18:00: evaluated again")
-        var otherDayStart = spoiled
-        otherDayStart.dayStart = 5 * 3600
-        #expect(decide(PartsTests.facts(at: 9), otherDayStart).index != 99, "another day start: evaluated again")
-        #expect(problems.isEmpty)
     }
 }

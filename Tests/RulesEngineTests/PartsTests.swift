@@ -23,29 +23,29 @@ import Testing
     static func box(_ id: String) throws -> RoutineBox { try #require(prepared.routineBoxes.first { $0.value.id == id }) }
 
     @Test func theRouteTablesDecideFromFactsAlone() throws {
-        let tables = RouteTables(Self.prepared, dayStart: Self.dayStart)
+        let tables = RouteTables(Shipped.ruleset, dayStart: Self.dayStart)
         let fresh = RouteState(route: .regular, reason: "default", startedAt: nil, requestedByUser: false, items: [])
         // Morning of an empty day: low risk, the regular route.
         let morning = Self.facts(at: 8)
-        #expect(tables.decideRisk(kept: nil, skipped: false, facts: morning, at: Self.at(8), match: nil).level == .low)
-        #expect(tables.decideRoute(fresh, decided: false, skipped: false, facts: morning, at: Self.at(8), match: nil).chosen?.route == .regular)
+        #expect(tables.decideRisk(kept: nil, skipped: false, facts: morning, at: Self.at(8)).level == .low)
+        #expect(tables.decideRoute(fresh, decided: false, skipped: false, facts: morning, at: Self.at(8)).chosen?.route == .regular)
         // 21:30 with nothing done: high risk, the recovery route, each with its table's explanation.
         let evening = Self.facts(at: 21)
-        let risk = tables.decideRisk(kept: .low, skipped: false, facts: evening, at: Self.at(21), match: nil)
+        let risk = tables.decideRisk(kept: .low, skipped: false, facts: evening, at: Self.at(21))
         #expect(risk.level == .high && risk.problems.isEmpty)
-        let route = tables.decideRoute(fresh, decided: true, skipped: false, facts: evening, at: Self.at(21), match: nil)
+        let route = tables.decideRoute(fresh, decided: true, skipped: false, facts: evening, at: Self.at(21))
         #expect(route.chosen?.route == .recovery)
         let explained = Explainer(Self.prepared).explain(route.explanation)
         #expect(explained.outcome == "recovery" && explained.entries.last?.result == .matched)
         // What keeps the route without the table: a skipped day, a request, a sticky route.
-        #expect(tables.decideRisk(kept: .medium, skipped: true, facts: evening, at: Self.at(21), match: nil).level == .medium)
+        #expect(tables.decideRisk(kept: .medium, skipped: true, facts: evening, at: Self.at(21)).level == .medium)
         var requested = fresh
         requested.route = .light
         requested.requestedByUser = true
-        #expect(tables.decideRoute(requested, decided: true, skipped: false, facts: evening, at: Self.at(21), match: nil).chosen == nil)
+        #expect(tables.decideRoute(requested, decided: true, skipped: false, facts: evening, at: Self.at(21)).chosen == nil)
         var sticky = fresh
         sticky.route = .recovery
-        let kept = tables.decideRoute(sticky, decided: true, skipped: false, facts: morning, at: Self.at(8), match: nil)
+        let kept = tables.decideRoute(sticky, decided: true, skipped: false, facts: morning, at: Self.at(8))
         #expect(kept.chosen == nil)
         #expect(Explainer(Self.prepared).explain(kept.explanation).note?.contains("sticky") == true)
     }

@@ -58,6 +58,12 @@ import Testing
         #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(restored, ruleset: ruleset))
         #expect(Trace.text(plain, ruleset: ruleset) == Trace.text(restored, ruleset: ruleset))
         #expect(restored.problems.isEmpty)
+        // With every memo recomputed, and with both compared at every step: the same bytes,
+        // and no step whose memos changed anything.
+        let recomputed = Simulation.run(scenario, ruleset: ruleset, verification: .recomputed)
+        #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(recomputed, ruleset: ruleset))
+        let compared = Simulation.run(scenario, ruleset: ruleset, verification: .compared)
+        #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(compared, ruleset: ruleset))
     }
 
     /// Runs the built `rules` binary (built with the tests) and returns its standard output.

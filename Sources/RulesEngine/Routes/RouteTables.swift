@@ -11,17 +11,17 @@ import Ruleset
 /// the conditions that failed to evaluate). What a new route starts (recovery items, the
 /// walking quest) is `RecoveryRoute`'s; the engine composes the two.
 struct RouteTables {
-    let prepared: PreparedRuleset
+    let risk: [RiskEntry]
+    let route: [RouteEntry]
+    let sticky: [RouteKind]
     let dayStart: Int
 
-    init(_ prepared: PreparedRuleset, dayStart: Int) {
-        self.prepared = prepared
+    init(_ ruleset: Ruleset, dayStart: Int) {
+        risk = ruleset.risk
+        route = ruleset.route
+        sticky = ruleset.sticky
         self.dayStart = dayStart
     }
-
-    var risk: [RiskEntry] { prepared.ruleset.risk }
-    var route: [RouteEntry] { prepared.ruleset.route }
-    var sticky: [RouteKind] { prepared.ruleset.sticky }
 
     /// What the risk table decided.
     struct RiskDecision {
@@ -29,21 +29,17 @@ struct RouteTables {
         /// Nil when the table was not consulted (a skipped day keeps its risk).
         var explanation: PendingExplanation?
         var problems: [String] = []
-        /// The table's match to keep for the next run (`KeptMatch`).
-        var match: KeptMatch?
     }
 
     /// Risk by the first matching `risk:` entry (`low` when none); a skipped day keeps the
-    /// risk it had. `match`: the table's last match, which stands while the facts it reads
-    /// (`FactReaders.risk`) are the same.
-    func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date, match: KeptMatch?) -> RiskDecision {
-        if skipped, let kept { return RiskDecision(level: kept, explanation: nil, match: match) }
+    /// risk it had.
+    func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date) -> RiskDecision {
+        if skipped, let kept { return RiskDecision(level: kept, explanation: nil) }
         var problems: [String] = []
-        let (index, made) = KeptMatch.index(
-            risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, reads: prepared.readers.risk, kept: match, problems: &problems)
+        let index = FirstMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
         return RiskDecision(
             level: index.map { risk[$0].level } ?? .low, explanation: .table(.risk(risk), facts: facts, at: time, dayStart: dayStart),
-            problems: problems, match: made)
+            problems: problems)
     }
 
     /// What the route table decided.
@@ -52,28 +48,20 @@ struct RouteTables {
         var chosen: (route: RouteKind, reason: String)?
         var explanation: PendingExplanation
         var problems: [String] = []
-        /// The table's match to keep for the next run (`KeptMatch`).
-        var match: KeptMatch?
     }
 
     /// The route: kept on a skipped day, after a user's request, or when sticky; otherwise
     /// the first matching `route:` entry (`regular` when none).
-    func decideRoute(_ state: RouteState, decided: Bool, skipped: Bool, facts: FactValues, at time: Date, match: KeptMatch?) -> RouteDecision {
-        if skipped, decided {
-            return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .skippedDay, at: time), match: match)
-        }
-        if state.requestedByUser {
-            return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .userRequest, at: time), match: match)
-        }
+    func decideRoute(_ state: RouteState, decided: Bool, skipped: Bool, facts: FactValues, at time: Date) -> RouteDecision {
+        if skipped, decided { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .skippedDay, at: time)) }
+        if state.requestedByUser { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .userRequest, at: time)) }
         if decided, sticky.contains(state.route) {
-            return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .sticky, at: time), match: match)
+            return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .sticky, at: time))
         }
         var problems: [String] = []
-        let (index, made) = KeptMatch.index(
-            route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, reads: prepared.readers.route, kept: match, problems: &problems)
+        let index = FirstMatch.index(route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
         let chosen = (index.map { route[$0].route } ?? .regular, index.map { route[$0].reason } ?? "default")
-        return RouteDecision(
-            chosen: chosen, explanation: .table(.route(route), facts: facts, at: time, dayStart: dayStart), problems: problems, match: made)
+        return RouteDecision(chosen: chosen, explanation: .table(.route(route), facts: facts, at: time, dayStart: dayStart), problems: problems)
     }
 }
 

@@ -70,13 +70,13 @@ public enum Fixtures {
         return directory
     }
 
-    /// Writes `files` (relative path → text) below `directory`, creating folders.
-    public static func write(_ files: [String: String], to directory: String) {
+    /// Writes `files` (relative path → text) below `directory`, creating folders; a file that cannot be written
+    /// throws, so a test never runs on a fixture that is not there.
+    public static func write(_ files: [String: String], to directory: String) throws {
         for (relative, text) in files {
             let path = (directory as NSString).appendingPathComponent(relative)
-            try? FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
     }
 }

@@ -7,9 +7,9 @@ import Testing
 
 @Suite struct CLITests {
     /// A ruleset directory with one broken file and one clean file.
-    func brokenRuleset() -> String {
+    func brokenRuleset() throws -> String {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "rules/routes.yaml": "route:\n  - use: recovery\n    when: now >= 21:00: x\n",
                 "routines/water.yaml": "id: water\nname: 물\nid: again\n",
@@ -74,35 +74,35 @@ import Testing
         #expect(run.stderr.contains("no such file or directory: no/such/dir"))
     }
 
-    @Test func brokenFileGivesPositionCaretAndExitOne() {
-        let run = CapturedRun(["check", "."], in: brokenRuleset())
+    @Test func brokenFileGivesPositionCaretAndExitOne() throws {
+        let run = CapturedRun(["check", "."], in: try brokenRuleset())
         #expect(run.exitCode == .failure)
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/check/broken.txt") == nil)
     }
 
     @Test(arguments: ["json", "sarif", "github"])
-    func eachFormatMatchesGolden(format: String) {
-        let run = CapturedRun(["check", "--format", format], in: brokenRuleset())
+    func eachFormatMatchesGolden(format: String) throws {
+        let run = CapturedRun(["check", "--format", format], in: try brokenRuleset())
         #expect(run.exitCode == .failure)
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/check/broken.\(format)") == nil)
     }
 
-    @Test func cleanDirectoryExitsZero() {
+    @Test func cleanDirectoryExitsZero() throws {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(["rules/policy.yaml": "policy:\n  max_per_day: 3\n"], to: directory)
+        try Fixtures.write(["rules/policy.yaml": "policy:\n  max_per_day: 3\n"], to: directory)
         let run = CapturedRun(["check"], in: directory)
         #expect(run.exitCode == .success)
         #expect(run.stdout == "1 file checked, no problems\n")
     }
 
-    @Test func singleFileArgumentIsChecked() {
-        let run = CapturedRun(["check", "routines/water.yaml"], in: brokenRuleset())
+    @Test func singleFileArgumentIsChecked() throws {
+        let run = CapturedRun(["check", "routines/water.yaml"], in: try brokenRuleset())
         #expect(run.exitCode == .failure)
         #expect(run.stdout.hasPrefix("routines/water.yaml:3:1: error: duplicate key 'id'"))
     }
 
-    @Test func colourOnlyOnTerminalAndNeverWithNoColor() {
-        let directory = brokenRuleset()
+    @Test func colourOnlyOnTerminalAndNeverWithNoColor() throws {
+        let directory = try brokenRuleset()
         let terminal = CapturedRun(["check"], in: directory, terminal: true)
         #expect(terminal.stdout.contains("\u{1B}["))
         let noColor = CapturedRun(["check"], in: directory, terminal: true, environment: ["NO_COLOR": "1"])

@@ -36,13 +36,13 @@ import Testing
             events: [{ at: "08:00", app: open }, { at: "20:10", app: open }, { at: "21:10", app: open }]
         """
 
-    @Test func diffReportsBehaviourNotText() {
+    @Test func diffReportsBehaviourNotText() throws {
         let old = copy()
         let new = copy(editing: "rules/route.yaml") {
             $0.replacingOccurrences(of: "when: now >= 21:00 && completion_rate < 0.6", with: "when: now >= 20:00 && completion_rate < 0.6")
         }
         let scenarios = Fixtures.temporaryDirectory()
-        Fixtures.write(["evenings.yaml": Self.evenings], to: scenarios)
+        try Fixtures.write(["evenings.yaml": Self.evenings], to: scenarios)
         let run = CapturedRun(["diff", old, new, "--scenarios", scenarios + "/evenings.yaml"], in: "/")
         #expect(run.exitCode == .failure)
         let normalized = run.stdout.replacingOccurrences(of: scenarios + "/", with: "").replacingOccurrences(of: new + "/", with: "NEW/")
@@ -57,7 +57,7 @@ import Testing
         #expect(json.stdout.contains("\"changed\": true"))
     }
 
-    @Test func theDiffSummaryCountsGainedLostAndMovedDeliveriesWithTheGate() {
+    @Test func theDiffSummaryCountsGainedLostAndMovedDeliveriesWithTheGate() throws {
         let old = copy()
         // An 08:00 notice of the check-in category: the 09:00 check-in is lost to the cooldown
         // on every day, and nothing else changes.
@@ -68,7 +68,7 @@ import Testing
                 range: nil)
         }
         let scenarios = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "mornings.yaml": """
                 name: mornings

@@ -69,16 +69,16 @@ import Testing
     func goldenOutput(code: String) throws {
         let files = try #require(Self.cases.first { $0.0 == code }?.1)
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(files, to: directory)
+        try Fixtures.write(files, to: directory)
         let run = CapturedRun(["check", "."], in: directory)
         #expect(run.exitCode == .failure)
         #expect(run.stdout.contains("[\(code)]"), "\(run.stdout)")
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/codes/\(code).txt") == nil)
     }
 
-    @Test func invalidUTF8IsReportedThroughTheLoader() {
+    @Test func invalidUTF8IsReportedThroughTheLoader() throws {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(["rules/x.yaml": "policy:\n"], to: directory)
+        try Fixtures.write(["rules/x.yaml": "policy:\n"], to: directory)
         #expect(FileManager.default.createFile(atPath: directory + "/rules/x.yaml", contents: Data([0x61, 0x3A, 0x20, 0xFF, 0x0A])))
         let load = Ruleset.load(directory: directory)
         #expect(load.diagnostics.map(\.code) == ["yaml.invalid_utf8"])

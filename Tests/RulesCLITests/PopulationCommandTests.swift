@@ -171,7 +171,7 @@ import Testing
         let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
         let clean = CapturedRun(["check", "."], in: directory)
         #expect(clean.exitCode == .success, "\(clean.stdout)")
-        Fixtures.write(
+        try Fixtures.write(
             ["populations/bad.yaml": "seed: 1\nusers: 5\ndays: 2\nstart: 2026-07-06\ngroups:\n  - name: x\n    routines: [watr]\n"], to: directory)
         for arguments in [["check", "."], ["check", "populations/bad.yaml"]] {
             let run = CapturedRun(arguments, in: directory)

@@ -125,9 +125,9 @@ import Testing
         return directory
     }
 
-    @Test func failedExpectationsShowExpectedActualAndWhy() {
+    @Test func failedExpectationsShowExpectedActualAndWhy() throws {
         let directory = workspace()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "scenarios/wrong.yaml": """
                 name: 틀린 기대
@@ -149,9 +149,9 @@ import Testing
         #expect(Golden.compare(run.stdout, toFile: Fixtures.directory() + "/failures/wrong.txt") == nil)
     }
 
-    @Test func badScenariosGiveDiagnosticsWithPositions() {
+    @Test func badScenariosGiveDiagnosticsWithPositions() throws {
         let directory = workspace()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "scenarios/bad.yaml": """
                 name: 나쁜 시나리오

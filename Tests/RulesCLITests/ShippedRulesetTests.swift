@@ -54,7 +54,7 @@ import Testing
     @Test func aFailedReloadKeepsTheLastGoodRuleset() throws {
         let good = try #require(Ruleset.load(directory: Self.root).ruleset)
         let broken = Fixtures.temporaryDirectory()
-        Fixtures.write(["rules/route.yaml": "route:\n  - use: nowhere\n    when: true\n"], to: broken)
+        try Fixtures.write(["rules/route.yaml": "route:\n  - use: nowhere\n    when: true\n"], to: broken)
         let reload = Ruleset.load(directory: broken)
         #expect(reload.hasErrors)
         let kept = reload.ruleset(orKeeping: good)
@@ -64,9 +64,9 @@ import Testing
 
     /// Several findings in several files: machine formats list them sorted by file, line, column.
     @Test(arguments: ["json", "sarif", "github", "text"])
-    func multiFileFindingsInEachFormat(format: String) {
+    func multiFileFindingsInEachFormat(format: String) throws {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 0\n",
                 "rules/route.yaml": "route:\n  - use: regular\n    when: true\n  - use: light\n    when: (sleep.minutes ?? 420) < 360\n",

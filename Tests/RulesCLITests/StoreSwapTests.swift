@@ -12,7 +12,7 @@ import Testing
     @Test func storeSwapsAtomicallyUnderConcurrentReaders() async throws {
         let signer = try SigningFixture()
         let small = Fixtures.temporaryDirectory()
-        Fixtures.write(["routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\n"], to: small)
+        try Fixtures.write(["routines/water.yaml": "id: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\n"], to: small)
         // Releases 2…81, the shipped ruleset and the one-routine one in turn.
         let releases = (2...81).map { sequence in
             Data(signer.bundle(of: sequence % 2 == 0 ? Self.root : small, release: BundleRelease(sequence: sequence)).utf8)

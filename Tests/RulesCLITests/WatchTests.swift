@@ -51,7 +51,7 @@ import Testing
 
     @Test func aFindingIsPrintedInTheRoundOfTheSaveThatCausedIt() throws {
         let directory = try Fixtures.copyOfShipped()
-        Fixtures.write(["templates/extra.yaml": "templates:\n  - { id: x, surface: lock_screen, text: \"{sleep.minutes}분\" }\n"], to: directory)
+        try Fixtures.write(["templates/extra.yaml": "templates:\n  - { id: x, surface: lock_screen, text: \"{sleep.minutes}분\" }\n"], to: directory)
         let run = CapturedRun(["watch", "--rounds", "1"], in: directory)
         #expect(run.exitCode == .success)
         #expect(run.stdout.contains("── round 1 ──"))

@@ -51,13 +51,7 @@ enum Shipped {
 /// platform): random routines, sleep, steps, reminders, tones and a day of app runs, logs,
 /// ticks, widget intents and route requests.
 enum GeneratedDays {
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
+    typealias Generator = SeededGenerator
 
     static func day(_ g: inout Generator, date: String) -> String {
         let routines = ["steps", "sleep", "water", "study", "reading", "practice", "skincare", "exercise", "supplement", "room"]

@@ -1,21 +1,12 @@
 import RulesDiagnostics
 import RulesExpression
+import TestSupport
 import Testing
 
 /// Random inputs: nothing traps, and evaluation is deterministic.
 @Suite struct GeneratedInputTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-    }
+    /// The tests' seeded generator, so failures reproduce.
+    typealias Generator = SeededGenerator
 
     static let tokens = [
         "now", "21:00", "24:00", "&&", "||", "!", "(", ")", "[", "]", ",", "sleep.minutes", "??", "420", "<",
@@ -26,15 +17,31 @@ import Testing
 
     @Test func randomTokenStringsNeverTrap() {
         var generator = Generator(state: 42)
+        var compiledCount = 0
+        var refusedCount = 0
         for _ in 0..<5_000 {
-            let count = Int(generator.next() % 12) + 1
+            let count = generator.next(12) + 1
             let text = (0..<count).map { _ in generator.pick(Self.tokens) }.joined(separator: " ")
-            let (compiled, _) = TestSchema.compile(text)
-            if let compiled {
-                var context = EvaluationContext(facts: TestSchema.facts())
-                _ = try? compiled.value(&context)
+            // A trap would end the run here; what comes back is a verdict, the same each time.
+            let (compiled, diagnostics) = TestSchema.compile(text)
+            let again = TestSchema.compile(text)
+            #expect((compiled == nil) == (again.0 == nil) && diagnostics.map(\.message) == again.1.map(\.message), "\(text)")
+            guard let compiled else {
+                // Refused with a reason, never silently.
+                #expect(!diagnostics.isEmpty, "\(text)")
+                refusedCount += 1
+                continue
             }
+            compiledCount += 1
+            var context = EvaluationContext(facts: TestSchema.facts())
+            var second = EvaluationContext(facts: TestSchema.facts())
+            func outcome(_ context: inout EvaluationContext) -> String {
+                do { return "value \(try compiled.value(&context))" } catch { return "error \(error)" }
+            }
+            #expect(outcome(&context) == outcome(&second), "\(text)")
         }
+        // The strings reach both the checker's refusals and the evaluator.
+        #expect(compiledCount > 50 && refusedCount > 1_000, "compiled \(compiledCount), refused \(refusedCount)")
     }
 
     /// Random well-typed trees, built from typed fragments, evaluate without trapping
@@ -52,7 +59,7 @@ import Testing
             if depth == 0 {
                 return generator.pick(["true", "now >= 21:00", "route == \"light\"", "risk in [\"high\"]", "(sleep.minutes ?? 1) > 0"])
             }
-            switch generator.next() % 4 {
+            switch generator.next(4) {
             case 0: return "(\(condition(depth - 1)) && \(condition(depth - 1)))"
             case 1: return "(\(condition(depth - 1)) || \(condition(depth - 1)))"
             case 2: return "!(\(condition(depth - 1)))"
@@ -60,7 +67,7 @@ import Testing
             }
         }
         for index in 0..<2_000 {
-            let text = condition(Int(generator.next() % 4))
+            let text = condition(generator.next(4))
             let (compiled, diagnostics) = TestSchema.compile(text, .condition)
             guard let compiled else {
                 // A divisor that reads no fact and folds to zero (`/ 0`, `/ (2.5 - 2.5)`) is

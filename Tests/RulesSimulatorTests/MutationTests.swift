@@ -21,13 +21,7 @@ import Testing
         "99999999h", "\"{water.ml * 100000000000000000000.5 | thousands}\"", "\"now + 99999999h > 21:00\"",
     ]
 
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(max(bound, 1)))
-        }
-    }
+    typealias Generator = SeededGenerator
 
     /// `text` with the value after one `key: ` on a random line replaced.
     static func mutate(_ text: String, _ g: inout Generator, with replacements: [String] = replacements) -> String {

@@ -25,16 +25,16 @@ import Testing
         #expect(fromBundle.routine("skincare")?.origin.file == "routines/skincare.yaml")
     }
 
-    @Test func spellingDoesNotChangeAByte() {
+    @Test func spellingDoesNotChangeAByte() throws {
         let block = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "routines/water.yaml":
                     "# a comment\nid: water\nname: 물\ncategory: water\nsource: manual\nunit: ml\ngoal: 1500\nquick_log:\n  - 250\n  - 500\n",
                 "rules/route.yaml": "route:\n  - use: regular\n    when: true\n    reason: default\n",
             ], to: block)
         let flow = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "routines/water.yaml":
                     "{ id: 'water', name: \"물\", category: water, source: manual, unit: ml, goal: \"1500\", quick_log: [250, '500'] }\n",
@@ -80,11 +80,11 @@ import Testing
         #expect(Ruleset.load(bundle: Data(deep.utf8)).diagnostics.first?.code == "json.too_deep")
     }
 
-    @Test func aBundleWithAWrongExpressionIsRefusedEvenWithAGoodHash() {
+    @Test func aBundleWithAWrongExpressionIsRefusedEvenWithAGoodHash() throws {
         // A hand-made bundle whose content is consistent but wrong: the expressions are
         // checked again on load, exactly as for YAML files.
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(["rules/route.yaml": "route:\n  - use: regular\n    when: true\n"], to: directory)
+        try Fixtures.write(["rules/route.yaml": "route:\n  - use: regular\n    when: true\n"], to: directory)
         let text = bundle(of: directory).replacingOccurrences(of: "\"when\":\"true\"", with: "\"when\":\"completion_rat < 1\"")
         // Re-seal the hash the way a forger would.
         let content = text.components(separatedBy: "\"content\":").last.map { String($0.dropLast(2)) } ?? ""

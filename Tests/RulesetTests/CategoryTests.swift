@@ -21,7 +21,7 @@ import Testing
             files["templates/stretch.yaml"] =
                 "templates:\n  - id: stretch_note\n    surface: lock_screen\n    text: \"\(lockScreenText)\"\nnotifications:\n  - { id: stretch, category: stretch, at: \"19:00\", template: stretch_note }\n"
         }
-        Fixtures.write(files, to: directory)
+        try Fixtures.write(files, to: directory)
         return Ruleset.load(directory: directory)
     }
 

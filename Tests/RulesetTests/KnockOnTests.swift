@@ -94,7 +94,7 @@ import Testing
 @Suite struct FlowCommaTests {
     @Test func theRestOfASentenceAfterACommaSaysQuoteTheValue() throws {
         let directory = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             [
                 "templates/t.yaml": """
                 surfaces:
@@ -108,7 +108,7 @@ import Testing
         #expect(diagnostics.first?.hint == "a comma ends a value inside { … }: quote the value of 'text' (text: \"…, 처리하고 귀환해.\")")
         // A misspelt key in braces keeps its did-you-mean.
         let other = Fixtures.temporaryDirectory()
-        Fixtures.write(
+        try Fixtures.write(
             ["templates/t.yaml": "surfaces:\n  home: { sensitive: allowed }\ntemplates:\n  - { id: a, surface: home, event: home, txt: 안녕 }\n"],
             to: other)
         #expect(Ruleset.load(directory: other).diagnostics.first { $0.code == "ruleset.unknown_key" }?.hint == "did you mean 'text'?")

@@ -11,7 +11,7 @@ import Testing
     static let marker = "1️⃣"
 
     /// Writes the example (markers removed) and returns the expected marker positions.
-    static func materialize(_ example: LintExample) -> (directory: String, markers: Set<String>) {
+    static func materialize(_ example: LintExample) throws -> (directory: String, markers: Set<String>) {
         let directory = Fixtures.temporaryDirectory()
         var markers: Set<String> = []
         var files: [String: String] = [:]
@@ -30,7 +30,7 @@ import Testing
             }
             files[path] = clean + "\n"
         }
-        Fixtures.write(files, to: directory)
+        try Fixtures.write(files, to: directory)
         return (directory, markers)
     }
 
@@ -41,7 +41,7 @@ import Testing
         let check = try #require(LintCatalogue.checks.first { $0.description.code.rawValue == code })
         #expect(!check.triggering.isEmpty && !check.nonTriggering.isEmpty, "every check has both kinds of example")
         for example in check.triggering {
-            let (directory, markers) = Self.materialize(example)
+            let (directory, markers) = try Self.materialize(example)
             let load = Ruleset.load(directory: directory)
             let found = Set(load.diagnostics.filter { $0.code.rawValue == code }.map { "\($0.file):\($0.location.line):\($0.location.column)" })
             #expect(!markers.isEmpty)
@@ -50,7 +50,7 @@ import Testing
             #expect(others.isEmpty, "\(code) example has other errors: \(others.map { "\($0.code) \($0.message)" })")
         }
         for example in check.nonTriggering {
-            let (directory, _) = Self.materialize(example)
+            let (directory, _) = try Self.materialize(example)
             let load = Ruleset.load(directory: directory)
             #expect(!load.diagnostics.contains { $0.code.rawValue == code }, "\(code): \(load.diagnostics.map(\.message))")
             #expect(!load.hasErrors, "\(code) non-triggering example has errors: \(load.diagnostics.map { "\($0.code) \($0.message)" })")

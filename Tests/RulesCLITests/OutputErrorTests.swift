@@ -15,8 +15,7 @@ import Testing
     /// Runs `script` in `bash` in `directory` with `$RULES` set to the built binary; returns
     /// exit code and stderr.
     static func shell(_ script: String, in directory: String) throws -> (status: Int32, stderr: String) {
-        let binary = directory + "/.build/debug/rules"
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let binary = try BuiltProduct.path("rules")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script]

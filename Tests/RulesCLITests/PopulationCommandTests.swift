@@ -90,8 +90,7 @@ import Testing
     }
 
     @Test func theOutputIsTheSameForAnyJobsAndAcrossProcesses() throws {
-        let binary = Self.root + "/.build/debug/rules"
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let binary = try BuiltProduct.path("rules")
         func run(_ jobs: String) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)

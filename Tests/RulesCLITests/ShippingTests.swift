@@ -77,8 +77,7 @@ import Testing
 
     /// Runs the built embedding example (built with the package, as CI builds it).
     func runExample(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = Self.root + "/.build/debug/EmbeddingExample"
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the example first (swift build)")
+        let binary = try BuiltProduct.path("EmbeddingExample")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

@@ -9,8 +9,7 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     @Test func aSaveStartsARoundAndCtrlCLeavesAStillReport() throws {
-        let binary = Self.root + "/.build/debug/rules"
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let binary = try BuiltProduct.path("rules")
         let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
         // Waits (up to 60 s) for a pattern in a file; the script fails if it never comes.
         let script = #"""

@@ -68,8 +68,7 @@ import Testing
 
     /// Runs the built `rules` binary (built with the tests) and returns its standard output.
     func runRules(_ arguments: [String]) throws -> Data {
-        let binary = Self.root + "/.build/debug/rules"
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the rules binary first (swift build)")
+        let binary = try BuiltProduct.path("rules")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

@@ -33,7 +33,7 @@ struct DayReader {
         let profile = profile ?? OperatorProfile(ruleset: prepared.ruleset)
         self.init(
             prepared: prepared,
-            profile: ProfileBox(ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)),
+            profile: ProfileBox(profile, prepared),
             permissions: permissions)
     }
 

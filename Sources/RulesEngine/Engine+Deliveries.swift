@@ -32,7 +32,8 @@ extension OperatorEngine {
             NotificationPlanner.bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds, layout: layout)
         }
         var problems: [String] = []
-        var context = EvaluationContext(facts: planner.factsAtFire(facts, fireSeconds: seconds, problems: &problems), dayStart: dayStart)
+        let atFire = GateContext.atFire(facts, fireSeconds: seconds, ruleset: ruleset, layout: layout, dayStart: dayStart, problems: &problems)
+        var context = EvaluationContext(facts: atFire, dayStart: dayStart)
         do {
             return ConditionAtFire(holds: try when.isTrue(&context), problems: problems)
         } catch {
@@ -127,9 +128,8 @@ extension OperatorEngine {
         storedProfile.ignoredStreaks[type] = streak
         storedProfile.weakenedSince[type] = weakenedSince
         if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
-            var derived = fromProfile
-            derived.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: ruleset.policy)
-            profileBox = ProfileBox(derived)
+            let (layout, policy) = (self.layout, ruleset.policy)
+            profileBox = profileBox.changed { $0.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: policy) }
         }
     }
 }

@@ -55,9 +55,8 @@ public struct OperatorEngine: Sendable {
         set {
             let old = storedProfile
             storedProfile = newValue
-            var derived = fromProfile
-            derived.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: self.derived)
-            profileBox = ProfileBox(derived)
+            let (ruleset, layout, derived) = (self.ruleset, self.layout, self.derived)
+            profileBox = profileBox.changed { $0.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: derived) }
         }
     }
     /// The profile itself: changed through `profile` (which works out what changed) or
@@ -142,7 +141,7 @@ public struct OperatorEngine: Sendable {
         self.settingsFittedAtStart = OperatorEngine.fit(&profile.settings, to: ruleset)
         self.storedProfile = profile
         self.stateRulesetSHA256 = ruleset.sha256
-        self.profileBox = ProfileBox(ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived))
+        self.profileBox = ProfileBox(profile, prepared)
     }
 
     /// An engine that goes on from a saved state. A state written under another ruleset
@@ -245,7 +244,7 @@ public struct OperatorEngine: Sendable {
     /// removed types are cancelled; each change is a `state.reconciled` record.
     public mutating func replaceRuleset(_ new: Ruleset) {
         prepared = PreparedRuleset(new)
-        profileBox = ProfileBox(ProfileDerived(profile: profile, ruleset: new, layout: layout, derived: derived))
+        profileBox = ProfileBox(profile, prepared)
         // The memos were made under the old ruleset.
         memos = EngineMemos()
         needsReconciliation = true

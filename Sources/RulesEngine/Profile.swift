@@ -118,6 +118,19 @@ final class ProfileBox: Sendable {
     let value: ProfileDerived
 
     init(_ value: ProfileDerived) { self.value = value }
+
+    /// What `profile` gives runs under `prepared`, worked out afresh.
+    convenience init(_ profile: OperatorProfile, _ prepared: PreparedRuleset) {
+        self.init(ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived))
+    }
+
+    /// A new box with `change` made to a copy of the value (this one stays as it is: engines
+    /// that share it are not changed).
+    func changed(_ change: (inout ProfileDerived) -> Void) -> ProfileBox {
+        var value = value
+        change(&value)
+        return ProfileBox(value)
+    }
 }
 
 /// What every app run reads off the profile (day start, `settings.*` and

@@ -14,8 +14,9 @@ public final class PreparedRuleset: Sendable {
     let derived: RulesetDerived
     /// The goals part (the light route's scale).
     let goals: Goals
-    /// The facts graph: which parts read each fact (`FactReaders`).
-    let readers: FactReaders
+    /// The facts graph: which parts read each fact (`FactReaders`), worked out when asked
+    /// (no app run reads it: preparing a ruleset, once per launch, does not pay for it).
+    func factReaders() -> FactReaders { FactReaders(ruleset: ruleset, schema: fullSchema, layout: layout, derived: derived) }
 
     /// Prepares `ruleset` (once per ruleset; share the value).
     public init(_ ruleset: Ruleset) {
@@ -28,7 +29,6 @@ public final class PreparedRuleset: Sendable {
         routineBoxes = ruleset.routines.map(RoutineBox.init)
         derived = RulesetDerived(ruleset: ruleset, schema: schema)
         goals = Goals(ruleset)
-        readers = FactReaders(ruleset: ruleset, schema: schema, layout: layout, derived: derived)
     }
 }
 

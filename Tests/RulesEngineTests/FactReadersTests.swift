@@ -12,7 +12,7 @@ import Testing
     static func slot(_ name: String) throws -> Int { try #require(prepared.fullSchema.fact(named: name)?.slot, "\(name)") }
 
     @Test func theShippedGraphKnowsWhoReadsWhat() throws {
-        let readers = Self.prepared.readers
+        let readers = Self.prepared.factReaders()
         // `completion_rate` decides risk, route and the evening plan; `now` is read by the
         // tables against 18:00 and 21:00 only (banded), so it is not among their exact slots.
         let rate = try Self.slot("completion_rate")
@@ -34,10 +34,10 @@ import Testing
         // Only the time moves: the tables read it; the plan does not (its memo is kept until
         // a candidate's fire time comes), nor does the day table.
         later.put(try Self.slot("now"), cell: .time(8 * 3600 + 1800))
-        let changed = Self.prepared.readers.readersOfChanges(from: morning, to: later)
+        let changed = Self.prepared.factReaders().readersOfChanges(from: morning, to: later)
         #expect(changed.contains(.risk) && changed.contains(.route))
         #expect(!changed.contains(.day) && !changed.contains(.plan))
         // Nothing changed, nothing to evaluate.
-        #expect(Self.prepared.readers.readersOfChanges(from: morning, to: morning).isEmpty)
+        #expect(Self.prepared.factReaders().readersOfChanges(from: morning, to: morning).isEmpty)
     }
 }

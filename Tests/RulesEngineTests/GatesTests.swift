@@ -17,7 +17,7 @@ import Testing
         let profile = profile ?? OperatorProfile(ruleset: ruleset)
         return NotificationPlanner(
             prepared: prepared,
-            profileBox: ProfileBox(ProfileDerived(profile: profile, ruleset: ruleset, layout: prepared.layout, derived: prepared.derived)),
+            profileBox: ProfileBox(profile, prepared),
             weakenedSince: profile.weakenedSince, clock: clock, permissions: KnownPermissions(), explains: false, memoises: true)
     }
 

@@ -13,6 +13,9 @@ public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
     case usage = 2
+    /// `rules diff`: no scenario behaved differently, but some changed element was never
+    /// reached by them (so "no change" would be a guess).
+    case unreached = 3
 }
 
 /// Everything a command may touch outside itself, so tests run commands in-process with

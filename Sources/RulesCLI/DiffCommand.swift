@@ -1,8 +1,10 @@
 import Foundation
 import RulesDiagnostics
+import RulesDocument
 import RulesEngine
 import RulesExpression
 import RulesSimulator
+import RulesYAML
 import Ruleset
 import RulesetFiles
 
@@ -13,22 +15,35 @@ enum DiffCommand {
             name: "diff",
             abstract: "Show how two rulesets behave differently on the same scenarios.",
             discussion: """
-                Simulates the scenarios (default: NEW_DIR's scenarios/) against both rulesets and
-                reports notifications gained, lost or moved, route and risk changes with the minutes
-                they moved, day results and streaks, and rendered texts that changed: a summary line
-                first, then details. Exits 0 when nothing changed, 1 when something did.
+                First lists every element that differs between the rulesets (a rule entry, a
+                threshold, a time, a policy value, a template, a setting) and whether the
+                compared runs reached it where the change matters: a threshold moved from a to b
+                only when some value seen lies between a and b. Then simulates the scenarios
+                (default: NEW_DIR's scenarios/) against both rulesets and reports notifications
+                gained, lost or moved, route and risk changes with the minutes they moved, day
+                results and streaks, and rendered texts that changed. For each moved threshold no
+                scenario reached, generated boundary days on both sides of the old and new values
+                are lived under both rulesets and reported apart. When NEW_DIR has populations/,
+                a fixed-seed sample of its first population file (1,000 users × 14 days, 2 jobs)
+                is lived under both and its changed headline metrics are shown.
+                Exit status: 0 nothing changed and every change was reached; 1 the scenarios
+                behave differently (or, with --population, the population does); 3 the scenarios
+                behave the same but some change was never reached by them; 2 usage errors.
                 """,
             usage:
-                "rules diff OLD_DIR NEW_DIR [--scenarios PATH…] [--format text|json|html]\n       rules diff OLD_DIR NEW_DIR --population POP [--users N] [--days N] [--seed S] [--jobs N] [--format text|json]",
+                "rules diff OLD_DIR NEW_DIR [--scenarios PATH…] [--format text|json|html] [--population POP [--users N] [--days N] [--seed S] [--jobs N] | --no-population]",
             arguments: [("OLD_DIR", "The ruleset before the edit."), ("NEW_DIR", "The ruleset after it.")],
             options: [
                 OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).", repeatable: true),
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
-                OptionSpec(name: "--population", valueName: "POP", help: "Live the users of a population file under both rulesets instead."),
-                OptionSpec(name: "--users", valueName: "N", help: "With --population: how many users (default: the file's)."),
-                OptionSpec(name: "--days", valueName: "N", help: "With --population: how many days (default: the file's)."),
-                OptionSpec(name: "--seed", valueName: "S", help: "With --population: the seed (default: the file's)."),
-                OptionSpec(name: "--jobs", valueName: "N", help: "With --population: threads (default: every core)."),
+                OptionSpec(
+                    name: "--population", valueName: "POP",
+                    help: "Live the users of this population file under both rulesets (default: NEW_DIR's first, as a sample)."),
+                OptionSpec(name: "--users", valueName: "N", help: "Population users (default: 1,000 for the sample, else the file's)."),
+                OptionSpec(name: "--days", valueName: "N", help: "Population days (default: 14 for the sample, else the file's)."),
+                OptionSpec(name: "--seed", valueName: "S", help: "Population seed (default: the file's)."),
+                OptionSpec(name: "--jobs", valueName: "N", help: "Population threads (default: 2 for the sample, else every core)."),
+                OptionSpec(name: "--no-population", help: "Skip the population sample."),
             ],
             run: run)
     }
@@ -36,6 +51,9 @@ enum DiffCommand {
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         guard arguments.positional.count == 2 else {
             return RulesCLI.usageError("diff takes OLD_DIR and NEW_DIR", usage: command.usage, helpName: "diff", io: io)
+        }
+        if arguments.flags.contains("--no-population"), arguments.value("--population") != nil {
+            return RulesCLI.usageError("--no-population and --population exclude each other", usage: command.usage, helpName: "diff", io: io)
         }
         var rulesets: [Ruleset] = []
         for path in arguments.positional {
@@ -45,55 +63,155 @@ enum DiffCommand {
             guard let (ruleset, _) = SimulationSupport.ruleset(parsed, io, hint: hint) else { return .usage }
             rulesets.append(ruleset)
         }
-        if let path = arguments.value("--population") { return population(path, rulesets[0], rulesets[1], arguments, io) }
-        // NEW_DIR's scenarios, named as the user would (`scenarios/x.yaml`, not `./scenarios/x.yaml`).
+        let (old, new) = (rulesets[0], rulesets[1])
         let newDirectory = arguments.positional[1]
-        let scenarioPaths =
-            arguments.values["--scenarios"] ?? [newDirectory == "." ? "scenarios" : (newDirectory as NSString).appendingPathComponent("scenarios")]
-        guard let files = SimulationSupport.scenarioFiles(scenarioPaths, io) else { return .usage }
-        let old = SimulationSupport.scenarios(files, ruleset: rulesets[0])
-        let new = SimulationSupport.scenarios(files, ruleset: rulesets[1])
+        func inNew(_ name: String) -> String { newDirectory == "." ? name : (newDirectory as NSString).appendingPathComponent(name) }
+        // The population first: its usage errors come before any work.
+        let explicit = arguments.value("--population")
+        var sample: PopulationSample?
+        if !arguments.flags.contains("--no-population"), let path = explicit ?? firstPopulation(inNew("populations"), io) {
+            switch PopulationSample.live(path, old, new, arguments, explicit: explicit != nil, io) {
+            case .success(let lived): sample = lived
+            case .failure(let code): return code.exit
+            }
+        }
+        // NEW_DIR's scenarios, named as the user would (`scenarios/x.yaml`, not `./scenarios/x.yaml`);
+        // none when it has no scenarios/ and none were named.
+        var scenarioPaths = arguments.values["--scenarios"] ?? [inNew("scenarios")]
+        if arguments.values["--scenarios"] == nil, !FileManager.default.fileExists(atPath: io.resolve(scenarioPaths[0])) {
+            io.err("note: \(scenarioPaths[0]) does not exist; no scenarios compared\n")
+            scenarioPaths = []
+        }
+        guard let files = scenarioPaths.isEmpty ? [] : SimulationSupport.scenarioFiles(scenarioPaths, io) else { return .usage }
+        let oldScenarios = SimulationSupport.scenarios(files, ruleset: old)
+        let newScenarios = SimulationSupport.scenarios(files, ruleset: new)
         var pairs: [(old: Scenario, new: Scenario)] = []
-        for (a, b) in zip(old, new) {
+        for (a, b) in zip(oldScenarios, newScenarios) {
             guard let oldScenario = a.scenario, let newScenario = b.scenario else {
                 io.err("warning: \(a.file) does not load against both rulesets; skipped\n")
                 continue
             }
             pairs.append((oldScenario, newScenario))
         }
-        let diff = BehaviourDiff.compare(pairs, old: rulesets[0], new: rulesets[1])
-        switch arguments.value("--format") ?? "text" {
-        case "json": io.out(diff.json().prettyRendered() + "\n")
-        case "html": io.out(diff.html())
-        default: io.out(diff.text())
+        let diff = BehaviourDiff.compare(pairs, old: old, new: new)
+        let boundary = BoundaryDays.compare(diff.elements, old: old, new: new) { name, text in
+            YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
         }
-        return diff.isEmpty ? .success : .failure
+        switch arguments.value("--format") ?? "text" {
+        case "json":
+            var fields: [(String, JSONValue)] = []
+            if case .object(let scenario) = diff.json() { fields = scenario }
+            fields.append(("boundary_days", boundary.json()))
+            fields.append(("population", sample.map { $0.json() } ?? .null))
+            io.out(JSONValue.object(fields).prettyRendered() + "\n")
+        case "html": io.out(diff.html(extra: extraHTML(boundary, sample)))
+        default:
+            var out = diff.text()
+            if !boundary.days.isEmpty {
+                out += "\nboundary days (generated for the changes no scenario reached, not your scenarios):\n"
+                out += boundary.lines.map { "  " + $0 + "\n" }.joined()
+            }
+            if let sample { out += "\n" + sample.text() }
+            io.out(out)
+        }
+        if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
+        return diff.unreached.isEmpty ? .success : .unreached
     }
 
-    /// The same users under both rulesets: each metric's change and the user-days whose
-    /// deliveries changed most.
-    static func population(_ path: String, _ old: Ruleset, _ new: Ruleset, _ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        let sizes: PopulationCommand.Sizes
+    /// The boundary days and the population sample as sections of the HTML page.
+    static func extraHTML(_ boundary: BoundaryDays, _ sample: PopulationSample?) -> String {
+        let escape = HTMLReport.escape
+        var out = ""
+        if !boundary.days.isEmpty {
+            out += "<div class=\"day\"><h2>Boundary days (generated, not your scenarios)</h2>\n"
+            for line in boundary.lines { out += "<div class=\"change\">\(escape(line))</div>\n" }
+            out += "</div>\n"
+        }
+        if let sample {
+            out += "<div class=\"day\"><h2>\(escape(sample.title))</h2>\n"
+            for line in sample.lines { out += "<div class=\"change\">\(escape(line))</div>\n" }
+            if sample.lines.isEmpty { out += "<div class=\"change\">no headline metric changed</div>\n" }
+            out += "</div>\n"
+        }
+        return out
+    }
+
+    /// The first population file (by name) in `directory`, if it has any.
+    static func firstPopulation(_ directory: String, _ io: CommandIO) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: io.resolve(directory)) else { return nil }
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().first.map {
+            (directory as NSString).appendingPathComponent($0)
+        }
+    }
+}
+
+/// The population part of `rules diff`: the same users under both rulesets.
+struct PopulationSample {
+    var diff: PopulationDiff
+    /// Named with --population (every changed metric and the user-days that changed most)
+    /// or the default sample (headline metrics only).
+    var explicit: Bool
+
+    var changed: Bool { !diff.changes.isEmpty }
+
+    var title: String { diff.title(sample: !explicit) }
+
+    var lines: [String] { diff.lines(headlineOnly: !explicit) }
+
+    func text() -> String {
+        if explicit { return diff.text() }
+        var out =
+            title + ": " + (lines.isEmpty ? "no headline metric changed\n" : "\(lines.count) headline metric\(lines.count == 1 ? "" : "s") changed\n")
+        out += lines.map { "  " + $0 + "\n" }.joined()
+        return out
+    }
+
+    func json() -> JSONValue {
+        guard case .object(var fields) = diff.json() else { return diff.json() }
+        fields.append(("sample", .bool(!explicit)))
+        return .object(fields)
+    }
+
+    enum Refusal: Error {
+        case usage, failure
+        var exit: ExitCode { self == .usage ? .usage : .failure }
+    }
+
+    /// Lives the population under both rulesets. The sample's defaults: 1,000 users, 14
+    /// days, 2 jobs (each no more than the file has).
+    static func live(
+        _ path: String, _ old: Ruleset, _ new: Ruleset, _ arguments: ParsedArguments, explicit: Bool, _ io: CommandIO
+    ) -> Result<PopulationSample, Refusal> {
+        var sizes: PopulationCommand.Sizes
         do throws(UsageError) {
             sizes = try PopulationCommand.Sizes(arguments)
         } catch {
-            return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
+            _ = RulesCLI.usageError(error.message, usage: DiffCommand.command.usage, helpName: "diff", io: io)
+            return .failure(.usage)
         }
         // The population is read against the new ruleset (the one being proposed) and must
         // also read against the old one.
         guard let population = PopulationCommand.load(path, ruleset: new, io), PopulationCommand.load(path, ruleset: old, io) != nil else {
-            return .failure
+            return .failure(.failure)
+        }
+        if !explicit {
+            sizes.users = sizes.users ?? Swift.min(1000, population.users)
+            sizes.days = sizes.days ?? Swift.min(14, population.days)
+            if arguments.value("--jobs") == nil { sizes.jobs = 2 }
         }
         let options: PopulationOptions
         do throws(UsageError) {
             options = try sizes.options(for: population, ruleset: new)
         } catch {
-            return RulesCLI.usageError(error.message, usage: command.usage, helpName: "diff", io: io)
+            _ = RulesCLI.usageError(error.message, usage: DiffCommand.command.usage, helpName: "diff", io: io)
+            return .failure(.usage)
         }
         var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
         // Each top user-day with why: both replays of that user compared.
-        for index in changed.indices {
-            changed[index].reason = PopulationRun.reason(changed[index], population: population, old: old, new: new, options: options)
+        if explicit {
+            for index in changed.indices {
+                changed[index].reason = PopulationRun.reason(changed[index], population: population, old: old, new: new, options: options)
+            }
         }
         PopulationReport.complete(&before, ruleset: old)
         PopulationReport.complete(&before, ruleset: new)
@@ -102,11 +220,8 @@ enum DiffCommand {
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
             rulesetSHA256: "", populationSHA256: population.sha256)
-        let diff = PopulationDiff(old: before, new: after, header: header, days: changed, newRuleset: arguments.positional[1])
-        switch arguments.value("--format") ?? "text" {
-        case "json": io.out(diff.json().prettyRendered() + "\n")
-        default: io.out(diff.text())
-        }
-        return diff.isEmpty ? .success : .failure
+        let diff = PopulationDiff(
+            old: before, new: after, header: header, days: explicit ? changed : [], newRuleset: arguments.positional[1])
+        return .success(PopulationSample(diff: diff, explicit: explicit))
     }
 }

@@ -203,6 +203,9 @@ enum Reference {
         for command in RulesCLI.commands {
             let usage = command.usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
             out += "\n### `rules \(command.name)`\n\n\(cell(command.abstract))\n\n```\n\(usage)\n```\n"
+            // The help's discussion (exit statuses, defaults) as one paragraph.
+            let discussion = command.discussion.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            if !discussion.isEmpty { out += "\n\(discussion)\n" }
             guard !command.options.isEmpty else { continue }
             out += "\n| option | meaning |\n|---|---|\n"
             for option in command.options {

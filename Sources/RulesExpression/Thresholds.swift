@@ -12,6 +12,14 @@ public struct Threshold: Sendable, Hashable {
     /// Where in the expression text the comparison is.
     public var range: TextRange
 
+    public init(fact: String, op: BinaryOperator, constant: Value, fallback: Value?, range: TextRange) {
+        self.fact = fact
+        self.op = op
+        self.constant = constant
+        self.fallback = fallback
+        self.range = range
+    }
+
     /// The comparison as written, given the expression's source.
     public func text(in source: String) -> String {
         let scalars = Array(source.unicodeScalars)

@@ -43,17 +43,23 @@ public struct BehaviourDiff: Sendable {
 
     public var changes: [Change]
     public var days: Int
+    /// Every element that differs between the rulesets, with whether the runs reached it.
+    public var elements: [ChangeReach.Element] = []
 
+    /// No scenario behaves differently (reached or not).
     public var isEmpty: Bool { changes.isEmpty }
+    /// The changed elements no scenario evaluated where the change matters.
+    public var unreached: [ChangeReach.Element] { elements.filter { !$0.reached } }
 
     /// Simulates every scenario against both rulesets and compares what happened.
     public static func compare(_ scenarios: [(old: Scenario, new: Scenario)], old: Ruleset, new: Ruleset) -> BehaviourDiff {
         var changes: [Change] = []
         var days = 0
         let rules = RuleChanges(old: old, new: new)
+        let reach = ChangeReach(rules)
         for (oldScenario, newScenario) in scenarios {
-            let a = behaviour(oldScenario, ruleset: old)
-            let b = behaviour(newScenario, ruleset: new)
+            let a = behaviour(oldScenario, ruleset: old, reach: reach)
+            let b = behaviour(newScenario, ruleset: new, reach: reach)
             days += newScenario.days.count
             for day in newScenario.days.map(\.date) {
                 for var change in compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day) {
@@ -62,15 +68,20 @@ public struct BehaviourDiff: Sendable {
                 }
             }
         }
-        return BehaviourDiff(changes: changes, days: days)
+        return BehaviourDiff(changes: changes, days: days, elements: reach.elements)
     }
 
     /// Each day's behaviour under `ruleset`, taken from the records as the run makes them
     /// (the run keeps none: a long scenario is diffed in the memory of one day).
-    static func behaviour(_ scenario: Scenario, ruleset: Ruleset) -> [Int: DayBehaviour] {
+    static func behaviour(_ scenario: Scenario, ruleset: Ruleset, reach: ChangeReach? = nil) -> [Int: DayBehaviour] {
         var collector = BehaviourCollector(clock: scenario.clock)
+        reach?.begin(scenario)
         _ = Simulation.run(
-            scenario, ruleset: ruleset, observe: { engine, records in collector.add(records, dayStart: engine.profile.dayStart(ruleset)) },
+            scenario, ruleset: ruleset,
+            observe: { engine, records in
+                collector.add(records, dayStart: engine.profile.dayStart(ruleset))
+                reach?.observe(engine, records)
+            },
             retain: false)
         return collector.days
     }
@@ -209,7 +220,30 @@ public struct BehaviourDiff: Sendable {
 
     /// One line: `+2 notifications over 7 days, recovery route 40 minutes earlier on 2 days`.
     public var summary: String {
-        if changes.isEmpty { return "no behaviour changed over \(days) day\(days == 1 ? "" : "s")" }
+        let unseen = unreached.count
+        let notReached = "\(unseen) change\(unseen == 1 ? "" : "s") no scenario reached"
+        if changes.isEmpty {
+            let same = "no behaviour changed over \(days) day\(days == 1 ? "" : "s")"
+            return unseen == 0 ? same : "\(notReached): \(same), but the scenarios could not have seen \(unseen == 1 ? "it" : "them")"
+        }
+        return behaviourSummary + (unseen == 0 ? "" : "; \(notReached)")
+    }
+
+    /// The changed elements, each with whether the runs reached it (none: nothing listed).
+    public var elementLines: [String] {
+        guard !elements.isEmpty else { return [] }
+        let reachedCount = elements.count { $0.reached }
+        var lines = ["changed elements: \(elements.count), \(reachedCount) reached by the scenarios"]
+        for element in elements {
+            lines.append(
+                "  \(element.reached ? "reached    " : "NOT REACHED") \(element.entry.label)\(element.reached ? "" : " — " + element.note.dropFirst("not reached: ".count))"
+            )
+        }
+        return lines
+    }
+
+    /// What behaviour changed, in one line.
+    var behaviourSummary: String {
         var parts: [String] = []
         // Deliveries gained, lost and moved, each counted (a net "+1" can hide 14 moved and
         // one lost), with the gates that now refuse the lost ones.
@@ -259,6 +293,8 @@ public struct BehaviourDiff: Sendable {
 
     public func text() -> String {
         var out = summary + "\n"
+        let lines = elementLines
+        if !lines.isEmpty { out += "\n" + lines.joined(separator: "\n") + "\n" }
         var current = ""
         for change in changes {
             let header = "\(change.scenario) \(DateFormat.string(change.day))"
@@ -278,7 +314,7 @@ public struct BehaviourDiff: Sendable {
     /// The diff as a page that reads on a phone: the summary, then each scenario day as a
     /// card, each change with a badge (more, fewer, moved, changed) and the changed rule that
     /// can explain it under it.
-    public func html() -> String {
+    public func html(extra: String = "") -> String {
         let escape = HTMLReport.escape
         var out = """
             <!DOCTYPE html>
@@ -298,6 +334,16 @@ public struct BehaviourDiff: Sendable {
 
             """
         out += "<p class=\"summary\">\(escape(summary))</p>\n"
+        if !elements.isEmpty {
+            out += "<div class=\"day\"><h2>Changed elements</h2>\n"
+            for element in elements {
+                let (badge, css) = element.reached ? ("reached", "more") : ("not reached", "fewer")
+                out += "<div class=\"change\"><span class=\"badge \(css)\">\(badge)</span><code>\(escape(element.entry.label))</code>"
+                if !element.reached { out += "<div class=\"because\">\(escape(element.note))</div>" }
+                out += "</div>\n"
+            }
+            out += "</div>\n"
+        }
         var current = ""
         for change in changes {
             let header = "\(change.scenario) · \(DateFormat.string(change.day))"
@@ -323,13 +369,25 @@ public struct BehaviourDiff: Sendable {
         }
         if !current.isEmpty { out += "</div>\n" }
         if changes.isEmpty { out += "<p>No scenario behaves differently.</p>\n" }
-        return out + "</body></html>\n"
+        return out + extra + "</body></html>\n"
     }
 
     public func json() -> JSONValue {
         .object([
             ("summary", .string(summary)),
             ("changed", .bool(!changes.isEmpty)),
+            ("unreached", .int(unreached.count)),
+            (
+                "elements",
+                .array(
+                    elements.map { element in
+                        .object([
+                            ("kind", .string(element.entry.kind)), ("id", .string(element.entry.id)), ("label", .string(element.entry.label)),
+                            ("file", .string(element.entry.origin.file)), ("line", .int(element.entry.origin.location.line)),
+                            ("reached", .bool(element.reached)), ("note", .string(element.note)),
+                        ])
+                    })
+            ),
             (
                 "changes",
                 .array(

@@ -1,4 +1,6 @@
 import Foundation
+import RulesDiagnostics
+import RulesDocument
 import RulesExpression
 import Ruleset
 
@@ -36,22 +38,31 @@ public enum BoundaryScenarios {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// One day that puts `fact` at `value`, checked with `that:` at noon (or at the time).
-    static func day(_ threshold: Threshold, value: Value, holds: Bool, ruleset: Ruleset, expectation: String) -> String? {
+    /// One day that puts `fact` at `value`, checked with `that:` at noon (or at the time)
+    /// when an expectation is given.
+    static func day(_ threshold: Threshold, value: Value, holds: Bool, ruleset: Ruleset, expectation: String?) -> String? {
+        guard var body = day(threshold, value: value, holds: holds, ruleset: ruleset) else { return nil }
+        if let expectation {
+            let at = if case .time(let seconds) = value, threshold.fact == "now" { TimeFormat.clock(seconds) } else { "12:00" }
+            body += "expect: [{ at: \"\(at)\", that: \(quoted(expectation)) }]\n"
+        }
+        return body
+    }
+
+    /// The day without expectations.
+    static func day(_ threshold: Threshold, value: Value, holds: Bool, ruleset: Ruleset) -> String? {
         let date = "date: 2026-07-01\ntimezone: Asia/Seoul\n"
         switch (threshold.fact, value) {
         case ("sleep.minutes", .int(let minutes)) where minutes >= 0 && minutes < 1440:
             return date + """
                 health: { permission: { sleep: granted }, sleep: { start: "00:00", end: "\(TimeFormat.clock(minutes * 60))" } }
                 events: [{ at: "12:00", app: open }]
-                expect: [{ at: "12:00", that: \(quoted(expectation)) }]
 
                 """
         case ("steps.today", .int(let steps)) where steps >= 0:
             return date + """
                 health: { permission: { steps: granted }, steps: { "07:00": 0, "12:00": \(steps) } }
                 events: [{ at: "12:00", app: open }]
-                expect: [{ at: "12:00", that: \(quoted(expectation)) }]
 
                 """
         case ("water.ml", .int(let ml)) where ml >= 0:
@@ -59,14 +70,12 @@ public enum BoundaryScenarios {
             return date + """
                 routines: [\(water.id)]
                 events: [{ at: "09:00", log: { routine: \(water.id), value: \(ml) } }, { at: "12:00", app: open }]
-                expect: [{ at: "12:00", that: \(quoted(expectation)) }]
 
                 """
         case ("now", .time(let seconds)):
             let at = TimeFormat.clock(seconds)
             return date + """
                 events: [{ at: "\(at)", app: open }]
-                expect: [{ at: "\(at)", that: \(quoted(expectation)) }]
 
                 """
         case ("completion_rate", .number(let rate)):
@@ -95,11 +104,108 @@ public enum BoundaryScenarios {
             return date + """
                 routines: [\(loggable.map(\.id).joined(separator: ", "))]
                 events: [\(events.joined(separator: ", "))]
-                expect: [{ at: "12:00", that: \(quoted(expectation)) }]
 
                 """
         default:
             return nil
         }
+    }
+}
+
+/// `rules diff`'s boundary days: for each moved threshold no scenario reached, generated days
+/// that put its fact on both sides of the old and the new constant (and between them), lived
+/// under both rulesets — what the change does where the designer's scenarios never go.
+public struct BoundaryDays: Sendable {
+    public struct Day: Sendable {
+        /// `sleep.minutes = 375`.
+        public var label: String
+        /// The threshold it probes (`sleep.minutes < 360 → 390`).
+        public var threshold: String
+        public var changes: [BehaviourDiff.Change]
+    }
+
+    public var days: [Day]
+
+    public var changed: [Day] { days.filter { !$0.changes.isEmpty } }
+
+    /// `parse` reads a generated day's YAML text (file name, text) into its document.
+    public static func compare(
+        _ elements: [ChangeReach.Element], old: Ruleset, new: Ruleset, parse: (String, String) -> YAMLNode?
+    ) -> BoundaryDays {
+        var days: [Day] = []
+        for element in elements where !element.reached {
+            guard let move = element.entry.move else { continue }
+            for value in values(move) {
+                let sides = move.thresholds
+                let threshold = Threshold(fact: move.fact, op: move.op, constant: value, fallback: nil, range: TextRange(0, 0))
+                guard
+                    let text = BoundaryScenarios.day(
+                        threshold, value: value, holds: sides.new.holds(for: value) ?? sides.old.holds(for: value) ?? true, ruleset: new),
+                    let node = parse("boundary \(move.fact) \(value)", text)
+                else { continue }
+                let label = "\(move.fact) = \(value)"
+                guard let before = ScenarioLoader.load(node, file: label, source: nil, ruleset: old).scenario,
+                    let after = ScenarioLoader.load(node, file: label, source: nil, ruleset: new).scenario, let date = after.days.first?.date
+                else { continue }
+                let a = BehaviourDiff.behaviour(before, ruleset: old)
+                let b = BehaviourDiff.behaviour(after, ruleset: new)
+                let changes = BehaviourDiff.compare(a[date] ?? DayBehaviour(), b[date] ?? DayBehaviour(), scenario: label, day: date)
+                days.append(Day(label: label, threshold: move.text, changes: changes))
+            }
+        }
+        return BoundaryDays(days: days)
+    }
+
+    /// Values on each side of both constants and between them: for `< 360 → 390`, 359, 360,
+    /// 375, 389 and 390 (a minute for times, a hundredth for fractions).
+    static func values(_ move: ThresholdMove) -> [Value] {
+        switch (move.old, move.new) {
+        case (.int(let a), .int(let b)):
+            let (low, high) = (Swift.min(a, b), Swift.max(a, b))
+            return Array(Set([low - 1, low, low + (high - low) / 2, high - 1, high])).sorted().map(Value.int)
+        case (.time(let a), .time(let b)):
+            let (low, high) = (Swift.min(a, b), Swift.max(a, b))
+            return Array(Set([low - 60, low, low + (high - low) / 120 * 60, high - 60, high])).sorted().filter { $0 >= 0 && $0 < 86_400 }.map(
+                Value.time)
+        case (.number(let a), .number(let b)):
+            let (low, high) = (Swift.min(a, b), Swift.max(a, b))
+            return Array(Set([low - 0.01, low, (low + high) / 2, high - 0.01, high])).sorted().map(Value.number)
+        default: return []
+        }
+    }
+
+    /// One line per probed value: `sleep.minutes = 375: light route now entered at 12:00`.
+    public var lines: [String] {
+        days.map { day in "\(day.label): " + (day.changes.isEmpty ? "same under both" : Self.describe(day.changes)) }
+    }
+
+    /// A route left and another entered at one time read as `route regular → light at 12:00`;
+    /// texts that changed with it are counted, not quoted.
+    static func describe(_ changes: [BehaviourDiff.Change]) -> String {
+        var parts: [String] = []
+        let routes = changes.filter { $0.kind == "route" }
+        let left = routes.filter { $0.after.hasSuffix("not entered") }
+        let entered = routes.filter { $0.before.hasSuffix("not entered") }
+        var shown = Set<Int>()
+        if left.count == 1, entered.count == 1, let from = left.first, let to = entered.first {
+            parts.append(
+                "route \(from.subject) → \(to.subject)\(to.after.hasPrefix(to.subject + " from ") ? " at " + to.after.dropFirst(to.subject.count + 6) : "")"
+            )
+            shown = Set(changes.indices.filter { changes[$0].kind == "route" })
+        }
+        let texts = changes.filter { $0.kind == "text" }.count
+        for (index, change) in changes.enumerated() where !shown.contains(index) && change.kind != "text" { parts.append(change.message) }
+        if texts > 0 { parts.append("\(texts) text change\(texts == 1 ? "" : "s")") }
+        return parts.joined(separator: "; ")
+    }
+
+    public func json() -> JSONValue {
+        .array(
+            days.map { day in
+                .object([
+                    ("value", .string(day.label)), ("threshold", .string(day.threshold)),
+                    ("changes", .array(day.changes.map { .string($0.message) })),
+                ])
+            })
     }
 }

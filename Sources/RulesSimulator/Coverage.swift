@@ -73,18 +73,7 @@ public final class RuleCoverage {
         guard let facts = engine.currentFacts() else { return }
         let schema = ruleset.perRoutineSchema
         for item in thresholds {
-            var values: [Value] = []
-            let fact = item.threshold.fact
-            let field = ["progress", "value", "goal"].contains(fact) ? fact : fact.hasPrefix("routine.") ? String(fact.dropFirst(8)) : nil
-            if let field {
-                // Bindings stand for each routine's own fact.
-                for routine in ruleset.routines {
-                    if let slot = schema.fact(named: "routines.\(routine.id).\(field)")?.slot { values.append(facts[slot]) }
-                }
-            } else if let slot = schema.fact(named: item.threshold.fact)?.slot {
-                values.append(facts[slot])
-            }
-            for var value in values {
+            for var value in Self.values(of: item.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
                 if value.isUnknown, let fallback = item.threshold.fallback { value = fallback }
                 guard let holds = item.threshold.holds(for: value, dayStart: ruleset.dayStartsAt) else { continue }
                 var seen = sides[item.key] ?? (false, false)
@@ -93,6 +82,14 @@ public final class RuleCoverage {
             }
         }
         statuses.formUnion(engine.statuses().values)
+    }
+
+    /// The values a condition's `fact` has in `facts`: a per-routine binding (`progress`,
+    /// `routine.value`) stands for each routine's own fact.
+    static func values(of fact: String, in facts: FactValues, schema: FactSchema, ruleset: Ruleset) -> [Value] {
+        let field = ["progress", "value", "goal"].contains(fact) ? fact : fact.hasPrefix("routine.") ? String(fact.dropFirst(8)) : nil
+        guard let field else { return schema.fact(named: fact).map { [facts[$0.slot]] } ?? [] }
+        return ruleset.routines.compactMap { routine in schema.fact(named: "routines.\(routine.id).\(field)").map { facts[$0.slot] } }
     }
 
     static let gateNames = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale"]

@@ -1,71 +1,222 @@
 import Foundation
 import RulesDiagnostics
 import RulesEngine
+import RulesExpression
 import Ruleset
 
+/// A comparison with a constant whose constant moved between two rulesets
+/// (`sleep.minutes < 360` → `< 390`); nothing else of its condition changed.
+public struct ThresholdMove: Sendable, Hashable {
+    public var fact: String
+    public var op: BinaryOperator
+    public var old: Value
+    public var new: Value
+    public var fallback: Value?
+
+    /// The comparison under each ruleset.
+    public var thresholds: (old: Threshold, new: Threshold) {
+        let range = TextRange(0, 0)
+        return (
+            Threshold(fact: fact, op: op, constant: old, fallback: fallback, range: range),
+            Threshold(fact: fact, op: op, constant: new, fallback: fallback, range: range)
+        )
+    }
+
+    /// Whether the two rulesets disagree on `value`: it lies between the old and the new
+    /// constant (`375` for `< 360` → `< 390`). Unknown takes the `??` default.
+    public func separates(_ value: Value, dayStart: Int) -> Bool {
+        var value = value
+        if value.isUnknown, let fallback { value = fallback }
+        let (a, b) = thresholds
+        guard let before = a.holds(for: value, dayStart: dayStart), let after = b.holds(for: value, dayStart: dayStart) else { return false }
+        return before != after
+    }
+
+    /// `sleep.minutes < 360 → 390`.
+    public var text: String { "\(fact) \(op.rawValue) \(old) → \(new)" }
+}
+
+/// How a condition differs between two rulesets.
+enum ConditionChange {
+    case same
+    /// Only constants of comparisons moved.
+    case moved([ThresholdMove])
+    case rewritten
+
+    init(_ old: CompiledExpression?, _ new: CompiledExpression?) {
+        guard let old, let new else {
+            self = old?.source == new?.source ? .same : .rewritten
+            return
+        }
+        guard old.source != new.source else {
+            self = .same
+            return
+        }
+        let a = Threshold.extract(from: old.typed)
+        let b = Threshold.extract(from: new.typed)
+        guard a.count == b.count, ConditionChange.shape(old.source, a) == ConditionChange.shape(new.source, b) else {
+            self = .rewritten
+            return
+        }
+        var moves: [ThresholdMove] = []
+        for (x, y) in zip(a, b) {
+            guard x.fact == y.fact, x.op == y.op, x.fallback == y.fallback else {
+                self = .rewritten
+                return
+            }
+            if x.constant != y.constant {
+                moves.append(ThresholdMove(fact: x.fact, op: x.op, old: x.constant, new: y.constant, fallback: x.fallback))
+            }
+        }
+        self = moves.isEmpty ? .rewritten : .moved(moves)
+    }
+
+    /// The condition's text with every comparison with a constant cut out: two conditions
+    /// of one shape differ only in those comparisons.
+    static func shape(_ source: String, _ thresholds: [Threshold]) -> [String] {
+        let scalars = Array(source.unicodeScalars)
+        var pieces: [String] = []
+        var at = 0
+        for range in thresholds.map(\.range).sorted(by: { $0.start < $1.start }) {
+            let start = Swift.max(at, Swift.min(range.start, scalars.count))
+            pieces.append(String(String.UnicodeScalarView(scalars[at..<start])))
+            at = Swift.max(start, Swift.min(range.end, scalars.count))
+        }
+        pieces.append(String(String.UnicodeScalarView(scalars[at...])))
+        return pieces.map { $0.filter { !$0.isWhitespace } }
+    }
+}
+
 /// The entries that differ between two rulesets, each with where the new one is written:
-/// what `rules diff` names as the cause of a behaviour change ("evening_underachievement
-/// changed at rules/notifications.yaml:19"). Entries are compared by meaning (ids, times,
-/// conditions as written, texts), not by line: a comment added above moves no entry.
+/// what `rules diff` lists as changed and names as the cause of a behaviour change
+/// ("evening_underachievement changed at rules/notifications.yaml:19"). Entries are compared
+/// by meaning (ids, times, conditions as written, texts), not by line: a comment added above
+/// moves no entry. A condition whose only change is the constant of a comparison is a
+/// `threshold` entry of its own (`sleep.minutes < 360 → 390`), so that what the change can
+/// reach is known exactly; the policy is an entry per value.
 public struct RuleChanges: Sendable {
     public struct Entry: Sendable, Hashable {
-        /// `notification`, `template`, `policy`, `route`, `risk`, `light`, `recovery`, `settings`.
+        /// `notification`, `template`, `policy`, `route`, `risk`, `judgement`, `light`,
+        /// `setting`, `threshold`.
         public var kind: String
         public var id: String
         public var origin: Origin
         /// What the entry is about: a notification type, a surface, a route, a risk level.
         public var subject: String
+        /// For a threshold: the kind and id of the entry whose condition holds it.
+        public var site: String? = nil
+        public var siteID: String? = nil
+        /// For a threshold: the comparison that moved.
+        public var move: ThresholdMove? = nil
+        /// For a policy value: before and after (`3 → 2`).
+        public var values: String? = nil
 
-        /// `notification 'x' (rules/notifications.yaml:19)`.
+        /// `notification 'x' (rules/notifications.yaml:19)`,
+        /// `threshold 'sleep.minutes < 360 → 390' in route 'short_sleep' (rules/route.yaml:18)`.
         public var label: String {
             let place = origin.file.isEmpty ? "" : " (\(origin.file):\(origin.location.line))"
-            return "\(kind) '\(id)'\(place)"
+            let within = site.map { " in \($0) '\(siteID ?? "")'" } ?? ""
+            let change = values.map { " \($0)" } ?? ""
+            return "\(kind) '\(id)'\(change)\(within)\(place)"
         }
+
+        /// Whether the entry is of `kind`, or a threshold inside an entry of that kind.
+        public func isAbout(_ kind: String) -> Bool { self.kind == kind || site == kind }
     }
 
     public var entries: [Entry]
 
     public init(old: Ruleset, new: Ruleset) {
         var entries: [Entry] = []
+        /// A changed entry whose fields other than its condition are `before` and `after`:
+        /// listed when those differ or the condition was rewritten; each moved threshold is
+        /// an entry of its own.
+        func compare(
+            kind: String, id: String, subject: String, origin: Origin, whenOrigin: Origin?,
+            conditions: (CompiledExpression?, CompiledExpression?), fields: (String?, String)
+        ) {
+            let condition = fields.0 == nil ? ConditionChange.rewritten : ConditionChange(conditions.0, conditions.1)
+            var rewritten = false
+            switch condition {
+            case .same: break
+            case .rewritten: rewritten = true
+            case .moved(let moves):
+                for move in moves {
+                    entries.append(
+                        Entry(
+                            kind: "threshold", id: move.text, origin: whenOrigin ?? origin, subject: subject, site: kind, siteID: id, move: move))
+                }
+            }
+            if rewritten || fields.0 != fields.1 { entries.append(Entry(kind: kind, id: id, origin: origin, subject: subject)) }
+        }
         func notificationKey(_ rule: NotificationRule) -> String {
             [
-                rule.category, rule.at.source, rule.when?.source ?? "", rule.template, rule.title ?? "", rule.deepLink ?? "",
+                rule.category, rule.at.source, rule.template, rule.title ?? "", rule.deepLink ?? "",
                 rule.actions.map(\.rawValue).joined(separator: ","), String(rule.priority), rule.inQuietHours.rawValue,
                 String(rule.expiresAfter ?? -1), rule.interruptionLevel.rawValue, String(rule.perRoutine),
             ].joined(separator: "\u{1}")
         }
-        let oldRules = Dictionary(old.notifications.map { ($0.id, notificationKey($0)) }, uniquingKeysWith: { a, _ in a })
-        for rule in new.notifications where oldRules[rule.id] != notificationKey(rule) {
-            entries.append(Entry(kind: "notification", id: rule.id, origin: rule.origin, subject: rule.id))
+        let oldRules = Dictionary(old.notifications.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for rule in new.notifications {
+            let before = oldRules[rule.id]
+            compare(
+                kind: "notification", id: rule.id, subject: rule.id, origin: rule.origin, whenOrigin: rule.whenOrigin,
+                conditions: (before?.when, rule.when), fields: (before.map(notificationKey), notificationKey(rule)))
         }
         func templateKey(_ template: Template) -> String {
-            [template.surface, template.event ?? "", template.when?.source ?? "", template.tone ?? "", template.source].joined(separator: "\u{1}")
+            [template.surface, template.event ?? "", template.tone ?? "", template.source].joined(separator: "\u{1}")
         }
-        let oldTemplates = Dictionary(old.templates.map { ($0.id, templateKey($0)) }, uniquingKeysWith: { a, _ in a })
-        for template in new.templates where oldTemplates[template.id] != templateKey(template) {
-            entries.append(Entry(kind: "template", id: template.id, origin: template.origin, subject: template.surface))
+        let oldTemplates = Dictionary(old.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for template in new.templates {
+            let before = oldTemplates[template.id]
+            compare(
+                kind: "template", id: template.id, subject: template.surface, origin: template.origin, whenOrigin: template.whenOrigin,
+                conditions: (before?.when, template.when), fields: (before.map(templateKey), templateKey(template)))
         }
         let a = old.policy
         let b = new.policy
-        if a.maxPerDay != b.maxPerDay || a.categoryCooldown != b.categoryCooldown || a.quietHours?.start != b.quietHours?.start
-            || a.quietHours?.end != b.quietHours?.end || a.weakenAfterIgnored != b.weakenAfterIgnored
-            || a.cancelWhenCompleted != b.cancelWhenCompleted
-            || a.maxPending != b.maxPending
-        {
-            entries.append(Entry(kind: "policy", id: "policy", origin: b.origin, subject: "policy"))
+        func quiet(_ policy: NotificationPolicy) -> String {
+            policy.quietHours.map { "\(TimeFormat.clock($0.start))-\(TimeFormat.clock($0.end))" } ?? "none"
+        }
+        let values: [(String, String, String)] = [
+            ("max_per_day", String(a.maxPerDay), String(b.maxPerDay)),
+            ("category_cooldown", TimeFormat.duration(a.categoryCooldown), TimeFormat.duration(b.categoryCooldown)),
+            ("quiet_hours", quiet(a), quiet(b)),
+            ("weaken_after_ignored", String(a.weakenAfterIgnored), String(b.weakenAfterIgnored)),
+            ("weaken_effect", "\(a.weakenEffect)", "\(b.weakenEffect)"),
+            ("cancel_when_completed", String(a.cancelWhenCompleted), String(b.cancelWhenCompleted)),
+            ("max_pending", String(a.maxPending), String(b.maxPending)),
+        ]
+        for (name, before, after) in values where before != after {
+            entries.append(Entry(kind: "policy", id: name, origin: b.origin, subject: "policy", values: "\(before) → \(after)"))
         }
         // Tables: an entry changed when the entry at its position (or its condition) differs.
         for (index, entry) in new.route.enumerated() {
             let before = index < old.route.count ? old.route[index] : nil
-            if before?.when.source != entry.when.source || before?.route != entry.route || before?.reason != entry.reason {
-                entries.append(Entry(kind: "route", id: entry.reason, origin: entry.origin, subject: entry.route.rawValue))
-            }
+            compare(
+                kind: "route", id: entry.reason, subject: entry.route.rawValue, origin: entry.origin, whenOrigin: entry.whenOrigin,
+                conditions: (before?.when, entry.when),
+                fields: (before.map { "\($0.route.rawValue) \($0.reason)" }, "\(entry.route.rawValue) \(entry.reason)"))
         }
         for (index, entry) in new.risk.enumerated() {
             let before = index < old.risk.count ? old.risk[index] : nil
-            if before?.when.source != entry.when.source || before?.level != entry.level {
-                entries.append(Entry(kind: "risk", id: entry.level.rawValue, origin: entry.origin, subject: entry.level.rawValue))
-            }
+            compare(
+                kind: "risk", id: entry.level.rawValue, subject: entry.level.rawValue, origin: entry.origin, whenOrigin: entry.whenOrigin,
+                conditions: (before?.when, entry.when), fields: (before.map(\.level.rawValue), entry.level.rawValue))
+        }
+        let oldRoutine = old.judgement?.routine ?? []
+        for (index, entry) in (new.judgement?.routine ?? []).enumerated() {
+            let before = index < oldRoutine.count ? oldRoutine[index] : nil
+            compare(
+                kind: "judgement", id: "routine[\(index + 1)] \(entry.status.rawValue)", subject: "routine", origin: entry.origin,
+                whenOrigin: entry.whenOrigin, conditions: (before?.when, entry.when), fields: (before.map(\.status.rawValue), entry.status.rawValue))
+        }
+        let oldDay = old.judgement?.day ?? []
+        for (index, entry) in (new.judgement?.day ?? []).enumerated() {
+            let before = index < oldDay.count ? oldDay[index] : nil
+            compare(
+                kind: "judgement", id: "day[\(index + 1)] \(entry.result.rawValue)", subject: "day", origin: entry.origin,
+                whenOrigin: entry.whenOrigin, conditions: (before?.when, entry.when), fields: (before.map(\.result.rawValue), entry.result.rawValue))
         }
         if old.light?.scale != new.light?.scale, let light = new.light {
             entries.append(Entry(kind: "light", id: "light", origin: light.origin, subject: RouteKind.light.rawValue))
@@ -85,26 +236,26 @@ public struct RuleChanges: Sendable {
         case "notification":
             let template = ruleset.notification(subject)?.template
             let direct = entries.filter {
-                ($0.kind == "notification" && $0.id == subject) || ($0.kind == "template" && $0.id == template) || $0.kind == "policy"
-                    || $0.kind == "setting"
+                ($0.isAbout("notification") && ($0.siteID ?? $0.id) == subject) || ($0.isAbout("template") && ($0.siteID ?? $0.id) == template)
+                    || $0.kind == "policy" || $0.kind == "setting"
             }
             if !direct.isEmpty { return direct }
             // Another notification changed: they share the cap and the cooldowns.
-            let others = entries.filter { $0.kind == "notification" }
+            let others = entries.filter { $0.isAbout("notification") }
             if !others.isEmpty { return others }
             // A notification whose condition reads the route or risk moves with the tables.
-            return entries.filter { ["route", "risk", "light"].contains($0.kind) }
+            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "light" }
         case "route":
-            let direct = entries.filter { ($0.kind == "route" && $0.subject == subject) || $0.kind == "light" }
-            return direct.isEmpty ? entries.filter { ["route", "risk", "setting"].contains($0.kind) } : direct
+            let direct = entries.filter { ($0.isAbout("route") && $0.subject == subject) || $0.kind == "light" }
+            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "setting" } : direct
         case "risk":
-            return entries.filter { ["risk", "setting"].contains($0.kind) }
+            return entries.filter { $0.isAbout("risk") || $0.kind == "setting" }
         case "text":
             // A line changes with its template, or with the route or risk that chooses it.
-            let direct = entries.filter { $0.kind == "template" && $0.subject == subject }
-            return direct.isEmpty ? entries.filter { ["route", "risk", "light", "setting"].contains($0.kind) } : direct
+            let direct = entries.filter { $0.isAbout("template") && $0.subject == subject }
+            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || ["light", "setting"].contains($0.kind) } : direct
         default:
-            return entries.filter { ["route", "risk", "light", "setting"].contains($0.kind) }
+            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.isAbout("judgement") || ["light", "setting"].contains($0.kind) }
         }
     }
 }

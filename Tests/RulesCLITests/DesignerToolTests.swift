@@ -48,7 +48,9 @@ import Testing
         let normalized = run.stdout.replacingOccurrences(of: scenarios + "/", with: "").replacingOccurrences(of: new + "/", with: "NEW/")
         #expect(normalized.hasPrefix("recovery route 60 minutes earlier on 2 days"))
         // The edited table entry is named, with its line in the new ruleset.
-        #expect(normalized.contains("← route 'completion_rate_below_threshold' (NEW/rules/route.yaml:13)"))
+        // The edited comparison is named, with its line in the new ruleset: only its constant moved.
+        #expect(normalized.contains("← threshold 'now >= 21:00 → 20:00' in route 'completion_rate_below_threshold' (NEW/rules/route.yaml:14)"))
+        #expect(normalized.contains("reached     threshold 'now >= 21:00 → 20:00'"), "\(normalized)")
         #expect(Golden.compare(normalized, toFile: Fixtures.directory() + "/diff/threshold.txt") == nil)
         let same = CapturedRun(["diff", old, copy(), "--scenarios", scenarios + "/evenings.yaml"], in: "/")
         #expect(same.exitCode == .success)

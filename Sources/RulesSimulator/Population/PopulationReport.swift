@@ -559,13 +559,30 @@ public struct PopulationDiff: Sendable {
         value == value.rounded() && abs(value) < 1e15 ? PopulationReport.grouped(Int(value)) : String(format: "%.4g", value)
     }
 
+    /// Headline metrics: route shares, deliveries per user-day, day results, the mean
+    /// streak, and each group's.
+    public static func isHeadline(_ metric: String) -> Bool {
+        (metric.hasPrefix("routes.") && metric.hasSuffix(".share")) || metric.hasPrefix("notifications.per_user_day.")
+            || metric.hasPrefix("day_results.") || metric == "streak.mean" || metric.hasPrefix("groups.")
+    }
+
+    /// `routes.light.share: 0.0606 → 0.1206 (+0.06)` for each changed metric (or headline metric).
+    public func lines(headlineOnly: Bool = false) -> [String] {
+        changes.filter { !headlineOnly || Self.isHeadline($0.metric) }.map { change in
+            let delta = change.new - change.old
+            return "\(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
+        }
+    }
+
+    /// `population sample populations/x.yaml: 1,000 users × 14 days, seed 7`.
+    public func title(sample: Bool) -> String {
+        "population \(sample ? "sample " : "")\(header.file): \(PopulationReport.grouped(header.users)) users × \(header.days) days, seed \(header.seed)"
+    }
+
     public func text() -> String {
         var out =
             "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
-        for change in changes {
-            let delta = change.new - change.old
-            out += "  \(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))\n"
-        }
+        for line in lines() { out += "  \(line)\n" }
         if !days.isEmpty {
             out += "\nuser-days whose deliveries changed most:\n"
             for day in days {

@@ -1,0 +1,185 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesExpression
+import Ruleset
+
+/// Whether the runs `rules diff` compared evaluated each changed element where its change
+/// matters — the difference between "no behaviour changed" and "nothing could have seen it":
+/// - a threshold moved from a to b is reached when some value of its fact seen at an app run
+///   lies between a and b (the two comparisons disagree on it);
+/// - a template is reached when it is rendered; a notification when one of its type is
+///   delivered or refused by a gate; a policy value when its gate refuses something (the
+///   quiet hours also when a delivery falls inside either window);
+/// - a table or judgement entry whose condition was rewritten or whose result changed, when
+///   it matched (a judgement entry: when its status or result was given);
+/// - a setting's default, when a notification or table entry that reads it was reached; the
+///   light route's scale, when the light route was entered.
+/// Both runs (old and new ruleset) are observed; an element is reached if either run reached it.
+public final class ChangeReach {
+    public struct Element: Sendable {
+        public var entry: RuleChanges.Entry
+        public var reached: Bool
+        /// For an unreached threshold: the nearest values seen on each side (`330`, `420`).
+        public var nearestBelow: Value?
+        public var nearestAbove: Value?
+
+        /// `not reached: no value between 360 and 390 was seen (nearest 330 and 420)`.
+        public var note: String {
+            if reached { return "reached" }
+            guard let move = entry.move else { return "not reached" }
+            var note = "not reached: no \(move.fact) between \(move.old) and \(move.new) was seen"
+            switch (nearestBelow, nearestAbove) {
+            case (let below?, let above?): note += " (nearest \(below) and \(above))"
+            case (let below?, nil): note += " (nearest \(below))"
+            case (nil, let above?): note += " (nearest \(above))"
+            default: note += " (no value at all)"
+            }
+            return note
+        }
+    }
+
+    let entries: [RuleChanges.Entry]
+    var reached: [Bool]
+    var below: [Value?]
+    var above: [Value?]
+    var clock: LocalClock?
+    /// Per ruleset observed: the notifications and table entries that read each setting.
+    var settingReaders: [String: (notifications: Set<String>, entries: Set<String>)] = [:]
+
+    public init(_ changes: RuleChanges) {
+        entries = changes.entries
+        reached = Array(repeating: false, count: changes.entries.count)
+        below = Array(repeating: nil, count: changes.entries.count)
+        above = Array(repeating: nil, count: changes.entries.count)
+    }
+
+    public var elements: [Element] {
+        entries.indices.map { Element(entry: entries[$0], reached: reached[$0], nearestBelow: below[$0], nearestAbove: above[$0]) }
+    }
+
+    public var unreached: [Element] { elements.filter { !$0.reached } }
+
+    /// Starts observing a run of `scenario` (its clock reads delivery times for the quiet hours).
+    public func begin(_ scenario: Scenario) { clock = scenario.clock }
+
+    /// Records what one step of a run reached.
+    public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+        let ruleset = engine.ruleset
+        var decided = Set<String>()
+        var rendered = Set<String>()
+        var gates = Set<String>()
+        var entered = Set<RouteKind>()
+        var given = Set<String>()
+        var deliveredAt: [Int] = []
+        let dayStart = engine.profile.dayStart(ruleset)
+        for record in records {
+            switch record.kind {
+            case .timeZoneChanged(_, let to): if let next = LocalClock(identifier: to) { clock = next }
+            case .notificationDelivered(let n, _):
+                decided.insert(n.type)
+                rendered.insert(n.templateID)
+                if let clock { deliveredAt.append(clock.logical(n.scheduledAt, dayStart: dayStart).seconds) }
+            case .notificationSuppressed(let s):
+                decided.insert(s.type)
+                gates.insert(s.reason.rawValue)
+            case .notificationCancelled(_, .refused(let gate)): gates.insert(gate.rawValue)
+            case .templateRendered(let text): if let id = text.templateID { rendered.insert(id) }
+            case .routeChanged(_, let to, _): entered.insert(to)
+            case .dayClosed(let close):
+                given.insert("day:" + close.result.rawValue)
+                for status in close.statuses.values { given.insert("routine:" + status.rawValue) }
+            default: break
+            }
+        }
+        for status in engine.statuses().values { given.insert("routine:" + status.rawValue) }
+        var matched = Set<String>()
+        for table in DecisionID.tables {
+            if let explanation = engine.explanation(of: table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
+                matched.insert("\(table.name)[\(index)]")
+            }
+        }
+        if engine.routeState?.route == .light { entered.insert(.light) }
+        let facts = engine.currentFacts()
+        let schema = ruleset.perRoutineSchema
+        for index in entries.indices where !reached[index] {
+            let entry = entries[index]
+            switch entry.kind {
+            case "threshold":
+                guard let move = entry.move, let facts else { continue }
+                for value in RuleCoverage.values(of: move.fact, in: facts, schema: schema, ruleset: ruleset) {
+                    if move.separates(value, dayStart: ruleset.dayStartsAt) {
+                        reached[index] = true
+                    } else {
+                        nearest(index, value, move, dayStart: ruleset.dayStartsAt)
+                    }
+                }
+            case "notification": reached[index] = decided.contains(entry.id)
+            case "template": reached[index] = rendered.contains(entry.id)
+            case "policy":
+                let gate = ["max_per_day": "daily_cap", "weaken_after_ignored": "weakened", "weaken_effect": "weakened"][entry.id] ?? entry.id
+                let gateName = entry.id == "cancel_when_completed" ? "completed" : gate
+                reached[index] =
+                    gates.contains(gateName)
+                    || (entry.id == "quiet_hours" && deliveredAt.contains { Self.inQuietHours($0, ruleset.policy) })
+            case "route", "risk":
+                reached[index] = entryMatched(entry, kind: entry.kind, in: ruleset, matched: matched)
+            case "judgement":
+                reached[index] = given.contains(entry.subject + ":" + (entry.id.split(separator: " ").last.map(String.init) ?? ""))
+            case "light": reached[index] = entered.contains(.light)
+            case "setting":
+                let readers = settingReaders(ruleset)[entry.id]
+                reached[index] =
+                    !(readers?.notifications.isDisjoint(with: decided) ?? true) || !(readers?.entries.isDisjoint(with: matched) ?? true)
+            default: break
+            }
+        }
+    }
+
+    /// Whether the entry at the changed entry's place in its table matched.
+    func entryMatched(_ entry: RuleChanges.Entry, kind: String, in ruleset: Ruleset, matched: Set<String>) -> Bool {
+        let index =
+            kind == "route"
+            ? ruleset.route.firstIndex { $0.origin == entry.origin } : ruleset.risk.firstIndex { $0.origin == entry.origin }
+        guard let index else { return false }
+        return matched.contains("\(kind)[\(index)]")
+    }
+
+    /// Keeps the values nearest the moved threshold on each side, for the note.
+    func nearest(_ index: Int, _ value: Value, _ move: ThresholdMove, dayStart: Int) {
+        func position(_ value: Value) -> Double? {
+            if case .time(let seconds) = value { return Double(EvaluationContext.logical(seconds, dayStart: dayStart)) }
+            return value.numeric
+        }
+        guard let x = position(value), let a = position(move.old), let b = position(move.new) else { return }
+        if x < Swift.min(a, b) {
+            if below[index].flatMap(position).map({ x > $0 }) ?? true { below[index] = value }
+        } else if x > Swift.max(a, b) {
+            if above[index].flatMap(position).map({ x < $0 }) ?? true { above[index] = value }
+        }
+    }
+
+    static func inQuietHours(_ seconds: Int, _ policy: NotificationPolicy) -> Bool {
+        guard let window = policy.quietHours else { return false }
+        return window.start <= window.end ? (seconds >= window.start && seconds < window.end) : (seconds >= window.start || seconds < window.end)
+    }
+
+    /// The notifications and table entries (`route[0]`) that read each setting.
+    func settingReaders(_ ruleset: Ruleset) -> [String: (notifications: Set<String>, entries: Set<String>)] {
+        if !settingReaders.isEmpty { return settingReaders }
+        var readers: [String: (notifications: Set<String>, entries: Set<String>)] = [:]
+        func setting(_ fact: String) -> String? { fact.hasPrefix("settings.") ? String(fact.dropFirst(9)) : nil }
+        for rule in ruleset.notifications {
+            for fact in (rule.when?.factsRead ?? []) + rule.at.factsRead {
+                if let key = setting(fact) { readers[key, default: ([], [])].notifications.insert(rule.id) }
+            }
+        }
+        for (table, list) in [("route", ruleset.route.map(\.when)), ("risk", ruleset.risk.map(\.when))] {
+            for (index, when) in list.enumerated() {
+                for fact in when.factsRead { if let key = setting(fact) { readers[key, default: ([], [])].entries.insert("\(table)[\(index)]") } }
+            }
+        }
+        settingReaders = readers
+        return readers
+    }
+}

@@ -1,0 +1,111 @@
+import CLITestSupport
+import Foundation
+import RulesCLI
+import RulesDiagnostics
+import RulesSimulator
+import Ruleset
+import TestSupport
+import Testing
+
+/// `rules diff` says what the compared runs could not see: each changed element with whether
+/// it was reached, boundary days for unreached thresholds, and a population sample.
+@Suite struct ChangeReachTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// A copy of the shipped ruleset (with its scenarios, and populations when asked) with
+    /// `edit` applied to one file.
+    func copy(populations: Bool = false, editing file: String, _ edit: (String) -> String) throws -> String {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"] + (populations ? ["populations"] : []))
+        let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+        let edited = edit(text)
+        #expect(edited != text, "the edit must change \(file)")
+        try edited.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    /// The light route's sleep threshold moved from 360 to 390 minutes: no shipped scenario
+    /// has a night between them, so nothing could see it.
+    func lighterRoute(populations: Bool = false) throws -> String {
+        try copy(populations: populations, editing: "rules/route.yaml") {
+            $0.replacingOccurrences(of: "(sleep.minutes ?? 420) < 360", with: "(sleep.minutes ?? 420) < 390")
+        }
+    }
+
+    @Test func aThresholdNoScenarioReachesIsNamedWithItsPlaceAndExitsThree() throws {
+        let new = try lighterRoute()
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        #expect(run.exitCode == .unreached)
+        #expect(ExitCode.unreached.rawValue == 3)
+        let text = run.stdout.replacingOccurrences(of: new + "/", with: "NEW/")
+        #expect(text.hasPrefix("1 change no scenario reached: no behaviour changed over "), "\(text)")
+        #expect(!text.contains("\nno behaviour changed"))
+        #expect(
+            text.contains(
+                "NOT REACHED threshold 'sleep.minutes < 360 → 390' in route 'short_sleep' (NEW/rules/route.yaml:18) — no sleep.minutes between 360 and 390 was seen (nearest "
+            ), "\(text)")
+    }
+
+    @Test func boundaryDaysShowTheRouteChangeTheScenariosMissed() throws {
+        let new = try lighterRoute()
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        #expect(run.stdout.contains("boundary days (generated for the changes no scenario reached, not your scenarios):"))
+        #expect(run.stdout.contains("  sleep.minutes = 375: route regular → light at 12:00"), "\(run.stdout)")
+        // Outside both constants nothing changes.
+        #expect(run.stdout.contains("  sleep.minutes = 359: same under both"))
+        #expect(run.stdout.contains("  sleep.minutes = 390: same under both"))
+        let json = CapturedRun(["diff", ".", new, "--no-population", "--format", "json"], in: Self.root)
+        let value = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(value["unreached"] as? Int == 1)
+        #expect((value["boundary_days"] as? [Any])?.count == 5)
+        #expect(((value["elements"] as? [[String: Any]])?.first?["reached"] as? Bool) == false)
+    }
+
+    @Test func thePopulationSampleShowsTheLightRouteRising() throws {
+        let new = try lighterRoute(populations: true)
+        // A smaller sample than the default keeps the debug test quick; the default is measured in Benchmarks.
+        let run = CapturedRun(["diff", Self.root, ".", "--users", "60", "--days", "7"], in: new)
+        #expect(run.exitCode == .unreached)
+        #expect(run.stdout.contains("population sample populations/office_workers.yaml: 60 users × 7 days, seed "), "\(run.stdout)")
+        let rise = run.stdout.split(separator: "\n").first { $0.hasPrefix("  routes.light.share: ") }
+        let numbers = try #require(rise).split(separator: " ").compactMap { Double($0) }
+        #expect(numbers.count == 2 && numbers[1] > numbers[0], "\(String(describing: rise))")
+        // --no-population skips it; both together are a usage error.
+        let skipped = CapturedRun(["diff", Self.root, ".", "--no-population"], in: new)
+        #expect(!skipped.stdout.contains("population sample"))
+        let both = CapturedRun(["diff", Self.root, ".", "--no-population", "--population", "populations/office_workers.yaml"], in: new)
+        #expect(both.exitCode == .usage)
+    }
+
+    @Test func aReachedChangeIsSaidSoAndTheSameRulesetExitsZero() throws {
+        // A lower cap: the shipped daily_cap scenario reaches it (the gate refuses under the new one).
+        let new = try copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 2")
+        }
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("reached     policy 'max_per_day' 3 → 2"), "\(run.stdout)")
+        #expect(!run.stdout.contains("no scenario reached"))
+        // The same ruleset: nothing changed, nothing to reach, exit 0.
+        let same = CapturedRun(["diff", ".", ".", "--no-population"], in: Self.root)
+        #expect(same.exitCode == .success)
+        #expect(same.stdout.hasPrefix("no behaviour changed over "))
+    }
+
+    @Test func aMovedThresholdIsItsOwnElementAndARewrittenConditionIsNot() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        func changed(_ edit: @escaping (String) -> String) throws -> [RuleChanges.Entry] {
+            let directory = try copy(editing: "rules/route.yaml", edit)
+            let new = try #require(Ruleset.load(directory: directory).ruleset)
+            return RuleChanges(old: ruleset, new: new).entries
+        }
+        let moved = try changed { $0.replacingOccurrences(of: "< 360", with: "< 390") }
+        #expect(moved.map(\.kind) == ["threshold"])
+        #expect(moved.first?.move?.text == "sleep.minutes < 360 → 390")
+        #expect(moved.first?.site == "route")
+        // Spaces inside the comparison do not make it a rewrite.
+        let spaced = try changed { $0.replacingOccurrences(of: "(sleep.minutes ?? 420) < 360", with: "(sleep.minutes ?? 420)  <  390") }
+        #expect(spaced.map(\.kind) == ["threshold"])
+        let rewritten = try changed { $0.replacingOccurrences(of: "(sleep.minutes ?? 420) < 360", with: "(sleep.minutes ?? 400) < 360") }
+        #expect(rewritten.map(\.kind) == ["route"])
+    }
+}

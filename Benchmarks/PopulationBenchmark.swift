@@ -21,6 +21,26 @@ enum PopulationBenchmark {
         return (population, ruleset)
     }
 
+    /// `rules diff`'s population sample: 1,000 users × 14 days under two rulesets with 2 jobs
+    /// (goal: within about 5 s with the scenarios and boundary days, which take well under a
+    /// second), next to drawing the same users' days.
+    static func diffSample(repository: String) {
+        guard let (population, ruleset) = load(repository) else {
+            print("diff-sample: the shipped ruleset or populations/office_workers.yaml does not load")
+            return
+        }
+        let (users, days) = (1000, 14)
+        let generator = PopulationGenerator(population: population, ruleset: ruleset)
+        let drawing = Measure.best(runs: 3) {
+            for number in 1...users { blackHole(generator.user(number, days: days)) }
+        }
+        let options = PopulationOptions(population: population, users: users, days: days, jobs: 2)
+        let seconds = Measure.best(runs: 2) { blackHole(PopulationRun.compare(population, old: ruleset, new: ruleset, options: options)) }
+        print(
+            "diff.population_sample: \(Measure.format(seconds, decimals: 2)) s for 1,000 users x 14 days under both rulesets, 2 jobs; "
+                + "\(Measure.format(seconds / drawing, decimals: 1))x drawing them once (goal: the whole diff within about 5 s)")
+    }
+
     static func run(repository: String) {
         guard let (population, ruleset) = load(repository) else {
             print("population: the shipped ruleset or populations/office_workers.yaml does not load")

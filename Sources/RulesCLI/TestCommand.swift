@@ -19,14 +19,17 @@ enum TestCommand {
                 --update accepts a behaviour change after review: each failing expectation is rewritten
                 in place with what the engine now does (only its values; comments and layout kept),
                 every change printed as a diff; a `that:` condition is left for you. Refused when CI
-                is set: CI checks expectations, it never rewrites them.
+                is set: CI checks expectations, it never rewrites them. The updates are then listed by
+                what caused them (the notification, route, risk, day result, …), so a change you did
+                not mean stands apart. --update --dry-run prints the same and writes nothing.
                 """,
             usage:
-                "rules test [PATH…] [--ruleset DIR] [--update] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
+                "rules test [PATH…] [--ruleset DIR] [--update [--dry-run]] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
             arguments: [("PATH", "Scenario files or directories (default: scenarios).")],
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--update", help: "Rewrite failing expectations with what the engine now does (not under CI)."),
+                OptionSpec(name: "--dry-run", help: "With --update: print the changes and write nothing."),
                 OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
                 OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent."),
                 OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text)."),
@@ -47,7 +50,11 @@ enum TestCommand {
             minimum = value
         }
         let update = arguments.has("--update")
-        if update, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
+        let dryRun = arguments.has("--dry-run")
+        if dryRun, !update {
+            return RulesCLI.usageError("--dry-run goes with --update", usage: command.usage, helpName: "test", io: io)
+        }
+        if update, !dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
             return RulesCLI.usageError(
                 "--update is refused when CI is set: review and update expectations on your machine", usage: command.usage, helpName: "test", io: io)
         }
@@ -61,6 +68,7 @@ enum TestCommand {
         }
         var passed = 0
         var failed = walkProblems.count
+        var applied: [Applied] = []
         var out = TextRenderer(color: false).render(walkProblems, sources: [:])
         for loaded in SimulationSupport.scenarios(files, ruleset: ruleset) {
             // Errors fail the scenario; warnings (samples the app may not read, …) fail nothing.
@@ -102,9 +110,12 @@ enum TestCommand {
                 }
             }
             if update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
-                let (changed, left) = updated(outcomes.filter { !$0.passed }, file: loaded.file, path: path, io: io, into: &out)
-                scenarioFailures = left
-                passed += changed
+                let (changed, left) = updated(
+                    outcomes.filter { !$0.passed }, file: loaded.file, path: path, dryRun: dryRun, io: io, into: &out, applied: &applied)
+                if !dryRun {
+                    scenarioFailures = left
+                    passed += changed
+                }
             }
             failed += scenarioFailures
             out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(TextRenderer.oneLine("\(loaded.file) — \(scenario.name)"))\n"
@@ -130,6 +141,7 @@ enum TestCommand {
                 belowMinimum = true
             }
         }
+        out += Applied.byCause(applied, dryRun: dryRun)
         out += "\(passed) passed, \(failed) failed\n"
         io.out(out)
         return failed == 0 && !belowMinimum ? .success : .failure
@@ -137,7 +149,9 @@ enum TestCommand {
 
     /// Rewrites `failures` in the scenario at `path` and says what changed; returns how many
     /// were updated and how many are left to fix by hand.
-    static func updated(_ failures: [ExpectationResult], file: String, path: String, io: CommandIO, into out: inout String) -> (Int, Int) {
+    static func updated(
+        _ failures: [ExpectationResult], file: String, path: String, dryRun: Bool, io: CommandIO, into out: inout String, applied: inout [Applied]
+    ) -> (Int, Int) {
         guard case .success(let bytes) = FileReader.contents(of: path, limit: InputLimits.maxFileBytes) else {
             out += "  cannot read \(TextRenderer.oneLine(file)) to update it\n"
             return (0, failures.count)
@@ -151,14 +165,61 @@ enum TestCommand {
             out += "  nothing in \(TextRenderer.oneLine(file)) could be updated: fix \(left.count) by hand\n"
             return (0, failures.count)
         }
-        if let failure = TestUpdate.rewriteInPlace(path, bytes: (hasBOM ? bom : []) + Array(new.utf8)) {
+        if !dryRun, let failure = TestUpdate.rewriteInPlace(path, bytes: (hasBOM ? bom : []) + Array(new.utf8)) {
             io.err("Error: cannot update \(TextRenderer.oneLine(file)): \(failure)\n")
             return (0, failures.count)
         }
         out += TestUpdate.diff(text, new, file: file)
         let changed = failures.count - left.count
-        out += "  updated \(changed) expectation\(changed == 1 ? "" : "s") in \(TextRenderer.oneLine(file))"
+        let unfixed = Set(left.map(\.expectation.origin))
+        applied += failures.filter { !unfixed.contains($0.expectation.origin) }.map(Applied.init)
+        out += "  \(dryRun ? "would update" : "updated") \(changed) expectation\(changed == 1 ? "" : "s") in \(TextRenderer.oneLine(file))"
         out += left.isEmpty ? "\n" : "; \(left.count) left to fix by hand\n"
         return (changed, left.count)
+    }
+
+    /// An expectation `--update` rewrote (or would), kept for the list by cause.
+    struct Applied {
+        var cause: String
+        var place: String
+        var expected: String
+        var actual: String
+
+        init(_ failure: ExpectationResult) {
+            let origin = failure.expectation.origin
+            place = "\(origin.file):\(origin.location.line)"
+            expected = failure.expected
+            actual = failure.actual
+            cause =
+                switch failure.expectation.kind {
+                case .delivered(let type, _), .suppressed(let type, _): "notification \(type)"
+                case .notificationsDelivered: "notifications delivered (count)"
+                case .route: "route"
+                case .risk: "risk"
+                case .day: "day result"
+                case .streak: "streak"
+                case .xp: "xp"
+                case .snapshot: "snapshot"
+                case .verdict: "tool verdict"
+                case .problems: "problems"
+                case .that: "that"
+                }
+        }
+
+        /// `updates by cause:` with each cause's expectations, most first (then by name).
+        static func byCause(_ applied: [Applied], dryRun: Bool) -> String {
+            guard !applied.isEmpty else { return "" }
+            let groups = Dictionary(grouping: applied, by: \.cause)
+            let causes = groups.keys.sorted { (groups[$0]?.count ?? 0, $1) > (groups[$1]?.count ?? 0, $0) }
+            var out = dryRun ? "updates by cause (dry run: nothing was written):\n" : "updates by cause:\n"
+            for cause in causes {
+                let items = groups[cause] ?? []
+                out += "  \(cause) (\(items.count)):\n"
+                for item in items {
+                    out += TextRenderer.oneLine("    \(item.place)  \(item.expected) → \(item.actual)") + "\n"
+                }
+            }
+            return out
+        }
     }
 }

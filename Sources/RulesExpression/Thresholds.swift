@@ -41,6 +41,24 @@ public struct Threshold: Sendable, Hashable {
         }
     }
 
+    /// Where `value` lies on the threshold's axis: the number, or a time's seconds from the
+    /// day's start (so 01:00 lies after 23:00); nil for values that do not compare.
+    public static func position(of value: Value, dayStart: Int) -> Double? {
+        if case .time(let seconds) = value { return Double(EvaluationContext.logical(seconds, dayStart: dayStart)) }
+        return value.numeric
+    }
+
+    /// How near the constant a value must lie to count as "close to" the threshold: 5 % of the
+    /// constant, and at least 1 for whole numbers, 0.1 for fractions and 30 minutes for times.
+    public var closeness: Double {
+        switch constant {
+        case .time: 1800
+        case .int(let value): Swift.max(1, 0.05 * Double(value.magnitude))
+        case .number(let value): Swift.max(0.1, 0.05 * abs(value))
+        default: 0
+        }
+    }
+
     public static func compare<T: Comparable>(_ op: BinaryOperator, _ a: T, _ b: T) -> Bool {
         switch op {
         case .less: a < b

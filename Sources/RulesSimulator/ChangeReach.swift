@@ -147,10 +147,7 @@ public final class ChangeReach {
 
     /// Keeps the values nearest the moved threshold on each side, for the note.
     func nearest(_ index: Int, _ value: Value, _ move: ThresholdMove, dayStart: Int) {
-        func position(_ value: Value) -> Double? {
-            if case .time(let seconds) = value { return Double(EvaluationContext.logical(seconds, dayStart: dayStart)) }
-            return value.numeric
-        }
+        func position(_ value: Value) -> Double? { Threshold.position(of: value, dayStart: dayStart) }
         guard let x = position(value), let a = position(move.old), let b = position(move.new) else { return }
         if x < Swift.min(a, b) {
             if below[index].flatMap(position).map({ x > $0 }) ?? true { below[index] = value }

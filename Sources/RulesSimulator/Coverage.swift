@@ -13,8 +13,11 @@ public final class RuleCoverage {
         public var label: String
         public var origin: Origin?
         public var covered: Bool
-        /// For thresholds: what is missing (`never below 360`).
+        /// For thresholds: what is missing (`never where it fails`).
         public var missing: String?
+        /// For thresholds: the values seen nearest the constant where it holds and where it fails.
+        public var nearestHolding: Value? = nil
+        public var nearestFailing: Value? = nil
     }
 
     let ruleset: Ruleset
@@ -23,8 +26,8 @@ public final class RuleCoverage {
     var templates: Set<String> = []
     var tools: Set<String> = []
     var statuses: Set<RoutineStatus> = []
-    /// Per threshold key: (seen holding, seen failing).
-    var sides: [String: (Bool, Bool)] = [:]
+    /// Per threshold key: the value seen nearest the constant where it holds and where it fails.
+    var sides: [String: (holds: Value?, fails: Value?)] = [:]
     let thresholds: [(key: String, where: String, threshold: Threshold, origin: Origin)]
 
     public init(ruleset: Ruleset) {
@@ -76,8 +79,11 @@ public final class RuleCoverage {
             for var value in Self.values(of: item.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
                 if value.isUnknown, let fallback = item.threshold.fallback { value = fallback }
                 guard let holds = item.threshold.holds(for: value, dayStart: ruleset.dayStartsAt) else { continue }
-                var seen = sides[item.key] ?? (false, false)
-                if holds { seen.0 = true } else { seen.1 = true }
+                var seen = sides[item.key] ?? (nil, nil)
+                let kept = holds ? seen.holds : seen.fails
+                if kept.map({ distance(value, item.threshold) < distance($0, item.threshold) }) ?? true {
+                    if holds { seen.holds = value } else { seen.fails = value }
+                }
                 sides[item.key] = seen
             }
         }
@@ -90,6 +96,46 @@ public final class RuleCoverage {
         let field = ["progress", "value", "goal"].contains(fact) ? fact : fact.hasPrefix("routine.") ? String(fact.dropFirst(8)) : nil
         guard let field else { return schema.fact(named: fact).map { [facts[$0.slot]] } ?? [] }
         return ruleset.routines.compactMap { routine in schema.fact(named: "routines.\(routine.id).\(field)").map { facts[$0.slot] } }
+    }
+
+    /// How far `value` lies from the threshold's constant (infinite when they do not compare).
+    func distance(_ value: Value, _ threshold: Threshold) -> Double {
+        let dayStart = ruleset.dayStartsAt
+        guard let x = Threshold.position(of: value, dayStart: dayStart), let c = Threshold.position(of: threshold.constant, dayStart: dayStart)
+        else { return .infinity }
+        return abs(x - c)
+    }
+
+    /// A threshold's covered state and what is missing: values seen close to the constant
+    /// (`Threshold.closeness`) on both sides.
+    func thresholdState(_ item: (key: String, where: String, threshold: Threshold, origin: Origin)) -> (covered: Bool, missing: String?) {
+        let seen = sides[item.key] ?? (nil, nil)
+        let near = item.threshold.closeness
+        var missing: [String] = []
+        for (side, value) in [("holds", seen.holds), ("fails", seen.fails)] {
+            guard let value else {
+                missing.append("never where it \(side == "holds" ? "holds" : "fails")")
+                continue
+            }
+            if distance(value, item.threshold) > near {
+                missing.append(
+                    "nearest where it \(side) is \(Self.shown(value)), not within \(Self.closenessText(item.threshold)) of \(item.threshold.constant)"
+                )
+            }
+        }
+        return (missing.isEmpty, missing.isEmpty ? nil : missing.joined(separator: ", "))
+    }
+
+    /// A value as the coverage report shows it: fractions to three decimals (`0.667`).
+    static func shown(_ value: Value) -> String {
+        guard case .number(let number) = value, number.isFinite else { return value.description }
+        return Value.formatNumber((number * 1000).rounded() / 1000)
+    }
+
+    /// `18`, `0.1`, `30 minutes`.
+    static func closenessText(_ threshold: Threshold) -> String {
+        if case .time = threshold.constant { return "30 minutes" }
+        return Value.formatNumber(threshold.closeness)
     }
 
     static let gateNames = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale"]
@@ -131,14 +177,12 @@ public final class RuleCoverage {
             items.append(Item(category: "tools", label: tool.name, origin: tool.origin, covered: tools.contains(tool.name)))
         }
         for item in thresholds {
-            let seen = sides[item.key] ?? (false, false)
-            var missing: [String] = []
-            if !seen.0 { missing.append("never where it holds") }
-            if !seen.1 { missing.append("never where it fails") }
+            let state = thresholdState(item)
+            let seen = sides[item.key] ?? (nil, nil)
             items.append(
                 Item(
-                    category: "thresholds", label: item.key, origin: item.origin, covered: seen.0 && seen.1,
-                    missing: missing.isEmpty ? nil : missing.joined(separator: ", ")))
+                    category: "thresholds", label: item.key, origin: item.origin, covered: state.covered, missing: state.missing,
+                    nearestHolding: seen.holds, nearestFailing: seen.fails))
         }
         return items
     }
@@ -159,6 +203,15 @@ public final class RuleCoverage {
                 "  \(category.padding(toLength: 11, withPad: " ", startingAt: 0)) \(covered)/\(inCategory.count) (\(Int((100 * Double(covered) / Double(inCategory.count)).rounded()))%)\n"
         }
         out += "  total       \(all.count { $0.covered })/\(all.count) (\(String(format: "%.1f", percent))%)\n"
+        if !thresholds.isEmpty {
+            out +=
+                "thresholds (covered when values within 5 % of the constant were seen on both sides: at least 1, 0.1 for fractions, 30 minutes for times):\n"
+            for item in thresholds {
+                let seen = sides[item.key] ?? (nil, nil)
+                out +=
+                    "  \(item.key): nearest \(seen.holds.map(Self.shown) ?? "—") where it holds, \(seen.fails.map(Self.shown) ?? "—") where it fails\n"
+            }
+        }
         let uncovered = all.filter { !$0.covered }
         if !uncovered.isEmpty {
             out += "not covered:\n"
@@ -180,6 +233,8 @@ public final class RuleCoverage {
                         .object([
                             ("category", .string(item.category)), ("label", .string(item.label)), ("covered", .bool(item.covered)),
                             ("missing", .optional(item.missing)),
+                            ("nearest_holding", .optional(item.nearestHolding.map(Self.shown))),
+                            ("nearest_failing", .optional(item.nearestFailing.map(Self.shown))),
                             ("file", .optional(item.origin?.file)), ("line", .optional(item.origin?.location.line)),
                         ])
                     })

@@ -73,6 +73,40 @@ public enum ExpectationChecker {
         return results
     }
 
+    /// What a failed `notifications_delivered` count names: every delivery of the day, then
+    /// the extra ones (those no `delivered:` expectation of the day names) or, when too few
+    /// came, the notices refused that day with their gates.
+    static func countFailure(
+        _ count: Int, delivered: [(type: String, at: String)], day: ScenarioDay, records: [EngineRecord], clock: LocalClock
+    ) -> String {
+        var actual = String(delivered.count)
+        if !delivered.isEmpty { actual += " (" + delivered.map { "\($0.type) at \($0.at)" }.joined(separator: ", ") + ")" }
+        if delivered.count > count {
+            var named: [String] = []
+            for expectation in day.expectations { if case .delivered(let type, _) = expectation.kind { named.append(type) } }
+            var extra: [String] = []
+            for delivery in delivered {
+                if let index = named.firstIndex(of: delivery.type) {
+                    named.remove(at: index)
+                } else {
+                    extra.append("\(delivery.type) at \(delivery.at)")
+                }
+            }
+            actual +=
+                extra.isEmpty
+                ? "; \(delivered.count - count) more than expected" : "; extra (no delivered: expectation names it): " + extra.joined(separator: ", ")
+        } else {
+            let refused = records.compactMap { record -> String? in
+                if case .notificationSuppressed(let s) = record.kind {
+                    return "\(s.type) (\(s.reason.rawValue)) at \(TimeFormat.clock(clock.local(record.at).seconds))"
+                }
+                return nil
+            }
+            actual += "; \(count - delivered.count) missing" + (refused.isEmpty ? "" : ", refused that day: " + refused.joined(separator: ", "))
+        }
+        return actual
+    }
+
     static func fireMinuteMatches(_ date: Date, _ time: Date?) -> Bool {
         guard let time else { return true }
         return Int(date.timeIntervalSince1970) / 60 == Int(time.timeIntervalSince1970) / 60
@@ -142,8 +176,12 @@ public enum ExpectationChecker {
                 close?.result == expected, expected.rawValue, close?.result.rawValue ?? "the day did not close",
                 result.engine.explanations[DecisionID.day.name])
         case .notificationsDelivered(let count):
-            let actual = records.count { if case .notificationDelivered = $0.kind { true } else { false } }
-            return outcome(actual == count, String(count), String(actual))
+            let delivered = records.compactMap { record -> (type: String, at: String)? in
+                if case .notificationDelivered(let n, _) = record.kind { return (n.type, TimeFormat.clock(clock.local(record.at).seconds)) }
+                return nil
+            }
+            guard delivered.count != count else { return outcome(true, String(count), String(count)) }
+            return outcome(false, String(count), countFailure(count, delivered: delivered, day: day, records: records, clock: clock))
         case .problems(let count):
             let problems = records.compactMap { record -> String? in
                 if case .problem(let code, let message) = record.kind { return "\(message) [\(code.rawValue)]" }

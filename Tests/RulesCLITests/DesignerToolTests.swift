@@ -115,6 +115,21 @@ import Testing
         #expect(coverage.percent > 0 && coverage.percent < 50)
     }
 
+    /// A threshold is covered only when values close to it were seen on both sides: the
+    /// shipped scenarios sleep 350 and 390 minutes around the light route's 360, and 390 is
+    /// not within 5 % (18 minutes) of it. Each threshold's nearest values are printed.
+    @Test func coverageDoesNotFlatterAThresholdSeenFarAway() {
+        let run = CapturedRun(["test", "--coverage"], in: Self.root)
+        #expect(run.stdout.contains("  route[2] light: sleep.minutes < 360: nearest 350 where it holds, 390 where it fails\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "thresholds: route[2] light: sleep.minutes < 360 — nearest where it fails is 390, not within 18 of 360  rules/route.yaml:18"))
+        #expect(run.stdout.contains("nearest 0.5 where it holds, 0.667 where it fails"))
+        #expect(!run.stdout.contains("thresholds  13/13"))
+        let json = CapturedRun(["test", "--coverage", "--format", "json"], in: Self.root)
+        #expect(json.stdout.contains("\"nearest_failing\": \"390\""))
+    }
+
     @Test func coverageGateFailsBelowTheMinimum() {
         let run = CapturedRun(["test", "--coverage", "--min-coverage", "99"], in: Self.root)
         #expect(run.exitCode == .failure)

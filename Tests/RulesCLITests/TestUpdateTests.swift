@@ -67,6 +67,66 @@ import Testing
         #expect(CapturedRun(["test"], in: directory).stdout.hasSuffix("148 passed, 2 failed\n"))
     }
 
+    /// `--dry-run` shows the same diff and the updates by cause, and writes nothing; the
+    /// failures stay failures (exit 1). It is allowed under CI (it writes nothing).
+    @Test func aDryRunPrintsTheUpdatesByCauseAndWritesNothing() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
+        let texts = try Self.scenarioTexts(directory)
+        let dry = CapturedRun(["test", "--update", "--dry-run"], in: directory, environment: ["CI": "true"])
+        #expect(dry.exitCode == .failure)
+        #expect(try Self.scenarioTexts(directory) == texts)
+        #expect(
+            dry.stdout.contains(
+                "scenarios/collapsed_day.yaml:34\n-   - { at: \"20:30\", delivered: evening_underachievement }\n+   - { at: \"20:00\", delivered: evening_underachievement }\n"
+            ))
+        #expect(dry.stdout.contains("would update 7 expectations in scenarios/ignored_week.yaml\n"), "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains("updates by cause (dry run: nothing was written):\n  notification evening_underachievement (11):\n"), "\(dry.stdout)")
+        #expect(dry.stdout.hasSuffix("139 passed, 11 failed\n"))
+        let alone = CapturedRun(["test", "--dry-run"], in: directory)
+        #expect(alone.exitCode == .usage)
+        #expect(alone.stderr.contains("--dry-run goes with --update"))
+    }
+
+    /// An unrelated change stands apart in the list by cause: a lower water goal changes the
+    /// snapshot and the streak-related counts, each its own group.
+    @Test func updatesAreGroupedByWhatCausedThem() throws {
+        let directory = try Self.copy(changing: "routines/water.yaml", "goal: 1500", "goal: 2000")
+        let dry = CapturedRun(["test", "--update", "--dry-run"], in: directory)
+        let groups = dry.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.hasSuffix("):") && !$0.hasPrefix("    ") }
+        #expect(groups.count >= 2, "\(dry.stdout)")
+        #expect(groups.contains { $0.hasPrefix("  snapshot (") }, "\(groups)")
+    }
+
+    /// A count that fails names the notices: the extra ones (no `delivered:` names them) or,
+    /// when too few came, the ones refused that day with their gates.
+    @Test func aCountFailureNamesTheNotices() throws {
+        let directory = try Fixtures.copyOfShipped()
+        try Fixtures.write(
+            [
+                "scenarios/count.yaml": """
+                name: counted
+                timezone: Asia/Seoul
+                routines: [water, study, skincare]
+                days:
+                  - date: 2026-07-20
+                    events: [{ at: "08:00", app: open }, { at: "20:40", app: open }, { at: "21:40", app: open }]
+                    expect:
+                      - { at: "20:30", delivered: evening_underachievement }
+                      - { notifications_delivered: 1 }
+                  - date: 2026-07-21
+                    events: [{ at: "08:00", app: open }, { at: "20:40", app: open }, { at: "21:40", app: open }]
+                    expect:
+                      - { notifications_delivered: 9 }
+                """
+            ], to: directory)
+        let run = CapturedRun(["test", "scenarios/count.yaml"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("extra (no delivered: expectation names it): "), "\(run.stdout)")
+        #expect(!run.stdout.contains("extra (no delivered: expectation names it): evening_underachievement"), "\(run.stdout)")
+        #expect(run.stdout.contains("missing"), "\(run.stdout)")
+    }
+
     @Test func updateIsRefusedUnderCI() throws {
         let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"20:00\"")
         let texts = try Self.scenarioTexts(directory)

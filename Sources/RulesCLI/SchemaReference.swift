@@ -164,7 +164,7 @@ enum SchemaReference {
               - id: stretching_nudge
                 category: nudge
                 at: "19:00"
-                when: routines.stretching.status != "completed"
+                when: routines.stretching.enabled && routines.stretching.status != "completed"
                 template: stretching_nudge_text
                 deep_link: app://routine/stretching
                 priority: 1

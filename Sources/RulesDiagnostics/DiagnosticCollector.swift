@@ -25,6 +25,10 @@ public struct DiagnosticCollector: Sendable {
     public func report(strict: Bool = false, limit: Int = InputLimits.maxDiagnostics) -> [Diagnostic] {
         var seen = Set<Diagnostic>()
         var sorted = all.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.outputOrder)
+        // A file that does not parse is said first, whatever its name: what the other files
+        // report may follow from it.
+        let unparsed = sorted.filter(\.isParseError)
+        if !unparsed.isEmpty { sorted = unparsed + sorted.filter { !$0.isParseError } }
         if strict {
             for index in sorted.indices where sorted[index].severity == .warning {
                 sorted[index].severity = .error
@@ -41,4 +45,9 @@ public struct DiagnosticCollector: Sendable {
                 hint: "fix the problems above and run again to see the rest"))
         return capped
     }
+}
+
+extension Diagnostic {
+    /// A YAML error: the file did not parse.
+    var isParseError: Bool { severity == .error && code.rawValue.hasPrefix("yaml.") }
 }

@@ -284,7 +284,12 @@ extension Ruleset {
         // one note, so the parse error stands alone.
         let brokenFiles = Set(yamlDiagnostics.filter { $0.severity == .error }.map(\.file))
         if !brokenFiles.isEmpty {
-            let knockOn: Set<String> = ["lint.unused_template", "lint.missing_line", "lint.no_toggle", "ruleset.unknown_reference"]
+            // A fact or routine the broken file would have declared (`settings.bedtime`) is
+            // unknown elsewhere only because the file did not parse.
+            let knockOn: Set<String> = [
+                "lint.unused_template", "lint.missing_line", "lint.no_toggle", "ruleset.unknown_reference", "type.unknown_fact",
+                "type.unknown_routine",
+            ]
             let dropped = diagnostics.filter { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }
             if !dropped.isEmpty {
                 diagnostics.removeAll { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }

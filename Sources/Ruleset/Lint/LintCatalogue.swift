@@ -3,6 +3,6 @@ package enum LintCatalogue {
     package static let checks: [LintCheck] = [
         unreachableEntry, tableFallThrough, constantCondition, sensitiveLeak, notificationSurface, textTooLong,
         undecidableParticle, unusedTemplate, forbiddenPhrase, missingLine, neverFires, longCooldown,
-        recoveryTooLong, nonPositive, lightScale, noToggle, sensitiveWord, cooldownClash, hiddenCharacter, ambiguousTime,
+        recoveryTooLong, nonPositive, lightScale, noToggle, statusWithoutEnabled, sensitiveWord, cooldownClash, hiddenCharacter, ambiguousTime,
     ]
 }

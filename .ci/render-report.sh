@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Renders HTML reports in headless Chromium at a phone's width (390 px) and a desktop's
-# (1440 px): each screenshot must be a PNG of that width that is not blank, and no element
-# may reach past the page's right edge (tables scroll inside their own box).
+# Renders HTML reports in headless Chromium at a phone's width (390 px), a laptop's (1200 px)
+# and a desktop's (1440 px): each screenshot must be a PNG of that width that is not blank,
+# and .ci/render-probe.js must find nothing wrong inside the page's boxes (no chart wider than
+# its card, no label overlapping another or leaving its chart, no text under 10 px, no number
+# broken across lines; tables may scroll inside their own .table box).
 # Usage: .ci/render-report.sh REPORT.html…
 set -euo pipefail
 work="$(mktemp -d)"
 for report in "$@"; do
     name="$(basename "$report" .html)"
-    for width in 390 1440; do
+    for width in 390 1200 1440; do
         timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$width,1600" \
             --screenshot="$work/$name-$width.png" "file://$(realpath "$report")" >/dev/null 2>&1 || true
         python3 - "$work/$name-$width.png" "$width" <<'PY'
@@ -21,17 +23,25 @@ assert w == width, f"{path}: {w} px wide, expected {width}"
 assert len(data) > 40_000, f"{path}: suspiciously small PNG ({len(data)} bytes): blank?"
 print(f"{path}: {w}x{h}, {len(data)} bytes")
 PY
-        # The probe: the page pinned to the width, every element's right edge measured.
+        # The probe (.ci/render-probe.js): the page pinned to the width, then every element
+        # measured inside its boxes, every chart label, text size and number.
         probe="$work/probe.html"
-        # And every text's rendered size: its font size, times its SVG's scale (an SVG shrunk
-        # to the width shrinks its labels); under 10 px fails.
-        sed "s|</body>|<style>html{width:${width}px}</style><script>var W=$width,bad=0,worst='',small=0,tiny='';document.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();if(r.right>W+1\&\&!e.closest('.table')){bad++;worst=e.tagName+'.'+e.className;}var t=Array.prototype.some.call(e.childNodes,function(n){return n.nodeType==3\&\&n.textContent.trim()!='';});if(t\&\&r.width>0){var f=parseFloat(getComputedStyle(e).fontSize),s=e.ownerSVGElement,k=1;if(s\&\&s.viewBox\&\&s.viewBox.baseVal\&\&s.viewBox.baseVal.width){k=s.getBoundingClientRect().width/s.viewBox.baseVal.width;}if(f*k<10){small++;tiny=e.tagName+'.'+(e.getAttribute('class')\|\|'')+'='+(f*k).toFixed(1);}}});document.title='overflow:'+bad+':'+worst+'\|small:'+small+':'+tiny;</script></body>|" \
-            "$report" >"$probe"
-        title="$(timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$width,1600" --dump-dom "file://$probe" 2>/dev/null | grep -o '<title>overflow:[^<]*' | head -1)"
-        if [ "$title" != "<title>overflow:0:|small:0:" ]; then
-            echo "$report at $width px: elements past the right edge, or text under 10 px ($title)"
+        { printf '<script>var W=%s;</script><style>html{width:%spx}</style><script>window.addEventListener("load",function(){' "$width" "$width"
+          cat "$(dirname "$0")/render-probe.js"
+          printf '});</script>'; } >"$work/probe-tail.html"
+        python3 - "$report" "$work/probe-tail.html" "$probe" <<'PY'
+import sys
+page, tail, out = sys.argv[1:4]
+text = open(page, encoding="utf-8").read()
+inject = open(tail, encoding="utf-8").read()
+at = text.rfind("</body>")
+open(out, "w", encoding="utf-8").write(text[:at] + inject + text[at:] if at >= 0 else text + inject)
+PY
+        title="$(timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$width,1600" --virtual-time-budget=5000 --dump-dom "file://$probe" 2>/dev/null | grep -o '<title>probe:[^<]*' | head -1)"
+        if [ "$title" != "<title>probe:0:" ]; then
+            echo "$report at $width px: ${title#<title>probe:}"
             exit 1
         fi
-        echo "$report at $width px: no horizontal overflow"
+        echo "$report at $width px: nothing cut, overflowing, overlapping, too small or broken"
     done
 done

@@ -235,9 +235,8 @@ public struct BehaviourDiff: Sendable {
         let reachedCount = elements.count { $0.reached }
         var lines = ["changed elements: \(elements.count), \(reachedCount) reached by the scenarios"]
         for element in elements {
-            lines.append(
-                "  \(element.reached ? "reached    " : "NOT REACHED") \(element.entry.label)\(element.reached ? "" : " — " + element.note.dropFirst("not reached: ".count))"
-            )
+            let detail = element.note.hasPrefix("not reached: ") ? " — " + element.note.dropFirst("not reached: ".count) : ""
+            lines.append("  \(element.reached ? "reached    " : "NOT REACHED") \(element.entry.label)\(detail)")
         }
         return lines
     }
@@ -314,12 +313,46 @@ public struct BehaviourDiff: Sendable {
     /// The diff as a page that reads on a phone: the summary, then each scenario day as a
     /// card, each change with a badge (more, fewer, moved, changed) and the changed rule that
     /// can explain it under it.
+    /// The changes, identical ones (same kind, message, sides and causes) grouped, in the
+    /// order first seen.
+    var grouped: [[Change]] {
+        var order: [String] = []
+        var groups: [String: [Change]] = [:]
+        for change in changes {
+            let key = [
+                change.kind, change.subject, change.message, change.before, change.after, change.because.map(\.label).joined(separator: "\u{1}"),
+            ]
+            .joined(separator: "\u{2}")
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(change)
+        }
+        return order.compactMap { groups[$0] }
+    }
+
+    /// A scenario's file name without its directories (the page is read on a phone).
+    static func shortName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+    /// Text for the page with a break opportunity after each `_`, `/` and `.` of identifiers
+    /// and paths, so they wrap at their own boundaries on a phone, never inside a word or number.
+    static func breakable(_ text: String) -> String {
+        var out = ""
+        var previous: Character = " "
+        for character in HTMLReport.escape(text) {
+            if ["_", "/", "."].contains(previous), character.isLetter { out += "<wbr/>" }
+            out.append(character)
+            previous = character
+        }
+        return out
+    }
+
     public func html(extra: String = "") -> String {
         let escape = HTMLReport.escape
+        let text = Self.breakable
         var out = """
             <!DOCTYPE html>
             <html lang="ko"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><title>rules diff</title><style>
-            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;overflow-wrap:anywhere}
+            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;overflow-wrap:break-word}
+            .on{font-size:13px;color:#3a3a3c;margin-top:2px}.when{white-space:nowrap}time{font-variant-numeric:tabular-nums;white-space:nowrap}
             h1{font-size:20px;margin:0 0 4px}p.summary{margin:0 0 16px;color:#3a3a3c}
             .day{background:#fff;border-radius:12px;padding:10px 12px;margin:0 0 12px;box-shadow:0 1px 2px rgba(0,0,0,.08)}
             .day h2{font-size:15px;margin:0 0 6px;color:#636366;font-weight:600}
@@ -338,36 +371,36 @@ public struct BehaviourDiff: Sendable {
             out += "<div class=\"day\"><h2>Changed elements</h2>\n"
             for element in elements {
                 let (badge, css) = element.reached ? ("reached", "more") : ("not reached", "fewer")
-                out += "<div class=\"change\"><span class=\"badge \(css)\">\(badge)</span><code>\(escape(element.entry.label))</code>"
-                if !element.reached { out += "<div class=\"because\">\(escape(element.note))</div>" }
+                out += "<div class=\"change\"><span class=\"badge \(css)\">\(badge)</span><code>\(text(element.entry.label))</code>"
+                if !element.reached { out += "<div class=\"because\">\(text(element.note))</div>" }
                 out += "</div>\n"
             }
             out += "</div>\n"
         }
-        var current = ""
-        for change in changes {
-            let header = "\(change.scenario) · \(DateFormat.string(change.day))"
-            if header != current {
-                if !current.isEmpty { out += "</div>\n" }
-                out += "<div class=\"day\"><h2>\(escape(header))</h2>\n"
-                current = header
-            }
+        // Identical changes (the same message, sides and causes) are one card listing the
+        // days they happened on, in the order first seen.
+        for group in grouped {
+            let change = group[0]
             let (badge, css) =
                 change.delta > 0
                 ? ("more", "more") : change.delta < 0 ? ("fewer", "fewer") : change.moved > 0 ? ("moved", "moved") : (change.kind, "")
-            out += "<div class=\"change\"><span class=\"badge \(css)\">\(escape(badge))</span>\(escape(change.kind)): \(escape(change.message))"
             out +=
-                "<div class=\"sides\"><div class=\"old\"><b>old ruleset</b>\(escape(change.before))</div><div class=\"new\"><b>new ruleset</b>\(escape(change.after))</div></div>"
+                "<div class=\"day\"><div class=\"change\"><span class=\"badge \(css)\">\(escape(badge))</span>\(text(change.kind)): \(text(change.message))"
+            out += "<div class=\"on\">" + (group.count == 1 ? "on " : "on \(group.count) days: ")
+            out += group.map { "<span class=\"when\">\(escape(Self.shortName($0.scenario))) <time>\(DateFormat.string($0.day))</time></span>" }
+                .joined(separator: ", ")
+            out += "</div>"
+            out +=
+                "<div class=\"sides\"><div class=\"old\"><b>old ruleset</b>\(text(change.before))</div><div class=\"new\"><b>new ruleset</b>\(text(change.after))</div></div>"
             if !change.because.isEmpty {
                 out +=
                     "<div class=\"because\">because of the changed "
-                    + change.because.prefix(3).map { "<code>\(escape($0.label))</code>" }.joined(separator: ", ")
+                    + change.because.prefix(3).map { "<code>\(text($0.label))</code>" }.joined(separator: ", ")
                     + (change.because.count > 3 ? ", …" : "")
                     + "</div>"
             }
-            out += "</div>\n"
+            out += "</div></div>\n"
         }
-        if !current.isEmpty { out += "</div>\n" }
         if changes.isEmpty { out += "<p>No scenario behaves differently.</p>\n" }
         return out + extra + "</body></html>\n"
     }

@@ -167,6 +167,8 @@ public final class ChangeReach {
         var readers: [String: (notifications: Set<String>, entries: Set<String>)] = [:]
         func setting(_ fact: String) -> String? { fact.hasPrefix("settings.") ? String(fact.dropFirst(9)) : nil }
         for rule in ruleset.notifications {
+            // A bool setting of a notification's own id turns it on and off.
+            if ruleset.settings.declaration(rule.id)?.type == .bool { readers[rule.id, default: ([], [])].notifications.insert(rule.id) }
             for fact in (rule.when?.factsRead ?? []) + rule.at.factsRead {
                 if let key = setting(fact) { readers[key, default: ([], [])].notifications.insert(rule.id) }
             }

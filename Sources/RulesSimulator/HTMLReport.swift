@@ -42,7 +42,7 @@ public enum HTMLReport {
 
     static let style = """
         * { box-sizing: border-box; }
-        body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 0 auto; padding: 16px; max-width: 1440px; color: #1d1d1f; background: #f5f5f7; overflow-wrap: anywhere; }
+        body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 0 auto; padding: 16px; max-width: 1440px; color: #1d1d1f; background: #f5f5f7; overflow-wrap: break-word; }
         h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; margin: 0 0 8px; } h3 { font-size: 15px; margin: 14px 0 6px; }
         .meta { color: #666; margin: 0 0 16px; }
         section.day { background: #fff; border-radius: 12px; padding: 16px; margin: 0 0 20px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
@@ -50,11 +50,17 @@ public enum HTMLReport {
         .card { background: #f5f5f7; border-radius: 8px; padding: 6px 10px; font-size: 14px; } .card b { display: block; font-size: 12px; color: #666; font-weight: 500; }
         .grid { display: grid; grid-template-columns: minmax(0, 1fr) 340px; gap: 16px; align-items: start; }
         @media (max-width: 900px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-        svg { width: 100%; min-width: 960px; height: auto; display: block; background: #fff; border: 1px solid #e5e5ea; border-radius: 8px; }
+        .chart { container-type: inline-size; }
+        .chart svg { width: 100%; height: auto; display: block; background: #fff; border: 1px solid #e5e5ea; border-radius: 8px; }
+        .chart svg.wide { display: none; }
+        @container (min-width: 640px) { .chart svg.wide { display: block; } .chart svg.narrow, .chart ol.markers { display: none; } }
+        ol.markers { list-style: none; padding: 0; margin: 6px 0; font-size: 13px; display: flex; flex-wrap: wrap; gap: 2px 12px; }
+        ol.markers time { color: #666; margin-right: 4px; font-variant-numeric: tabular-nums; }
+        .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin-right: 5px; } .dot.delivered { background: #ff9f0a; } .dot.suppressed { background: #8e8e93; }
         .band-regular { fill: #e8f1ff; } .band-light { fill: #fff6d6; } .band-recovery { fill: #ffe3e3; }
         .steps { fill: none; stroke: #0a84ff; stroke-width: 2; } .known { fill: #0a84ff; }
         .goal { stroke: #0a84ff; stroke-dasharray: 4 4; } .completion { fill: none; stroke: #30a14e; stroke-width: 2; }
-        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { font-size: 11px; fill: #555; } .tag { font-size: 11px; fill: #1d1d1f; }
+        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { fill: #555; } .tag { fill: #1d1d1f; }
         .legend { font-size: 12px; color: #555; margin: 6px 0; } .legend span { display: inline-block; margin-right: 12px; }
         ol.events { list-style: none; padding: 0; margin: 0; font-size: 14px; }
         ol.events li { display: grid; grid-template-columns: 3.2em minmax(0, 1fr); gap: 8px; padding: 3px 0; border-bottom: 1px solid #f0f0f0; }
@@ -89,16 +95,6 @@ public enum HTMLReport {
         return
             "<nav class=\"overview\"><h2>Overview</h2><div class=\"table\"><table><tr><th>day</th><th>result</th><th>streak</th><th>XP</th><th>delivered</th><th>route at the end</th></tr>\n\(rows)</table></div></nav>\n"
     }
-
-    static let width = 960.0
-    static let height = 320.0
-    static let left = 76.0
-    static let plotWidth = 864.0
-    static let plotHeight = 220.0
-    static let top = 40.0
-
-    /// x of a logical position (seconds after the day's start).
-    static func x(_ position: Int) -> Double { left + plotWidth * Double(position) / 86_400 }
 
     /// Why a gate refused a notification, in words.
     static func words(_ reason: GateReason) -> String {
@@ -221,10 +217,13 @@ public enum HTMLReport {
         html += "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
         html += cards(day: day, close: close, last: snapshots.last?.1)
         html += "<div class=\"grid\">\n<div>\n"
-        // Never scaled below its own size (its labels stay 11 px on a phone): it scrolls sideways instead.
+        // Drawn to its box: the layout that fits the box's width is shown (labels stay ≥ 10 px).
         html +=
-            "<div class=\"table\">" + chart(day: day, snapshots: snapshots, routes: routes, markers: markers, known: known, dayStart: dayStart)
-            + "</div>"
+            TimelineChart(
+                day: day, snapshots: snapshots, routes: routes,
+                markers: markers.map { TimelineChart.Marker(position: $0.position, kind: $0.kind, label: $0.label, title: $0.title) },
+                known: known, dayStart: dayStart
+            ).html()
         html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
         for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
         html += "</ol>\n"
@@ -333,82 +332,6 @@ public enum HTMLReport {
                 + "<td>\(s.route.rawValue)</td><td>\(s.risk.rawValue)</td></tr>\n"
         }
         return html + "</table></div>\n"
-    }
-
-    static func chart(
-        day: ScenarioDay, snapshots: [(Int, DailySnapshot)], routes: [(Int, RouteKind)],
-        markers: [(position: Int, kind: String, label: String, title: String)], known: [(Int, Int)], dayStart: Int
-    ) -> String {
-        let goal = Double(snapshots.last?.1.stepsGoal ?? 0)
-        let maxSteps = max(goal, Double(day.health.steps.map(\.steps).max() ?? 0), 1) * 1.1
-        func y(_ steps: Double) -> Double { top + plotHeight - plotHeight * steps / maxSteps }
-        var svg =
-            "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"the day's timeline\">\n"
-        for (index, (start, route)) in routes.enumerated() {
-            let end = index + 1 < routes.count ? routes[index + 1].0 : 86_400
-            svg +=
-                "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(x(start)))\" y=\"\(fmt(top))\" width=\"\(fmt(max(0, x(end) - x(start))))\" height=\"\(fmt(plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
-            svg += "<text class=\"label\" x=\"\(fmt(x(start) + 3))\" y=\"\(fmt(top + plotHeight - 4))\">\(route.rawValue)</text>\n"
-        }
-        svg +=
-            "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(left + plotWidth))\" y2=\"\(fmt(top + plotHeight))\"/>\n"
-        for hour in stride(from: 0, through: 24, by: 3) {
-            svg +=
-                "<text class=\"label\" x=\"\(fmt(x(hour * 3600)))\" y=\"\(fmt(top + plotHeight + 16))\" text-anchor=\"middle\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
-        }
-        if !day.health.steps.isEmpty {
-            let points = stride(from: 0, through: 86_400, by: 600).map { p in
-                "\(fmt(x(p))),\(fmt(y(Double(day.health.steps(at: p, dayStart: dayStart)))))"
-            }
-            svg += "<polyline class=\"steps\" points=\"\(points.joined(separator: " "))\"><title>steps (real)</title></polyline>\n"
-        }
-        for (p, steps) in known {
-            svg +=
-                "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
-        }
-        // The y axis: steps, with 0 and half the goal marked (the goal is marked on its line).
-        svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(top + 8))\" text-anchor=\"end\">steps</text>\n"
-        svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(0) + 4))\" text-anchor=\"end\">0</text>\n"
-        if goal > 0 {
-            svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal / 2) + 4))\" text-anchor=\"end\">\(grouped(Int(goal / 2)))</text>\n"
-        }
-        if goal > 0 {
-            var points: [String] = []
-            var current = Double(snapshots.first?.1.stepsGoal ?? 0)
-            var startX = x(snapshots.first?.0 ?? 0)
-            for (p, s) in snapshots where Double(s.stepsGoal) != current {
-                points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(p))),\(fmt(y(current)))")
-                startX = x(p)
-                current = Double(s.stepsGoal)
-            }
-            points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
-            svg +=
-                "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
-            svg += "<text class=\"label\" x=\"\(fmt(left - 4))\" y=\"\(fmt(y(goal) + 4))\" text-anchor=\"end\">goal \(grouped(Int(goal)))</text>\n"
-        }
-        if !snapshots.isEmpty {
-            var points: [String] = []
-            var last = top + plotHeight
-            for (p, s) in snapshots {
-                let py = top + plotHeight - plotHeight * s.completionRate
-                points.append("\(fmt(x(p))),\(fmt(last))")
-                points.append("\(fmt(x(p))),\(fmt(py))")
-                last = py
-            }
-            points.append("\(fmt(x(86_400))),\(fmt(last))")
-            svg += "<polyline class=\"completion\" points=\"\(points.joined(separator: " "))\"><title>completion rate</title></polyline>\n"
-        }
-        // Labelled markers, alternating between two rows so neighbours do not overlap.
-        for (index, marker) in markers.enumerated() {
-            let row = index % 2 == 0 ? 10.0 : 24.0
-            svg +=
-                "<circle class=\"\(marker.kind)\" cx=\"\(fmt(x(marker.position)))\" cy=\"\(fmt(top + row - 14))\" r=\"5\"><title>\(escape(marker.title))</title></circle>"
-            svg += "<text class=\"tag\" x=\"\(fmt(x(marker.position) + 7))\" y=\"\(fmt(top + row - 10))\">\(escape(marker.label))</text>\n"
-        }
-        svg += "</svg>\n"
-        let legend =
-            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#ff9f0a\">● delivered</span><span style=\"color:#8e8e93\">● not sent</span><span>bands: regular / light / recovery</span></div>\n"
-        return svg + legend
     }
 
     static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }

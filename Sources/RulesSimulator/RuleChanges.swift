@@ -230,32 +230,37 @@ public struct RuleChanges: Sendable {
     }
 
     /// The changed entries that can explain a change of `kind` about `subject` (a
-    /// notification type, a route, a risk level, a surface), most direct first.
+    /// notification type, a route, a risk level, a surface), most direct first. A changed
+    /// setting is named only where the decision reads it: a notification's own toggle or a
+    /// setting its `when` or `at` reads; for routes, risk and texts, a setting the tables read.
     public func causes(kind: String, subject: String, ruleset: Ruleset) -> [Entry] {
+        let tables = Set(ruleset.route.flatMap(\.when.factsRead) + ruleset.risk.flatMap(\.when.factsRead))
+        func readByTables(_ entry: Entry) -> Bool { entry.kind == "setting" && tables.contains("settings." + entry.id) }
         switch kind {
         case "notification":
-            let template = ruleset.notification(subject)?.template
+            let rule = ruleset.notification(subject)
+            let read = Set((rule?.when?.factsRead ?? []) + (rule?.at.factsRead ?? []))
             let direct = entries.filter {
-                ($0.isAbout("notification") && ($0.siteID ?? $0.id) == subject) || ($0.isAbout("template") && ($0.siteID ?? $0.id) == template)
-                    || $0.kind == "policy" || $0.kind == "setting"
+                ($0.isAbout("notification") && ($0.siteID ?? $0.id) == subject) || ($0.isAbout("template") && ($0.siteID ?? $0.id) == rule?.template)
+                    || $0.kind == "policy" || ($0.kind == "setting" && ($0.id == subject || read.contains("settings." + $0.id)))
             }
             if !direct.isEmpty { return direct }
             // Another notification changed: they share the cap and the cooldowns.
             let others = entries.filter { $0.isAbout("notification") }
             if !others.isEmpty { return others }
             // A notification whose condition reads the route or risk moves with the tables.
-            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "light" }
+            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "light" || readByTables($0) }
         case "route":
             let direct = entries.filter { ($0.isAbout("route") && $0.subject == subject) || $0.kind == "light" }
-            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "setting" } : direct
+            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || readByTables($0) } : direct
         case "risk":
-            return entries.filter { $0.isAbout("risk") || $0.kind == "setting" }
+            return entries.filter { $0.isAbout("risk") || readByTables($0) }
         case "text":
             // A line changes with its template, or with the route or risk that chooses it.
             let direct = entries.filter { $0.isAbout("template") && $0.subject == subject }
-            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || ["light", "setting"].contains($0.kind) } : direct
+            return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "light" || readByTables($0) } : direct
         default:
-            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.isAbout("judgement") || ["light", "setting"].contains($0.kind) }
+            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.isAbout("judgement") || $0.kind == "light" || readByTables($0) }
         }
     }
 }

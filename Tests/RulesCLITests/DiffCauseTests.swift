@@ -18,20 +18,28 @@ import Testing
         return directory
     }
 
-    /// The HTML diff reads on a phone: a card per scenario day, a badge per change, the
-    /// changed rule under it.
+    /// The HTML diff reads on a phone: a card per change with a badge, the days it happened
+    /// on (identical changes are one card), the changed rule under it; identifiers and paths
+    /// wrap at their own boundaries.
     @Test func theHTMLDiffIsStyledWithTheRuleUnderEachChange() throws {
         let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
         let diff = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--format", "html"], in: Self.root)
         #expect(diff.stdout.contains("<meta name=\"viewport\""))
-        #expect(diff.stdout.contains("<span class=\"badge moved\">moved</span>notification: morning_checkin moved from 09:00 to 08:00"))
+        #expect(diff.stdout.contains("<span class=\"badge moved\">moved</span>notification: morning_<wbr/>checkin moved from 09:00 to 08:00"))
+        #expect(diff.stdout.contains("/<wbr/>rules/<wbr/>notifications.<wbr/>yaml:12)"))
+        let plain = diff.stdout.replacingOccurrences(of: "<wbr/>", with: "")
         #expect(
-            diff.stdout.contains(
+            plain.contains(
                 "<div class=\"because\">because of the changed <code>notification 'morning_checkin' (\(directory)/rules/notifications.yaml:12)</code></div>"
             ), "\(diff.stdout.prefix(3000))")
+        // The morning notice lost on 7 scenario days is one card naming the 7 days.
+        let lost = diff.stdout.components(separatedBy: "−1 morning_<wbr/>checkin: was at 09:00").count - 1
+        #expect(lost == 1, "identical changes are grouped: \(lost) cards")
+        #expect(diff.stdout.contains("<div class=\"on\">on 7 days: <span class=\"when\">cold_tone.yaml <time>2026-07-16</time></span>"))
+        #expect(!diff.stdout.contains("overflow-wrap:anywhere"), "identifiers break at boundaries, not anywhere")
         // Old and new side by side under each change.
         #expect(
-            diff.stdout.contains(
+            plain.contains(
                 "<div class=\"sides\"><div class=\"old\"><b>old ruleset</b>morning_checkin at 09:00</div><div class=\"new\"><b>new ruleset</b>morning_checkin at 08:00</div></div>"
             ))
         let parser = XMLParser(data: Data(diff.stdout.utf8))
@@ -52,6 +60,24 @@ import Testing
         let commented = try edited { "# a note\n" + $0 }
         let same = CapturedRun(["diff", ".", commented, "--scenarios", "scenarios"], in: Self.root)
         #expect(same.exitCode == .success, "\(same.stdout)")
+    }
+
+    /// A change names only the changed elements its decision read: a setting turned on for
+    /// another notification is not blamed for the moved check-in.
+    @Test func aChangeNamesOnlyTheSettingsItsDecisionReads() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
+        let settings = directory + "/rules/settings.yaml"
+        let text = try String(contentsOfFile: settings, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: "routine_reminder:         { type: bool, default: false }", with: "routine_reminder:         { type: bool, default: true }")
+        #expect(edited != text)
+        try edited.write(toFile: settings, atomically: true, encoding: .utf8)
+        let diff = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--no-population"], in: Self.root)
+        let moved = diff.stdout.split(separator: "\n").filter { $0.contains("morning_checkin moved from 09:00 to 08:00") }
+        #expect(!moved.isEmpty, "\(diff.stdout.prefix(2000))")
+        #expect(moved.allSatisfy { !$0.contains("setting 'routine_reminder'") }, "\(moved)")
+        // The default is read by its own notification's toggle: reached where a reminder was decided.
+        #expect(diff.stdout.contains("reached     setting 'routine_reminder'"), "\(diff.stdout.prefix(3000))")
     }
 
     @Test func aLowerCapNamesThePolicyAndTheGate() throws {

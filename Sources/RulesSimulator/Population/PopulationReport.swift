@@ -433,10 +433,11 @@ public enum PopulationReport {
         var bins = Array(repeating: 0, count: binCount)
         for row in rows { bins[Swift.min(binCount - 1, (row.value - low) / width)] += row.count }
         let largest = bins.max() ?? 1
-        let barWidth = 600 / binCount
-        // Never drawn narrower than its own size (labels stay 13 px on a phone): it scrolls instead.
+        let barWidth = 300 / binCount
+        // Drawn to its box: 320 units shown at the grid cell's width (300 px and up), so its
+        // 13-unit labels stay above 12 px; nothing scrolls or is cut.
         var svg =
-            "<figure><figcaption>\(escape(title))</figcaption><div class=\"table\"><svg viewBox=\"0 0 620 165\" role=\"img\" aria-label=\"\(escape(title))\">"
+            "<figure><figcaption>\(escape(title))</figcaption><svg viewBox=\"0 0 320 165\" role=\"img\" aria-label=\"\(escape(title))\">"
         for (index, count) in bins.enumerated() {
             let height = largest == 0 ? 0 : Int(Double(count) / Double(largest) * 110)
             let x = 10 + index * barWidth
@@ -444,12 +445,12 @@ public enum PopulationReport {
             svg +=
                 "<rect x=\"\(x)\" y=\"\(120 - height)\" width=\"\(Swift.max(1, barWidth - 2))\" height=\"\(height)\"><title>\(label): \(count)</title></rect>"
             // At most about 7 labels, each the bin's first value: they never overlap.
-            if binCount <= 12 || index % Swift.max(1, (binCount + 5) / 6) == 0 {
+            if binCount <= 8 || index % Swift.max(1, (binCount + 5) / 6) == 0 {
                 svg +=
                     "<text x=\"\(x + barWidth / 2)\" y=\"150\" text-anchor=\"middle\">\(escape(width == 1 ? label : "\(low + index * width)"))</text>"
             }
         }
-        return svg + "</svg></div></figure>"
+        return svg + "</svg></figure>"
     }
 
     public static func html(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
@@ -478,8 +479,8 @@ public enum PopulationReport {
             body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
             h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
             .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
-            figure{margin:0}svg{width:100%;min-width:620px;height:auto}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
-            code{font-size:.85em;overflow-wrap:anywhere}.table{overflow-x:auto}*{box-sizing:border-box}body{overflow-wrap:anywhere}
+            figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+            code{font-size:.85em;overflow-wrap:anywhere}.table{overflow-x:auto}*{box-sizing:border-box}body{overflow-wrap:break-word}
             </style></head><body>
             <h1>\(escape(header.name))</h1>
             <p>\(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days · seed \(header.seed) · from \(DateFormat.string(header.start)) · ruleset <code>\(header.rulesetSHA256.prefix(12))</code>\(shard.map { $0 == .whole ? "" : " · shard \($0.text)" } ?? "")</p>

@@ -49,7 +49,7 @@ enum ReferenceCommand {
 
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        let text = Reference.markdown(ruleset)
+        let text = Reference.markdown(ruleset, examples: ReferenceExamples(directory: io.resolve(arguments.value("--ruleset") ?? ".")))
         guard let out = arguments.value("--out") else {
             io.out(text)
             return .success
@@ -124,7 +124,7 @@ enum Reference {
 
     static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
 
-    static func markdown(_ ruleset: Ruleset) -> String {
+    static func markdown(_ ruleset: Ruleset, examples: ReferenceExamples) -> String {
         var out = """
             # Operator rules — reference
 
@@ -196,7 +196,7 @@ enum Reference {
         for row in PopulationSchema.topKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\nEach entry of `groups`:\n\n| key | meaning |\n|---|---|\n"
         for row in PopulationSchema.groupKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
-        out += SchemaReference.markdown
+        out += SchemaReference.markdown(examples: examples)
         out += SchemaReference.minimalFiles
         out += "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see README for the kinds.\n"
         out += "\n## Commands\n\nEvery command prints its help with `--help`.\n"

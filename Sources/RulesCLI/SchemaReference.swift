@@ -7,8 +7,8 @@ import Ruleset
 /// reference names exactly the keys a file may hold, with type, allowed values, bounds,
 /// meaning and an example.
 enum SchemaReference {
-    /// The markdown of every file kind's keys.
-    static var markdown: String {
+    /// The markdown of every file kind's keys, with `examples` from the ruleset's files.
+    static func markdown(examples: ReferenceExamples) -> String {
         var out = "\n## File keys\n\nEvery key a file may hold (a key not listed is refused: `ruleset.unknown_key`), by file kind and nesting.\n"
         let kinds: [(String, String, JSONValue)] = [
             ("Routine files (`routines/*.yaml`)", "routine", EditorSchemas.routine),
@@ -30,7 +30,7 @@ enum SchemaReference {
                     continue
                 }
                 seen[key] = path
-                out += table(path, object)
+                out += table(path, object, examples: examples)
             }
         }
         return out
@@ -64,7 +64,7 @@ enum SchemaReference {
         for (key, value) in properties { collect(value, path: path + " › " + key, into: &tables) }
     }
 
-    static func table(_ path: String, _ object: JSONValue) -> String {
+    static func table(_ path: String, _ object: JSONValue, examples: ReferenceExamples) -> String {
         guard case .object(let properties)? = member(object, "properties") else { return "" }
         var required: [String] = []
         if case .array(let names)? = member(object, "required") { required = names.compactMap(text) }
@@ -73,7 +73,7 @@ enum SchemaReference {
         for (key, value) in properties {
             let mark = required.contains(key) ? " (required)" : ""
             out +=
-                "| `\(key)`\(mark) | \(cell(type(value))) | \(cell(bounds(value))) | \(cell(text(member(value, "description")) ?? "")) | \(cell(example(key, value))) |\n"
+                "| `\(key)`\(mark) | \(cell(type(value))) | \(cell(bounds(value))) | \(cell(text(member(value, "description")) ?? "")) | \(cell(examples.example(key, in: object, path: path) ?? example(key, value))) |\n"
         }
         return out
     }

@@ -113,8 +113,10 @@ public enum BoundaryScenarios {
 }
 
 /// `rules diff`'s boundary days: for each moved threshold no scenario reached, generated days
-/// that put its fact on both sides of the old and the new constant (and between them), lived
-/// under both rulesets — what the change does where the designer's scenarios never go.
+/// that put its fact on both sides of the old and the new constant (and between them); for a
+/// moved fire time, a day the app opens around both times; for a moved daily cap, a day of
+/// many candidates — each lived under both rulesets: what the change does where the
+/// designer's scenarios never go.
 public struct BoundaryDays: Sendable {
     public struct Day: Sendable {
         /// `sleep.minutes = 375`.
@@ -133,27 +135,57 @@ public struct BoundaryDays: Sendable {
         _ elements: [ChangeReach.Element], old: Ruleset, new: Ruleset, parse: (String, String) -> YAMLNode?
     ) -> BoundaryDays {
         var days: [Day] = []
+        /// Lives the day of `text` under both rulesets and keeps what changed.
+        func live(_ label: String, probing: String, _ text: String) {
+            guard let node = parse(label, text), let before = ScenarioLoader.load(node, file: label, source: nil, ruleset: old).scenario,
+                let after = ScenarioLoader.load(node, file: label, source: nil, ruleset: new).scenario, let date = after.days.first?.date
+            else { return }
+            let a = BehaviourDiff.behaviour(before, ruleset: old)
+            let b = BehaviourDiff.behaviour(after, ruleset: new)
+            let changes = BehaviourDiff.compare(a[date] ?? DayBehaviour(), b[date] ?? DayBehaviour(), scenario: label, day: date)
+            days.append(Day(label: label, threshold: probing, changes: changes))
+        }
+        let date = "date: 2026-07-01\ntimezone: Asia/Seoul\n"
+        func opens(_ times: [Int]) -> String {
+            let sorted = Set(times.filter { $0 >= 0 && $0 < 86_400 }).sorted {
+                EvaluationContext.logical($0, dayStart: new.dayStartsAt) < EvaluationContext.logical($1, dayStart: new.dayStartsAt)
+            }
+            return date + "events: [" + sorted.map { "{ at: \"\(TimeFormat.clock($0))\", app: open }" }.joined(separator: ", ") + "]\n"
+        }
         for element in elements where !element.reached {
+            // A notification's fire time moved: the app opened a minute before, at and after both.
+            if element.entry.kind == "notification", let times = movedTime(element.entry.id, old: old, new: new) {
+                let (a, b) = (TimeFormat.clock(times[0]), TimeFormat.clock(times[1]))
+                live(
+                    "app opened around \(a) and \(b)", probing: "\(element.entry.id) at \(a) → \(b)", opens(times.flatMap { [$0 - 60, $0, $0 + 60] }))
+                continue
+            }
+            // The daily cap moved: a day of many candidates (the app opened every half hour, nothing done).
+            if element.entry.kind == "policy", element.entry.id == "max_per_day" {
+                live(
+                    "the app opened every half hour, nothing done", probing: "max_per_day \(element.entry.values ?? "")",
+                    opens(Array(stride(from: 6 * 3600, through: 23 * 3600 + 1800, by: 1800))))
+                continue
+            }
             guard let move = element.entry.move else { continue }
             for value in values(move) {
                 let sides = move.thresholds
                 let threshold = Threshold(fact: move.fact, op: move.op, constant: value, fallback: nil, range: TextRange(0, 0))
-                guard
-                    let text = BoundaryScenarios.day(
-                        threshold, value: value, holds: sides.new.holds(for: value) ?? sides.old.holds(for: value) ?? true, ruleset: new),
-                    let node = parse("boundary \(move.fact) \(value)", text)
-                else { continue }
-                let label = "\(move.fact) = \(value)"
-                guard let before = ScenarioLoader.load(node, file: label, source: nil, ruleset: old).scenario,
-                    let after = ScenarioLoader.load(node, file: label, source: nil, ruleset: new).scenario, let date = after.days.first?.date
-                else { continue }
-                let a = BehaviourDiff.behaviour(before, ruleset: old)
-                let b = BehaviourDiff.behaviour(after, ruleset: new)
-                let changes = BehaviourDiff.compare(a[date] ?? DayBehaviour(), b[date] ?? DayBehaviour(), scenario: label, day: date)
-                days.append(Day(label: label, threshold: move.text, changes: changes))
+                let holds = sides.new.holds(for: value) ?? sides.old.holds(for: value) ?? true
+                guard let text = BoundaryScenarios.day(threshold, value: value, holds: holds, ruleset: new) else { continue }
+                live("\(move.fact) = \(value)", probing: move.text, text)
             }
         }
         return BoundaryDays(days: days)
+    }
+
+    /// A notification's fire time under each ruleset, when both are fixed times that differ.
+    static func movedTime(_ id: String, old: Ruleset, new: Ruleset) -> [Int]? {
+        guard let before = old.notification(id), let after = new.notification(id),
+            case .time(let a)? = ConstantAnalysis.constantValue(before.at.typed, dayStart: old.dayStartsAt),
+            case .time(let b)? = ConstantAnalysis.constantValue(after.at.typed, dayStart: new.dayStartsAt), a != b
+        else { return nil }
+        return [a, b]
     }
 
     /// Values on each side of both constants and between them: for `< 360 → 390`, 359, 360,

@@ -60,6 +60,18 @@ import Testing
         #expect(((value["elements"] as? [[String: Any]])?.first?["reached"] as? Bool) == false)
     }
 
+    /// A moved fire time and a lower cap that the one scenario named never reaches: a day the
+    /// app opens around both times, and a day of many candidates, each lived under both.
+    @Test func boundaryDaysProbeAMovedTimeAndAMovedCap() throws {
+        let new = try copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 1").replacingOccurrences(of: "at: \"20:30\"", with: "at: \"19:00\"")
+        }
+        let run = CapturedRun(["diff", ".", new, "--scenarios", "scenarios/untouched_day.yaml", "--no-population"], in: Self.root)
+        #expect(run.exitCode == .unreached)
+        #expect(run.stdout.contains("  app opened around 20:30 and 19:00: evening_underachievement moved from 20:30 to 19:00"), "\(run.stdout)")
+        #expect(run.stdout.contains("  the app opened every half hour, nothing done: −1 "), "\(run.stdout)")
+    }
+
     @Test func thePopulationSampleShowsTheLightRouteRising() throws {
         let new = try lighterRoute(populations: true)
         // A smaller sample than the default keeps the debug test quick; the default is measured in Benchmarks.

@@ -33,11 +33,15 @@ let package = Package(
         .target(name: "RulesSimulator", dependencies: ["RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
         // Directory loading through libyaml: for the CLI and tests, never linked by the app.
         .target(name: "RulesetFiles", dependencies: ["Ruleset", "RulesYAML", "RulesDocument", "RulesDiagnostics"]),
+        // `rules lsp`: the language server (protocol state, framing, transport), no terminal.
+        .target(
+            name: "RulesLanguageServer",
+            dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "Ruleset", "RulesetFiles", "RulesSimulator"]),
         .target(
             name: "RulesCLI",
             dependencies: [
                 "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine",
-                "RulesSimulator", .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                "RulesSimulator", "RulesLanguageServer", .target(name: "CSodium", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         // Golden files and fixtures for every test target; running `rules` in-process only for
@@ -74,6 +78,9 @@ let package = Package(
                 "RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport",
             ],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RulesLanguageServerTests",
+            dependencies: ["RulesLanguageServer", "RulesDiagnostics", "RulesDocument", "TestSupport"]),
         .testTarget(
             name: "RulesSimulatorTests",
             dependencies: ["RulesSimulator", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],

@@ -60,6 +60,15 @@ public enum FileReader {
     /// A rule, scenario or population file (at most `InputLimits.maxFileBytes`) parsed, with
     /// its text for the renderers; a file that cannot be read is one diagnostic at `display`
     /// (what `rules check` reports) and no source.
+    /// A text that stands for a file (an editor's buffer), read with the same limits.
+    public static func yaml(text: String, display: String) -> (parsed: ParsedDocuments, source: SourceFile?) {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= InputLimits.maxFileBytes else {
+            return (ParsedDocuments(documents: [], diagnostics: [YAMLDiagnostics.tooLarge(file: display, bytes: bytes.count)]), nil)
+        }
+        return (YAMLReader.parse(bytes, file: display), SourceFile(path: display, text: text))
+    }
+
     public static func yaml(_ path: String, display: String) -> (parsed: ParsedDocuments, source: SourceFile?) {
         let refusal: Diagnostic
         switch contents(of: path, limit: InputLimits.maxFileBytes) {

@@ -244,12 +244,16 @@ public enum RulesetDirectory {
 
     /// Reads and parses `files`, returning the documents of the ruleset folders, every YAML
     /// diagnostic and the text of each file.
-    public static func read(_ files: [File]) -> (documents: [RuleDocument], diagnostics: [Diagnostic], sources: [String: SourceFile]) {
+    /// `overlay` holds texts that stand for files (an editor's unsaved buffers), by path.
+    public static func read(
+        _ files: [File], overlay: [String: String] = [:]
+    ) -> (documents: [RuleDocument], diagnostics: [Diagnostic], sources: [String: SourceFile]) {
         var documents: [RuleDocument] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceFile] = [:]
         for file in files {
-            let (parsed, source) = FileReader.yaml(file.path, display: file.display)
+            let (parsed, source) =
+                overlay[file.path].map { FileReader.yaml(text: $0, display: file.display) } ?? FileReader.yaml(file.path, display: file.display)
             if let source { sources[file.display] = source }
             diagnostics.append(contentsOf: parsed.diagnostics)
             guard parsed.isClean else { continue }
@@ -266,9 +270,22 @@ extension Ruleset {
     /// Loads the ruleset of `directory` (its `routines/`, `rules/` and `templates/`):
     /// the ruleset when nothing is an error, and every diagnostic, capped at 100.
     /// File names in diagnostics are relative to the directory, prefixed with `displayPrefix`.
-    public static func load(directory: String, displayPrefix: String = "") -> RulesetLoad {
+    /// `overlay`: texts that stand for files of the directory (an editor's unsaved buffers),
+    /// by absolute path.
+    public static func load(directory: String, displayPrefix: String = "", overlay: [String: String] = [:]) -> RulesetLoad {
         var walkProblems: [Diagnostic] = []
-        let files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix, problems: &walkProblems)
+        var files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix, problems: &walkProblems)
+        // A buffer of a file not saved yet belongs to the ruleset too.
+        let known = Set(files.map(\.path))
+        for path in overlay.keys.sorted() where !known.contains(path) && (path.hasSuffix(".yaml") || path.hasSuffix(".yml")) {
+            guard path.hasPrefix(directory + "/") else { continue }
+            let relative = String(path.dropFirst(directory.count + 1))
+            guard let folder = relative.split(separator: "/").first.map(String.init), RulesetDirectory.rulesetFolders.contains(folder) else {
+                continue
+            }
+            files.append(
+                RulesetDirectory.File(path: path, display: displayPrefix.isEmpty ? relative : displayPrefix + "/" + relative, folder: folder))
+        }
         guard !files.isEmpty else {
             // An empty or missing directory is not an empty ruleset: a reload from it must
             // never replace a good one.
@@ -277,7 +294,7 @@ extension Ruleset {
                 message: "no .yaml files under routines/, rules/ or templates/", hint: "point at the directory that holds the ruleset")
             return RulesetLoad(ruleset: nil, diagnostics: [diagnostic], sources: [:])
         }
-        let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files)
+        let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files, overlay: overlay)
         var (ruleset, diagnostics) = Ruleset.load(documents: documents)
         // A file that did not parse is missing from the ruleset: findings that only say
         // something is unused or missing may just follow from that. They are left out, with

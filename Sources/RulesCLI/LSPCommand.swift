@@ -1,0 +1,28 @@
+import Foundation
+import RulesLanguageServer
+
+/// `rules lsp`: the language server on standard input and output.
+enum LSPCommand {
+    static var command: Command {
+        Command(
+            name: "lsp",
+            abstract: "Run the language server for editors (LSP 3.17 over standard input and output).",
+            discussion: """
+                Speaks the Language Server Protocol on standard input and output (Content-Length
+                framing, incremental text sync, UTF-16 positions). As you type, every open file is
+                checked with the checks and codes of `rules check`, over the whole ruleset of the
+                workspace with your unsaved buffers in place of their files, and open scenario
+                files against it; each diagnostic carries its code, a link to the reference and
+                the hint. Diagnostics run once typing pauses (150 ms). Exits 0 after the client's
+                shutdown and exit, 1 when the input ends first. Editor setup: docs/EDITORS.md.
+                """,
+            usage: "rules lsp",
+            arguments: [],
+            options: [],
+            run: run)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        LanguageServerLoop.run(input: .standardInput, output: .standardOutput) == 0 ? .success : .failure
+    }
+}

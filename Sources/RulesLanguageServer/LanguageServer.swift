@@ -1,0 +1,312 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesSimulator
+import RulesYAML
+import Ruleset
+import RulesetFiles
+
+/// `rules lsp`: the language server's protocol state and answers, without any I/O. It takes
+/// one message body at a time (`receive`) and hands every message it sends to `send`; the
+/// transport (`LanguageServerLoop`) reads and writes the bytes and decides when diagnostics are
+/// due to run (debounced after edits). Diagnostics are those of `rules check` over the
+/// workspace's ruleset with the editor's unsaved buffers in place of their files, plus the
+/// open scenario files read against that ruleset.
+///
+/// Not yet: completion, hover, definition, references, symbols, code actions and lenses
+/// (only what `initialize` advertises is served).
+public final class LanguageServer: @unchecked Sendable {
+    // @unchecked: the loop calls it from one serial queue only.
+
+    /// JSON-RPC error codes used here.
+    enum ErrorCode: Int {
+        case parseError = -32700
+        case invalidRequest = -32600
+        case methodNotFound = -32601
+        case invalidParams = -32602
+        case serverNotInitialized = -32002
+    }
+
+    let send: ([UInt8]) -> Void
+    public private(set) var initialized = false
+    public private(set) var shutDown = false
+    /// Set by `exit`: 0 after `shutdown`, 1 without.
+    public private(set) var exitCode: Int32?
+    /// Whether an edit or an open file asks for diagnostics to run.
+    public private(set) var diagnosticsDue = false
+    /// The workspace's ruleset directory.
+    public private(set) var root: String?
+    var documents: [String: TextDocument] = [:]
+    /// The files (URIs) that have diagnostics shown, to clear them when they are fixed.
+    var published: Set<String> = []
+
+    public init(send: @escaping ([UInt8]) -> Void) { self.send = send }
+
+    // MARK: Messages
+
+    /// Handles one message body.
+    public func receive(_ body: [UInt8]) {
+        let parsed = JSONReader.parse(body, file: "message", maxBytes: MessageFramer.maxBody, maxDepth: 64)
+        guard let message = parsed.documents.first, message.pairs != nil else {
+            respondError(id: .null, .parseError, parsed.diagnostics.first?.message ?? "the message is not a JSON object")
+            return
+        }
+        let id = message["id"].map(Self.json)
+        guard let method = message["method"]?.string else {
+            // A response to a request of ours (none are sent yet) or nonsense.
+            if id == nil { respondError(id: .null, .invalidRequest, "a message needs 'method'") }
+            return
+        }
+        let params = message["params"]
+        if let id {
+            request(method, id: id, params: params)
+        } else {
+            notification(method, params: params)
+        }
+    }
+
+    /// A framing problem: said in the editor's log, the stream goes on.
+    public func problem(_ problem: MessageFramer.Problem) {
+        let text: String
+        switch problem {
+        case .badHeader(let what): text = "rules lsp: skipped a message with a bad header (\(what))"
+        case .tooLarge(let bytes): text = "rules lsp: skipped a message of \(bytes) bytes (over \(MessageFramer.maxBody))"
+        }
+        notify("window/logMessage", .object([("type", .int(1)), ("message", .string(text))]))
+    }
+
+    func request(_ method: String, id: JSONValue, params: YAMLNode?) {
+        if shutDown, method != "shutdown" {
+            respondError(id: id, .invalidRequest, "the server is shutting down")
+            return
+        }
+        if !initialized, method != "initialize" {
+            respondError(id: id, .serverNotInitialized, "initialize first")
+            return
+        }
+        switch method {
+        case "initialize":
+            root = Self.root(from: params)
+            initialized = true
+            respond(id: id, Self.capabilities)
+        case "shutdown":
+            shutDown = true
+            respond(id: id, .null)
+        default:
+            respondError(id: id, .methodNotFound, "'\(method)' is not served")
+        }
+    }
+
+    func notification(_ method: String, params: YAMLNode?) {
+        switch method {
+        case "exit": exitCode = shutDown ? 0 : 1
+        case "initialized", "$/cancelRequest", "$/setTrace": break
+        case "textDocument/didOpen":
+            guard initialized, let item = params?["textDocument"], let uri = item["uri"]?.string, let text = item["text"]?.string else { return }
+            documents[uri] = TextDocument(text: text, version: item["version"]?.int ?? 0)
+            if root == nil { root = Self.rulesetRoot(containing: Self.path(of: uri)) }
+            diagnosticsDue = true
+        case "textDocument/didChange":
+            guard initialized, let uri = params?["textDocument"]?["uri"]?.string, var document = documents[uri] else { return }
+            for change in params?["contentChanges"]?.items ?? [] {
+                guard let text = change["text"]?.string else { continue }
+                document.apply(range: change["range"].flatMap(Self.range), text: text)
+            }
+            document.version = params?["textDocument"]?["version"]?.int ?? document.version + 1
+            documents[uri] = document
+            diagnosticsDue = true
+        case "textDocument/didClose":
+            guard let uri = params?["textDocument"]?["uri"]?.string else { return }
+            documents[uri] = nil
+            diagnosticsDue = true
+        case "textDocument/didSave", "workspace/didChangeWatchedFiles": diagnosticsDue = true
+        default: break
+        }
+    }
+
+    static let capabilities: JSONValue = .object([
+        (
+            "capabilities",
+            .object([
+                ("positionEncoding", .string("utf-16")),
+                (
+                    "textDocumentSync",
+                    .object([("openClose", .bool(true)), ("change", .int(2)), ("save", .object([("includeText", .bool(false))]))])
+                ),
+            ])
+        ),
+        ("serverInfo", .object([("name", .string("rules lsp")), ("version", .string("1"))])),
+    ])
+
+    // MARK: Diagnostics
+
+    /// Runs the checks and publishes every file's diagnostics (an empty list for a file
+    /// whose problems are gone).
+    public func publishDiagnostics() {
+        diagnosticsDue = false
+        guard let root else { return }
+        let byURI = diagnose(root: root)
+        for uri in Set(byURI.keys).union(published).sorted() {
+            var params: [(String, JSONValue)] = [("uri", .string(uri))]
+            if let version = documents[uri]?.version { params.append(("version", .int(version))) }
+            params.append(("diagnostics", .array(byURI[uri] ?? [])))
+            notify("textDocument/publishDiagnostics", .object(params))
+        }
+        published = Set(byURI.keys)
+    }
+
+    /// The diagnostics of the workspace, by file URI.
+    func diagnose(root: String) -> [String: [JSONValue]] {
+        var overlay: [String: String] = [:]
+        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
+        let load = Ruleset.load(directory: root, overlay: overlay)
+        var found = load.diagnostics
+        var texts: [String: String] = [:]
+        for (file, source) in load.sources { texts[file] = source.text }
+        // Open scenario files, read against the ruleset when it loaded.
+        for (uri, document) in documents.sorted(by: { $0.key < $1.key }) {
+            let path = Self.path(of: uri)
+            guard path.hasPrefix(root + "/scenarios/") else { continue }
+            let display = String(path.dropFirst(root.count + 1))
+            texts[display] = document.text
+            let parsed = YAMLReader.parse(document.text, file: display)
+            found += parsed.diagnostics
+            guard parsed.isClean, let ruleset = load.ruleset else { continue }
+            for node in parsed.documents where !node.isNull {
+                found +=
+                    ScenarioLoader.load(node, file: display, source: SourceFile(path: display, text: document.text), ruleset: ruleset).diagnostics
+            }
+        }
+        let reference = root + "/docs/REFERENCE.md"
+        let href = FileManager.default.fileExists(atPath: reference) ? Self.uri(of: reference) + "#diagnostics" : nil
+        var byURI: [String: [JSONValue]] = [:]
+        for diagnostic in found where !diagnostic.file.isEmpty && diagnostic.file != "." {
+            let uri = Self.uri(of: root + "/" + diagnostic.file)
+            let text = texts[diagnostic.file] ?? (try? String(contentsOfFile: root + "/" + diagnostic.file, encoding: .utf8)) ?? ""
+            byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href))
+        }
+        return byURI
+    }
+
+    /// A diagnostic as the protocol has it: range, severity, code with its reference, message
+    /// with the hint.
+    static func json(_ diagnostic: Diagnostic, text: String, href: String?) -> JSONValue {
+        let start = TextDocument.position(line: diagnostic.location.line, column: diagnostic.location.column, in: text)
+        var end = diagnostic.end.map { TextDocument.position(line: $0.line, column: $0.column, in: text) } ?? start
+        if end == start { end.character += wordLength(at: start, in: text) }
+        func position(_ p: TextDocument.Position) -> JSONValue { .object([("line", .int(p.line)), ("character", .int(p.character))]) }
+        var fields: [(String, JSONValue)] = [
+            ("range", .object([("start", position(start)), ("end", position(end))])),
+            ("severity", .int(diagnostic.severity == .error ? 1 : diagnostic.severity == .warning ? 2 : 3)),
+            ("code", .string(diagnostic.code.rawValue)),
+        ]
+        if let href { fields.append(("codeDescription", .object([("href", .string(href))]))) }
+        fields.append(("source", .string("rules")))
+        fields.append(("message", .string(diagnostic.message + (diagnostic.hint.map { "\nhelp: " + $0 } ?? ""))))
+        return .object(fields)
+    }
+
+    /// The UTF-16 length of the word at `position` (at least 1), for a diagnostic without an end.
+    static func wordLength(at position: TextDocument.Position, in text: String) -> Int {
+        let index = TextDocument.index(of: position, in: text)
+        var units = 0
+        for scalar in text[index...].unicodeScalars {
+            guard scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar) else { break }
+            units += scalar.utf16.count
+        }
+        return Swift.max(1, units)
+    }
+
+    // MARK: Workspace
+
+    /// The ruleset directory from `initialize`: the root URI or the first workspace folder.
+    static func root(from params: YAMLNode?) -> String? {
+        if let uri = params?["rootUri"]?.string { return path(of: uri) }
+        if let folder = params?["workspaceFolders"]?.items?.first?["uri"]?.string { return path(of: folder) }
+        return params?["rootPath"]?.string
+    }
+
+    /// The nearest directory above `path` that holds rules/ or routines/.
+    static func rulesetRoot(containing path: String) -> String? {
+        var directory = (path as NSString).deletingLastPathComponent
+        while directory.count > 1 {
+            for folder in ["rules", "routines"] where FileManager.default.fileExists(atPath: directory + "/" + folder) { return directory }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+
+    /// The path of a `file://` URI (percent-decoded); anything else as it is.
+    static func path(of uri: String) -> String {
+        guard uri.hasPrefix("file://") else { return uri }
+        let rest = String(uri.dropFirst("file://".count))
+        return rest.removingPercentEncoding ?? rest
+    }
+
+    static func uri(of path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#")
+        return "file://" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+    }
+
+    // MARK: Output
+
+    func respond(id: JSONValue, _ result: JSONValue) {
+        write(.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]))
+    }
+
+    func respondError(id: JSONValue, _ code: ErrorCode, _ message: String) {
+        write(
+            .object([
+                ("jsonrpc", .string("2.0")), ("id", id), ("error", .object([("code", .int(code.rawValue)), ("message", .string(message))])),
+            ]))
+    }
+
+    func notify(_ method: String, _ params: JSONValue) {
+        write(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]))
+    }
+
+    func write(_ message: JSONValue) { send(MessageFramer.frame(Array(message.rendered().utf8))) }
+
+    /// A node read from JSON as a value to echo (an id).
+    static func json(_ node: YAMLNode) -> JSONValue {
+        switch node.content {
+        case .scalar(let text, let style):
+            if style == .doubleQuoted { return .string(text) }
+            if let number = Int(text) { return .int(number) }
+            if text == "null" { return .null }
+            return .string(text)
+        case .sequence(let items): return .array(items.map(json))
+        case .mapping(let pairs): return .object(pairs.map { ($0.key.scalar ?? "", json($0.value)) })
+        }
+    }
+
+    static func range(_ node: YAMLNode) -> (start: TextDocument.Position, end: TextDocument.Position)? {
+        func position(_ node: YAMLNode?) -> TextDocument.Position? {
+            guard let line = node?["line"]?.int, let character = node?["character"]?.int, line >= 0, character >= 0 else { return nil }
+            return TextDocument.Position(line: line, character: character)
+        }
+        guard let start = position(node["start"]), let end = position(node["end"]) else { return nil }
+        return (start, end)
+    }
+}
+
+extension YAMLNode {
+    /// A member of a JSON object.
+    subscript(key: String) -> YAMLNode? { pairs?.first { $0.key.scalar == key }?.value }
+    /// A JSON string.
+    var string: String? {
+        if case .scalar(let text, .doubleQuoted) = content { return text }
+        return nil
+    }
+    /// A JSON number that is a whole number.
+    var int: Int? {
+        if case .scalar(let text, .plain) = content { return Int(text) }
+        return nil
+    }
+    /// A JSON array's items.
+    var items: [YAMLNode]? {
+        if case .sequence(let items) = content { return items }
+        return nil
+    }
+}

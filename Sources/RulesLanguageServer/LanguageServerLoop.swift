@@ -1,0 +1,50 @@
+import Foundation
+
+/// The language server's transport over a pair of streams (stdin and stdout for `rules lsp`):
+/// a reader thread frames the bytes as they come; one serial queue handles each message in
+/// order and runs the diagnostics once the edits have paused for `debounce` seconds (typing
+/// runs them once, not per keystroke). Returns the exit code: 0 after `shutdown` and `exit`,
+/// 1 for an `exit` without `shutdown` or input that ends first.
+public enum LanguageServerLoop {
+    public static func run(input: FileHandle, output: FileHandle, debounce: Double = 0.15) -> Int32 {
+        let queue = DispatchQueue(label: "rules.lsp")
+        let done = DispatchSemaphore(value: 0)
+        let server = LanguageServer { bytes in output.write(Data(bytes)) }
+        let state = LoopState()
+        @Sendable func handle(_ body: [UInt8]) {
+            server.receive(body)
+            if server.exitCode != nil {
+                done.signal()
+                return
+            }
+            guard server.diagnosticsDue else { return }
+            state.pending?.cancel()
+            let work = DispatchWorkItem { if server.diagnosticsDue, server.exitCode == nil { server.publishDiagnostics() } }
+            state.pending = work
+            queue.asyncAfter(deadline: .now() + debounce, execute: work)
+        }
+        let reader = Thread {
+            var framer = MessageFramer()
+            while true {
+                // What is there now (a read of a fixed count would wait for all of it).
+                let data = input.availableData
+                guard !data.isEmpty else { break }
+                for message in framer.append(data) {
+                    switch message {
+                    case .success(let body): queue.async { handle(body) }
+                    case .failure(let problem): queue.async { server.problem(problem) }
+                    }
+                }
+            }
+            queue.async { done.signal() }
+        }
+        reader.start()
+        done.wait()
+        return queue.sync { server.exitCode ?? 1 }
+    }
+
+    /// The pending diagnostics run, touched only on the loop's queue.
+    final class LoopState: @unchecked Sendable {
+        var pending: DispatchWorkItem?
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import RulesLanguageServer
+import TestSupport
+import Testing
+
+/// The base protocol's framing: split and coalesced messages, bad headers, oversize bodies.
+@Suite struct MessageFramerTests {
+    static func framed(_ text: String) -> [UInt8] { MessageFramer.frame(Array(text.utf8)) }
+
+    @Test func aMessageSplitAcrossReadsAndSeveralInOneRead() {
+        let bytes = Self.framed("{\"a\":1}") + Self.framed("{\"b\":2}") + Self.framed("{\"c\":3}")
+        var framer = MessageFramer()
+        var bodies: [String] = []
+        // One byte at a time: every message arrives whole and in order.
+        for byte in bytes {
+            for result in framer.append([byte]) { if case .success(let body) = result { bodies.append(String(decoding: body, as: UTF8.self)) } }
+        }
+        #expect(bodies == ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"])
+        // All in one read.
+        var whole = MessageFramer()
+        let all = whole.append(bytes).compactMap { try? $0.get() }.map { String(decoding: $0, as: UTF8.self) }
+        #expect(all == bodies)
+    }
+
+    @Test func headersMayCarryAContentTypeAndAnyCase() {
+        var framer = MessageFramer()
+        let text = "content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
+        let results = framer.append(Array(text.utf8))
+        #expect(results.count == 1)
+        #expect((try? results[0].get()) == Array("{}".utf8))
+    }
+
+    @Test func aBadHeaderIsReportedAndTheStreamGoesOn() {
+        var framer = MessageFramer()
+        let results = framer.append(Array("Content-Length: twelve\r\n\r\n".utf8) + Self.framed("{}"))
+        #expect(results.count == 2)
+        if case .failure(.badHeader(let what)) = results[0] { #expect(what.contains("twelve")) } else { Issue.record("\(results[0])") }
+        #expect((try? results[1].get()) == Array("{}".utf8))
+        var missing = MessageFramer()
+        #expect(missing.append(Array("X-Other: 1\r\n\r\n".utf8)).count == 1)
+    }
+
+    @Test func anOversizeBodyIsSkippedWithoutKeepingIt() {
+        var framer = MessageFramer(maxBody: 10)
+        var results = framer.append(Array("Content-Length: 1000\r\n\r\n".utf8) + Array(repeating: 65, count: 400))
+        #expect(results.count == 1)
+        #expect(results.first.map { if case .failure(.tooLarge(1000)) = $0 { true } else { false } } == true)
+        results = framer.append(Array(repeating: 65, count: 600) + Self.framed("{}"))
+        #expect(results.count == 1)
+        #expect((try? results[0].get()) == Array("{}".utf8))
+        // A header that never ends is refused after 8 KiB, not kept.
+        var endless = MessageFramer()
+        #expect(endless.append(Array(repeating: 65, count: 9000)).count == 1)
+    }
+}
+
+/// The server's answers, in process: initialize, diagnostics as the buffer changes, shutdown.
+@Suite struct LanguageServerTests {
+    final class Sent: @unchecked Sendable {
+        var messages: [String] = []
+    }
+
+    static func server() -> (LanguageServer, Sent) {
+        let sent = Sent()
+        var framer = MessageFramer()
+        let server = LanguageServer { bytes in
+            for result in framer.append(bytes) { if case .success(let body) = result { sent.messages.append(String(decoding: body, as: UTF8.self)) } }
+        }
+        return (server, sent)
+    }
+
+    static func message(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static func json(_ value: Any) -> [UInt8] { Array((try? JSONSerialization.data(withJSONObject: value)) ?? Data()) }
+
+    @Test func initializeAnswersWithWhatIsServedAndRequestsBeforeItAreRefused() {
+        let (server, sent) = Self.server()
+        server.receive(Self.message(#"{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}"#))
+        #expect(sent.messages.last?.contains("\"code\":-32002") == true)
+        server.receive(Self.message(#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"rootUri":null,"capabilities":{}}}"#))
+        #expect(sent.messages.last?.contains("\"id\":2") == true)
+        #expect(sent.messages.last?.contains("\"change\":2") == true, "incremental sync")
+        server.receive(Self.message(#"{"jsonrpc":"2.0","id":"x","method":"no/such","params":{}}"#))
+        #expect(sent.messages.last?.contains("\"id\":\"x\"") == true && sent.messages.last?.contains("-32601") == true)
+        server.receive(Self.message("not json"))
+        #expect(sent.messages.last?.contains("-32700") == true)
+        server.receive(Self.message(#"{"jsonrpc":"2.0","id":3,"method":"shutdown"}"#))
+        server.receive(Self.message(#"{"jsonrpc":"2.0","method":"exit"}"#))
+        #expect(server.exitCode == 0)
+        let (rude, _) = Self.server()
+        rude.receive(Self.message(#"{"jsonrpc":"2.0","method":"exit"}"#))
+        #expect(rude.exitCode == 1, "exit without shutdown")
+    }
+
+    /// An unknown fact typed into a copy of the shipped notifications shows as a diagnostic with
+    /// its code, range (UTF-16, after Hangul) and reference link; an incremental edit that fixes
+    /// it clears it.
+    @Test func diagnosticsFollowTheUnsavedBuffer() throws {
+        let root = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let (server, sent) = Self.server()
+        server.receive(Self.json(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["rootUri": "file://" + root, "capabilities": [:]]]))
+        let uri = "file://" + root + "/rules/extra.yaml"
+        let text =
+            "# 알림 하나\nnotifications:\n  - id: evening_extra\n    category: nudge\n    at: \"20:00\"\n    when: completion_rat < 0.6\n    template: checkin_ready\n"
+        server.receive(
+            Self.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": text]],
+            ]))
+        #expect(server.diagnosticsDue)
+        server.publishDiagnostics()
+        let published = try #require(sent.messages.last { $0.contains("publishDiagnostics") && $0.contains("extra.yaml") })
+        #expect(published.contains("\"code\":\"type.unknown_fact\""), "\(published)")
+        #expect(published.contains("\"start\":{\"line\":5,\"character\":10}"), "\(published)")
+        #expect(published.contains("\"end\":{\"line\":5,\"character\":24}"), "\(published)")
+        #expect(published.contains("\"severity\":1"))
+        #expect(published.contains("\"version\":1"))
+        // Fix it with an incremental change: insert "e" after "completion_rat".
+        server.receive(
+            Self.json([
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": [
+                    "textDocument": ["uri": uri, "version": 2],
+                    "contentChanges": [["range": ["start": ["line": 5, "character": 24], "end": ["line": 5, "character": 24]], "text": "e"]],
+                ],
+            ]))
+        server.publishDiagnostics()
+        let cleared = try #require(sent.messages.last { $0.contains("publishDiagnostics") && $0.contains("extra.yaml") })
+        #expect(!cleared.contains("type.unknown_fact"), "\(cleared)")
+        #expect(cleared.contains("\"version\":2"))
+    }
+
+    /// A change in a template file re-diagnoses the notification that names it (in another
+    /// file): removing the template makes the notification's reference unknown.
+    @Test func aTemplateChangeReDiagnosesTheNotificationsThatNameIt() throws {
+        let root = try Fixtures.copyOfShipped(["routines", "rules", "templates"])
+        let (server, sent) = Self.server()
+        server.receive(Self.json(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["rootUri": "file://" + root, "capabilities": [:]]]))
+        let path = root + "/templates/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let renamed = text.replacingOccurrences(of: "id: checkin_ready", with: "id: checkin_ready_renamed")
+        #expect(renamed != text)
+        server.receive(
+            Self.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": "file://" + path, "languageId": "yaml", "version": 1, "text": renamed]],
+            ]))
+        server.publishDiagnostics()
+        #expect(
+            sent.messages.contains { $0.contains("publishDiagnostics") && $0.contains("rules/notifications.yaml") && $0.contains("checkin_ready") })
+    }
+}
+
+/// `rules lsp` as an editor runs it: a process on stdin and stdout, messages framed, the
+/// diagnostics of an opened buffer arriving after the debounce, shutdown and exit ending it with 0.
+@Suite struct LanguageServerProcessTests {
+    /// Reads framed messages from a pipe until `stop` holds for one (or the pipe ends).
+    static func read(_ handle: FileHandle, framer: inout MessageFramer, until stop: (String) -> Bool) -> String? {
+        while true {
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            for result in framer.append(data) {
+                if case .success(let body) = result, stop(String(decoding: body, as: UTF8.self)) { return String(decoding: body, as: UTF8.self) }
+            }
+        }
+    }
+
+    @Test func theServerSpeaksOverStandardInputAndOutput() throws {
+        let binary = try BuiltProduct.path("rules")
+        let root = try Fixtures.copyOfShipped(["routines", "rules", "templates"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["lsp"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        func send(_ value: Any) throws {
+            input.fileHandleForWriting.write(Data(MessageFramer.frame(Array(try JSONSerialization.data(withJSONObject: value)))))
+        }
+        var framer = MessageFramer()
+        try send(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["rootUri": "file://" + root, "capabilities": [:]]])
+        let initialized = Self.read(output.fileHandleForReading, framer: &framer) { $0.contains("\"id\":1") }
+        #expect(initialized?.contains("textDocumentSync") == true)
+        let path = root + "/rules/route.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "completion_rate < 0.6", with: "completion_rat < 0.6")
+        try send([
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": ["textDocument": ["uri": "file://" + path, "languageId": "yaml", "version": 1, "text": text]],
+        ])
+        let diagnostics = Self.read(output.fileHandleForReading, framer: &framer) { $0.contains("publishDiagnostics") && $0.contains("route.yaml") }
+        #expect(diagnostics?.contains("type.unknown_fact") == true, "\(diagnostics ?? "nothing")")
+        try send(["jsonrpc": "2.0", "id": 2, "method": "shutdown"])
+        #expect(Self.read(output.fileHandleForReading, framer: &framer) { $0.contains("\"id\":2") } != nil)
+        try send(["jsonrpc": "2.0", "method": "exit"])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}

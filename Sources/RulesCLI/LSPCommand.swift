@@ -13,8 +13,11 @@ enum LSPCommand {
                 checked with the checks and codes of `rules check`, over the whole ruleset of the
                 workspace with your unsaved buffers in place of their files, and open scenario
                 files against it; each diagnostic carries its code, a link to the reference and
-                the hint. Diagnostics run once typing pauses (150 ms). Exits 0 after the client's
-                shutdown and exit, 1 when the input ends first. Editor setup: docs/EDITORS.md.
+                the hint. Diagnostics run once typing pauses (150 ms). Also: completion of keys,
+                facts, functions, ids and allowed values; hover on facts, templates, routines and
+                keys; go to definition and references of ids; quick fixes for "did you mean"
+                hints. Exits 0 after the client's shutdown and exit, 1 when the input ends first.
+                Editor setup: docs/EDITORS.md.
                 """,
             usage: "rules lsp",
             arguments: [],

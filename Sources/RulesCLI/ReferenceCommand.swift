@@ -2,6 +2,7 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
+import RulesLanguageServer
 import RulesSimulator
 import Ruleset
 
@@ -62,65 +63,9 @@ enum ReferenceCommand {
 
 /// The users' reference, built from the code.
 enum Reference {
-    struct FactRow {
-        var name: String
-        var type: String
-        var sensitive: Bool
-        var meaning: String
-        var example: String
-    }
+    typealias FactRow = FactDocumentation.Row
 
-    /// A routine field's example from the routine itself: its own name, unit and goal.
-    static func routineExample(_ field: String, _ routine: Routine) -> String {
-        func amount(_ value: Double) -> String {
-            let number = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-            switch routine.unit {
-            case .count: return number
-            case .check: return number + " items"
-            default: return number + " " + routine.unit.rawValue
-            }
-        }
-        switch field {
-        case "name": return "\"\(routine.name)\""
-        case "value": return amount((routine.goal / 3).rounded())
-        case "goal": return amount(routine.goal)
-        case "progress": return "0.33"
-        case "status": return "\"in_progress\""
-        case "enabled": return routine.defaultEnabled ? "true" : "false"
-        case "core": return routine.core ? "true" : "false"
-        default: return ""
-        }
-    }
-
-    static func factRows(_ ruleset: Ruleset) -> [FactRow] {
-        var rows: [FactRow] = []
-        let schema = ruleset.schema
-        for fact in schema.facts {
-            var meaning = ""
-            var example = ""
-            if let entry = FactCatalogue.entry(fact.name) {
-                meaning = entry.unit + ": " + entry.meaning
-                example = entry.example
-            } else if fact.name.hasPrefix("routines."), let field = fact.name.split(separator: ".").last,
-                let entry = FactCatalogue.routineFields.first(where: { $0.name == field })
-            {
-                let id = fact.name.split(separator: ".").dropFirst().first.map(String.init) ?? ""
-                let routine = ruleset.routine(id)
-                meaning = "routine '\(routine?.name ?? id)': \(entry.meaning)"
-                example = routine.map { routineExample(String(field), $0) } ?? entry.example
-            } else if fact.name.hasPrefix("settings.") {
-                let key = String(fact.name.dropFirst("settings.".count))
-                meaning = "user setting"
-                if let value = ruleset.settings.declaration(key)?.defaultValue { meaning += ", default \(value)" }
-            } else if fact.name.hasPrefix("notifications.") {
-                meaning = "consecutive ignores of that notification type"
-            }
-            rows.append(
-                FactRow(
-                    name: fact.name, type: "\(fact.type)", sensitive: ruleset.sensitivity(of: fact.name) != nil, meaning: meaning, example: example))
-        }
-        return rows
-    }
+    static func factRows(_ ruleset: Ruleset) -> [FactRow] { FactDocumentation.rows(ruleset) }
 
     static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
 

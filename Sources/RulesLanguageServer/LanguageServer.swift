@@ -13,8 +13,11 @@ import RulesetFiles
 /// workspace's ruleset with the editor's unsaved buffers in place of their files, plus the
 /// open scenario files read against that ruleset.
 ///
-/// Not yet: completion, hover, definition, references, symbols, code actions and lenses
-/// (only what `initialize` advertises is served).
+/// Served besides: completion (keys from the file kind's schema, facts and functions in
+/// expressions, ids and allowed values after their keys), hover (facts, templates, routines,
+/// notifications, keys), go to definition and find references (templates, routines,
+/// notifications, settings, categories), and the quick fix of every "did you mean" hint. Not
+/// yet: symbols, other quick fixes and lenses (only what `initialize` advertises is served).
 public final class LanguageServer: @unchecked Sendable {
     // @unchecked: the loop calls it from one serial queue only.
 
@@ -92,6 +95,20 @@ public final class LanguageServer: @unchecked Sendable {
         case "shutdown":
             shutDown = true
             respond(id: id, .null)
+        case "textDocument/codeAction":
+            guard let uri = params?["textDocument"]?["uri"]?.string else {
+                respondError(id: id, .invalidParams, "textDocument is needed")
+                return
+            }
+            respond(id: id, .array((params?["context"]?["diagnostics"]?.items ?? []).compactMap { Self.quickFix(for: $0, uri: uri) }))
+        case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references":
+            guard let uri = params?["textDocument"]?["uri"]?.string, let line = params?["position"]?["line"]?.int,
+                let character = params?["position"]?["character"]?.int
+            else {
+                respondError(id: id, .invalidParams, "textDocument and position are needed")
+                return
+            }
+            respond(id: id, answer(method, uri: uri, position: TextDocument.Position(line: line, character: character)))
         default:
             respondError(id: id, .methodNotFound, "'\(method)' is not served")
         }
@@ -129,6 +146,11 @@ public final class LanguageServer: @unchecked Sendable {
             "capabilities",
             .object([
                 ("positionEncoding", .string("utf-16")),
+                ("completionProvider", .object([("triggerCharacters", .array([".", " ", "{"].map(JSONValue.string)))])),
+                ("hoverProvider", .bool(true)),
+                ("definitionProvider", .bool(true)),
+                ("referencesProvider", .bool(true)),
+                ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
                 (
                     "textDocumentSync",
                     .object([("openClose", .bool(true)), ("change", .int(2)), ("save", .object([("includeText", .bool(false))]))])
@@ -137,6 +159,73 @@ public final class LanguageServer: @unchecked Sendable {
         ),
         ("serverInfo", .object([("name", .string("rules lsp")), ("version", .string("1"))])),
     ])
+
+    // MARK: Completion, hover, definition, references
+
+    /// The last ruleset of the workspace that loaded (the features answer from it while the
+    /// buffer being typed does not load).
+    var lastRuleset: Ruleset?
+
+    /// The text of a file: its buffer when open, else the file.
+    func text(of uri: String) -> String? {
+        documents[uri]?.text ?? (try? String(contentsOfFile: Self.path(of: uri), encoding: .utf8))
+    }
+
+    func answer(_ method: String, uri: String, position: TextDocument.Position) -> JSONValue {
+        let path = Self.path(of: uri)
+        guard let root, let kind = CursorContext.kind(of: path), let text = text(of: uri) else { return .null }
+        if lastRuleset == nil {
+            var overlay: [String: String] = [:]
+            for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
+            lastRuleset = Ruleset.load(directory: root, overlay: overlay).ruleset
+        }
+        guard let ruleset = lastRuleset else { return .null }
+        let features = EditorFeatures(ruleset: ruleset, root: root)
+        let context = CursorContext.at(position, in: text, kind: kind)
+        switch method {
+        case "textDocument/completion":
+            return .object([("isIncomplete", .bool(false)), ("items", .array(features.completion(context)))])
+        case "textDocument/hover":
+            return features.hover(context).map { .object([("contents", .object([("kind", .string("markdown")), ("value", .string($0))]))]) } ?? .null
+        case "textDocument/definition":
+            guard let origin = features.definition(context) else { return .null }
+            let file = root + "/" + origin.file
+            let start = TextDocument.position(line: origin.location.line, column: origin.location.column, in: self.text(of: Self.uri(of: file)) ?? "")
+            return location(Self.uri(of: file), start, start)
+        default:
+            var problems: [Diagnostic] = []
+            let files = RulesetDirectory.files(in: root, folders: RulesetDirectory.rulesetFolders + ["scenarios"], prefix: "", problems: &problems)
+            let texts = files.compactMap { file in self.text(of: Self.uri(of: file.path)).map { (path: file.path, text: $0) } }
+            return .array(
+                features.references(context.token, files: texts).map { found in
+                    let start = TextDocument.Position(line: found.line, character: found.column)
+                    return location(Self.uri(of: found.path), start, TextDocument.Position(line: found.line, character: found.column + found.length))
+                })
+        }
+    }
+
+    /// The quick fix a diagnostic's hint spells out: `did you mean 'x'?` replaces the range
+    /// with x. (Diagnostics come back from the client as it was sent them.)
+    static func quickFix(for diagnostic: YAMLNode, uri: String) -> JSONValue? {
+        guard let message = diagnostic["message"]?.string, let range = diagnostic["range"],
+            let hint = message.range(of: "did you mean '"), let close = message[hint.upperBound...].firstIndex(of: "'")
+        else { return nil }
+        let replacement = String(message[hint.upperBound..<close])
+        guard !replacement.isEmpty else { return nil }
+        return .object([
+            ("title", .string("Replace with '\(replacement)'")), ("kind", .string("quickfix")), ("isPreferred", .bool(true)),
+            ("diagnostics", .array([json(diagnostic)])),
+            (
+                "edit",
+                .object([("changes", .object([(uri, .array([.object([("range", json(range)), ("newText", .string(replacement))])]))]))])
+            ),
+        ])
+    }
+
+    func location(_ uri: String, _ start: TextDocument.Position, _ end: TextDocument.Position) -> JSONValue {
+        func position(_ p: TextDocument.Position) -> JSONValue { .object([("line", .int(p.line)), ("character", .int(p.character))]) }
+        return .object([("uri", .string(uri)), ("range", .object([("start", position(start)), ("end", position(end))]))])
+    }
 
     // MARK: Diagnostics
 
@@ -160,6 +249,7 @@ public final class LanguageServer: @unchecked Sendable {
         var overlay: [String: String] = [:]
         for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
         let load = Ruleset.load(directory: root, overlay: overlay)
+        if let ruleset = load.ruleset { lastRuleset = ruleset }
         var found = load.diagnostics
         var texts: [String: String] = [:]
         for (file, source) in load.sources { texts[file] = source.text }

@@ -198,3 +198,120 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+/// Completion, hover, definition and references on the shipped ruleset, in process.
+@Suite struct EditorFeatureTests {
+    static func started() throws -> (LanguageServer, LanguageServerTests.Sent, String) {
+        let root = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let (server, sent) = LanguageServerTests.server()
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": ["rootUri": "file://" + root, "capabilities": [:]],
+            ]))
+        return (server, sent, root)
+    }
+
+    static func ask(
+        _ server: LanguageServer, _ sent: LanguageServerTests.Sent, _ method: String, _ path: String, _ line: Int, _ character: Int
+    ) -> String {
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 7, "method": method,
+                "params": ["textDocument": ["uri": "file://" + path], "position": ["line": line, "character": character]],
+            ]))
+        return sent.messages.last ?? ""
+    }
+
+    /// The line and UTF-16 character just after `needle` in a file.
+    static func position(after needle: String, in path: String) throws -> (Int, Int) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let range = line.range(of: needle) { return (index, line[..<range.upperBound].utf16.count) }
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    @Test func factsCompleteInsideAnExpressionAndKeysFromTheSchema() throws {
+        let (server, sent, root) = try Self.started()
+        let path = root + "/rules/route.yaml"
+        let (line, character) = try Self.position(after: "completion_ra", in: path)
+        let facts = Self.ask(server, sent, "textDocument/completion", path, line, character)
+        #expect(facts.contains("\"label\":\"completion_rate\""), "\(facts.prefix(500))")
+        #expect(!facts.contains("\"label\":\"now\""), "filtered by the word typed")
+        // A new key under a notification: the schema's keys.
+        let notifications = root + "/rules/notifications.yaml"
+        // After `template:`, the template ids.
+        let (templateLine, templateCharacter) = try Self.position(after: "template: checkin_re", in: notifications)
+        let ids = Self.ask(server, sent, "textDocument/completion", notifications, templateLine, templateCharacter)
+        #expect(ids.contains("\"label\":\"checkin_ready\""), "\(ids.prefix(500))")
+        let text = try String(contentsOfFile: notifications, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let item = try #require(lines.firstIndex { $0.contains("- id: morning_checkin") })
+        var edited = lines.map(String.init)
+        edited.insert("    deep", at: item + 1)
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": [
+                    "textDocument": ["uri": "file://" + notifications, "languageId": "yaml", "version": 1, "text": edited.joined(separator: "\n")]
+                ],
+            ]))
+        let keys = Self.ask(server, sent, "textDocument/completion", notifications, item + 1, 8)
+        #expect(keys.contains("\"label\":\"deep_link\""), "\(keys.prefix(500))")
+    }
+
+    @Test func hoverShowsAFactAndATemplateAndDefinitionFindsTheTemplate() throws {
+        let (server, sent, root) = try Self.started()
+        let route = root + "/rules/route.yaml"
+        let (line, character) = try Self.position(after: "completion_ra", in: route)
+        let fact = Self.ask(server, sent, "textDocument/hover", route, line, character)
+        #expect(fact.contains("**completion_rate**"), "\(fact)")
+        let notifications = root + "/rules/notifications.yaml"
+        let (templateLine, templateCharacter) = try Self.position(after: "template: checkin_re", in: notifications)
+        let hover = Self.ask(server, sent, "textDocument/hover", notifications, templateLine, templateCharacter)
+        #expect(hover.contains("**template checkin_ready**"), "\(hover)")
+        #expect(hover.contains("오늘 루트가 준비됐어"), "\(hover)")
+        let definition = Self.ask(server, sent, "textDocument/definition", notifications, templateLine, templateCharacter)
+        #expect(definition.contains("templates/notifications.yaml"), "\(definition)")
+        let references = Self.ask(server, sent, "textDocument/references", notifications, templateLine, templateCharacter)
+        #expect(references.components(separatedBy: "\"uri\"").count - 1 >= 2, "the notification and the template: \(references)")
+    }
+}
+
+/// The quick fix of a "did you mean" hint replaces the diagnostic's range with the suggestion.
+@Suite struct QuickFixTests {
+    @Test func aDidYouMeanHintIsAQuickFix() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/rules/route.yaml"
+        let range: [String: Any] = ["start": ["line": 6, "character": 26], "end": ["line": 6, "character": 40]]
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 9, "method": "textDocument/codeAction",
+                "params": [
+                    "textDocument": ["uri": uri], "range": range,
+                    "context": [
+                        "diagnostics": [
+                            [
+                                "range": range, "severity": 1, "code": "type.unknown_fact",
+                                "message": "unknown fact 'completion_rat'\nhelp: did you mean 'completion_rate'?",
+                            ]
+                        ]
+                    ],
+                ],
+            ]))
+        let answer = try #require(sent.messages.last)
+        #expect(answer.contains("\"title\":\"Replace with 'completion_rate'\""), "\(answer)")
+        #expect(answer.contains("\"newText\":\"completion_rate\""))
+        // The range comes back as the client sent it (key order is the client's).
+        #expect(answer.contains("\"start\":{\"character\":26,\"line\":6}") || answer.contains("\"start\":{\"line\":6,\"character\":26}"))
+        // A diagnostic without a suggestion has no fix.
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 10, "method": "textDocument/codeAction",
+                "params": [
+                    "textDocument": ["uri": uri], "range": range, "context": ["diagnostics": [["range": range, "message": "something else"]]],
+                ],
+            ]))
+        #expect(sent.messages.last?.contains("\"result\":[]") == true)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesExpression
+import RulesSimulator
+import Ruleset
+
+/// Completion, hover and go to definition for a cursor context, from the workspace's last
+/// ruleset that loaded and the file kind's schema (the same the editor schemas are built from).
+struct EditorFeatures {
+    let ruleset: Ruleset
+    let root: String
+
+    /// Keys that hold expressions.
+    static let expressionKeys: Set<String> = ["when", "at", "that"]
+
+    static func schema(of kind: String) -> JSONValue {
+        switch kind {
+        case "routine": EditorSchemas.routine
+        case "scenario": ScenarioSchema.schema
+        case "population": PopulationSchema.schema
+        default: EditorSchemas.rules
+        }
+    }
+
+    /// The properties (key → schema) of the object at `parents` of `schema`, through lists,
+    /// alternatives and maps of any key.
+    static func properties(_ schema: JSONValue, _ parents: ArraySlice<String>) -> [(String, JSONValue)] {
+        func member(_ value: JSONValue, _ key: String) -> JSONValue? {
+            guard case .object(let members) = value else { return nil }
+            return members.first { $0.0 == key }?.1
+        }
+        if case .array(let options)? = member(schema, "oneOf") { return options.flatMap { properties($0, parents) } }
+        guard let first = parents.first else {
+            guard case .object(let properties)? = member(schema, "properties") else { return [] }
+            return properties
+        }
+        if first == "[]" { return member(schema, "items").map { properties($0, parents.dropFirst()) } ?? [] }
+        if case .object(let properties)? = member(schema, "properties"), let child = properties.first(where: { $0.0 == first })?.1 {
+            return Self.properties(child, parents.dropFirst())
+        }
+        var values = member(schema, "additionalProperties")
+        if case .object(let patterns)? = member(schema, "patternProperties") { values = patterns.first?.1 ?? values }
+        return values.map { properties($0, parents.dropFirst()) } ?? []
+    }
+
+    static func text(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    static func member(_ value: JSONValue, _ key: String) -> JSONValue? {
+        guard case .object(let members) = value else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    // MARK: Completion
+
+    /// LSP completion items for `context`, filtered by the word typed.
+    func completion(_ context: CursorContext) -> [JSONValue] {
+        var items: [(label: String, kind: Int, detail: String, documentation: String, insert: String?)] = []
+        switch context.place {
+        case .key(let parents):
+            var seen = Set<String>()
+            for (key, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where seen.insert(key).inserted {
+                items.append((key, 10, Self.text(Self.member(schema, "type")) ?? "", Self.text(Self.member(schema, "description")) ?? "", key + ": "))
+            }
+        case .value(let key, let parents):
+            if Self.expressionKeys.contains(key) || context.word.contains(".") {
+                for row in FactDocumentation.rows(ruleset) {
+                    items.append(
+                        (
+                            row.name, 6, row.type,
+                            row.meaning + (row.example.isEmpty ? "" : " (e.g. \(row.example))")
+                                + (row.sensitive ? " — sensitive: never on the lock screen or widget" : ""), nil
+                        ))
+                }
+                for builtin in Builtin.allCases { items.append((builtin.rawValue, 3, builtin.signature, "a function", nil)) }
+            } else {
+                items += ids(for: key).map { ($0.id, 12, $0.detail, $0.documentation, nil) }
+                // The schema's allowed values for the key.
+                for (name, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where name == key {
+                    if case .array(let values)? = Self.member(schema, "enum") {
+                        for value in values {
+                            if let text = Self.text(value) { items.append((text, 20, key, Self.text(Self.member(schema, "description")) ?? "", nil)) }
+                        }
+                    }
+                }
+            }
+        }
+        var seen = Set<String>()
+        return items.filter { $0.label.hasPrefix(context.word) && seen.insert($0.label).inserted }.prefix(500).map { item in
+            var fields: [(String, JSONValue)] = [("label", .string(item.label)), ("kind", .int(item.kind)), ("detail", .string(item.detail))]
+            if !item.documentation.isEmpty {
+                fields.append(("documentation", .object([("kind", .string("markdown")), ("value", .string(item.documentation))])))
+            }
+            if let insert = item.insert { fields.append(("insertText", .string(insert))) }
+            return .object(fields)
+        }
+    }
+
+    /// The ids a key names: templates, routines, categories, settings, notifications, gates.
+    func ids(for key: String) -> [(id: String, detail: String, documentation: String)] {
+        switch key {
+        case "template", "title":
+            return ruleset.templates.map { ($0.id, "template · \($0.surface)", $0.source) }
+        case "routine", "routines":
+            return ruleset.routines.map { ($0.id, "routine · \($0.name)", "goal \(Value.formatNumber($0.goal)) \($0.unit.rawValue)") }
+        case "category":
+            return RoutineCategory.builtIn.map { ($0.rawValue, "category", "built in") }
+                + ruleset.categories.map { ($0.id, "category", $0.description ?? "declared") }
+        case "delivered", "suppressed", "notification":
+            return ruleset.notifications.map { ($0.id, "notification · \($0.category)", "at \($0.at.source)") }
+        case "reason":
+            return GateReason.allCases.map { ($0.rawValue, "gate", "") }
+        default:
+            return []
+        }
+    }
+
+    // MARK: Hover
+
+    /// Markdown for the token under the cursor: a fact, a template, a routine, a setting, a
+    /// notification, or the key's meaning.
+    func hover(_ context: CursorContext) -> String? {
+        let token = context.token
+        if let row = FactDocumentation.rows(ruleset).first(where: { $0.name == token }) {
+            var text = "**\(row.name)** · `\(row.type)`\n\n\(row.meaning)"
+            if !row.example.isEmpty { text += "\n\ne.g. `\(row.example)`" }
+            if row.sensitive { text += "\n\nSensitive: never shown on the lock screen or widget." }
+            return text
+        }
+        if let template = ruleset.templates.first(where: { $0.id == token }) {
+            let surface = ruleset.surface(template.surface)
+            var text = "**template \(template.id)** · \(template.surface)\n\n> \(template.source)"
+            if surface?.sensitivity == .forbidden {
+                text += "\n\nOn this surface a sensitive value is never shown: the fallback is \"\(surface?.fallback ?? "")\"."
+            }
+            return text
+        }
+        if let routine = ruleset.routine(token) {
+            return
+                "**routine \(routine.id)** · \(routine.name)\n\ngoal \(Value.formatNumber(routine.goal)) \(routine.unit.rawValue), \(routine.source.rawValue)"
+                + (routine.core ? ", counts in completion_rate" : "")
+        }
+        if let rule = ruleset.notification(token) {
+            return "**notification \(rule.id)** · \(rule.category)\n\nat `\(rule.at.source)`" + (rule.when.map { ", when `\($0.source)`" } ?? "")
+                + ", template `\(rule.template)`"
+        }
+        if case .key(let parents) = context.place,
+            let schema = Self.properties(Self.schema(of: context.kind), parents[...]).first(where: { $0.0 == token })?.1
+        {
+            return Self.text(Self.member(schema, "description")).map { "**\(token)** — \($0)" }
+        }
+        if case .value(let key, let parents) = context.place, key == token,
+            let schema = Self.properties(Self.schema(of: context.kind), parents[...]).first(where: { $0.0 == token })?.1
+        {
+            return Self.text(Self.member(schema, "description")).map { "**\(token)** — \($0)" }
+        }
+        return nil
+    }
+
+    // MARK: Definition
+
+    /// Where the token under the cursor is defined: a template, routine, notification, setting
+    /// (also through `settings.<key>`) or declared category.
+    func definition(_ context: CursorContext) -> Origin? {
+        let token = context.token
+        if let template = ruleset.templates.first(where: { $0.id == token }) { return template.origin }
+        if let routine = ruleset.routine(token) { return routine.origin }
+        if token.hasPrefix("routines."), let id = token.split(separator: ".").dropFirst().first, let routine = ruleset.routine(String(id)) {
+            return routine.origin
+        }
+        if let rule = ruleset.notification(token) { return rule.origin }
+        let key = token.hasPrefix("settings.") ? String(token.dropFirst("settings.".count)) : token
+        if let setting = ruleset.settings.declaration(key) { return setting.origin }
+        if let category = ruleset.categories.first(where: { $0.id == token }) { return category.origin }
+        return nil
+    }
+
+    /// Every place that names `token` in the ruleset's files: templates by `template:`, routines,
+    /// settings by `settings.<key>`, notifications by id (a text search of the files, whole words).
+    func references(_ token: String, files: [(path: String, text: String)]) -> [(path: String, line: Int, column: Int, length: Int)] {
+        guard !token.isEmpty, definition(CursorContext(place: .key(parents: []), word: token, token: token, kind: "rules")) != nil else { return [] }
+        var found: [(String, Int, Int, Int)] = []
+        for file in files {
+            for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let scalars = Array(line.unicodeScalars)
+                let target = Array(token.unicodeScalars)
+                guard scalars.count >= target.count else { continue }
+                var start = 0
+                while start + target.count <= scalars.count {
+                    if Array(scalars[start..<(start + target.count)]) == target,
+                        start == 0 || !CursorContext.isWordScalar(scalars[start - 1]) || scalars[start - 1] == ".",
+                        start + target.count == scalars.count || !CursorContext.isWordScalar(scalars[start + target.count])
+                    {
+                        let utf16 = scalars[..<start].reduce(0) { $0 + $1.utf16.count }
+                        found.append((file.path, index, utf16, token.utf16.count))
+                        start += target.count
+                    } else {
+                        start += 1
+                    }
+                }
+            }
+        }
+        return found
+    }
+}

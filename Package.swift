@@ -52,6 +52,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "CLibYAML", "RulesCLI",
+                "RulesLanguageServer",
             ],
             path: "Benchmarks"
         ),

@@ -315,3 +315,44 @@ import Testing
         #expect(sent.messages.last?.contains("\"result\":[]") == true)
     }
 }
+
+/// Hostile input never traps the server: edits with ranges past the text, backwards, inside
+/// a Hangul syllable's UTF-16 unit or a surrogate pair; deep JSON; a huge position; each
+/// followed by diagnostics and every request kind.
+@Suite struct HostileInputTests {
+    @Test func randomEditsAndPositionsNeverTrap() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/rules/route.yaml"
+        let text = try String(contentsOfFile: root + "/rules/route.yaml", encoding: .utf8)
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": text + "\n# 한글 😀 \u{2028}\r\n"]],
+            ]))
+        var generator = SeededGenerator(state: 38)
+        let pieces = ["", "x", "\n", "한", "😀", ":", "  - ", "{", "\"", "\u{0}", "\r\n", "when: now >= 21:00\n"]
+        for round in 0..<300 {
+            func number() -> Int { [0, 1, 2, 5, 7, 30, 1000, Int(Int32.max)][generator.next(8)] }
+            let start: [String: Any] = ["line": number(), "character": number()]
+            let end: [String: Any] = ["line": number(), "character": number()]
+            server.receive(
+                LanguageServerTests.json([
+                    "jsonrpc": "2.0", "method": "textDocument/didChange",
+                    "params": [
+                        "textDocument": ["uri": uri, "version": round + 2],
+                        "contentChanges": [["range": ["start": start, "end": end], "text": pieces[generator.next(pieces.count)]]],
+                    ],
+                ]))
+            if round % 25 == 0 {
+                server.publishDiagnostics()
+                for method in ["textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references"] {
+                    _ = EditorFeatureTests.ask(server, sent, method, root + "/rules/route.yaml", number(), number())
+                }
+            }
+        }
+        server.receive(Array(String(repeating: "[", count: 10_000).utf8))
+        #expect(sent.messages.last?.contains("-32700") == true)
+        server.receive(LanguageServerTests.json(["jsonrpc": "2.0", "id": 99, "method": "shutdown"]))
+        #expect(sent.messages.last?.contains("\"id\":99") == true)
+    }
+}

@@ -16,8 +16,8 @@ import RulesetFiles
 /// Served besides: completion (keys from the file kind's schema, facts and functions in
 /// expressions, ids and allowed values after their keys), hover (facts, templates, routines,
 /// notifications, keys), go to definition and find references (templates, routines,
-/// notifications, settings, categories), and the quick fix of every "did you mean" hint. Not
-/// yet: symbols, other quick fixes and lenses (only what `initialize` advertises is served).
+/// notifications, settings, categories), document symbols, and the quick fix of every "did you
+/// mean" hint. Not yet: other quick fixes and lenses (only what `initialize` advertises is served).
 public final class LanguageServer: @unchecked Sendable {
     // @unchecked: the loop calls it from one serial queue only.
 
@@ -95,6 +95,12 @@ public final class LanguageServer: @unchecked Sendable {
         case "shutdown":
             shutDown = true
             respond(id: id, .null)
+        case "textDocument/documentSymbol":
+            guard let uri = params?["textDocument"]?["uri"]?.string else {
+                respondError(id: id, .invalidParams, "textDocument is needed")
+                return
+            }
+            respond(id: id, .array(text(of: uri).map(DocumentSymbols.symbols) ?? []))
         case "textDocument/codeAction":
             guard let uri = params?["textDocument"]?["uri"]?.string else {
                 respondError(id: id, .invalidParams, "textDocument is needed")
@@ -150,6 +156,7 @@ public final class LanguageServer: @unchecked Sendable {
                 ("hoverProvider", .bool(true)),
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
+                ("documentSymbolProvider", .bool(true)),
                 ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
                 (
                     "textDocumentSync",

@@ -356,3 +356,28 @@ import Testing
         #expect(sent.messages.last?.contains("\"id\":99") == true)
     }
 }
+
+/// The outline of every file kind: sections, and under them entries named by their ids.
+@Suite struct DocumentSymbolTests {
+    @Test func everyFileKindHasAnOutline() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        func outline(_ file: String) -> String {
+            server.receive(
+                LanguageServerTests.json([
+                    "jsonrpc": "2.0", "id": 5, "method": "textDocument/documentSymbol",
+                    "params": ["textDocument": ["uri": "file://" + root + "/" + file]],
+                ]))
+            return sent.messages.last ?? ""
+        }
+        let rules = outline("rules/notifications.yaml")
+        #expect(rules.contains("\"name\":\"notifications\""), "\(rules.prefix(400))")
+        #expect(rules.contains("\"name\":\"morning_checkin\""))
+        #expect(rules.contains("\"name\":\"max_per_day\""))
+        let routine = outline("routines/water.yaml")
+        #expect(routine.contains("\"name\":\"water\"") && routine.contains("\"name\":\"goal\""), "\(routine.prefix(400))")
+        let scenario = outline("scenarios/collapsed_day.yaml")
+        #expect(scenario.contains("\"name\":\"events\"") && scenario.contains("\"name\":\"at 21:10\""), "\(scenario.prefix(600))")
+        let templates = outline("templates/notifications.yaml")
+        #expect(templates.contains("\"name\":\"checkin_ready\""))
+    }
+}

@@ -16,7 +16,8 @@ enum LSPCommand {
                 the hint. Diagnostics run once typing pauses (150 ms). Also: completion of keys,
                 facts, functions, ids and allowed values; hover on facts, templates, routines and
                 keys; go to definition and references of ids; document symbols; quick fixes for
-                "did you mean" hints. Exits 0 after the client's shutdown and exit, 1 when the input ends first.
+                every mechanical hint (did you mean, 24-hour times, durations, quoting, a
+                routine's enabled check). Exits 0 after the client's shutdown and exit, 1 when the input ends first.
                 Editor setup: docs/EDITORS.md.
                 """,
             usage: "rules lsp",

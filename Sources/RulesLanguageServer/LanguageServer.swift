@@ -16,8 +16,9 @@ import RulesetFiles
 /// Served besides: completion (keys from the file kind's schema, facts and functions in
 /// expressions, ids and allowed values after their keys), hover (facts, templates, routines,
 /// notifications, keys), go to definition and find references (templates, routines,
-/// notifications, settings, categories), document symbols, and the quick fix of every "did you
-/// mean" hint. Not yet: other quick fixes and lenses (only what `initialize` advertises is served).
+/// notifications, settings, categories), document symbols, and the quick fix of every
+/// mechanical hint (`QuickFixes`). Not yet: code lenses (only what `initialize` advertises is
+/// served).
 public final class LanguageServer: @unchecked Sendable {
     // @unchecked: the loop calls it from one serial queue only.
 
@@ -106,7 +107,8 @@ public final class LanguageServer: @unchecked Sendable {
                 respondError(id: id, .invalidParams, "textDocument is needed")
                 return
             }
-            respond(id: id, .array((params?["context"]?["diagnostics"]?.items ?? []).compactMap { Self.quickFix(for: $0, uri: uri) }))
+            let text = text(of: uri) ?? ""
+            respond(id: id, .array((params?["context"]?["diagnostics"]?.items ?? []).flatMap { QuickFixes.fixes(for: $0, uri: uri, text: text) }))
         case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references":
             guard let uri = params?["textDocument"]?["uri"]?.string, let line = params?["position"]?["line"]?.int,
                 let character = params?["position"]?["character"]?.int
@@ -209,24 +211,6 @@ public final class LanguageServer: @unchecked Sendable {
                     return location(Self.uri(of: found.path), start, TextDocument.Position(line: found.line, character: found.column + found.length))
                 })
         }
-    }
-
-    /// The quick fix a diagnostic's hint spells out: `did you mean 'x'?` replaces the range
-    /// with x. (Diagnostics come back from the client as it was sent them.)
-    static func quickFix(for diagnostic: YAMLNode, uri: String) -> JSONValue? {
-        guard let message = diagnostic["message"]?.string, let range = diagnostic["range"],
-            let hint = message.range(of: "did you mean '"), let close = message[hint.upperBound...].firstIndex(of: "'")
-        else { return nil }
-        let replacement = String(message[hint.upperBound..<close])
-        guard !replacement.isEmpty else { return nil }
-        return .object([
-            ("title", .string("Replace with '\(replacement)'")), ("kind", .string("quickfix")), ("isPreferred", .bool(true)),
-            ("diagnostics", .array([json(diagnostic)])),
-            (
-                "edit",
-                .object([("changes", .object([(uri, .array([.object([("range", json(range)), ("newText", .string(replacement))])]))]))])
-            ),
-        ])
     }
 
     func location(_ uri: String, _ start: TextDocument.Position, _ end: TextDocument.Position) -> JSONValue {
@@ -378,7 +362,8 @@ public final class LanguageServer: @unchecked Sendable {
         }
     }
 
-    static func range(_ node: YAMLNode) -> (start: TextDocument.Position, end: TextDocument.Position)? {
+    static func range(_ node: YAMLNode?) -> (start: TextDocument.Position, end: TextDocument.Position)? {
+        guard let node else { return nil }
         func position(_ node: YAMLNode?) -> TextDocument.Position? {
             guard let line = node?["line"]?.int, let character = node?["character"]?.int, line >= 0, character >= 0 else { return nil }
             return TextDocument.Position(line: line, character: character)

@@ -381,3 +381,65 @@ import Testing
         #expect(templates.contains("\"name\":\"checkin_ready\""))
     }
 }
+
+/// Every mechanical hint is a quick fix: am/pm times, spaced durations (or minutes), an
+/// ambiguous 8:30, and the missing `routines.X.enabled &&`.
+@Suite struct HintQuickFixTests {
+    @Test func theHintsOfTimesDurationsAndConditionsAreQuickFixes() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/rules/hints.yaml"
+        let text = """
+            settings:
+              sleepy: { type: bool, default: true }
+              early: { type: bool, default: true }
+            notifications:
+              - id: sleepy
+                category: nudge
+                at: 8:30pm
+                when: (sleep.minutes ?? 420) < 6h 30m
+                template: checkin_ready
+              - id: early
+                category: nudge
+                at: 8:30
+                when: routines.water.status != "completed"
+                template: checkin_ready
+
+            """
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": text]],
+            ]))
+        server.publishDiagnostics()
+        let published = try #require(sent.messages.last { $0.contains("publishDiagnostics") && $0.contains("hints.yaml") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(published.utf8)) as? [String: Any])
+        let diagnostics = try #require((object["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]])
+        var titles: [String] = []
+        var edits: [String] = []
+        for diagnostic in diagnostics {
+            server.receive(
+                LanguageServerTests.json([
+                    "jsonrpc": "2.0", "id": 11, "method": "textDocument/codeAction",
+                    "params": ["textDocument": ["uri": uri], "range": diagnostic["range"] ?? [:], "context": ["diagnostics": [diagnostic]]],
+                ]))
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data((sent.messages.last ?? "").utf8)) as? [String: Any])
+            for action in answer["result"] as? [[String: Any]] ?? [] {
+                titles.append(action["title"] as? String ?? "")
+                let changes = ((action["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri] ?? []
+                for change in changes {
+                    guard let range = change["range"] as? [String: [String: Int]], let start = range["start"], let end = range["end"],
+                        let line = start["line"], let from = start["character"], let to = end["character"]
+                    else { continue }
+                    let lineText = Array(text.split(separator: "\n", omittingEmptySubsequences: false)[line].utf16)
+                    edits.append(
+                        String(decoding: lineText[from..<min(to, lineText.count)], as: UTF16.self) + " → " + (change["newText"] as? String ?? ""))
+                }
+            }
+        }
+        #expect(edits.contains("8:30pm → 20:30"), "\(edits) \(titles)")
+        #expect(edits.contains("6h 30m → 6h30m") && edits.contains("6h 30m → 390"), "\(edits)")
+        #expect(edits.contains("8:30 → 08:30") && edits.contains("8:30 → 20:30"), "\(edits)")
+        #expect(
+            edits.contains("routines.water.status != \"completed\" → routines.water.enabled && routines.water.status != \"completed\""), "\(edits)")
+    }
+}

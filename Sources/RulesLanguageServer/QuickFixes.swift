@@ -1,0 +1,86 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+
+/// The quick fixes a diagnostic's hint spells out, each an edit of the text it points at
+/// (diagnostics come back from the client as they were sent):
+/// - `did you mean 'x'?` replaces the range with x;
+/// - `write 24-hour time: 20:30` replaces the time written with am/pm (`8:30pm`);
+/// - `write a duration without spaces: 6h30m, or 390 where a fact counts minutes` offers both
+///   for `6h 30m`;
+/// - `write 08:30 for the morning or 20:30 for the evening` offers both for `8:30`;
+/// - `quote the value: at: "8:30"` quotes the value;
+/// - ``write `routines.x.enabled && …` `` replaces the condition from where it starts.
+enum QuickFixes {
+    static func fixes(for diagnostic: YAMLNode, uri: String, text: String) -> [JSONValue] {
+        guard let message = diagnostic["message"]?.string, let range = LanguageServer.range(diagnostic["range"] ?? diagnostic) else { return [] }
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(range.start.line).first.map(String.init) ?? ""
+        let scalars = Array(line.unicodeScalars)
+        /// The scalar offset in the line of a UTF-16 character position.
+        func offset(_ character: Int) -> Int {
+            var units = 0
+            for (index, scalar) in scalars.enumerated() {
+                if units >= character { return index }
+                units += scalar.utf16.count
+            }
+            return scalars.count
+        }
+        func utf16(_ offset: Int) -> Int { scalars.prefix(offset).reduce(0) { $0 + $1.utf16.count } }
+        /// The span around the diagnostic's start made of scalars `inside` accepts, trimmed of spaces.
+        func span(_ inside: (Unicode.Scalar) -> Bool) -> (Int, Int) {
+            var start = offset(range.start.character)
+            var end = start
+            while start > 0, inside(scalars[start - 1]) { start -= 1 }
+            while end < scalars.count, inside(scalars[end]) { end += 1 }
+            while start < end, scalars[start] == " " { start += 1 }
+            while end > start, scalars[end - 1] == " " { end -= 1 }
+            return (utf16(start), utf16(end))
+        }
+        func between(_ text: String, _ open: String, _ close: String) -> String? {
+            guard let from = text.range(of: open), let to = text[from.upperBound...].range(of: close) else { return nil }
+            return String(text[from.upperBound..<to.lowerBound])
+        }
+        func fix(_ title: String, _ from: Int, _ to: Int, _ replacement: String, preferred: Bool = true) -> JSONValue {
+            func position(_ character: Int) -> JSONValue { .object([("line", .int(range.start.line)), ("character", .int(character))]) }
+            let edit: JSONValue = .object([
+                ("range", .object([("start", position(from)), ("end", position(to))])), ("newText", .string(replacement)),
+            ])
+            return .object([
+                ("title", .string(title)), ("kind", .string("quickfix")), ("isPreferred", .bool(preferred)),
+                ("diagnostics", .array([LanguageServer.json(diagnostic)])), ("edit", .object([("changes", .object([(uri, .array([edit]))]))])),
+            ])
+        }
+        let isDigit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        if let suggestion = between(message, "did you mean '", "'"), !suggestion.isEmpty {
+            let end = range.end.line == range.start.line ? range.end.character : range.start.character
+            return [fix("Replace with '\(suggestion)'", range.start.character, end, suggestion)]
+        }
+        if let time = between(message + "\n", "write 24-hour time: ", "\n") {
+            let (from, to) = span { isDigit($0) || $0 == ":" || $0.properties.isAlphabetic }
+            return [fix("Write \(time)", from, to, time)]
+        }
+        if let rest = between(message + "\n", "write a duration without spaces: ", "\n") {
+            let (from, to) = span { isDigit($0) || "hms ".unicodeScalars.contains($0) }
+            var out: [JSONValue] = []
+            if let compact = rest.split(separator: ",").first.map(String.init) { out.append(fix("Write \(compact)", from, to, compact)) }
+            if let minutes = between(rest, ", or ", " where") { out.append(fix("Write \(minutes) (minutes)", from, to, minutes, preferred: false)) }
+            return out
+        }
+        if let morning = between(message, "write ", " for the morning"),
+            let evening = message.range(of: " for the morning").flatMap({ between(String(message[$0.upperBound...]), " or ", " for the evening") })
+        {
+            let (from, to) = span { isDigit($0) || $0 == ":" || $0 == "\"" }
+            return [fix("Write \(morning) (morning)", from, to, morning), fix("Write \(evening) (evening)", from, to, evening, preferred: false)]
+        }
+        if let quoted = between(message + "\n", "quote the value: ", "\n"), let colon = quoted.firstIndex(of: ":") {
+            let value = quoted[quoted.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !value.contains("…") else { return [] }
+            let (from, to) = span { $0 != "#" && $0 != "," && $0 != "}" }
+            return [fix("Quote the value", from, to, value)]
+        }
+        if let condition = between(message, "write `", "`") {
+            return [fix("Write \(condition)", range.start.character, utf16(scalars.count), condition)]
+        }
+        return []
+    }
+}

@@ -17,7 +17,8 @@ enum LSPCommand {
                 facts, functions, ids and allowed values; hover on facts, templates, routines and
                 keys; go to definition and references of ids; document symbols; quick fixes for
                 every mechanical hint (did you mean, 24-hour times, durations, quoting, a
-                routine's enabled check). Exits 0 after the client's shutdown and exit, 1 when the input ends first.
+                routine's enabled check); code lenses with the scenarios' results, worked out in
+                the background from the saved files. Exits 0 after the client's shutdown and exit, 1 when the input ends first.
                 Editor setup: docs/EDITORS.md.
                 """,
             usage: "rules lsp",

@@ -17,8 +17,8 @@ import RulesetFiles
 /// expressions, ids and allowed values after their keys), hover (facts, templates, routines,
 /// notifications, keys), go to definition and find references (templates, routines,
 /// notifications, settings, categories), document symbols, and the quick fix of every
-/// mechanical hint (`QuickFixes`). Not yet: code lenses (only what `initialize` advertises is
-/// served).
+/// mechanical hint (`QuickFixes`), and code lenses with the scenarios' results (`CodeLenses`,
+/// worked out in the background from the saved files).
 public final class LanguageServer: @unchecked Sendable {
     // @unchecked: the loop calls it from one serial queue only.
 
@@ -92,10 +92,34 @@ public final class LanguageServer: @unchecked Sendable {
         case "initialize":
             root = Self.root(from: params)
             initialized = true
+            lensesDue = root != nil
             respond(id: id, Self.capabilities)
         case "shutdown":
             shutDown = true
             respond(id: id, .null)
+        case "textDocument/codeLens":
+            guard let uri = params?["textDocument"]?["uri"]?.string, let root, let computed = lensCache else {
+                respond(id: id, .array([]))
+                return
+            }
+            let path = Self.path(of: uri)
+            let display = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+            respond(id: id, .array(CodeLenses.lenses(for: display, uri: uri, ruleset: computed.ruleset, lenses: computed.lenses)))
+        case "workspace/executeCommand":
+            guard params?["command"]?.string == "rules.runScenario", let uri = params?["arguments"]?.items?.first?.string, let root else {
+                respond(id: id, .null)
+                return
+            }
+            respond(id: id, .null)
+            let path = Self.path(of: uri)
+            guard let ruleset = Ruleset.load(directory: root).ruleset else {
+                notify("window/showMessage", .object([("type", .int(1)), ("message", .string("the ruleset does not load: see its diagnostics"))]))
+                return
+            }
+            let lived = ScenarioLenses.compute(CodeLenses.scenarios(root: root, ruleset: ruleset, only: path), ruleset: ruleset)
+            let text = lived.scenarios.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.passed) passed, \($0.value.failed) failed" }
+                .joined(separator: "; ")
+            notify("window/showMessage", .object([("type", .int(3)), ("message", .string(text.isEmpty ? "no scenario in that file loads" : text))]))
         case "textDocument/documentSymbol":
             guard let uri = params?["textDocument"]?["uri"]?.string else {
                 respondError(id: id, .invalidParams, "textDocument is needed")
@@ -144,7 +168,9 @@ public final class LanguageServer: @unchecked Sendable {
             guard let uri = params?["textDocument"]?["uri"]?.string else { return }
             documents[uri] = nil
             diagnosticsDue = true
-        case "textDocument/didSave", "workspace/didChangeWatchedFiles": diagnosticsDue = true
+        case "textDocument/didSave", "workspace/didChangeWatchedFiles":
+            diagnosticsDue = true
+            lensesDue = root != nil
         default: break
         }
     }
@@ -159,6 +185,8 @@ public final class LanguageServer: @unchecked Sendable {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("codeLensProvider", .object([("resolveProvider", .bool(false))])),
+                ("executeCommandProvider", .object([("commands", .array([.string("rules.runScenario"), .string("rules.showLens")]))])),
                 ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix")]))])),
                 (
                     "textDocumentSync",
@@ -168,6 +196,36 @@ public final class LanguageServer: @unchecked Sendable {
         ),
         ("serverInfo", .object([("name", .string("rules lsp")), ("version", .string("1"))])),
     ])
+
+    // MARK: Code lenses
+
+    /// Whether the saved files changed since the lenses were worked out.
+    public private(set) var lensesDue = false
+    var lensCache: (ruleset: Ruleset, lenses: ScenarioLenses)?
+    /// Requests sent to the client (each needs its own id).
+    var refreshes = 0
+
+    /// The lenses' work, to run off the message queue (nil when none is due); hand its result
+    /// to `lensesComputed`.
+    public func lensWork() -> (@Sendable () -> LensResult)? {
+        guard lensesDue, let root else { return nil }
+        lensesDue = false
+        return { LensResult(computed: CodeLenses.compute(root: root)) }
+    }
+
+    /// The worked-out lenses; the client is asked to show them again.
+    public func lensesComputed(_ result: LensResult) {
+        guard let computed = result.computed else { return }
+        lensCache = computed
+        refreshes += 1
+        write(
+            .object([("jsonrpc", .string("2.0")), ("id", .string("lens-refresh-\(refreshes)")), ("method", .string("workspace/codeLens/refresh"))]))
+    }
+
+    /// Works the lenses out now (tests; the loop runs `lensWork` in the background).
+    public func computeLenses() {
+        if let work = lensWork() { lensesComputed(work()) }
+    }
 
     // MARK: Completion, hover, definition, references
 
@@ -391,4 +449,9 @@ extension YAMLNode {
         if case .sequence(let items) = content { return items }
         return nil
     }
+}
+
+/// Lenses worked out off the message queue.
+public struct LensResult: Sendable {
+    let computed: (ruleset: Ruleset, lenses: ScenarioLenses)?
 }

@@ -17,6 +17,13 @@ public enum LanguageServerLoop {
                 done.signal()
                 return
             }
+            // Lenses live the scenarios: off the queue, the result handed back to it.
+            if let work = server.lensWork() {
+                DispatchQueue.global().async {
+                    let result = work()
+                    queue.async { if server.exitCode == nil { server.lensesComputed(result) } }
+                }
+            }
             guard server.diagnosticsDue else { return }
             state.pending?.cancel()
             let work = DispatchWorkItem { if server.diagnosticsDue, server.exitCode == nil { server.publishDiagnostics() } }

@@ -443,3 +443,37 @@ import Testing
             edits.contains("routines.water.status != \"completed\" → routines.water.enabled && routines.water.status != \"completed\""), "\(edits)")
     }
 }
+
+/// Code lenses from the saved files: a scenario's result, a notification's delivery days, a
+/// threshold's days on each side; the scenario's lens runs it again.
+@Suite struct CodeLensTests {
+    @Test func lensesShowWhatTheScenariosDo() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        #expect(server.lensesDue)
+        server.computeLenses()
+        #expect(sent.messages.last?.contains("workspace/codeLens/refresh") == true)
+        func lenses(_ file: String) -> String {
+            server.receive(
+                LanguageServerTests.json([
+                    "jsonrpc": "2.0", "id": 12, "method": "textDocument/codeLens", "params": ["textDocument": ["uri": "file://" + root + "/" + file]],
+                ]))
+            return sent.messages.last ?? ""
+        }
+        let scenario = lenses("scenarios/collapsed_day.yaml")
+        #expect(scenario.contains("▶ run — ") && scenario.contains(" passed"), "\(scenario)")
+        #expect(!scenario.contains("failed"), "\(scenario)")
+        let notifications = lenses("rules/notifications.yaml")
+        #expect(notifications.contains("scenario days\""), "\(notifications.prefix(600))")
+        #expect(notifications.contains("\"title\":\"delivered on "), "\(notifications.prefix(600))")
+        let route = lenses("rules/route.yaml")
+        #expect(route.contains("sleep.minutes) < 360: holds on ") || route.contains("< 360: holds on "), "\(route.prefix(800))")
+        // The scenario's lens runs it again and says the result.
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 13, "method": "workspace/executeCommand",
+                "params": ["command": "rules.runScenario", "arguments": ["file://" + root + "/scenarios/collapsed_day.yaml"]],
+            ]))
+        #expect(sent.messages.last?.contains("scenarios/collapsed_day.yaml: ") == true, "\(sent.messages.last ?? "")")
+        #expect(sent.messages.last?.contains(" passed, 0 failed") == true)
+    }
+}

@@ -21,6 +21,8 @@ struct CursorContext {
     var token: String
     /// The file kind: `routine`, `rules`, `scenario`, `population`.
     var kind: String
+    /// The line up to the cursor.
+    var before = ""
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "."
@@ -106,13 +108,15 @@ struct CursorContext {
             if column == 0 { break }
         }
         if let key = line.key, before.count > line.keyColumn + key.count {
-            return CursorContext(place: .value(key: key, parents: parents), word: word, token: token, kind: kind)
+            return CursorContext(place: .value(key: key, parents: parents), word: word, token: token, kind: kind, before: before)
         }
         // `{ key: value, … }` on one line: the last key before the cursor in the flow mapping.
         if let brace = before.lastIndex(of: "{"), let colon = before[brace...].lastIndex(of: ":") {
             let keyText = before[before.index(after: brace)..<colon].split(separator: ",").last?.trimmingCharacters(in: .whitespaces) ?? ""
-            if !keyText.isEmpty { return CursorContext(place: .value(key: keyText, parents: parents), word: word, token: token, kind: kind) }
+            if !keyText.isEmpty {
+                return CursorContext(place: .value(key: keyText, parents: parents), word: word, token: token, kind: kind, before: before)
+            }
         }
-        return CursorContext(place: .key(parents: parents), word: word, token: token, kind: kind)
+        return CursorContext(place: .key(parents: parents), word: word, token: token, kind: kind, before: before)
     }
 }

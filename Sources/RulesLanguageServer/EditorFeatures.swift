@@ -65,6 +65,24 @@ struct EditorFeatures {
             for (key, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where seen.insert(key).inserted {
                 items.append((key, 10, Self.text(Self.member(schema, "type")) ?? "", Self.text(Self.member(schema, "description")) ?? "", key + ": "))
             }
+        case .value(let key, _) where key == "text" || key == "fallback":
+            // In a template's text: facts inside `{`, filters after `|`, particles after `}`.
+            let open = context.before.lastIndex(of: "{")
+            let close = context.before.lastIndex(of: "}")
+            if let open, close.map({ $0 < open }) ?? true {
+                if context.before[open...].contains("|") {
+                    items += TemplateFilter.allCases.map { ($0.rawValue, 3, "filter", Self.filterDocumentation($0), nil) }
+                } else {
+                    items += FactDocumentation.rows(ruleset).map { ($0.name, 6, $0.type, $0.meaning, nil) }
+                }
+            } else if close != nil, context.before.hasSuffix("}" + context.word) {
+                items += Particle.allCases.map { particle in
+                    (
+                        particle.rawValue, 21, "particle",
+                        "\(particle.forms.consonant) after a final consonant, \(particle.forms.vowel) after a vowel", nil
+                    )
+                }
+            }
         case .value(let key, let parents):
             if Self.expressionKeys.contains(key) || context.word.contains(".") {
                 for row in FactDocumentation.rows(ruleset) {
@@ -96,6 +114,17 @@ struct EditorFeatures {
             }
             if let insert = item.insert { fields.append(("insertText", .string(insert))) }
             return .object(fields)
+        }
+    }
+
+    static func filterDocumentation(_ filter: TemplateFilter) -> String {
+        switch filter {
+        case .thousands: "3,240"
+        case .hm: "5시간 30분, from minutes or a duration"
+        case .k: "3.2k"
+        case .percent: "50%, from a rate 0…1"
+        case .list: "Korean list joining: 물 300ml, 양치, 300보"
+        @unknown default: filter.rawValue
         }
     }
 

@@ -244,7 +244,8 @@ public final class LanguageServer: @unchecked Sendable {
         if lastRuleset == nil {
             var overlay: [String: String] = [:]
             for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
-            lastRuleset = Ruleset.load(directory: root, overlay: overlay).ruleset
+            // The buffers as typed, else the saved files.
+            lastRuleset = Ruleset.load(directory: root, overlay: overlay).ruleset ?? Ruleset.load(directory: root).ruleset
         }
         guard let ruleset = lastRuleset else { return .null }
         let features = EditorFeatures(ruleset: ruleset, root: root)
@@ -253,7 +254,17 @@ public final class LanguageServer: @unchecked Sendable {
         case "textDocument/completion":
             return .object([("isIncomplete", .bool(false)), ("items", .array(features.completion(context)))])
         case "textDocument/hover":
-            return features.hover(context).map { .object([("contents", .object([("kind", .string("markdown")), ("value", .string($0))]))]) } ?? .null
+            var parts = features.hover(context).map { [$0] } ?? []
+            // On a comparison with a constant: the values the scenarios presented on each side.
+            let display = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+            for threshold in lensCache?.lenses.thresholds ?? [] where threshold.file == display && threshold.line == position.line + 1 {
+                guard !context.token.isEmpty, threshold.text.contains(context.token) else { continue }
+                parts.append(
+                    "`\(threshold.text)` in the saved scenarios: nearest \(threshold.nearestHolding ?? "—") where it holds, "
+                        + "\(threshold.nearestFailing ?? "—") where it fails; holds on \(threshold.holdsDays) days, fails on \(threshold.failsDays)")
+            }
+            guard !parts.isEmpty else { return .null }
+            return .object([("contents", .object([("kind", .string("markdown")), ("value", .string(parts.joined(separator: "\n\n")))]))])
         case "textDocument/definition":
             guard let origin = features.definition(context) else { return .null }
             let file = root + "/" + origin.file

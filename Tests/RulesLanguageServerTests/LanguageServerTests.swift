@@ -477,3 +477,41 @@ import Testing
         #expect(sent.messages.last?.contains(" passed, 0 failed") == true)
     }
 }
+
+/// Inside a template's text: facts in `{`, filters after `|`, particles after `}`; and a
+/// threshold's hover tells the values the scenarios presented on each side.
+@Suite struct TemplateCompletionAndThresholdHoverTests {
+    @Test func placeholdersFiltersAndParticlesComplete() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/templates/extra.yaml"
+        let lines = ["templates:", "  - id: extra_line", "    surface: home", "    text: 걸음 {steps.today|tho", "    text2: x"]
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": lines.joined(separator: "\n")]],
+            ]))
+        let path = root + "/templates/extra.yaml"
+        let filters = EditorFeatureTests.ask(server, sent, "textDocument/completion", path, 3, lines[3].utf16.count)
+        #expect(filters.contains("\"label\":\"thousands\""), "\(filters.prefix(400))")
+        let inside = EditorFeatureTests.ask(server, sent, "textDocument/completion", path, 3, "    text: 걸음 {steps.to".utf16.count)
+        #expect(inside.contains("\"label\":\"steps.today\""), "\(inside.prefix(400))")
+        var particleLines = lines
+        particleLines[3] = "    text: {routine.name}을"
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": particleLines.joined(separator: "\n")]]],
+            ]))
+        let particles = EditorFeatureTests.ask(server, sent, "textDocument/completion", path, 3, particleLines[3].utf16.count)
+        #expect(particles.contains("\"label\":\"을(를)\""), "\(particles.prefix(400))")
+    }
+
+    @Test func aThresholdHoverTellsTheScenariosValues() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        server.computeLenses()
+        let route = root + "/rules/route.yaml"
+        let (line, character) = try EditorFeatureTests.position(after: "(sleep.minutes ?? 420) < 36", in: route)
+        let hover = EditorFeatureTests.ask(server, sent, "textDocument/hover", route, line, character)
+        #expect(hover.contains("in the saved scenarios: nearest 350 where it holds, 390 where it fails"), "\(hover)")
+    }
+}

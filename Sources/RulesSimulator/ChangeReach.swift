@@ -44,8 +44,9 @@ public final class ChangeReach {
     var below: [Value?]
     var above: [Value?]
     var clock: LocalClock?
-    /// Per ruleset observed: the notifications and table entries that read each setting.
-    var settingReaders: [String: (notifications: Set<String>, entries: Set<String>)] = [:]
+    /// Per ruleset observed (by its content hash): the notifications and table entries that
+    /// read each setting.
+    var settingReaders: [String: [String: (notifications: Set<String>, entries: Set<String>)]] = [:]
 
     public init(_ changes: RuleChanges) {
         entries = changes.entries
@@ -163,7 +164,7 @@ public final class ChangeReach {
 
     /// The notifications and table entries (`route[0]`) that read each setting.
     func settingReaders(_ ruleset: Ruleset) -> [String: (notifications: Set<String>, entries: Set<String>)] {
-        if !settingReaders.isEmpty { return settingReaders }
+        if let known = settingReaders[ruleset.sha256] { return known }
         var readers: [String: (notifications: Set<String>, entries: Set<String>)] = [:]
         func setting(_ fact: String) -> String? { fact.hasPrefix("settings.") ? String(fact.dropFirst(9)) : nil }
         for rule in ruleset.notifications {
@@ -178,7 +179,7 @@ public final class ChangeReach {
                 for fact in when.factsRead { if let key = setting(fact) { readers[key, default: ([], [])].entries.insert("\(table)[\(index)]") } }
             }
         }
-        settingReaders = readers
+        settingReaders[ruleset.sha256] = readers
         return readers
     }
 }

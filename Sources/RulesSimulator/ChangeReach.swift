@@ -14,7 +14,7 @@ import Ruleset
 /// - a table or judgement entry whose condition was rewritten or whose result changed, when
 ///   it matched (a judgement entry: when its status or result was given);
 /// - a setting's default, when a notification or table entry that reads it was reached; the
-///   light route's scale, when the light route was entered.
+///   light route's scale, when the light route was entered; a routine, when a scenario had it on.
 /// Both runs (old and new ruleset) are observed; an element is reached if either run reached it.
 public final class ChangeReach {
     public struct Element: Sendable {
@@ -128,6 +128,7 @@ public final class ChangeReach {
             case "judgement":
                 reached[index] = given.contains(entry.subject + ":" + (entry.id.split(separator: " ").last.map(String.init) ?? ""))
             case "light": reached[index] = entered.contains(.light)
+            case "routine": reached[index] = engine.statuses()[entry.id] != nil
             case "setting":
                 let readers = settingReaders(ruleset)[entry.id]
                 reached[index] =

@@ -97,7 +97,7 @@ enum ConditionChange {
 public struct RuleChanges: Sendable {
     public struct Entry: Sendable, Hashable {
         /// `notification`, `template`, `policy`, `route`, `risk`, `judgement`, `light`,
-        /// `setting`, `threshold`.
+        /// `setting`, `routine`, `threshold`.
         public var kind: String
         public var id: String
         public var origin: Origin
@@ -218,6 +218,18 @@ public struct RuleChanges: Sendable {
                 kind: "judgement", id: "day[\(index + 1)] \(entry.result.rawValue)", subject: "day", origin: entry.origin,
                 whenOrigin: entry.whenOrigin, conditions: (before?.when, entry.when), fields: (before.map(\.result.rawValue), entry.result.rawValue))
         }
+        // Routines: any field of one of the same id (or a new one).
+        func routineKey(_ routine: Routine) -> String {
+            [
+                routine.name, routine.category.rawValue, routine.source.rawValue, routine.unit.rawValue, Value.formatNumber(routine.goal),
+                routine.quickLog.map(Value.formatNumber).joined(separator: ","), String(routine.core), String(routine.defaultEnabled),
+                String(routine.sensitive), routine.items.joined(separator: ","), routine.lightGoal.map(Value.formatNumber) ?? "",
+            ].joined(separator: "\u{1}")
+        }
+        let oldRoutines = Dictionary(old.routines.map { ($0.id, routineKey($0)) }, uniquingKeysWith: { a, _ in a })
+        for routine in new.routines where oldRoutines[routine.id] != routineKey(routine) {
+            entries.append(Entry(kind: "routine", id: routine.id, origin: routine.origin, subject: routine.id))
+        }
         if old.light?.scale != new.light?.scale, let light = new.light {
             entries.append(Entry(kind: "light", id: "light", origin: light.origin, subject: RouteKind.light.rawValue))
         }
@@ -227,6 +239,11 @@ public struct RuleChanges: Sendable {
                 Entry(kind: "setting", id: setting.key, origin: setting.origin, subject: setting.key))
         }
         self.entries = entries
+    }
+
+    /// Whether facts `read` depend on a routine: its own facts, or the day's totals it counts in.
+    static func reads(_ read: Set<String>, routine id: String) -> Bool {
+        read.contains { fact in fact.hasPrefix("routines.\(id).") || ["completion_rate", "completed", "total"].contains(fact) }
     }
 
     /// The changed entries that can explain a change of `kind` about `subject` (a
@@ -243,6 +260,7 @@ public struct RuleChanges: Sendable {
             let direct = entries.filter {
                 ($0.isAbout("notification") && ($0.siteID ?? $0.id) == subject) || ($0.isAbout("template") && ($0.siteID ?? $0.id) == rule?.template)
                     || $0.kind == "policy" || ($0.kind == "setting" && ($0.id == subject || read.contains("settings." + $0.id)))
+                    || ($0.kind == "routine" && Self.reads(read, routine: $0.id))
             }
             if !direct.isEmpty { return direct }
             // Another notification changed: they share the cap and the cooldowns.
@@ -260,7 +278,9 @@ public struct RuleChanges: Sendable {
             let direct = entries.filter { $0.isAbout("template") && $0.subject == subject }
             return direct.isEmpty ? entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.kind == "light" || readByTables($0) } : direct
         default:
-            return entries.filter { $0.isAbout("route") || $0.isAbout("risk") || $0.isAbout("judgement") || $0.kind == "light" || readByTables($0) }
+            return entries.filter {
+                $0.isAbout("route") || $0.isAbout("risk") || $0.isAbout("judgement") || ["light", "routine"].contains($0.kind) || readByTables($0)
+            }
         }
     }
 }

@@ -72,6 +72,17 @@ import Testing
         #expect(run.stdout.contains("  the app opened every half hour, nothing done: −1 "), "\(run.stdout)")
     }
 
+    /// A routine is an element too: the water goal raised is listed, reached (scenarios have
+    /// water on) and named as the cause of what it changed.
+    @Test func aChangedRoutineIsAnElementAndACause() throws {
+        let new = try copy(editing: "routines/water.yaml") { $0.replacingOccurrences(of: "goal: 1500", with: "goal: 2000") }
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        #expect(run.exitCode == .failure)
+        let text = run.stdout.replacingOccurrences(of: new + "/", with: "NEW/")
+        #expect(text.contains("  reached     routine 'water' (NEW/routines/water.yaml:"), "\(text.prefix(600))")
+        #expect(text.contains("changed: routine 'water'"), "\(text.prefix(300))")
+    }
+
     @Test func thePopulationSampleShowsTheLightRouteRising() throws {
         let new = try lighterRoute(populations: true)
         // A smaller sample than the default keeps the debug test quick; the default is measured in Benchmarks.

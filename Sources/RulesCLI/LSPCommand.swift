@@ -28,6 +28,13 @@ enum LSPCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        LanguageServerLoop.run(input: .standardInput, output: .standardOutput) == 0 ? .success : .failure
+        LanguageServerLoop.run(input: .standardInput, output: .standardOutput, explain: explanation) == 0 ? .success : .failure
+    }
+
+    /// A code's `--explain` summary and rationale, for hover.
+    @Sendable static func explanation(_ code: String) -> String? {
+        DiagnosticOutput.catalogue.first { $0.code.rawValue == code }.map {
+            "**\($0.code.rawValue)** (\($0.severity.rawValue)): \($0.summary)\n\n\($0.rationale)"
+        }
     }
 }

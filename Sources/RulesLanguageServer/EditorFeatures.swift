@@ -162,6 +162,19 @@ struct EditorFeatures {
         if let template = ruleset.templates.first(where: { $0.id == token }) {
             let surface = ruleset.surface(template.surface)
             var text = "**template \(template.id)** · \(template.surface)\n\n> \(template.source)"
+            // As the preview renders it, with each sample day's facts.
+            let prepared = PreparedRuleset(ruleset)
+            let samples = LocalClock(identifier: "Asia/Seoul").map {
+                TemplatePreview.samples(prepared, clock: $0, day: DateFormat.days("2026-06-29") ?? 20_633)
+            }
+            for sample in samples ?? [] {
+                switch TemplatePreview.render(template, prepared: prepared, facts: sample.facts) {
+                case .text(let shown): text += "\n\n\(sample.name): \(shown)"
+                case .redacted(let fallback): text += "\n\n\(sample.name): redacted — the surface shows \"\(fallback)\""
+                case .unknown: text += "\n\n\(sample.name): not shown (a value is unknown then)"
+                case .failed(let message): text += "\n\n\(sample.name): fails — \(message)"
+                }
+            }
             if surface?.sensitivity == .forbidden {
                 text += "\n\nOn this surface a sensitive value is never shown: the fallback is \"\(surface?.fallback ?? "")\"."
             }

@@ -44,7 +44,13 @@ public final class LanguageServer: @unchecked Sendable {
     /// The files (URIs) that have diagnostics shown, to clear them when they are fixed.
     var published: Set<String> = []
 
-    public init(send: @escaping ([UInt8]) -> Void) { self.send = send }
+    /// A diagnostic code's explanation (`rules check --explain`), for hover; nil: none known.
+    let explain: (String) -> String?
+
+    public init(send: @escaping ([UInt8]) -> Void, explain: @escaping (String) -> String? = { _ in nil }) {
+        self.send = send
+        self.explain = explain
+    }
 
     // MARK: Messages
 
@@ -263,6 +269,8 @@ public final class LanguageServer: @unchecked Sendable {
                     "`\(threshold.text)` in the saved scenarios: nearest \(threshold.nearestHolding ?? "—") where it holds, "
                         + "\(threshold.nearestFailing ?? "—") where it fails; holds on \(threshold.holdsDays) days, fails on \(threshold.failsDays)")
             }
+            // A diagnostic code (in a comment, or copied from a message): its explanation.
+            if let explained = explain(context.token) { parts.append(explained) }
             guard !parts.isEmpty else { return .null }
             return .object([("contents", .object([("kind", .string("markdown")), ("value", .string(parts.joined(separator: "\n\n")))]))])
         case "textDocument/definition":
@@ -333,14 +341,14 @@ public final class LanguageServer: @unchecked Sendable {
         for diagnostic in found where !diagnostic.file.isEmpty && diagnostic.file != "." {
             let uri = Self.uri(of: root + "/" + diagnostic.file)
             let text = texts[diagnostic.file] ?? (try? String(contentsOfFile: root + "/" + diagnostic.file, encoding: .utf8)) ?? ""
-            byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href))
+            byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href, root: root))
         }
         return byURI
     }
 
     /// A diagnostic as the protocol has it: range, severity, code with its reference, message
     /// with the hint.
-    static func json(_ diagnostic: Diagnostic, text: String, href: String?) -> JSONValue {
+    static func json(_ diagnostic: Diagnostic, text: String, href: String?, root: String? = nil) -> JSONValue {
         let start = TextDocument.position(line: diagnostic.location.line, column: diagnostic.location.column, in: text)
         var end = diagnostic.end.map { TextDocument.position(line: $0.line, column: $0.column, in: text) } ?? start
         if end == start { end.character += wordLength(at: start, in: text) }
@@ -353,7 +361,22 @@ public final class LanguageServer: @unchecked Sendable {
         if let href { fields.append(("codeDescription", .object([("href", .string(href))]))) }
         fields.append(("source", .string("rules")))
         fields.append(("message", .string(diagnostic.message + (diagnostic.hint.map { "\nhelp: " + $0 } ?? ""))))
+        if let root, let related = related(diagnostic.message, root: root) { fields.append(("relatedInformation", .array([related]))) }
         return .object(fields)
+    }
+
+    /// The other place a message names (`… is already defined at rules/x.yaml:4`), as related
+    /// information: the other definition of a duplicate.
+    static func related(_ message: String, root: String) -> JSONValue? {
+        guard let at = message.range(of: " at ", options: .backwards) else { return nil }
+        let place = message[at.upperBound...].prefix { !$0.isWhitespace && $0 != ")" && $0 != "," }
+        let parts = place.split(separator: ":")
+        guard parts.count >= 2, let line = Int(parts[1]), line >= 1, parts[0].hasSuffix(".yaml") || parts[0].hasSuffix(".yml") else { return nil }
+        let position: JSONValue = .object([("line", .int(line - 1)), ("character", .int(0))])
+        return .object([
+            ("location", .object([("uri", .string(uri(of: root + "/" + parts[0]))), ("range", .object([("start", position), ("end", position)]))])),
+            ("message", .string("the other definition")),
+        ])
     }
 
     /// The UTF-16 length of the word at `position` (at least 1), for a diagnostic without an end.

@@ -6,10 +6,12 @@ import Foundation
 /// runs them once, not per keystroke). Returns the exit code: 0 after `shutdown` and `exit`,
 /// 1 for an `exit` without `shutdown` or input that ends first.
 public enum LanguageServerLoop {
-    public static func run(input: FileHandle, output: FileHandle, debounce: Double = 0.15) -> Int32 {
+    public static func run(
+        input: FileHandle, output: FileHandle, debounce: Double = 0.15, explain: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) -> Int32 {
         let queue = DispatchQueue(label: "rules.lsp")
         let done = DispatchSemaphore(value: 0)
-        let server = LanguageServer { bytes in output.write(Data(bytes)) }
+        let server = LanguageServer(send: { bytes in output.write(Data(bytes)) }, explain: explain)
         let state = LoopState()
         @Sendable func handle(_ body: [UInt8]) {
             server.receive(body)

@@ -515,3 +515,52 @@ import Testing
         #expect(hover.contains("in the saved scenarios: nearest 350 where it holds, 390 where it fails"), "\(hover)")
     }
 }
+
+/// A template's hover renders it with the preview's sample days; a code hovers with its
+/// explanation; a duplicate names the other definition as related information.
+@Suite struct HoverDetailTests {
+    @Test func aTemplateHoverRendersItAndACodeHoverExplainsIt() throws {
+        let root = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let sent = LanguageServerTests.Sent()
+        var framer = MessageFramer()
+        let server = LanguageServer(
+            send: { bytes in
+                for result in framer.append(bytes) {
+                    if case .success(let body) = result { sent.messages.append(String(decoding: body, as: UTF8.self)) }
+                }
+            }, explain: { $0 == "lint.no_toggle" ? "**lint.no_toggle** (warning): a notification type the user cannot turn off" : nil })
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": ["rootUri": "file://" + root, "capabilities": [:]],
+            ]))
+        let notifications = root + "/rules/notifications.yaml"
+        let (line, character) = try EditorFeatureTests.position(after: "template: checkin_re", in: notifications)
+        let hover = EditorFeatureTests.ask(server, sent, "textDocument/hover", notifications, line, character)
+        #expect(hover.contains("오늘 루트가 준비됐어"), "\(hover)")
+        #expect(hover.components(separatedBy: "\\n\\n").count >= 4, "the text and each sample's rendering: \(hover)")
+        // A code written in a comment.
+        let uri = "file://" + root + "/rules/note.yaml"
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": [
+                    "textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": "# see lint.no_toggle\nforbidden_phrases: [바보]\n"]
+                ],
+            ]))
+        let code = EditorFeatureTests.ask(server, sent, "textDocument/hover", root + "/rules/note.yaml", 0, 12)
+        #expect(code.contains("a notification type the user cannot turn off"), "\(code)")
+    }
+
+    @Test func aDuplicateNamesTheOtherDefinition() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/rules/again.yaml"
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": "policy:\n  max_per_day: 2\n"]],
+            ]))
+        server.publishDiagnostics()
+        let published = sent.messages.filter { $0.contains("publishDiagnostics") && $0.contains("relatedInformation") }
+        #expect(published.contains { $0.contains("the other definition") && $0.contains("notifications.yaml") }, "\(published)")
+    }
+}

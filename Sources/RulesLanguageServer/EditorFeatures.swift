@@ -84,7 +84,13 @@ struct EditorFeatures {
                 }
             }
         case .value(let key, let parents):
-            if Self.expressionKeys.contains(key) || context.word.contains(".") {
+            let left = context.before.trimmingCharacters(in: .whitespaces).unicodeScalars.reversed().prefix { CursorContext.isWordScalar($0) }
+            let operand = String(String.UnicodeScalarView(left.reversed()))
+            if Self.expressionKeys.contains(key), context.word.isEmpty, context.before.hasSuffix(" "), let fact = ruleset.schema.fact(named: operand)
+            {
+                // After an operand: the operators its type takes.
+                items += Self.operators(for: fact.type).map { ($0.symbol, 24, "operator on \(fact.type)", $0.meaning, nil) }
+            } else if Self.expressionKeys.contains(key) || context.word.contains(".") {
                 for row in FactDocumentation.rows(ruleset) {
                     items.append(
                         (
@@ -114,6 +120,20 @@ struct EditorFeatures {
             }
             if let insert = item.insert { fields.append(("insertText", .string(insert))) }
             return .object(fields)
+        }
+    }
+
+    /// The operators a value of `type` takes on its left.
+    static func operators(for type: ExpressionType) -> [(symbol: String, meaning: String)] {
+        let compare = [("<", "less than"), ("<=", "at most"), (">", "more than"), (">=", "at least"), ("==", "equal"), ("!=", "not equal")]
+        switch type {
+        case .optional(let wrapped): return [("??", "a default when the value is unknown")] + operators(for: wrapped)
+        case .int, .number: return compare + [("+", "plus"), ("-", "minus"), ("*", "times"), ("/", "divided by")]
+        case .duration: return compare + [("+", "plus"), ("-", "minus")]
+        case .time: return compare + [("+", "plus a duration"), ("-", "minus a duration")]
+        case .date: return compare
+        case .bool: return [("&&", "and"), ("||", "or"), ("==", "equal"), ("!=", "not equal")]
+        default: return [("==", "equal"), ("!=", "not equal")]
         }
     }
 

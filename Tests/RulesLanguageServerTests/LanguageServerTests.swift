@@ -564,3 +564,23 @@ import Testing
         #expect(published.contains { $0.contains("the other definition") && $0.contains("notifications.yaml") }, "\(published)")
     }
 }
+
+/// After an operand, the operators its type takes: comparisons and arithmetic after a number,
+/// `??` first after a fact that may be unknown, `&&` and `||` after a bool.
+@Suite struct OperatorCompletionTests {
+    @Test func operatorsFitTheOperandsType() throws {
+        let (server, sent, root) = try EditorFeatureTests.started()
+        let uri = "file://" + root + "/rules/extra.yaml"
+        let lines = ["route:", "  - use: light", "    when: completion_rate ", "    reason: x", "  - use: light", "    when: sleep.minutes "]
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": lines.joined(separator: "\n")]],
+            ]))
+        let rate = EditorFeatureTests.ask(server, sent, "textDocument/completion", root + "/rules/extra.yaml", 2, lines[2].utf16.count)
+        #expect(rate.contains("\"label\":\"<\"") && rate.contains("\"label\":\"*\""), "\(rate.prefix(400))")
+        #expect(!rate.contains("\"label\":\"??\"") && !rate.contains("\"label\":\"now\""), "\(rate.prefix(400))")
+        let sleep = EditorFeatureTests.ask(server, sent, "textDocument/completion", root + "/rules/extra.yaml", 5, lines[5].utf16.count)
+        #expect(sleep.contains("\"label\":\"??\""), "\(sleep.prefix(400))")
+    }
+}

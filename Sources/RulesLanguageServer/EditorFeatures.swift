@@ -91,7 +91,10 @@ struct EditorFeatures {
                 // After an operand: the operators its type takes.
                 items += Self.operators(for: fact.type).map { ($0.symbol, 24, "operator on \(fact.type)", $0.meaning, nil) }
             } else if Self.expressionKeys.contains(key) || context.word.contains(".") {
+                // After `operand op`, the right side fits the operand's type.
+                let expected = Self.expectedType(before: String(context.before.dropLast(context.word.count)), schema: ruleset.schema)
                 for row in FactDocumentation.rows(ruleset) {
+                    if let expected, let fact = ruleset.schema.fact(named: row.name), !Self.fits(fact.type, expected) { continue }
                     items.append(
                         (
                             row.name, 6, row.type,
@@ -99,7 +102,9 @@ struct EditorFeatures {
                                 + (row.sensitive ? " — sensitive: never on the lock screen or widget" : ""), nil
                         ))
                 }
-                for builtin in Builtin.allCases { items.append((builtin.rawValue, 3, builtin.signature, "a function", nil)) }
+                for builtin in Builtin.allCases where expected.map({ Self.returns(builtin, $0) }) ?? true {
+                    items.append((builtin.rawValue, 3, builtin.signature, "a function", nil))
+                }
             } else {
                 items += ids(for: key).map { ($0.id, 12, $0.detail, $0.documentation, nil) }
                 // The schema's allowed values for the key.
@@ -120,6 +125,36 @@ struct EditorFeatures {
             }
             if let insert = item.insert { fields.append(("insertText", .string(insert))) }
             return .object(fields)
+        }
+    }
+
+    /// The type the right side of `operand op ` must have, when the text before the cursor
+    /// ends so and the operand is a fact.
+    static func expectedType(before: String, schema: FactSchema) -> ExpressionType? {
+        let parts = before.split(separator: " ").map(String.init)
+        guard parts.count >= 2, ["<", "<=", ">", ">=", "==", "!=", "+", "-", "*", "/", "??"].contains(parts[parts.count - 1]) else { return nil }
+        let operand = parts[parts.count - 2].trimmingCharacters(in: CharacterSet(charactersIn: "()!"))
+        guard var type = schema.fact(named: operand)?.type else { return nil }
+        if case .optional(let wrapped) = type { type = wrapped }
+        return type
+    }
+
+    /// Whether a value of `type` may stand where `expected` is wanted (ints and numbers mix).
+    static func fits(_ type: ExpressionType, _ expected: ExpressionType) -> Bool {
+        var type = type
+        if case .optional(let wrapped) = type { type = wrapped }
+        let numeric: Set<ExpressionType> = [.int, .number]
+        if numeric.contains(type), numeric.contains(expected) { return true }
+        if case .enumeration = type, case .enumeration = expected { return type == expected }
+        return type == expected
+    }
+
+    /// Whether `builtin` can give a value of `expected`.
+    static func returns(_ builtin: Builtin, _ expected: ExpressionType) -> Bool {
+        switch builtin {
+        case .min, .max, .clamp, .abs: [.int, .number, .duration].contains(expected)
+        case .round, .floor, .ceil, .count, .minutes, .hours: [.int, .number].contains(expected)
+        case .contains: expected == .bool
         }
     }
 

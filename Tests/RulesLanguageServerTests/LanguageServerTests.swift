@@ -582,5 +582,18 @@ import Testing
         #expect(!rate.contains("\"label\":\"??\"") && !rate.contains("\"label\":\"now\""), "\(rate.prefix(400))")
         let sleep = EditorFeatureTests.ask(server, sent, "textDocument/completion", root + "/rules/extra.yaml", 5, lines[5].utf16.count)
         #expect(sleep.contains("\"label\":\"??\""), "\(sleep.prefix(400))")
+        // The right side of a comparison: facts and functions of the operand's type only.
+        var typed = lines
+        typed[2] = "    when: completion_rate < "
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": typed.joined(separator: "\n")]]],
+            ]))
+        let right = EditorFeatureTests.ask(server, sent, "textDocument/completion", root + "/rules/extra.yaml", 2, typed[2].utf16.count)
+        #expect(right.contains("\"label\":\"steps.today\"") && right.contains("\"label\":\"min\""), "\(right.prefix(400))")
+        #expect(
+            !right.contains("\"label\":\"now\"") && !right.contains("\"label\":\"contains\"") && !right.contains("\"label\":\"route\""),
+            "\(right.prefix(600))")
     }
 }

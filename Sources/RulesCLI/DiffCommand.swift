@@ -69,7 +69,7 @@ enum DiffCommand {
         // The population first: its usage errors come before any work.
         let explicit = arguments.value("--population")
         var sample: PopulationSample?
-        if !arguments.flags.contains("--no-population"), let path = explicit ?? firstPopulation(inNew("populations"), io) {
+        if !arguments.flags.contains("--no-population"), let path = explicit ?? firstPopulation(in: newDirectory, io) {
             switch PopulationSample.live(path, old, new, arguments, explicit: explicit != nil, io) {
             case .success(let lived): sample = lived
             case .failure(let code): return code.exit
@@ -136,12 +136,14 @@ enum DiffCommand {
         return out
     }
 
-    /// The first population file (by name) in `directory`, if it has any.
-    static func firstPopulation(_ directory: String, _ io: CommandIO) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: io.resolve(directory)) else { return nil }
-        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().first.map {
-            (directory as NSString).appendingPathComponent($0)
-        }
+    /// The first population file (by name) under NEW_DIR's populations/, found by the same walk
+    /// as the ruleset's files: a link out of the directory is said (`io.outside_root`), never read.
+    static func firstPopulation(in directory: String, _ io: CommandIO) -> String? {
+        var problems: [Diagnostic] = []
+        let prefix = directory == "." ? "" : directory
+        let files = RulesetDirectory.files(in: io.resolve(directory), folders: ["populations"], prefix: prefix, problems: &problems)
+        if !problems.isEmpty { io.out(TextRenderer(color: io.useColor).render(problems, sources: [:])) }
+        return files.map(\.display).sorted().first
     }
 }
 

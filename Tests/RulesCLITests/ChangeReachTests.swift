@@ -99,6 +99,20 @@ import Testing
         #expect(both.exitCode == .usage)
     }
 
+    /// The sample's population file is found by the ruleset's own walk: a link in NEW_DIR's
+    /// populations/ to a file outside it is named, never read.
+    @Test func aPopulationLinkOutOfTheTreeIsNeverRead() throws {
+        let new = try lighterRoute()
+        let outside = Fixtures.temporaryDirectory() + "/secret.yaml"
+        try "name: SECRET-LEAK\nseed: 1\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: new + "/populations", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: new + "/populations/a.yaml", withDestinationPath: outside)
+        let run = CapturedRun(["diff", ".", new], in: Self.root)
+        #expect(!run.stdout.contains("SECRET-LEAK") && !run.stderr.contains("SECRET-LEAK"), "\(run.stdout)")
+        #expect(run.stdout.contains("io.outside_root"), "\(run.stdout)")
+        #expect(!run.stdout.contains("population sample"))
+    }
+
     @Test func aReachedChangeIsSaidSoAndTheSameRulesetExitsZero() throws {
         // A lower cap: the shipped daily_cap scenario reaches it (the gate refuses under the new one).
         let new = try copy(editing: "rules/notifications.yaml") {

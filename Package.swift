@@ -36,7 +36,9 @@ let package = Package(
         // `rules lsp`: the language server (protocol state, framing, transport), no terminal.
         .target(
             name: "RulesLanguageServer",
-            dependencies: ["RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesSimulator"]),
+            dependencies: [
+                "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator",
+            ]),
         .target(
             name: "RulesCLI",
             dependencies: [

@@ -60,7 +60,7 @@ enum PreviewCommand {
 
     static func cards(_ ruleset: Ruleset, clock: LocalClock) -> [Card] {
         let prepared = PreparedRuleset(ruleset)
-        let samples = TemplatePreview.samples(prepared, clock: clock, day: DateFormat.days("2026-06-29") ?? 20_633)
+        let samples = TemplatePreview.samples(prepared, clock: clock)
         let guardian = TextGuard(ruleset: ruleset)
         var cards: [Card] = []
         for template in ruleset.templates {

@@ -20,7 +20,7 @@ struct ReferenceExamples {
     ]
 
     /// The identity of a key table: the same object met by two paths is one table.
-    static func table(_ object: JSONValue) -> String { SchemaReference.member(object, "properties")?.rendered() ?? "" }
+    static func table(_ object: JSONValue) -> String { object.member("properties")?.rendered() ?? "" }
 
     /// Reads the files of `directory` (sorted by path, so the first value is the same every time).
     init(directory: String) {
@@ -43,16 +43,16 @@ struct ReferenceExamples {
     /// Follows the schema down the document as `SchemaReference.collect` does, keeping the
     /// first one-line value of each key of each table.
     mutating func walk(_ node: YAMLNode, _ schema: JSONValue) {
-        if let items = SchemaReference.member(schema, "items") {
+        if let items = schema.member("items") {
             if case .sequence(let elements) = node.content { for element in elements { walk(element, items) } }
             return
         }
-        if case .array(let options)? = SchemaReference.member(schema, "oneOf") {
+        if case .array(let options)? = schema.member("oneOf") {
             for option in options { walk(node, option) }
             return
         }
         guard case .mapping(let pairs) = node.content else { return }
-        if case .object(let properties)? = SchemaReference.member(schema, "properties") {
+        if case .object(let properties)? = schema.member("properties") {
             let table = Self.table(schema)
             for pair in pairs {
                 guard let key = pair.key.scalar, let child = properties.first(where: { $0.0 == key })?.1 else { continue }
@@ -61,9 +61,7 @@ struct ReferenceExamples {
             }
             return
         }
-        var values = SchemaReference.member(schema, "additionalProperties")
-        if case .object(let patterns)? = SchemaReference.member(schema, "patternProperties") { values = patterns.first?.1 ?? values }
-        guard let values, case .object = values else { return }
+        guard let values = EditorSchemas.mapValues(of: schema) else { return }
         for pair in pairs { walk(pair.value, values) }
     }
 

@@ -24,7 +24,7 @@ enum SchemaReference {
             // events) is listed once, under the first path.
             var seen: [String: String] = [:]
             for (path, object) in tables {
-                let key = member(object, "properties")?.rendered() ?? path
+                let key = object.member("properties")?.rendered() ?? path
                 if let first = seen[key] {
                     out += "\n**\(path)** — the keys of **\(first)**.\n"
                     continue
@@ -36,26 +36,16 @@ enum SchemaReference {
         return out
     }
 
-    static func member(_ value: JSONValue, _ key: String) -> JSONValue? {
-        guard case .object(let members) = value else { return nil }
-        return members.first { $0.0 == key }?.1
-    }
-
-    static func text(_ value: JSONValue?) -> String? {
-        if case .string(let text)? = value { return text }
-        return nil
-    }
-
     /// Every object of `schema` with properties, depth first, with its path (`rules › policy`).
     static func collect(_ schema: JSONValue, path: String, into tables: inout [(String, JSONValue)]) {
-        if let items = member(schema, "items") { return collect(items, path: path + "[]", into: &tables) }
-        if let choices = member(schema, "oneOf"), case .array(let options) = choices {
+        if let items = schema.member("items") { return collect(items, path: path + "[]", into: &tables) }
+        if let choices = schema.member("oneOf"), case .array(let options) = choices {
             for option in options { collect(option, path: path, into: &tables) }
             return
         }
-        guard case .object(let properties)? = member(schema, "properties") else {
-            if let values = member(schema, "additionalProperties"), case .object = values { collect(values, path: path + " › <key>", into: &tables) }
-            if case .object(let patterns)? = member(schema, "patternProperties") {
+        guard case .object(let properties)? = schema.member("properties") else {
+            if let values = schema.member("additionalProperties"), case .object = values { collect(values, path: path + " › <key>", into: &tables) }
+            if case .object(let patterns)? = schema.member("patternProperties") {
                 for (_, value) in patterns { collect(value, path: path + " › <key>", into: &tables) }
             }
             return
@@ -65,30 +55,30 @@ enum SchemaReference {
     }
 
     static func table(_ path: String, _ object: JSONValue, examples: ReferenceExamples) -> String {
-        guard case .object(let properties)? = member(object, "properties") else { return "" }
+        guard case .object(let properties)? = object.member("properties") else { return "" }
         var required: [String] = []
-        if case .array(let names)? = member(object, "required") { required = names.compactMap(text) }
-        var out = "\n**\(path)**" + (text(member(object, "description")).map { " — " + cell($0) } ?? "") + "\n\n"
+        if case .array(let names)? = object.member("required") { required = names.compactMap(\.stringValue) }
+        var out = "\n**\(path)**" + (object.member("description")?.stringValue.map { " — " + cell($0) } ?? "") + "\n\n"
         out += "| key | type | values and bounds | meaning | example |\n|---|---|---|---|---|\n"
         for (key, value) in properties {
             let mark = required.contains(key) ? " (required)" : ""
             out +=
-                "| `\(key)`\(mark) | \(cell(type(value))) | \(cell(bounds(value))) | \(cell(text(member(value, "description")) ?? "")) | \(cell(examples.example(key, in: object, path: path) ?? example(key, value))) |\n"
+                "| `\(key)`\(mark) | \(cell(type(value))) | \(cell(bounds(value))) | \(cell(value.member("description")?.stringValue ?? "")) | \(cell(examples.example(key, in: object, path: path) ?? example(key, value))) |\n"
         }
         return out
     }
 
     static func type(_ value: JSONValue) -> String {
-        if member(value, "const") != nil { return "constant" }
-        if member(value, "oneOf") != nil { return "one of several shapes" }
-        switch member(value, "type") {
+        if value.member("const") != nil { return "constant" }
+        if value.member("oneOf") != nil { return "one of several shapes" }
+        switch value.member("type") {
         case .string(let name)?:
             switch name {
-            case "array": return "list of " + (member(value, "items").map(type) ?? "values")
+            case "array": return "list of " + (value.member("items").map(type) ?? "values")
             case "object":
-                return member(value, "properties") == nil ? "map of " + (member(value, "additionalProperties").map(type) ?? "values") : "mapping"
+                return value.member("properties") == nil ? "map of " + (value.member("additionalProperties").map(type) ?? "values") : "mapping"
             case "string":
-                switch text(member(value, "pattern")) {
+                switch value.member("pattern")?.stringValue {
                 case EditorSchemas.timePattern?: return "time HH:MM"
                 case EditorSchemas.durationPattern?: return "duration (1h30m)"
                 case EditorSchemas.idPattern?: return "id"
@@ -97,25 +87,25 @@ enum SchemaReference {
             default: return name
             }
         case .array?: return "expression"
-        default: return member(value, "patternProperties") != nil ? "mapping" : "value"
+        default: return value.member("patternProperties") != nil ? "mapping" : "value"
         }
     }
 
     static func bounds(_ value: JSONValue) -> String {
         var parts: [String] = []
-        if case .array(let values)? = member(value, "enum") { parts.append(values.compactMap(text).joined(separator: ", ")) }
-        if let constant = member(value, "const") { parts.append("always \(constant.rendered())") }
-        if let minimum = member(value, "minimum") { parts.append("≥ \(minimum.rendered())") }
-        if let maximum = member(value, "maximum") { parts.append("≤ \(maximum.rendered())") }
-        if text(member(value, "pattern")) == EditorSchemas.idPattern { parts.append("[a-z][a-z0-9_]*") }
+        if case .array(let values)? = value.member("enum") { parts.append(values.compactMap(\.stringValue).joined(separator: ", ")) }
+        if let constant = value.member("const") { parts.append("always \(constant.rendered())") }
+        if let minimum = value.member("minimum") { parts.append("≥ \(minimum.rendered())") }
+        if let maximum = value.member("maximum") { parts.append("≤ \(maximum.rendered())") }
+        if value.member("pattern")?.stringValue == EditorSchemas.idPattern { parts.append("[a-z][a-z0-9_]*") }
         return parts.joined(separator: "; ")
     }
 
     /// A one-line example of a key's value, from its type.
     static func example(_ key: String, _ value: JSONValue) -> String {
-        if let constant = member(value, "const") { return "\(key): \(constant.rendered())" }
-        if case .array(let values)? = member(value, "enum"), let first = values.compactMap(text).first { return "\(key): \(first)" }
-        let minimum: String? = member(value, "minimum").map { $0.rendered() }
+        if let constant = value.member("const") { return "\(key): \(constant.rendered())" }
+        if case .array(let values)? = value.member("enum"), let first = values.compactMap(\.stringValue).first { return "\(key): \(first)" }
+        let minimum: String? = value.member("minimum").map { $0.rendered() }
         switch type(value) {
         case "time HH:MM": return "\(key): \"21:00\""
         case "duration (1h30m)": return "\(key): 90m"

@@ -156,3 +156,17 @@ extension JSONValue {
     /// `.number(value)` or `.null`.
     public static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
 }
+
+extension JSONValue {
+    /// The member `key` of an object (the first of that name); nil for anything else.
+    public func member(_ key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    /// The text of a string; nil for anything else.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

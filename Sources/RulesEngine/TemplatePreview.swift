@@ -39,7 +39,10 @@ package enum TemplatePreview {
     /// recovery route), and one with the largest numbers a day plausibly holds (every routine
     /// done, 99,999 steps, a 999-day streak). Each is a day lived by the engine to 21:10, so
     /// every fact is the engine's own.
-    package static func samples(_ prepared: PreparedRuleset, clock: LocalClock, day: Int) -> [Sample] {
+    /// The day the gallery's samples are lived on (a Monday: the shipped collapsed day's).
+    package static let galleryDay = DateFormat.days("2026-06-29") ?? 20_633
+
+    package static func samples(_ prepared: PreparedRuleset, clock: LocalClock, day: Int = galleryDay) -> [Sample] {
         let ruleset = prepared.ruleset
         func lived(
             _ name: String, steps: Int, sleep: Int, water: Double, streak: Int, doneAll: Bool

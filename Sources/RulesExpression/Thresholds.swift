@@ -48,6 +48,14 @@ public struct Threshold: Sendable, Hashable {
         return value.numeric
     }
 
+    /// How far `value` lies from the constant on the threshold's axis; nil when they do not compare.
+    public func distance(to value: Value, dayStart: Int) -> Double? {
+        guard let x = Threshold.position(of: value, dayStart: dayStart), let c = Threshold.position(of: constant, dayStart: dayStart) else {
+            return nil
+        }
+        return abs(x - c)
+    }
+
     /// How near the constant a value must lie to count as "close to" the threshold: 5 % of the
     /// constant, and at least 1 for whole numbers, 0.1 for fractions and 30 minutes for times.
     public var closeness: Double {

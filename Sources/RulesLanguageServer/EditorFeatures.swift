@@ -9,7 +9,8 @@ import Ruleset
 /// ruleset that loaded and the file kind's schema (the same the editor schemas are built from).
 struct EditorFeatures {
     let ruleset: Ruleset
-    let root: String
+    /// The preview's sample days for this ruleset (the server keeps them per ruleset).
+    let preview: () -> (prepared: PreparedRuleset, samples: [TemplatePreview.Sample])
 
     /// Keys that hold expressions.
     static let expressionKeys: Set<String> = ["when", "at", "that"]
@@ -26,32 +27,16 @@ struct EditorFeatures {
     /// The properties (key → schema) of the object at `parents` of `schema`, through lists,
     /// alternatives and maps of any key.
     static func properties(_ schema: JSONValue, _ parents: ArraySlice<String>) -> [(String, JSONValue)] {
-        func member(_ value: JSONValue, _ key: String) -> JSONValue? {
-            guard case .object(let members) = value else { return nil }
-            return members.first { $0.0 == key }?.1
-        }
-        if case .array(let options)? = member(schema, "oneOf") { return options.flatMap { properties($0, parents) } }
+        if case .array(let options)? = schema.member("oneOf") { return options.flatMap { properties($0, parents) } }
         guard let first = parents.first else {
-            guard case .object(let properties)? = member(schema, "properties") else { return [] }
+            guard case .object(let properties)? = schema.member("properties") else { return [] }
             return properties
         }
-        if first == "[]" { return member(schema, "items").map { properties($0, parents.dropFirst()) } ?? [] }
-        if case .object(let properties)? = member(schema, "properties"), let child = properties.first(where: { $0.0 == first })?.1 {
+        if first == "[]" { return schema.member("items").map { properties($0, parents.dropFirst()) } ?? [] }
+        if case .object(let properties)? = schema.member("properties"), let child = properties.first(where: { $0.0 == first })?.1 {
             return Self.properties(child, parents.dropFirst())
         }
-        var values = member(schema, "additionalProperties")
-        if case .object(let patterns)? = member(schema, "patternProperties") { values = patterns.first?.1 ?? values }
-        return values.map { properties($0, parents.dropFirst()) } ?? []
-    }
-
-    static func text(_ value: JSONValue?) -> String? {
-        if case .string(let text)? = value { return text }
-        return nil
-    }
-
-    static func member(_ value: JSONValue, _ key: String) -> JSONValue? {
-        guard case .object(let members) = value else { return nil }
-        return members.first { $0.0 == key }?.1
+        return EditorSchemas.mapValues(of: schema).map { properties($0, parents.dropFirst()) } ?? []
     }
 
     // MARK: Completion
@@ -63,7 +48,7 @@ struct EditorFeatures {
         case .key(let parents):
             var seen = Set<String>()
             for (key, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where seen.insert(key).inserted {
-                items.append((key, 10, Self.text(Self.member(schema, "type")) ?? "", Self.text(Self.member(schema, "description")) ?? "", key + ": "))
+                items.append((key, 10, schema.member("type")?.stringValue ?? "", schema.member("description")?.stringValue ?? "", key + ": "))
             }
         case .value(let key, _) where key == "text" || key == "fallback":
             // In a template's text: facts inside `{`, filters after `|`, particles after `}`.
@@ -109,9 +94,9 @@ struct EditorFeatures {
                 items += ids(for: key).map { ($0.id, 12, $0.detail, $0.documentation, nil) }
                 // The schema's allowed values for the key.
                 for (name, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where name == key {
-                    if case .array(let values)? = Self.member(schema, "enum") {
+                    if case .array(let values)? = schema.member("enum") {
                         for value in values {
-                            if let text = Self.text(value) { items.append((text, 20, key, Self.text(Self.member(schema, "description")) ?? "", nil)) }
+                            if let text = value.stringValue { items.append((text, 20, key, schema.member("description")?.stringValue ?? "", nil)) }
                         }
                     }
                 }
@@ -218,11 +203,8 @@ struct EditorFeatures {
             let surface = ruleset.surface(template.surface)
             var text = "**template \(template.id)** · \(template.surface)\n\n> \(template.source)"
             // As the preview renders it, with each sample day's facts.
-            let prepared = PreparedRuleset(ruleset)
-            let samples = LocalClock(identifier: "Asia/Seoul").map {
-                TemplatePreview.samples(prepared, clock: $0, day: DateFormat.days("2026-06-29") ?? 20_633)
-            }
-            for sample in samples ?? [] {
+            let (prepared, samples) = preview()
+            for sample in samples {
                 switch TemplatePreview.render(template, prepared: prepared, facts: sample.facts) {
                 case .text(let shown): text += "\n\n\(sample.name): \(shown)"
                 case .redacted(let fallback): text += "\n\n\(sample.name): redacted — the surface shows \"\(fallback)\""
@@ -247,12 +229,12 @@ struct EditorFeatures {
         if case .key(let parents) = context.place,
             let schema = Self.properties(Self.schema(of: context.kind), parents[...]).first(where: { $0.0 == token })?.1
         {
-            return Self.text(Self.member(schema, "description")).map { "**\(token)** — \($0)" }
+            return schema.member("description")?.stringValue.map { "**\(token)** — \($0)" }
         }
         if case .value(let key, let parents) = context.place, key == token,
             let schema = Self.properties(Self.schema(of: context.kind), parents[...]).first(where: { $0.0 == token })?.1
         {
-            return Self.text(Self.member(schema, "description")).map { "**\(token)** — \($0)" }
+            return schema.member("description")?.stringValue.map { "**\(token)** — \($0)" }
         }
         return nil
     }

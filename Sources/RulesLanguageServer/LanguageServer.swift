@@ -1,6 +1,7 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
+import RulesEngine
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -239,6 +240,17 @@ public final class LanguageServer: @unchecked Sendable {
     /// buffer being typed does not load).
     var lastRuleset: Ruleset?
 
+    /// The preview's sample days, lived once per ruleset (by content hash) for template hovers.
+    var previews: (sha256: String, prepared: PreparedRuleset, samples: [TemplatePreview.Sample])?
+
+    func previewSamples(_ ruleset: Ruleset) -> (prepared: PreparedRuleset, samples: [TemplatePreview.Sample]) {
+        if let previews, previews.sha256 == ruleset.sha256 { return (previews.prepared, previews.samples) }
+        let prepared = PreparedRuleset(ruleset)
+        let samples = LocalClock(identifier: "Asia/Seoul").map { TemplatePreview.samples(prepared, clock: $0) } ?? []
+        previews = (ruleset.sha256, prepared, samples)
+        return (prepared, samples)
+    }
+
     /// The text of a file: its buffer when open, else the file.
     func text(of uri: String) -> String? {
         documents[uri]?.text ?? (try? String(contentsOfFile: Self.path(of: uri), encoding: .utf8))
@@ -254,7 +266,7 @@ public final class LanguageServer: @unchecked Sendable {
             lastRuleset = Ruleset.load(directory: root, overlay: overlay).ruleset ?? Ruleset.load(directory: root).ruleset
         }
         guard let ruleset = lastRuleset else { return .null }
-        let features = EditorFeatures(ruleset: ruleset, root: root)
+        let features = EditorFeatures(ruleset: ruleset, preview: { self.previewSamples(ruleset) })
         let context = CursorContext.at(position, in: text, kind: kind)
         switch method {
         case "textDocument/completion":

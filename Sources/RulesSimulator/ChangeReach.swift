@@ -93,7 +93,8 @@ public final class ChangeReach {
             default: break
             }
         }
-        for status in engine.statuses().values { given.insert("routine:" + status.rawValue) }
+        let statuses = engine.statuses()
+        for status in statuses.values { given.insert("routine:" + status.rawValue) }
         var matched = Set<String>()
         for table in DecisionID.tables {
             if let explanation = engine.explanation(of: table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
@@ -128,7 +129,7 @@ public final class ChangeReach {
             case "judgement":
                 reached[index] = given.contains(entry.subject + ":" + (entry.id.split(separator: " ").last.map(String.init) ?? ""))
             case "light": reached[index] = entered.contains(.light)
-            case "routine": reached[index] = engine.statuses()[entry.id] != nil
+            case "routine": reached[index] = statuses[entry.id] != nil
             case "setting":
                 let readers = settingReaders(ruleset)[entry.id]
                 reached[index] =

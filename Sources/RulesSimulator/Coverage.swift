@@ -26,8 +26,8 @@ public final class RuleCoverage {
     var templates: Set<String> = []
     var tools: Set<String> = []
     var statuses: Set<RoutineStatus> = []
-    /// Per threshold key: the value seen nearest the constant where it holds and where it fails.
-    var sides: [String: (holds: Value?, fails: Value?)] = [:]
+    /// Per threshold key: the values seen nearest the constant where it holds and where it fails.
+    var sides: [String: NearestSides] = [:]
     let thresholds: [(key: String, where: String, threshold: Threshold, origin: Origin)]
 
     public init(ruleset: Ruleset) {
@@ -76,15 +76,8 @@ public final class RuleCoverage {
         guard let facts = engine.currentFacts() else { return }
         let schema = ruleset.perRoutineSchema
         for item in thresholds {
-            for var value in Self.values(of: item.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
-                if value.isUnknown, let fallback = item.threshold.fallback { value = fallback }
-                guard let holds = item.threshold.holds(for: value, dayStart: ruleset.dayStartsAt) else { continue }
-                var seen = sides[item.key] ?? (nil, nil)
-                let kept = holds ? seen.holds : seen.fails
-                if kept.map({ distance(value, item.threshold) < distance($0, item.threshold) }) ?? true {
-                    if holds { seen.holds = value } else { seen.fails = value }
-                }
-                sides[item.key] = seen
+            for value in Self.values(of: item.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
+                sides[item.key, default: NearestSides()].see(value, item.threshold, dayStart: ruleset.dayStartsAt)
             }
         }
         statuses.formUnion(engine.statuses().values)
@@ -98,18 +91,10 @@ public final class RuleCoverage {
         return ruleset.routines.compactMap { routine in schema.fact(named: "routines.\(routine.id).\(field)").map { facts[$0.slot] } }
     }
 
-    /// How far `value` lies from the threshold's constant (infinite when they do not compare).
-    func distance(_ value: Value, _ threshold: Threshold) -> Double {
-        let dayStart = ruleset.dayStartsAt
-        guard let x = Threshold.position(of: value, dayStart: dayStart), let c = Threshold.position(of: threshold.constant, dayStart: dayStart)
-        else { return .infinity }
-        return abs(x - c)
-    }
-
     /// A threshold's covered state and what is missing: values seen close to the constant
     /// (`Threshold.closeness`) on both sides.
     func thresholdState(_ item: (key: String, where: String, threshold: Threshold, origin: Origin)) -> (covered: Bool, missing: String?) {
-        let seen = sides[item.key] ?? (nil, nil)
+        let seen = sides[item.key] ?? NearestSides()
         let near = item.threshold.closeness
         var missing: [String] = []
         for (side, value) in [("holds", seen.holds), ("fails", seen.fails)] {
@@ -117,7 +102,7 @@ public final class RuleCoverage {
                 missing.append("never where it \(side == "holds" ? "holds" : "fails")")
                 continue
             }
-            if distance(value, item.threshold) > near {
+            if (item.threshold.distance(to: value, dayStart: ruleset.dayStartsAt) ?? .infinity) > near {
                 missing.append(
                     "nearest where it \(side) is \(Self.shown(value)), not within \(Self.closenessText(item.threshold)) of \(item.threshold.constant)"
                 )
@@ -178,7 +163,7 @@ public final class RuleCoverage {
         }
         for item in thresholds {
             let state = thresholdState(item)
-            let seen = sides[item.key] ?? (nil, nil)
+            let seen = sides[item.key] ?? NearestSides()
             items.append(
                 Item(
                     category: "thresholds", label: item.key, origin: item.origin, covered: state.covered, missing: state.missing,
@@ -207,7 +192,7 @@ public final class RuleCoverage {
             out +=
                 "thresholds (covered when values within 5 % of the constant were seen on both sides: at least 1, 0.1 for fractions, 30 minutes for times):\n"
             for item in thresholds {
-                let seen = sides[item.key] ?? (nil, nil)
+                let seen = sides[item.key] ?? NearestSides()
                 out +=
                     "  \(item.key): nearest \(seen.holds.map(Self.shown) ?? "—") where it holds, \(seen.fails.map(Self.shown) ?? "—") where it fails\n"
             }
@@ -240,5 +225,27 @@ public final class RuleCoverage {
                     })
             ),
         ])
+    }
+}
+
+/// The values seen nearest a threshold's constant where it holds and where it fails: what
+/// coverage and the editor's threshold hover report.
+struct NearestSides: Sendable {
+    private(set) var holds: Value?
+    private(set) var fails: Value?
+    private var holdsDistance = Double.infinity
+    private var failsDistance = Double.infinity
+
+    /// Sees `value` (unknown reads as the comparison's `??` default): whether the threshold
+    /// holds for it, nil when it does not compare.
+    @discardableResult
+    mutating func see(_ value: Value, _ threshold: Threshold, dayStart: Int) -> Bool? {
+        var value = value
+        if value.isUnknown, let fallback = threshold.fallback { value = fallback }
+        guard let holding = threshold.holds(for: value, dayStart: dayStart) else { return nil }
+        let distance = threshold.distance(to: value, dayStart: dayStart) ?? .infinity
+        if holding, holds == nil || distance < holdsDistance { (holds, holdsDistance) = (value, distance) }
+        if !holding, fails == nil || distance < failsDistance { (fails, failsDistance) = (value, distance) }
+        return holding
     }
 }

@@ -47,7 +47,7 @@ public struct ScenarioLenses: Sendable {
         for entry in ruleset.judgement?.day ?? [] { add(entry.when, entry.whenOrigin) }
         for rule in ruleset.notifications { add(rule.when, rule.whenOrigin) }
         var sides = Array(repeating: (holds: Set<String>(), fails: Set<String>()), count: sites.count)
-        var nearest = Array(repeating: (holds: (Value, Double)?.none, fails: (Value, Double)?.none), count: sites.count)
+        var nearest = Array(repeating: NearestSides(), count: sites.count)
         let schema = ruleset.perRoutineSchema
         for (file, scenario) in scenarios {
             var outcomes: [ExpectationResult] = []
@@ -61,17 +61,8 @@ public struct ScenarioLenses: Sendable {
                     guard let facts = engine.currentFacts(), let day = engine.currentDay else { return }
                     for (index, site) in sites.enumerated() {
                         for value in RuleCoverage.values(of: site.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
-                            var value = value
-                            if value.isUnknown, let fallback = site.threshold.fallback { value = fallback }
-                            guard let holds = site.threshold.holds(for: value, dayStart: ruleset.dayStartsAt) else { continue }
+                            guard let holds = nearest[index].see(value, site.threshold, dayStart: ruleset.dayStartsAt) else { continue }
                             if holds { sides[index].holds.insert("\(file)#\(day)") } else { sides[index].fails.insert("\(file)#\(day)") }
-                            let dayStart = ruleset.dayStartsAt
-                            guard let x = RulesExpression.Threshold.position(of: value, dayStart: dayStart),
-                                let c = RulesExpression.Threshold.position(of: site.threshold.constant, dayStart: dayStart)
-                            else { continue }
-                            let distance = abs(x - c)
-                            if holds, nearest[index].holds.map({ distance < $0.1 }) ?? true { nearest[index].holds = (value, distance) }
-                            if !holds, nearest[index].fails.map({ distance < $0.1 }) ?? true { nearest[index].fails = (value, distance) }
                         }
                     }
                 }, expectationsOnly: true, dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) })
@@ -82,8 +73,8 @@ public struct ScenarioLenses: Sendable {
         lenses.thresholds = sites.enumerated().map { index, site in
             Threshold(
                 file: site.file, line: site.line, text: site.text, holdsDays: sides[index].holds.count, failsDays: sides[index].fails.count,
-                nearestHolding: nearest[index].holds.map { RuleCoverage.shown($0.0) },
-                nearestFailing: nearest[index].fails.map { RuleCoverage.shown($0.0) })
+                nearestHolding: nearest[index].holds.map(RuleCoverage.shown),
+                nearestFailing: nearest[index].fails.map(RuleCoverage.shown))
         }
         return lenses
     }

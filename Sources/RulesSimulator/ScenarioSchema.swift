@@ -167,12 +167,7 @@ extension ScenarioSchema {
     public static var expectationKeys: [(key: String, description: String)] { properties(of: expectation) }
 
     static func properties(of schema: JSONValue) -> [(key: String, description: String)] {
-        guard case .object(let members) = schema, case .object(let properties)? = members.first(where: { $0.0 == "properties" })?.1 else { return [] }
-        return properties.map { key, value in
-            guard case .object(let fields) = value, case .string(let text)? = fields.first(where: { $0.0 == "description" })?.1 else {
-                return (key, "")
-            }
-            return (key, text)
-        }
+        guard case .object(let properties)? = schema.member("properties") else { return [] }
+        return properties.map { key, value in (key, value.member("description")?.stringValue ?? "") }
     }
 }

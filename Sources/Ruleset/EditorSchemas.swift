@@ -5,6 +5,14 @@ import RulesExpression
 /// YAML language server (`# yaml-language-server: $schema=…`). Built from the same key
 /// lists and enums the decoder reads, so the two cannot drift apart.
 package enum EditorSchemas {
+    /// The schema of a map's values (`additionalProperties`, else the first of
+    /// `patternProperties`), for walking a document down its schema; nil for no map.
+    package static func mapValues(of schema: JSONValue) -> JSONValue? {
+        if case .object(let patterns)? = schema.member("patternProperties"), let first = patterns.first?.1 { return first }
+        guard let values = schema.member("additionalProperties"), case .object = values else { return nil }
+        return values
+    }
+
     /// File name → schema, for `rules schema --out DIR`.
     package static var all: [(file: String, schema: JSONValue)] {
         [("routine.schema.json", routine), ("rules.schema.json", rules)]

@@ -1,8 +1,8 @@
 import RulesDiagnostics
 
-/// Checks of the text a person sees: what no surface may show.
-extension LintCatalogue {
-    static let hiddenCharacter = LintCheck(
+/// `lint.hidden_character`: a character a person cannot see in a text the app shows.
+enum HiddenCharacterCheck: LintRule {
+    static let check = LintCheck(
         "lint.hidden_character", .error,
         summary: "a character a person cannot see in a text the app shows",
         rationale:

@@ -1,8 +1,9 @@
 import RulesDiagnostics
 import RulesExpression
 
-extension LintCatalogue {
-    static let statusWithoutEnabled = LintCheck(
+/// `lint.status_without_enabled`: a notification that reads a routine's status but not whether the routine is on.
+enum StatusWithoutEnabledCheck: LintRule {
+    static let check = LintCheck(
         "lint.status_without_enabled", .warning,
         summary: "a notification that reads a routine's status but not whether the routine is on",
         rationale:

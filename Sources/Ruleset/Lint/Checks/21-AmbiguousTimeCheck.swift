@@ -1,9 +1,10 @@
 import RulesDiagnostics
 import RulesExpression
 
-extension LintCatalogue {
+/// `lint.ambiguous_time`: a time written with a one-digit hour.
+enum AmbiguousTimeCheck: LintRule {
     /// `at: "8:30"` meant for the evening: times are 24-hour, so a one-digit hour is the morning.
-    static let ambiguousTime = LintCheck(
+    static let check = LintCheck(
         "lint.ambiguous_time", .warning,
         summary: "a time written with a one-digit hour",
         rationale:
@@ -45,19 +46,5 @@ extension LintCatalogue {
             }
         }
         return findings
-    }
-
-    /// The first time literal of `source` with a one-digit hour (`8:30`), nil when none.
-    static func oneDigitHour(_ source: String) -> String? {
-        let scalars = Array(source.unicodeScalars)
-        func digit(_ index: Int) -> Bool { index >= 0 && index < scalars.count && ("0"..."9").contains(scalars[index]) }
-        for index in scalars.indices where scalars[index] == ":" {
-            guard digit(index - 1), !digit(index - 2), digit(index + 1), digit(index + 2), !digit(index + 3) else { continue }
-            if index >= 2, scalars[index - 2] == ":" || scalars[index - 2].properties.isAlphabetic || scalars[index - 2] == "." { continue }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[(index - 1)...(index + 2)])
-            return String(text)
-        }
-        return nil
     }
 }

@@ -1,306 +1,15 @@
 import Foundation
+import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
-/// A rendered text on a surface.
-public struct RenderedText: Sendable, Hashable, Codable {
-    /// The template rendered, nil for a fallback.
-    public var templateID: String?
-    /// The surface it was rendered for.
-    public var surface: String
-    /// The text shown.
-    public var text: String
-    /// True when a sensitive value was refused and the surface's fallback stands instead.
-    public var redacted: Bool
-}
-
-/// The gate that refused a notification candidate (SPEC order: `disabled`, `skipped`,
-/// `condition_false`, `completed`, `quiet_hours`, `daily_cap`, `category_cooldown`,
-/// `weakened`, `stale`; then iOS's pending limit). Raw values are stable trace output.
-public enum GateReason: String, Sendable, Hashable, Codable, CaseIterable {
-    case disabled, skipped
-    case conditionFalse = "condition_false"
-    case completed
-    case quietHours = "quiet_hours"
-    case dailyCap = "daily_cap"
-    case categoryCooldown = "category_cooldown"
-    case weakened, stale
-    case maxPending = "max_pending"
-}
-
-/// Why a pending request was cancelled.
-public enum CancelReason: Sendable, Hashable {
-    /// A gate refuses it now.
-    case refused(GateReason)
-    /// The new plan no longer holds it (its time or day moved, or it is no candidate now).
-    case replanned
-    /// Its notification type or template is gone after a ruleset change.
-    case removedFromRuleset
-
-    /// The stable trace spelling: the gate's code, `replanned` or `removed_from_ruleset`.
-    public var rawValue: String {
-        switch self {
-        case .refused(let gate): gate.rawValue
-        case .replanned: "replanned"
-        case .removedFromRuleset: "removed_from_ruleset"
-        }
-    }
-}
-
-extension CancelReason: Codable {
-    /// Encoded as its trace spelling.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// Reads the trace spelling back.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        switch text {
-        case "replanned": self = .replanned
-        case "removed_from_ruleset": self = .removedFromRuleset
-        default:
-            guard let gate = GateReason(rawValue: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is no cancel reason")
-            }
-            self = .refused(gate)
-        }
-    }
-}
-
-/// A change made to a saved state so that it fits the ruleset it now runs under.
-public struct Reconciliation: Sendable, Hashable, Codable {
-    /// What kind of thing changed.
-    public enum Subject: String, Sendable, Hashable, Codable {
-        case ruleset, routine, notification, template, route, setting, log, item
-    }
-
-    /// What was done to it. Raw values are stable trace output.
-    public enum Action: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The state now runs under this ruleset (its SHA-256's first 12 digits).
-        case adopted
-        /// A pending request of a removed notification type or template was cancelled.
-        case cancelled
-        /// A routine, type, log, ticked item, route item or setting value was dropped.
-        case dropped
-        /// A list or map setting lost the entries that no longer fit.
-        case entriesDropped = "entries_dropped"
-        /// A route the table no longer names was decided afresh.
-        case decidedAfresh = "decided_afresh"
-    }
-
-    /// What kind of thing changed.
-    public var subject: Subject
-    /// The id of the routine, notification type, template, route, setting, log or item.
-    public var id: String
-    /// What was done.
-    public var action: Action
-}
-
-/// Why the app ran (trace spelling: `open`, `log`, `edit_log`, `delete_log`, `check`,
-/// `uncheck`, `widget:<intent>`, `action:<action>`, `tool_call`, `settings`, `timezone`,
-/// `notification:<type>`, `notification_action:<action>`).
-public enum RunCause: Sendable, Hashable, Codable {
-    /// The user opened the app (or it refreshed): HealthKit synced.
-    case open
-    case log
-    case editLog
-    case deleteLog
-    case check
-    case uncheck
-    /// A widget button.
-    case widget(WidgetIntent)
-    /// A route request of the user's.
-    case action(RouteAction)
-    /// A tool call of the on-device model (one run, whatever the tool does).
-    case toolCall
-    /// The user changed settings.
-    case settings
-    /// The device's time zone changed.
-    case timezone
-    /// The user opened a delivered notification of this type.
-    case notification(type: String)
-    /// The user chose one of a delivered notification's actions.
-    case notificationAction(NotificationAction)
-
-    /// The stable trace spelling.
-    public var name: String {
-        switch self {
-        case .open: "open"
-        case .log: "log"
-        case .editLog: "edit_log"
-        case .deleteLog: "delete_log"
-        case .check: "check"
-        case .uncheck: "uncheck"
-        case .widget(let intent): "widget:" + intent.rawValue
-        case .action(let action): "action:" + action.rawValue
-        case .toolCall: "tool_call"
-        case .settings: "settings"
-        case .timezone: "timezone"
-        case .notification(let type): "notification:" + type
-        case .notificationAction(let action): "notification_action:" + action.rawValue
-        }
-    }
-}
-
-/// Why a user's route request changed nothing. Raw values are stable trace output.
-public enum RefusedRequest: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The user skipped today: the route and risk in force stay for the day.
-    case daySkipped = "day_skipped"
-}
-
-/// What a `problem` record reports: an event the engine could not apply, or an expression
-/// that could not be evaluated. Raw values are stable trace output.
-public enum ProblemCode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// A setting value of the wrong type or out of its bounds.
-    case invalidSetting = "event.invalid_setting"
-    /// A log value that is not a number from 0 to 10^6.
-    case invalidValue = "event.invalid_value"
-    /// A response to a request that was never delivered.
-    case notDelivered = "event.not_delivered"
-    /// An event before the last app run.
-    case outOfOrder = "event.out_of_order"
-    /// A time outside the days the engine lives (2000–2199).
-    case outOfRange = "event.out_of_range"
-    /// A log in a unit its routine does not use.
-    case unitMismatch = "event.unit_mismatch"
-    /// A checklist item its routine does not have.
-    case unknownItem = "event.unknown_item"
-    /// An edit or deletion of a log that is not today's.
-    case unknownLog = "event.unknown_log"
-    /// A delivery of a request that is not pending.
-    case unknownRequest = "event.unknown_request"
-    /// A log or tick of a routine that is not enabled.
-    case unknownRoutine = "event.unknown_routine"
-    /// A setting the ruleset does not declare.
-    case unknownSetting = "event.unknown_setting"
-    /// A time zone name that is not IANA's.
-    case unknownTimeZone = "event.unknown_timezone"
-    /// An expression could not be evaluated (its type is left out of the plan, its entry skipped).
-    case evaluation = "expression.evaluation"
-    /// A saved state whose time zone this system does not know (the state is left as it was).
-    case stateTimeZone = "state.unknown_time_zone"
-    /// With `Verification.compared`: what the step decided with the memos differs from what
-    /// it decides with everything recomputed (a defect of the engine, never of the input).
-    case memoMismatch = "engine.memo_mismatch"
-}
-
-/// A recovery item the route did not take, and why.
-public struct RouteItemLeftOut: Sendable, Hashable, Codable {
-    /// Why an item was left out.
-    public enum Reason: String, Sendable, Hashable, Codable {
-        case routineNotEnabled = "routine_not_enabled"
-        case noStepsPermission = "no_steps_permission"
-        case alreadyDone = "already_done"
-    }
-
-    /// The routine of the item.
-    public var routine: String
-    /// Why.
-    public var reason: Reason
-}
-
-/// A candidate refused by a gate.
-public struct SuppressedNotification: Sendable, Hashable, Codable {
-    /// The request id it would have had.
-    public var id: String
-    /// Its notification type.
-    public var type: String
-    /// Its routine, for a per-routine type.
-    public var routine: String?
-    /// When it would have fired.
-    public var fireAt: Date
-    /// The logical day it belonged to.
-    public var day: Int
-    /// The gate that refused it.
-    public var reason: GateReason
-}
-
-/// The close of a logical day.
-public struct DayClose: Sendable, Hashable, Codable {
-    /// The logical day closed.
-    public var day: Int
-    /// Its result.
-    public var result: DayResult
-    /// The streak after it.
-    public var streak: Int
-    /// XP gained at the close.
-    public var xpGained: Int
-    /// XP in all after it.
-    public var xp: Int
-    /// Each enabled routine's status, by id (made when asked: a close keeps them as a list
-    /// in ruleset order, which hashing ten ids at every close cost more than).
-    public var statuses: [String: RoutineStatus] {
-        get { Dictionary(zip(routineIDs, routineStatuses), uniquingKeysWith: { a, _ in a }) }
-        set {
-            routineIDs = newValue.keys.sorted()
-            routineStatuses = routineIDs.map { newValue[$0] ?? .notStarted }
-        }
-    }
-    var routineIDs: [String]
-    var routineStatuses: [RoutineStatus]
-
-    init(day: Int, result: DayResult, streak: Int, xpGained: Int, xp: Int, routineIDs: [String], routineStatuses: [RoutineStatus]) {
-        self.day = day
-        self.result = result
-        self.streak = streak
-        self.xpGained = xpGained
-        self.xp = xp
-        self.routineIDs = routineIDs
-        self.routineStatuses = routineStatuses
-    }
-}
-
-/// A tool call's verdict: the model proposes, the engine decides.
-public struct ToolVerdict: Sendable, Hashable, Codable {
-    /// Whether the call is applied, needs a question first, or is refused.
-    public enum Outcome: String, Sendable, Hashable, Codable {
-        case accepted, clarify, rejected
-    }
-
-    /// Why a call was rejected, in the order the checks run. Raw values are stable output.
-    public enum Rejection: String, Sendable, Hashable, CaseIterable, Codable, Error {
-        case tooLarge = "too_large"
-        case malformedJSON = "malformed_json"
-        case tooDeep = "too_deep"
-        case unknownTool = "unknown_tool"
-        case unknownArgument = "unknown_argument"
-        case wrongType = "wrong_type"
-        case outOfRange = "out_of_range"
-        case unitMismatch = "unit_mismatch"
-    }
-
-    /// The tool named, when the call named one.
-    public var tool: String?
-    /// The verdict.
-    public var outcome: Outcome
-    /// Set when the outcome is `rejected`.
-    public var rejection: Rejection?
-    /// The argument that decided (for `clarify`: the one to ask for), when one did.
-    public var argument: String?
-
-    /// A verdict.
-    public init(tool: String?, outcome: Outcome, rejection: Rejection? = nil, argument: String? = nil) {
-        self.tool = tool
-        self.outcome = outcome
-        self.rejection = rejection
-        self.argument = argument
-    }
-
-    /// The reason as traces print it: the rejection's code, or `ask for <argument>`.
-    public var reason: String? {
-        switch outcome {
-        case .rejected: rejection?.rawValue
-        case .clarify: argument.map { "ask for \($0)" }
-        case .accepted: nil
-        }
-    }
-}
-
 /// One thing the engine did or decided, in time order: what the simulator prints and the
 /// app may log (no sensitive values beyond what its surface allows).
+///
+/// Each kind has one home, this file: its case, its trace name and its presentation (the
+/// JSON fields and the timeline line, written together in one function of `RecordShown`), so
+/// a new kind is added here alone. (The HTML day report draws a day from a few kinds —
+/// snapshots, routes, deliveries, responses, route items — rather than a row per record.)
 public struct EngineRecord: Sendable, Hashable, Codable {
     /// The large payloads (a snapshot, a health reading, a log, a tool's verdict, a day's
     /// close) are `indirect`, kept behind a reference: records are appended and copied many
@@ -376,5 +85,226 @@ extension EngineRecord.Kind {
         case .stateReconciled: "state.reconciled"
         case .problem: "problem"
         }
+    }
+}
+
+/// How a record shows in a trace: its JSON fields (after `at` and `kind`) and its line in
+/// the readable timeline.
+public struct RecordPresentation: Sendable {
+    /// The kind's JSON fields, in their fixed order.
+    public var fields: [(String, JSONValue)]
+    /// The kind's line in the readable timeline (one line; the writer keeps it so).
+    public var line: String
+}
+
+extension EngineRecord.Kind {
+    /// The record as traces show it, its times in `clock`.
+    public func presentation(clock: LocalClock) -> RecordPresentation {
+        switch self {
+        case .appRun(let cause, let synced): RecordShown.appRun(cause, synced)
+        case .sync(let health): RecordShown.sync(health)
+        case .log(let log): RecordShown.log(log, clock)
+        case .logChanged(let log, let deleted): RecordShown.logChanged(log, deleted)
+        case .check(let routine, let item, let checked): RecordShown.check(routine, item, checked)
+        case .riskChanged(let from, let to): RecordShown.riskChanged(from, to)
+        case .routeChanged(let from, let to, let reason): RecordShown.routeChanged(from, to, reason)
+        case .routeItemDone(let item): RecordShown.routeItemDone(item)
+        case .routeItemLeftOut(let item): RecordShown.routeItemLeftOut(item)
+        case .notificationScheduled(let request): RecordShown.notificationScheduled(request, clock)
+        case .notificationCancelled(let request, let reason): RecordShown.notificationCancelled(request, reason)
+        case .notificationDelivered(let request, let stale): RecordShown.notificationDelivered(request, stale)
+        case .notificationSuppressed(let suppressed): RecordShown.notificationSuppressed(suppressed, clock)
+        case .notificationResponse(let id, let type, let response): RecordShown.notificationResponse(id, type, response)
+        case .templateRendered(let text): RecordShown.templateRendered(text)
+        case .toolVerdict(let verdict, let log): RecordShown.toolVerdict(verdict, log, clock)
+        case .snapshot(let snapshot): RecordShown.snapshot(snapshot, clock)
+        case .dayClosed(let close): RecordShown.dayClosed(close)
+        case .settingsChanged(let keys): RecordShown.settingsChanged(keys)
+        case .routeRequestRefused(let action, let reason): RecordShown.routeRequestRefused(action, reason)
+        case .timeZoneChanged(let from, let to): RecordShown.timeZoneChanged(from, to)
+        case .stateReconciled(let change): RecordShown.stateReconciled(change)
+        case .problem(let code, let message): RecordShown.problem(code, message)
+        }
+    }
+}
+
+/// Each kind's presentation: its JSON fields and its line, side by side.
+private enum RecordShown {
+    typealias Shown = RecordPresentation
+
+    static func number(_ value: Double) -> String { Value.formatNumber(value) }
+
+    static func appRun(_ cause: RunCause, _ synced: Bool) -> Shown {
+        Shown(
+            fields: [("cause", .string(cause.name)), ("synced", .bool(synced))],
+            line: "app run: \(cause.name)\(synced ? " (syncs HealthKit)" : "")")
+    }
+
+    static func sync(_ health: HealthReading?) -> Shown {
+        let fields: [(String, JSONValue)] = [
+            ("steps_permission", .optional(health?.stepsPermission.rawValue)),
+            ("sleep_permission", .optional(health?.sleepPermission.rawValue)),
+            ("steps_today", .optional(health?.stepsToday)),
+            ("sleep_known", .bool(health?.sleepMinutes != nil)),
+            ("failed", .bool(health == nil)),
+        ]
+        guard let health else { return Shown(fields: fields, line: "  sync failed: last values stay") }
+        let steps =
+            health.stepsPermission == .granted ? "\(health.stepsToday ?? 0) steps" : "steps \(health.stepsPermission.rawValue) (manual mode)"
+        let sleep =
+            health.sleepPermission == .granted
+            ? (health.sleepMinutes == nil ? "no sleep data" : "sleep known") : "sleep \(health.sleepPermission.rawValue)"
+        return Shown(fields: fields, line: "  sync: \(steps), \(sleep)")
+    }
+
+    static func log(_ log: HabitLog, _ clock: LocalClock) -> Shown {
+        Shown(
+            fields: [("log", log.json(clock: clock, status: .completed))],
+            line:
+                "  log: \(log.routine) +\(number(log.value))\(log.unit == .check ? "" : " " + log.unit.rawValue) (\(log.source.rawValue)) [\(log.id)]"
+        )
+    }
+
+    static func logChanged(_ log: HabitLog, _ deleted: Bool) -> Shown {
+        Shown(
+            fields: [("id", .string(log.id)), ("value", .number(log.value)), ("deleted", .bool(deleted))],
+            line: deleted ? "  log deleted: \(log.id)" : "  log edited: \(log.id) = \(number(log.value))")
+    }
+
+    static func check(_ routine: String, _ item: String, _ checked: Bool) -> Shown {
+        Shown(
+            fields: [("routine", .string(routine)), ("item", .string(item)), ("checked", .bool(checked))],
+            line: "  \(checked ? "checked" : "unchecked"): \(routine) \(item)")
+    }
+
+    static func riskChanged(_ from: RiskLevel?, _ to: RiskLevel) -> Shown {
+        Shown(
+            fields: [("from", .optional(from?.rawValue)), ("to", .string(to.rawValue))],
+            line: "  risk: \(from?.rawValue ?? "—") → \(to.rawValue)")
+    }
+
+    static func routeChanged(_ from: RouteKind?, _ to: RouteKind, _ reason: String) -> Shown {
+        Shown(
+            fields: [("from", .optional(from?.rawValue)), ("to", .string(to.rawValue)), ("reason", .string(reason))],
+            line: "  route: \(from?.rawValue ?? "—") → \(to.rawValue) (\(reason))")
+    }
+
+    static func routeItemDone(_ item: RouteItemState) -> Shown {
+        Shown(
+            fields: [("item", .string(item.id)), ("routine", .string(item.routine))],
+            line: "  route item done: \(item.id) \(item.routine)")
+    }
+
+    static func routeItemLeftOut(_ item: RouteItemLeftOut) -> Shown {
+        Shown(
+            fields: [("routine", .string(item.routine)), ("reason", .string(item.reason.rawValue))],
+            line: "  route item left out: \(item.routine) (\(item.reason.rawValue))")
+    }
+
+    static func notificationScheduled(_ n: ScheduledNotification, _ clock: LocalClock) -> Shown {
+        Shown(
+            fields: [("notification", n.json(clock: clock))],
+            line: "  scheduled \(n.id) for \(clock.iso8601(n.scheduledAt)) [\(n.interruptionLevel.rawValue)] \"\(n.text)\"")
+    }
+
+    static func notificationCancelled(_ n: ScheduledNotification, _ reason: CancelReason) -> Shown {
+        Shown(
+            fields: [("id", .string(n.id)), ("type", .string(n.type)), ("reason", .string(reason.rawValue))],
+            line: "  cancelled \(n.id) (\(reason.rawValue))")
+    }
+
+    static func notificationDelivered(_ n: ScheduledNotification, _ stale: Bool) -> Shown {
+        Shown(
+            fields: [
+                ("id", .string(n.id)), ("type", .string(n.type)), ("category", .string(n.category)),
+                ("stale_condition", .bool(stale)), ("interruption_level", .string(n.interruptionLevel.rawValue)),
+                ("relevance_score", .number(n.relevance)), ("title", .optional(n.title)), ("text", .string(n.text)),
+                ("redacted", .bool(n.redacted)), ("thread_id", .string(n.threadID)), ("deep_link", .optional(n.deepLink)),
+            ],
+            line: "🔔 delivered \(n.type) [\(n.interruptionLevel.rawValue)] \"\(n.text)\"\(stale ? " — stale: the condition no longer holds" : "")")
+    }
+
+    static func notificationSuppressed(_ s: SuppressedNotification, _ clock: LocalClock) -> Shown {
+        Shown(
+            fields: [
+                ("id", .string(s.id)), ("type", .string(s.type)), ("fire_at", .string(clock.iso8601(s.fireAt))),
+                ("reason", .string(s.reason.rawValue)),
+            ],
+            line: "🔕 suppressed \(s.type) (\(s.reason.rawValue))")
+    }
+
+    static func notificationResponse(_ id: String, _ type: String, _ response: String) -> Shown {
+        Shown(
+            fields: [("id", .string(id)), ("type", .string(type)), ("response", .string(response))],
+            line: "notification \(type): \(response)")
+    }
+
+    static func templateRendered(_ text: RenderedText) -> Shown {
+        Shown(
+            fields: [
+                ("template_id", .optional(text.templateID)), ("surface", .string(text.surface)), ("text", .string(text.text)),
+                ("redacted", .bool(text.redacted)),
+            ],
+            line: "  \(text.surface): \"\(text.text)\"\(text.redacted ? " (redacted)" : "") [\(text.templateID ?? "—")]")
+    }
+
+    static func toolVerdict(_ verdict: ToolVerdict, _ log: HabitLog?, _ clock: LocalClock) -> Shown {
+        var fields: [(String, JSONValue)] = [
+            ("tool", .optional(verdict.tool)), ("verdict", .string(verdict.outcome.rawValue)), ("reason", .optional(verdict.reason)),
+            ("argument", .optional(verdict.argument)),
+        ]
+        if let log { fields.append(("log", log.json(clock: clock, status: .completed))) }
+        return Shown(
+            fields: fields,
+            line:
+                "  tool \(verdict.tool ?? "?"): \(verdict.outcome.rawValue)\(verdict.reason.map { " (\($0))" } ?? "")\(verdict.argument.map { " [\($0)]" } ?? "")"
+        )
+    }
+
+    static func snapshot(_ s: DailySnapshot, _ clock: LocalClock) -> Shown {
+        var fields: [(String, JSONValue)] = []
+        if case .object(let members) = s.json(clock: clock) { fields = members }
+        let percent = Int((s.completionRate * 100).rounded())
+        var line =
+            "  snapshot: \(s.completedRoutines)/\(s.totalRoutines) (\(percent)%), steps \(s.stepsToday)/\(s.stepsGoal), water \(s.waterML)/\(s.waterGoalML)ml, route \(s.route.rawValue), risk \(s.risk.rawValue)"
+        if let quest = s.quest {
+            line += ", quest \(quest.currentSteps - quest.startSteps)/\(quest.targetDelta)\(quest.isCleared ? " cleared" : "")"
+        }
+        return Shown(fields: fields, line: line)
+    }
+
+    static func dayClosed(_ close: DayClose) -> Shown {
+        Shown(
+            fields: [
+                ("date", .string(DateFormat.string(close.day))), ("result", .string(close.result.rawValue)), ("streak", .int(close.streak)),
+                ("xp", .int(close.xp)), ("xp_gained", .int(close.xpGained)),
+                ("statuses", .object(close.statuses.keys.sorted().map { ($0, .string(close.statuses[$0]?.rawValue ?? "")) })),
+            ],
+            line:
+                "day \(DateFormat.string(close.day)) closed: \(close.result.rawValue) · streak \(close.streak) · xp +\(close.xpGained) (\(close.xp))")
+    }
+
+    static func settingsChanged(_ keys: [String]) -> Shown {
+        Shown(fields: [("settings", .array(keys.map(JSONValue.string)))], line: "  settings changed: \(keys.joined(separator: ", "))")
+    }
+
+    static func routeRequestRefused(_ action: RouteAction, _ reason: RefusedRequest) -> Shown {
+        Shown(
+            fields: [("action", .string(action.rawValue)), ("reason", .string(reason.rawValue))],
+            line: "  route request refused: \(action.rawValue) (\(reason.rawValue): the route stays for the day)")
+    }
+
+    static func timeZoneChanged(_ from: String, _ to: String) -> Shown {
+        Shown(fields: [("from", .string(from)), ("to", .string(to))], line: "🌐 time zone: \(from) → \(to) (clock times from here are \(to)'s)")
+    }
+
+    static func stateReconciled(_ change: Reconciliation) -> Shown {
+        Shown(
+            fields: [("subject", .string(change.subject.rawValue)), ("id", .string(change.id)), ("action", .string(change.action.rawValue))],
+            line: "  ♻️ state fitted to the ruleset: \(change.subject.rawValue) \(change.id) \(change.action.rawValue)")
+    }
+
+    static func problem(_ code: ProblemCode, _ message: String) -> Shown {
+        Shown(fields: [("code", .string(code.rawValue)), ("message", .string(message))], line: "  ⚠️ \(message) [\(code.rawValue)]")
     }
 }

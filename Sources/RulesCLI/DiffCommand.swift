@@ -97,29 +97,52 @@ enum DiffCommand {
         let boundary = BoundaryDays.compare(diff.elements, old: old, new: new) { name, text in
             YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
         }
-        switch arguments.value("--format") ?? "text" {
-        case "json":
-            var fields: [(String, JSONValue)] = []
-            if case .object(let scenario) = diff.json() { fields = scenario }
-            fields.append(("boundary_days", boundary.json()))
-            fields.append(("population", sample.map { $0.json() } ?? .null))
-            io.out(JSONValue.object(fields).prettyRendered() + "\n")
-        case "html": io.out(diff.html(extra: extraHTML(boundary, sample)))
-        default:
-            var out = diff.text()
-            if !boundary.days.isEmpty {
-                out += "\nboundary days (generated for the changes no scenario reached, not your scenarios):\n"
-                out += boundary.lines.map { "  " + $0 + "\n" }.joined()
-            }
-            if let sample { out += "\n" + sample.text() }
-            io.out(out)
-        }
+        let report = ChangeReport(diff: diff, boundary: boundary, sample: sample)
+        io.out(report.rendered(ReportFormat(arguments.value("--format"), default: .text) ?? .text) ?? "")
         if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
         return diff.unreached.isEmpty ? .success : .unreached
     }
 
+    /// The first population file (by name) under NEW_DIR's populations/, found by the same walk
+    /// as the ruleset's files: a link out of the directory is said (`io.outside_root`), never read.
+    static func firstPopulation(in directory: String, _ io: CommandIO) -> String? {
+        var problems: [Diagnostic] = []
+        let prefix = directory == "." ? "" : directory
+        let files = RulesetDirectory.files(in: io.resolve(directory), folders: ["populations"], prefix: prefix, problems: &problems)
+        if !problems.isEmpty { io.out(TextRenderer(color: io.useColor).render(problems, sources: [:])) }
+        return files.map(\.display).sorted().first
+    }
+}
+
+/// What `rules diff` reports: the scenarios' behaviour diff, the boundary days lived for the
+/// changes no scenario reached, and the population sample.
+struct ChangeReport: Report {
+    var diff: BehaviourDiff
+    var boundary: BoundaryDays
+    var sample: PopulationSample?
+
+    func text() -> String {
+        var out = diff.text()
+        if !boundary.days.isEmpty {
+            out += "\nboundary days (generated for the changes no scenario reached, not your scenarios):\n"
+            out += boundary.lines.map { "  " + $0 + "\n" }.joined()
+        }
+        if let sample { out += "\n" + sample.text() }
+        return out
+    }
+
+    func json() -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if case .object(let scenario) = diff.json() { fields = scenario }
+        fields.append(("boundary_days", boundary.json()))
+        fields.append(("population", sample.map { $0.json() } ?? .null))
+        return .object(fields)
+    }
+
+    func html() -> String? { diff.html(extra: extraHTML) }
+
     /// The boundary days and the population sample as sections of the HTML page.
-    static func extraHTML(_ boundary: BoundaryDays, _ sample: PopulationSample?) -> String {
+    var extraHTML: String {
         let escape = HTMLReport.escape
         var out = ""
         if !boundary.days.isEmpty {
@@ -136,15 +159,6 @@ enum DiffCommand {
         return out
     }
 
-    /// The first population file (by name) under NEW_DIR's populations/, found by the same walk
-    /// as the ruleset's files: a link out of the directory is said (`io.outside_root`), never read.
-    static func firstPopulation(in directory: String, _ io: CommandIO) -> String? {
-        var problems: [Diagnostic] = []
-        let prefix = directory == "." ? "" : directory
-        let files = RulesetDirectory.files(in: io.resolve(directory), folders: ["populations"], prefix: prefix, problems: &problems)
-        if !problems.isEmpty { io.out(TextRenderer(color: io.useColor).render(problems, sources: [:])) }
-        return files.map(\.display).sorted().first
-    }
 }
 
 /// The population part of `rules diff`: the same users under both rulesets.

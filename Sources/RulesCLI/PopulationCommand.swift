@@ -60,14 +60,16 @@ enum PopulationCommand {
         let options: PopulationOptions
         do throws(UsageError) { options = try sizes.options(for: population, ruleset: ruleset) } catch { return usage(error.message, io) }
         let shard = options.shard
-        let format = arguments.value("--format") ?? "text"
+        let format = ReportFormat(arguments.value("--format"), default: .text) ?? .text
         if let user {
             guard user <= options.users else { return usage("--user \(user) is past the last user (\(options.users))", io) }
             let result = PopulationRun.replay(population, ruleset: ruleset, user: user, options: options)
-            let output =
-                format == "json"
-                ? Trace.jsonLines(result, ruleset: ruleset)
-                : format == "html" ? HTMLReport.render(result, ruleset: ruleset) : Trace.text(result, ruleset: ruleset)
+            let output: String
+            switch format {
+            case .json: output = Trace.jsonLines(result, ruleset: ruleset)
+            case .html: output = HTMLReport.render(result, ruleset: ruleset)
+            case .text: output = Trace.text(result, ruleset: ruleset)
+            }
             return write(output, arguments, io) ? .success : .usage
         }
         // A long run at a terminal shows how far it is: on the terminal itself (standard error),
@@ -88,12 +90,8 @@ enum PopulationCommand {
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
             rulesetSHA256: ruleset.sha256, populationSHA256: population.sha256, ruleset: arguments.value("--ruleset") ?? ".")
         // A shard's result is for merging: JSON whatever the format asked.
-        let output: String
-        switch shard != .whole ? "json" : format {
-        case "json": output = PopulationReport.json(tally, header: header, shard: shard).prettyRendered() + "\n"
-        case "html": output = PopulationReport.html(tally, header: header)
-        default: output = PopulationReport.text(tally, header: header)
-        }
+        let summary = PopulationSummary(tally, header: header, shard: shard)
+        let output = summary.rendered(shard != .whole ? .json : format) ?? ""
         guard write(output, arguments, io) else { return .usage }
         return tally.violations == 0 ? .success : .failure
     }
@@ -130,12 +128,8 @@ enum PopulationCommand {
             io.err("Error: cannot merge: \(failure.description)\n")
             return .failure
         case .success(let (header, tally)):
-            let output: String
-            switch arguments.value("--format") ?? "json" {
-            case "text": output = PopulationReport.text(tally, header: header)
-            case "html": output = PopulationReport.html(tally, header: header)
-            default: output = PopulationReport.json(tally, header: header).prettyRendered() + "\n"
-            }
+            let format = ReportFormat(arguments.value("--format"), default: .json) ?? .json
+            let output = PopulationSummary(tally, header: header).rendered(format) ?? ""
             guard write(output, arguments, io) else { return .usage }
             return tally.violations == 0 ? .success : .failure
         }

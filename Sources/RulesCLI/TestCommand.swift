@@ -131,10 +131,10 @@ enum TestCommand {
                     belowMinimum = true
                 }
                 io.err(report + "\(passed) passed, \(failed) failed\n")
-                io.out(coverage.json().prettyRendered() + "\n")
+                io.out(coverage.rendered(.json) ?? "")
                 return failed == 0 && !belowMinimum ? .success : .failure
             } else {
-                out += coverage.text()
+                out += coverage.rendered(.text) ?? ""
             }
             if let minimum, coverage.percent < minimum {
                 out += "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"

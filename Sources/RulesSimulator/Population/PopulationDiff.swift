@@ -1,0 +1,117 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+import RulesEngine
+import RulesExpression
+import Ruleset
+
+/// `rules diff OLD NEW --population POP`: every metric of the two results that differs, and
+/// the user-days whose deliveries changed most.
+public struct PopulationDiff: Sendable {
+    public struct Change: Sendable, Equatable {
+        public var metric: String
+        public var old: Double
+        public var new: Double
+    }
+
+    public var changes: [Change]
+    public var days: [ChangedUserDay]
+    public var header: PopulationHeader
+    public var newRuleset: String
+
+    public init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
+        let a = PopulationDiff.numbers(PopulationReport.json(old, header: header))
+        let b = PopulationDiff.numbers(PopulationReport.json(new, header: header))
+        var changes: [Change] = []
+        for key in Set(a.keys).union(b.keys).sorted() where a[key] != b[key] {
+            changes.append(Change(metric: key, old: a[key] ?? 0, new: b[key] ?? 0))
+        }
+        self.changes = changes
+        self.days = days
+        self.header = header
+        self.newRuleset = newRuleset
+    }
+
+    public var isEmpty: Bool { changes.isEmpty && days.isEmpty }
+
+    /// Every number of a report by its dotted path (histogram arrays left out: their
+    /// quantiles and means are compared).
+    static func numbers(_ value: JSONValue, path: String = "") -> [String: Double] {
+        switch value {
+        case .int(let number): return path.isEmpty ? [:] : [path: Double(number)]
+        case .number(let number): return path.isEmpty ? [:] : [path: number]
+        case .object(let fields):
+            var out: [String: Double] = [:]
+            for (key, field) in fields where !["seed", "users", "days"].contains(key) || !path.isEmpty {
+                out.merge(numbers(field, path: path.isEmpty ? key : path + "." + key)) { a, _ in a }
+            }
+            return out
+        default: return [:]
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? PopulationReport.grouped(Int(value)) : String(format: "%.4g", value)
+    }
+
+    /// Headline metrics: route shares, deliveries per user-day, day results, the mean
+    /// streak, and each group's.
+    public static func isHeadline(_ metric: String) -> Bool {
+        (metric.hasPrefix("routes.") && metric.hasSuffix(".share")) || metric.hasPrefix("notifications.per_user_day.")
+            || metric.hasPrefix("day_results.") || metric == "streak.mean" || metric.hasPrefix("groups.")
+    }
+
+    /// `routes.light.share: 0.0606 → 0.1206 (+0.06)` for each changed metric (or headline metric).
+    public func lines(headlineOnly: Bool = false) -> [String] {
+        changes.filter { !headlineOnly || Self.isHeadline($0.metric) }.map { change in
+            let delta = change.new - change.old
+            return "\(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
+        }
+    }
+
+    /// `population sample populations/x.yaml: 1,000 users × 14 days, seed 7`.
+    public func title(sample: Bool) -> String {
+        "population \(sample ? "sample " : "")\(header.file): \(PopulationReport.grouped(header.users)) users × \(header.days) days, seed \(header.seed)"
+    }
+
+    public func text() -> String {
+        var out =
+            "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
+        for line in lines() { out += "  \(line)\n" }
+        if !days.isEmpty {
+            out += "\nuser-days whose deliveries changed most:\n"
+            for day in days {
+                out += "  user \(day.user) on \(DateFormat.string(day.day)): \(day.old) → \(day.new) deliveries\n"
+                if let reason = day.reason { out += "    why: \(reason)\n" }
+                var replay = header
+                replay.ruleset = newRuleset
+                out += "    replay: \(PopulationReport.replay(replay, user: day.user))\n"
+            }
+        }
+        return out
+    }
+
+    public func json() -> JSONValue {
+        .object([
+            ("population", .string(header.name)), ("users", .int(header.users)), ("days", .int(header.days)),
+            (
+                "changes",
+                .array(
+                    changes.map {
+                        .object([
+                            ("metric", .string($0.metric)), ("old", .number($0.old)), ("new", .number($0.new)), ("delta", .number($0.new - $0.old)),
+                        ])
+                    })
+            ),
+            (
+                "user_days",
+                .array(
+                    days.map {
+                        .object(
+                            [("user", .int($0.user)), ("day", .string(DateFormat.string($0.day))), ("old", .int($0.old)), ("new", .int($0.new))]
+                                + ($0.reason.map { [("why", JSONValue.string($0))] } ?? []))
+                    })
+            ),
+        ])
+    }
+}

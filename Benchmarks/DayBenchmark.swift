@@ -45,7 +45,7 @@ enum DayBenchmark {
         )
         // The app's way: the state saved to JSON and restored into a fresh engine after every
         // event and delivery, against the same year kept in one engine.
-        let restored = Measure.best(runs: 3) { blackHole(Simulation.run(year, ruleset: ruleset, restoreEachEvent: true)) }
+        let restored = Measure.best(runs: 3) { blackHole(Simulation.run(year, ruleset: ruleset, options: SimulationOptions(restoreEachEvent: true))) }
         print(
             "day.year.restore-each-event: \(Measure.format(restored * 1000)) ms, \(Measure.format(restored / 365 * 1e6, decimals: 0)) µs per day; ratio restored/kept \(Measure.format(restored / seconds))x"
         )

@@ -97,8 +97,8 @@ enum ScalingBenchmark {
             return Measure.best(runs: 3) {
                 var passed = 0
                 _ = Simulation.run(
-                    scenario, ruleset: ruleset, expectationsOnly: true,
-                    dayDone: { passed += ExpectationChecker.check($0, ruleset: ruleset).count { $0.passed } })
+                    scenario, ruleset: ruleset,
+                    sink: KeepingForExpectations(dayDone: { passed += ExpectationChecker.check($0, ruleset: ruleset).count { $0.passed } }))
                 blackHole(passed)
             }
         }
@@ -107,7 +107,7 @@ enum ScalingBenchmark {
             return Measure.best(runs: 3) {
                 var bytes = 0
                 var writer = TraceWriter(format: .json, scenario: scenario, ruleset: ruleset, dayStart: ruleset.dayStartsAt)
-                _ = Simulation.run(scenario, ruleset: ruleset, observe: { _, records in bytes += writer.write(records).utf8.count }, retain: false)
+                _ = Simulation.run(scenario, ruleset: ruleset, sink: Streaming { _, records in bytes += writer.write(records).utf8.count })
                 blackHole(bytes)
             }
         }

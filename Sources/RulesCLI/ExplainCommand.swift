@@ -62,7 +62,7 @@ enum ExplainCommand {
         case .failure(let refusal):
             return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "explain", io: io)
         }
-        let result = Simulation.run(scenario, ruleset: ruleset, stop: stop)
+        let result = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(stop: stop))
         if let question = arguments.value("--why-not") {
             io.out(WhyNot.answer(question, engine: result.engine, ruleset: ruleset) + "\n")
             return .success

@@ -116,9 +116,11 @@ enum SimulateCommand {
                     writer = current
                 }
             } : nil
-        let result = Simulation.run(
-            scenario, ruleset: ruleset, stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), observe: observe,
-            retain: !streams, start: start)
+        // Streamed: the records go out as they come and the run keeps none.
+        let options = SimulationOptions(stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), start: start)
+        let result =
+            observe.map { Simulation.run(scenario, ruleset: ruleset, options: options, sink: Streaming($0)) }
+            ?? Simulation.run(scenario, ruleset: ruleset, options: options)
         if let stateOut = arguments.value("--state-out") {
             let data: Data
             do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {

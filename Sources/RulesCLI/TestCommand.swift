@@ -81,8 +81,10 @@ enum TestCommand {
             // the day (a scenario of thousands of days holds one at a time).
             var outcomes: [ExpectationResult] = []
             let result = Simulation.run(
-                scenario, ruleset: ruleset, observe: coverage.map { collector in { collector.observe($0, $1) } }, expectationsOnly: true,
-                dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) })
+                scenario, ruleset: ruleset,
+                sink: KeepingForExpectations(
+                    observe: coverage.map { collector in { collector.observe($0, $1) } },
+                    dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) }))
             var scenarioFailures = 0
             // Problems fail through the day's `problems:` expectation (0 unless given);
             // here they are shown where the scenario caused them.

@@ -78,11 +78,10 @@ public struct BehaviourDiff: Sendable {
         reach?.begin(scenario)
         _ = Simulation.run(
             scenario, ruleset: ruleset,
-            observe: { engine, records in
+            sink: Streaming { engine, records in
                 collector.add(records, dayStart: engine.profile.dayStart(ruleset))
                 reach?.observe(engine, records)
-            },
-            retain: false)
+            })
         return collector.days
     }
 

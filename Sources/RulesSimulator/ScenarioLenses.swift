@@ -54,18 +54,19 @@ public struct ScenarioLenses: Sendable {
             var deliveredDays: [String: Set<Int>] = [:]
             _ = Simulation.run(
                 scenario, ruleset: ruleset,
-                observe: { engine, records in
-                    for record in records {
-                        if case .notificationDelivered(let n, _) = record.kind { deliveredDays[n.type, default: []].insert(n.day) }
-                    }
-                    guard let facts = engine.currentFacts(), let day = engine.currentDay else { return }
-                    for (index, site) in sites.enumerated() {
-                        for value in RuleCoverage.values(of: site.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
-                            guard let holds = nearest[index].see(value, site.threshold, dayStart: ruleset.dayStartsAt) else { continue }
-                            if holds { sides[index].holds.insert("\(file)#\(day)") } else { sides[index].fails.insert("\(file)#\(day)") }
+                sink: KeepingForExpectations(
+                    observe: { engine, records in
+                        for record in records {
+                            if case .notificationDelivered(let n, _) = record.kind { deliveredDays[n.type, default: []].insert(n.day) }
                         }
-                    }
-                }, expectationsOnly: true, dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) })
+                        guard let facts = engine.currentFacts(), let day = engine.currentDay else { return }
+                        for (index, site) in sites.enumerated() {
+                            for value in RuleCoverage.values(of: site.threshold.fact, in: facts, schema: schema, ruleset: ruleset) {
+                                guard let holds = nearest[index].see(value, site.threshold, dayStart: ruleset.dayStartsAt) else { continue }
+                                if holds { sides[index].holds.insert("\(file)#\(day)") } else { sides[index].fails.insert("\(file)#\(day)") }
+                            }
+                        }
+                    }, dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) }))
             lenses.scenarios[file] = (outcomes.count { $0.passed }, outcomes.count { !$0.passed })
             lenses.days += scenario.days.count
             for (type, days) in deliveredDays { lenses.delivered[type, default: 0] += days.count }

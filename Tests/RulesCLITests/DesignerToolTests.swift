@@ -101,7 +101,7 @@ import Testing
             """
         let node = try #require(YAMLReader.parse(yaml, file: "x.yaml").documents.first)
         let scenario = try #require(ScenarioLoader.load(node, file: "x.yaml", source: nil, ruleset: ruleset).scenario)
-        _ = Simulation.run(scenario, ruleset: ruleset) { coverage.observe($0, $1) }
+        _ = Simulation.run(scenario, ruleset: ruleset, sink: KeepingAll { coverage.observe($0, $1) })
         let items = Dictionary(uniqueKeysWithValues: coverage.items.map { ("\($0.category) \($0.label)", $0) })
         #expect(items["tables route[2] light"]?.covered == true)  // 359 minutes of sleep
         #expect(items["tables route[1] recovery"]?.covered == false)  // never after 21:00 below 60 %

@@ -212,7 +212,7 @@ import Testing
     @Test func theSeedsCollapsedDayGivesTheSeedsSnapshot() throws {
         let yaml = try String(contentsOfFile: Shipped.root + "/scenarios/collapsed_day.yaml", encoding: .utf8)
         let scenario = try #require(Shipped.scenario(yaml))
-        let result = Simulation.run(scenario, ruleset: Shipped.ruleset, stop: (0, 21 * 3600 + 10 * 60))
+        let result = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(stop: (0, 21 * 3600 + 10 * 60)))
         let snapshot = try #require(result.engine.snapshot)
         let json = snapshot.json(clock: scenario.clock)
         guard case .object(var fields) = json else { return }

@@ -437,14 +437,14 @@ import Testing
             let yaml = GeneratedDays.scenario(&g, first: DateFormat.string(DateFormat.days("2026-03-01")! + block * 50), count: 50)
             let scenario = try #require(Shipped.scenario(yaml))
             let plain = Simulation.run(scenario, ruleset: Shipped.ruleset)
-            let restored = Simulation.run(scenario, ruleset: Shipped.ruleset, restoreEachEvent: true)
+            let restored = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(restoreEachEvent: true))
             let restoreProblems = restored.problems.filter { $0.message.hasPrefix("state.restore") }
             #expect(restoreProblems.isEmpty, "\(restoreProblems.map(\.message).prefix(3))")
             // And with the verification switch: every memo recomputed at every run.
-            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, verification: .recomputed)
+            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(verification: .recomputed))
             // One block in four also with the comparing switch: no step's memos change anything.
             if block % 4 == 0 {
-                let compared = Simulation.run(scenario, ruleset: Shipped.ruleset, verification: .compared)
+                let compared = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(verification: .compared))
                 let mismatches = compared.records.filter { record in
                     if case .problem(.memoMismatch, _) = record.kind { return true }
                     return false

@@ -49,9 +49,11 @@ import Testing
                 { engine, _ in explained[run].append(engine.explanationsTranscript) }
             }
             let runs = [
-                Simulation.run(scenario, ruleset: ruleset, observe: observer(0)),
-                Simulation.run(scenario, ruleset: ruleset, observe: observer(1), verification: .recomputed),
-                Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true, observe: observer(2)),
+                Simulation.run(scenario, ruleset: ruleset, sink: KeepingAll(observe: observer(0))),
+                Simulation.run(
+                    scenario, ruleset: ruleset, options: SimulationOptions(verification: .recomputed), sink: KeepingAll(observe: observer(1))),
+                Simulation.run(
+                    scenario, ruleset: ruleset, options: SimulationOptions(restoreEachEvent: true), sink: KeepingAll(observe: observer(2))),
             ]
             for (other, how) in [(1, "with the memos off"), (2, "restored after every event")] {
                 #expect(explained[0].count == explained[other].count, "\(name): \(file) \(how)")
@@ -64,7 +66,7 @@ import Testing
                 Issue.record("\(name): \(file) explains otherwise \(how) after step \(step):\n\(first)")
             }
             // The comparing switch finds nothing either, step by step, and changes nothing.
-            let compared = Simulation.run(scenario, ruleset: ruleset, verification: .compared)
+            let compared = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(verification: .compared))
             #expect(!compared.records.contains(where: MemoSpoilingTests.isMismatch), "\(name): \(file) compared")
             #expect(compared.records == runs[0].records, "\(name): \(file) compared")
             // Records compared as values, then as printed.

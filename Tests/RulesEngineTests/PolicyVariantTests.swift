@@ -121,7 +121,7 @@ import Testing
             """
         let scenario = try #require(Shipped.scenario(day, ruleset: rules))
         let kept = Simulation.run(scenario, ruleset: rules)
-        let restored = Simulation.run(scenario, ruleset: rules, restoreEachEvent: true)
+        let restored = Simulation.run(scenario, ruleset: rules, options: SimulationOptions(restoreEachEvent: true))
         // The last run completed water (its event: `completed`); the check-in came after it.
         #expect(kept.records.contains { if case .snapshot = $0.kind { true } else { false } })
         #expect(Shipped.deliveries(kept).map(\.0).contains("morning_checkin"))
@@ -255,9 +255,11 @@ import Testing
         let scenario = try #require(Shipped.scenario(day))
         // The engine after the last event of the day (before the day closes at 04:00).
         var last: FactValues?
-        _ = Simulation.run(scenario, ruleset: Shipped.ruleset, stop: (day: 0, seconds: 22 * 3600)) { engine, _ in
-            last = engine.currentFacts()
-        }
+        _ = Simulation.run(
+            scenario, ruleset: Shipped.ruleset, options: SimulationOptions(stop: (day: 0, seconds: 22 * 3600)),
+            sink: KeepingAll { engine, _ in
+                last = engine.currentFacts()
+            })
         let facts = try #require(last)
         let schema = Shipped.ruleset.schema
         func fact(_ name: String) -> Value? { schema.fact(named: name).map { facts[$0.slot] } }

@@ -67,11 +67,13 @@ import Testing
         let scenario = try SimulatedDaysTests.scenario(name)
         let now = try #require(Self.ruleset.schema.fact(named: "now"))
         var atChange: [Value] = []
-        _ = Simulation.run(scenario, ruleset: Self.ruleset) { engine, records in
-            if records.contains(where: { if case .timeZoneChanged = $0.kind { true } else { false } }), let facts = engine.currentFacts() {
-                atChange.append(facts[now.slot])
-            }
-        }
+        _ = Simulation.run(
+            scenario, ruleset: Self.ruleset,
+            sink: KeepingAll { engine, records in
+                if records.contains(where: { if case .timeZoneChanged = $0.kind { true } else { false } }), let facts = engine.currentFacts() {
+                    atChange.append(facts[now.slot])
+                }
+            })
         #expect(atChange == [.time(4 * 3600)], "\(name)")
         let result = Simulation.run(scenario, ruleset: Self.ruleset)
         #expect(!result.records.contains { if case .riskChanged(_, .high) = $0.kind { true } else { false } }, "\(name)")

@@ -53,16 +53,16 @@ import Testing
         let node = try #require(YAMLReader.parse(text, file: name).documents.first)
         let scenario = try #require(ScenarioLoader.load(node, file: name, source: nil, ruleset: ruleset).scenario)
         let plain = Simulation.run(scenario, ruleset: ruleset)
-        let restored = Simulation.run(scenario, ruleset: ruleset, restoreEachEvent: true)
+        let restored = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(restoreEachEvent: true))
         #expect(plain.records == restored.records)
         #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(restored, ruleset: ruleset))
         #expect(Trace.text(plain, ruleset: ruleset) == Trace.text(restored, ruleset: ruleset))
         #expect(restored.problems.isEmpty)
         // With every memo recomputed, and with both compared at every step: the same bytes,
         // and no step whose memos changed anything.
-        let recomputed = Simulation.run(scenario, ruleset: ruleset, verification: .recomputed)
+        let recomputed = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(verification: .recomputed))
         #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(recomputed, ruleset: ruleset))
-        let compared = Simulation.run(scenario, ruleset: ruleset, verification: .compared)
+        let compared = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(verification: .compared))
         #expect(Trace.jsonLines(plain, ruleset: ruleset) == Trace.jsonLines(compared, ruleset: ruleset))
     }
 

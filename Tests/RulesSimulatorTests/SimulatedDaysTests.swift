@@ -35,7 +35,7 @@ import Testing
     func everyExpectationHolds(_ name: String) throws {
         let scenario = try Self.scenario(name)
         for restore in [false, true] {
-            let result = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: restore)
+            let result = Simulation.run(scenario, ruleset: Self.ruleset, options: SimulationOptions(restoreEachEvent: restore))
             let results = ExpectationChecker.check(result, ruleset: Self.ruleset)
             #expect(results.count >= 3, "\(name)")
             for failure in results where !failure.passed {
@@ -53,8 +53,9 @@ import Testing
         func observer(_ run: Int) -> (OperatorEngine, [EngineRecord]) -> Void {
             { engine, _ in explained[run].append(engine.explanationsTranscript) }
         }
-        let plain = Simulation.run(scenario, ruleset: Self.ruleset, observe: observer(0))
-        let restored = Simulation.run(scenario, ruleset: Self.ruleset, restoreEachEvent: true, observe: observer(1))
+        let plain = Simulation.run(scenario, ruleset: Self.ruleset, sink: KeepingAll(observe: observer(0)))
+        let restored = Simulation.run(
+            scenario, ruleset: Self.ruleset, options: SimulationOptions(restoreEachEvent: true), sink: KeepingAll(observe: observer(1)))
         // Compared as values, then as printed.
         #expect(plain.records == restored.records)
         #expect(Trace.jsonLines(plain, ruleset: Self.ruleset) == Trace.jsonLines(restored, ruleset: Self.ruleset))
@@ -163,7 +164,8 @@ import Testing
             let whole = ExpectationChecker.check(Simulation.run(scenario, ruleset: Self.ruleset), ruleset: Self.ruleset)
             var byDay: [ExpectationResult] = []
             _ = Simulation.run(
-                scenario, ruleset: Self.ruleset, expectationsOnly: true, dayDone: { byDay += ExpectationChecker.check($0, ruleset: Self.ruleset) })
+                scenario, ruleset: Self.ruleset,
+                sink: KeepingForExpectations(dayDone: { byDay += ExpectationChecker.check($0, ruleset: Self.ruleset) }))
             #expect(byDay.map(\.passed) == whole.map(\.passed), "\(path)")
             #expect(byDay.map(\.actual) == whole.map(\.actual), "\(path)")
             #expect(byDay.map(\.expectation.text) == whole.map(\.expectation.text), "\(path)")

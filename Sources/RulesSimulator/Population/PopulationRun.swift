@@ -121,8 +121,9 @@ public enum PopulationRun {
         // histograms) per user would cost more the more users it holds.
         var mine = PopulationTally()
         let result = Simulation.run(
-            user.scenario, ruleset: ruleset, observe: { _, records in counter.count(records, into: &mine) }, responder: user.response,
-            retain: false, prepared: prepared, recordsKept: .decisions, explains: false)
+            user.scenario, ruleset: ruleset,
+            options: SimulationOptions(responder: user.response, prepared: prepared, recordsKept: .decisions, explains: false),
+            sink: Streaming { _, records in counter.count(records, into: &mine) })
         counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
         tally.merge(mine)
         return counter.deliveriesByDay
@@ -132,7 +133,7 @@ public enum PopulationRun {
     /// `rules population … --user N`.
     public static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
         let user = PopulationGenerator(population: options.seeded(population), ruleset: ruleset).user(number, days: options.days)
-        return Simulation.run(user.scenario, ruleset: ruleset, responder: user.response)
+        return Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response))
     }
 
     /// Users lived so far, over all jobs.

@@ -1,0 +1,126 @@
+import Foundation
+import RulesEngine
+import Ruleset
+
+/// How a simulation runs; every field's default is a plain run of the whole scenario.
+public struct SimulationOptions {
+    /// Stop at this day (index) and wall time (`--at`).
+    public var stop: (day: Int, seconds: Int)?
+    /// Write the engine's state to JSON and read it back into a fresh engine after every
+    /// event and delivery, as the app does between runs: the records must not change.
+    public var restoreEachEvent = false
+    /// Answers delivered notifications as a user would (a population's users): its answer
+    /// comes as a response event `delay` seconds after the delivery, in time order with the
+    /// other events and deliveries, if it falls within the same logical day.
+    public var responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)?
+    /// The ruleset's prepared tables, when the caller has them (used only for this ruleset).
+    public var prepared: PreparedRuleset?
+    /// `.decisions` keeps only the records of decisions (see `RecordsKept`).
+    public var recordsKept = RecordsKept.all
+    /// A saved state to go on from (as the app saved it; its clock must be the scenario's)
+    /// instead of a fresh one; the scenario's `routines:` and settings apply over the state's,
+    /// and iOS holds what the state says is pending.
+    public var start: EngineState?
+    /// The engine's switch (`Verification`): `.recomputed` works out again everything an app
+    /// run could keep from an earlier one; `.compared` does both at every step and records a
+    /// difference as a problem. The records must not change.
+    public var verification = Verification.memoised
+    /// False keeps nothing to explain (`OperatorEngine.explains`; a population's users): the
+    /// records are the same.
+    public var explains = true
+
+    public init(
+        stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
+        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, prepared: PreparedRuleset? = nil,
+        recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised, explains: Bool = true
+    ) {
+        self.stop = stop
+        self.restoreEachEvent = restoreEachEvent
+        self.responder = responder
+        self.prepared = prepared
+        self.recordsKept = recordsKept
+        self.start = start
+        self.verification = verification
+        self.explains = explains
+    }
+}
+
+/// What a run's result keeps of its records and of the app's state after each event.
+public enum RecordKeeping: Sendable {
+    /// Every record and the app's state after every event (a trace, a report).
+    case all
+    /// What `ExpectationChecker` reads: records of deliveries, suppressions, problems, tool
+    /// verdicts, day closes and zone changes, and the app's state only where an expectation
+    /// looks (a long run holds a fraction of its records).
+    case expectations
+    /// Nothing: the records only pass through the sink (a population's users).
+    case none
+}
+
+/// Where a simulation's records go as it runs: what its result keeps of them (`keeping`),
+/// each step's records as they happen (`step`: streaming) and each day's part once the day
+/// has closed (`dayClosed`: handover, after which the run forgets the day).
+public protocol RecordSink {
+    /// What the result keeps.
+    var keeping: RecordKeeping { get }
+    /// Whether each closed day is handed over (`dayClosed`); a run that hands none over
+    /// never cuts its records into days.
+    var handsOverDays: Bool { get }
+    /// One step's records — an event's, a delivery pass's, a day close's — with the engine
+    /// after the step.
+    mutating func step(_ records: [EngineRecord], engine: OperatorEngine)
+    /// A closed day's part of the run: its records, its states (after the last one of the
+    /// day before) and its close. True when the sink took it over (the run then keeps
+    /// nothing of the day, so expectations checked day by day hold one day at a time).
+    mutating func dayClosed(_ part: SimulationResult) -> Bool
+}
+
+extension RecordSink {
+    public var handsOverDays: Bool { false }
+    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) {}
+    public mutating func dayClosed(_ part: SimulationResult) -> Bool { false }
+}
+
+/// Keeps every record and state (a trace, a report), and shows each step to `observe`.
+public struct KeepingAll: RecordSink {
+    public var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
+    public var keeping: RecordKeeping { .all }
+
+    public init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil) { self.observe = observe }
+
+    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
+}
+
+/// Keeps what expectations read and hands each closed day over to `dayDone`, showing each
+/// step to `observe` (coverage).
+public struct KeepingForExpectations: RecordSink {
+    public var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
+    public var dayDone: ((SimulationResult) -> Void)?
+    public var keeping: RecordKeeping { .expectations }
+
+    public init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil, dayDone: ((SimulationResult) -> Void)? = nil) {
+        self.observe = observe
+        self.dayDone = dayDone
+    }
+
+    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
+
+    public var handsOverDays: Bool { dayDone != nil }
+
+    public mutating func dayClosed(_ part: SimulationResult) -> Bool {
+        guard let dayDone else { return false }
+        dayDone(part)
+        return true
+    }
+}
+
+/// Keeps nothing: every step's records go to `observe` as they happen (a streamed timeline,
+/// a population's tally, a diff's collector).
+public struct Streaming: RecordSink {
+    public var observe: (OperatorEngine, [EngineRecord]) -> Void
+    public var keeping: RecordKeeping { .none }
+
+    public init(_ observe: @escaping (OperatorEngine, [EngineRecord]) -> Void) { self.observe = observe }
+
+    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe(engine, records) }
+}

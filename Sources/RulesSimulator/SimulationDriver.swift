@@ -12,6 +12,8 @@ struct SimulationDriver<Sink: RecordSink> {
     let options: SimulationOptions
     /// Prepared once for the run: the engine, a resumed state and every restore share it.
     let ready: PreparedRuleset
+    /// `--restore-each-event`'s round trip, with the run's switches.
+    let restorer: Restorer
     var sink: Sink
     var engine: OperatorEngine
     var device: Device
@@ -47,7 +49,8 @@ struct SimulationDriver<Sink: RecordSink> {
             if let routines = scenario.routines { profile.enabledRoutines = Set(routines) }
             engine = OperatorEngine(prepared: ready, clock: scenario.clock, profile: profile)
         }
-        Restorer(options: options, prepared: ready).configure(&engine)
+        restorer = Restorer(options: options, prepared: ready)
+        restorer.configure(&engine)
         device = Device(pending: engine.pending)
         carried = engine.profile.settings.merging(scenario.settings) { _, top in top }
     }
@@ -227,7 +230,8 @@ struct SimulationDriver<Sink: RecordSink> {
 
     /// The device's deliveries until `time`, the engine restored after each when asked.
     private mutating func deliver(until time: Date, truth: @escaping (Date) -> HealthReading?) -> [EngineRecord] {
-        let restorer = Restorer(options: options, prepared: ready)
+        guard restorer.restoresEachEvent else { return device.run(&engine, until: time, truth: truth) { _ in } }
+        let restorer = restorer
         var failures: [String] = []
         let out = device.run(&engine, until: time, truth: truth) { engine in
             if let failure = restorer.restore(&engine) { failures.append(failure) }
@@ -238,7 +242,7 @@ struct SimulationDriver<Sink: RecordSink> {
 
     /// The engine restored from its saved state, when the options ask for it.
     private mutating func restore() {
-        if let failure = Restorer(options: options, prepared: ready).restore(&engine) {
+        if restorer.restoresEachEvent, let failure = restorer.restore(&engine) {
             problems.append((Origin(file: scenario.file, location: .fileStart), failure))
         }
     }
@@ -289,20 +293,31 @@ struct Looks {
 /// The round trip of `--restore-each-event`: the engine's state through JSON into a fresh
 /// engine with the run's switches.
 struct Restorer {
-    let options: SimulationOptions
+    let restoresEachEvent: Bool
     let prepared: PreparedRuleset
+    let recordsKept: RecordsKept
+    let verification: Verification
+    let explains: Bool
+
+    init(options: SimulationOptions, prepared: PreparedRuleset) {
+        restoresEachEvent = options.restoreEachEvent
+        self.prepared = prepared
+        recordsKept = options.recordsKept
+        verification = options.verification
+        explains = options.explains
+    }
 
     /// The run's switches on `engine`.
     func configure(_ engine: inout OperatorEngine) {
-        engine.recordsKept = options.recordsKept
-        engine.verification = options.verification
-        engine.explains = options.explains
+        engine.recordsKept = recordsKept
+        engine.verification = verification
+        engine.explains = explains
     }
 
     /// Restores `engine` when the options ask for it; the failure's text when it fails (the
     /// engine then goes on as it was).
     func restore(_ engine: inout OperatorEngine) -> String? {
-        guard options.restoreEachEvent else { return nil }
+        guard restoresEachEvent else { return nil }
         switch Simulation.restored(engine, prepared: prepared) {
         case .success(var fresh):
             configure(&fresh)

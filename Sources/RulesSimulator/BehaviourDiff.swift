@@ -16,43 +16,43 @@ struct DayBehaviour {
 }
 
 /// The behavioural difference between two rulesets on the same scenarios (`rules diff`).
-public struct BehaviourDiff: Sendable {
-    public struct Change: Sendable, Hashable {
-        public var scenario: String
-        public var day: Int
+package struct BehaviourDiff: Sendable {
+    package struct Change: Sendable, Hashable {
+        package var scenario: String
+        package var day: Int
         /// `notification`, `route`, `risk`, `day`, `streak`, `text`.
-        public var kind: String
-        public var message: String
+        package var kind: String
+        package var message: String
         /// Minutes a route or risk moved (negative: earlier), for the summary.
-        public var minutes: Int?
+        package var minutes: Int?
         /// Notifications gained (+) or lost (−).
-        public var delta: Int
-        public var subject: String
+        package var delta: Int
+        package var subject: String
         /// Deliveries at new times, deliveries gone, deliveries moved (for the summary).
-        public var gained = 0
-        public var lost = 0
-        public var moved = 0
+        package var gained = 0
+        package var lost = 0
+        package var moved = 0
         /// The gate that now refuses a lost delivery, when one does.
-        public var cause: String?
+        package var cause: String?
         /// The changed rule entries that can explain it, most direct first.
-        public var because: [RuleChanges.Entry] = []
+        package var because: [RuleChanges.Entry] = []
         /// What the old and the new ruleset did, side by side (`—`: nothing).
-        public var before = "—"
-        public var after = "—"
+        package var before = "—"
+        package var after = "—"
     }
 
-    public var changes: [Change]
-    public var days: Int
+    package var changes: [Change]
+    package var days: Int
     /// Every element that differs between the rulesets, with whether the runs reached it.
-    public var elements: [ChangeReach.Element] = []
+    package var elements: [ChangeReach.Element] = []
 
     /// No scenario behaves differently (reached or not).
-    public var isEmpty: Bool { changes.isEmpty }
+    package var isEmpty: Bool { changes.isEmpty }
     /// The changed elements no scenario evaluated where the change matters.
-    public var unreached: [ChangeReach.Element] { elements.filter { !$0.reached } }
+    package var unreached: [ChangeReach.Element] { elements.filter { !$0.reached } }
 
     /// Simulates every scenario against both rulesets and compares what happened.
-    public static func compare(_ scenarios: [(old: Scenario, new: Scenario)], old: Ruleset, new: Ruleset) -> BehaviourDiff {
+    package static func compare(_ scenarios: [(old: Scenario, new: Scenario)], old: Ruleset, new: Ruleset) -> BehaviourDiff {
         var changes: [Change] = []
         var days = 0
         let rules = RuleChanges(old: old, new: new)
@@ -218,7 +218,7 @@ public struct BehaviourDiff: Sendable {
     }
 
     /// One line: `+2 notifications over 7 days, recovery route 40 minutes earlier on 2 days`.
-    public var summary: String {
+    package var summary: String {
         let unseen = unreached.count
         let notReached = "\(unseen) change\(unseen == 1 ? "" : "s") no scenario reached"
         if changes.isEmpty {
@@ -229,7 +229,7 @@ public struct BehaviourDiff: Sendable {
     }
 
     /// The changed elements, each with whether the runs reached it (none: nothing listed).
-    public var elementLines: [String] {
+    package var elementLines: [String] {
         guard !elements.isEmpty else { return [] }
         let reachedCount = elements.count { $0.reached }
         var lines = ["changed elements: \(elements.count), \(reachedCount) reached by the scenarios"]
@@ -289,7 +289,7 @@ public struct BehaviourDiff: Sendable {
         return line
     }
 
-    public func text() -> String {
+    package func text() -> String {
         var out = summary + "\n"
         let lines = elementLines
         if !lines.isEmpty { out += "\n" + lines.joined(separator: "\n") + "\n" }
@@ -344,7 +344,7 @@ public struct BehaviourDiff: Sendable {
         return out
     }
 
-    public func html(extra: String = "") -> String {
+    package func html(extra: String = "") -> String {
         let escape = HTMLReport.escape
         let text = Self.breakable
         var out = """
@@ -404,7 +404,7 @@ public struct BehaviourDiff: Sendable {
         return out + extra + "</body></html>\n"
     }
 
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         .object([
             ("summary", .string(summary)),
             ("changed", .bool(!changes.isEmpty)),

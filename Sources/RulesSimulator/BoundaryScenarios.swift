@@ -7,8 +7,8 @@ import Ruleset
 /// Scenario days just below and above each threshold of the ruleset's conditions, for the
 /// facts a scenario can set: `sleep.minutes`, `steps.today`, `water.ml`, `now` and
 /// `completion_rate`. Each day carries a `that:` expectation saying which side it is on.
-public enum BoundaryScenarios {
-    public static func make(_ ruleset: Ruleset) -> [(name: String, text: String)] {
+package enum BoundaryScenarios {
+    package static func make(_ ruleset: Ruleset) -> [(name: String, text: String)] {
         var conditions: [(String, CompiledExpression)] = []
         for (index, entry) in ruleset.risk.enumerated() { conditions.append(("risk\(index + 1)", entry.when)) }
         for (index, entry) in ruleset.route.enumerated() { conditions.append(("route\(index + 1)", entry.when)) }
@@ -117,21 +117,21 @@ public enum BoundaryScenarios {
 /// moved fire time, a day the app opens around both times; for a moved daily cap, a day of
 /// many candidates — each lived under both rulesets: what the change does where the
 /// designer's scenarios never go.
-public struct BoundaryDays: Sendable {
-    public struct Day: Sendable {
+package struct BoundaryDays: Sendable {
+    package struct Day: Sendable {
         /// `sleep.minutes = 375`.
-        public var label: String
+        package var label: String
         /// The threshold it probes (`sleep.minutes < 360 → 390`).
-        public var threshold: String
-        public var changes: [BehaviourDiff.Change]
+        package var threshold: String
+        package var changes: [BehaviourDiff.Change]
     }
 
-    public var days: [Day]
+    package var days: [Day]
 
-    public var changed: [Day] { days.filter { !$0.changes.isEmpty } }
+    package var changed: [Day] { days.filter { !$0.changes.isEmpty } }
 
     /// `parse` reads a generated day's YAML text (file name, text) into its document.
-    public static func compare(
+    package static func compare(
         _ elements: [ChangeReach.Element], old: Ruleset, new: Ruleset, parse: (String, String) -> YAMLNode?
     ) -> BoundaryDays {
         var days: [Day] = []
@@ -207,7 +207,7 @@ public struct BoundaryDays: Sendable {
     }
 
     /// One line per probed value: `sleep.minutes = 375: light route now entered at 12:00`.
-    public var lines: [String] {
+    package var lines: [String] {
         days.map { day in "\(day.label): " + (day.changes.isEmpty ? "same under both" : Self.describe(day.changes)) }
     }
 
@@ -231,7 +231,7 @@ public struct BoundaryDays: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         .array(
             days.map { day in
                 .object([

@@ -16,16 +16,16 @@ import Ruleset
 /// - a setting's default, when a notification or table entry that reads it was reached; the
 ///   light route's scale, when the light route was entered; a routine, when a scenario had it on.
 /// Both runs (old and new ruleset) are observed; an element is reached if either run reached it.
-public final class ChangeReach {
-    public struct Element: Sendable {
-        public var entry: RuleChanges.Entry
-        public var reached: Bool
+package final class ChangeReach {
+    package struct Element: Sendable {
+        package var entry: RuleChanges.Entry
+        package var reached: Bool
         /// For an unreached threshold: the nearest values seen on each side (`330`, `420`).
-        public var nearestBelow: Value?
-        public var nearestAbove: Value?
+        package var nearestBelow: Value?
+        package var nearestAbove: Value?
 
         /// `not reached: no value between 360 and 390 was seen (nearest 330 and 420)`.
-        public var note: String {
+        package var note: String {
             if reached { return "reached" }
             guard let move = entry.move else { return "not reached" }
             var note = "not reached: no \(move.fact) between \(move.old) and \(move.new) was seen"
@@ -48,24 +48,24 @@ public final class ChangeReach {
     /// read each setting.
     var settingReaders: [String: [String: (notifications: Set<String>, entries: Set<String>)]] = [:]
 
-    public init(_ changes: RuleChanges) {
+    package init(_ changes: RuleChanges) {
         entries = changes.entries
         reached = Array(repeating: false, count: changes.entries.count)
         below = Array(repeating: nil, count: changes.entries.count)
         above = Array(repeating: nil, count: changes.entries.count)
     }
 
-    public var elements: [Element] {
+    package var elements: [Element] {
         entries.indices.map { Element(entry: entries[$0], reached: reached[$0], nearestBelow: below[$0], nearestAbove: above[$0]) }
     }
 
-    public var unreached: [Element] { elements.filter { !$0.reached } }
+    package var unreached: [Element] { elements.filter { !$0.reached } }
 
     /// Starts observing a run of `scenario` (its clock reads delivery times for the quiet hours).
-    public func begin(_ scenario: Scenario) { clock = scenario.clock }
+    package func begin(_ scenario: Scenario) { clock = scenario.clock }
 
     /// Records what one step of a run reached.
-    public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+    package func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
         let ruleset = engine.ruleset
         var decided = Set<String>()
         var rendered = Set<String>()

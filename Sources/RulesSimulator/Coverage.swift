@@ -7,17 +7,17 @@ import Ruleset
 /// Rule coverage (`rules test --coverage`): which decision-table entries, notification
 /// gates, templates and tools the scenarios exercised, and for each numeric threshold in a
 /// condition whether the scenarios sat on both sides of it.
-public final class RuleCoverage {
-    public struct Item: Sendable {
-        public var category: String
-        public var label: String
-        public var origin: Origin?
-        public var covered: Bool
+package final class RuleCoverage {
+    package struct Item: Sendable {
+        package var category: String
+        package var label: String
+        package var origin: Origin?
+        package var covered: Bool
         /// For thresholds: what is missing (`never where it fails`).
-        public var missing: String?
+        package var missing: String?
         /// For thresholds: the values seen nearest the constant where it holds and where it fails.
-        public var nearestHolding: Value? = nil
-        public var nearestFailing: Value? = nil
+        package var nearestHolding: Value? = nil
+        package var nearestFailing: Value? = nil
     }
 
     let ruleset: Ruleset
@@ -30,7 +30,7 @@ public final class RuleCoverage {
     var sides: [String: NearestSides] = [:]
     let thresholds: [(key: String, where: String, threshold: Threshold, origin: Origin)]
 
-    public init(ruleset: Ruleset) {
+    package init(ruleset: Ruleset) {
         self.ruleset = ruleset
         var found: [(String, String, Threshold, Origin)] = []
         func add(_ expression: CompiledExpression?, _ label: String, _ origin: Origin?) {
@@ -55,7 +55,7 @@ public final class RuleCoverage {
     }
 
     /// Records what one step of a simulation exercised.
-    public func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+    package func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
         for table in DecisionID.tables {
             if let explanation = engine.explanation(of: table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
                 entries[table.name, default: []].insert(index)
@@ -126,7 +126,7 @@ public final class RuleCoverage {
     static let gateNames = ["disabled", "condition_false", "completed", "quiet_hours", "daily_cap", "category_cooldown", "weakened", "stale"]
 
     /// Every item with whether it was covered.
-    public var items: [Item] {
+    package var items: [Item] {
         var items: [Item] = []
         for (index, entry) in ruleset.risk.enumerated() {
             items.append(
@@ -172,12 +172,12 @@ public final class RuleCoverage {
         return items
     }
 
-    public var percent: Double {
+    package var percent: Double {
         let all = items
         return all.isEmpty ? 100 : 100 * Double(all.count { $0.covered }) / Double(all.count)
     }
 
-    public func text() -> String {
+    package func text() -> String {
         let all = items
         var out = "coverage:\n"
         for category in ["tables", "gates", "templates", "tools", "thresholds"] {
@@ -208,7 +208,7 @@ public final class RuleCoverage {
         return out
     }
 
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         .object([
             ("percent", .number((percent * 10).rounded() / 10)),
             (

@@ -5,12 +5,12 @@ import RulesExpression
 import Ruleset
 
 /// The outcome of one expectation.
-public struct ExpectationResult: Sendable {
-    public var expectation: Expectation
-    public var day: Int
-    public var passed: Bool
-    public var expected: String
-    public var actual: String
+package struct ExpectationResult: Sendable {
+    package var expectation: Expectation
+    package var day: Int
+    package var passed: Bool
+    package var expected: String
+    package var actual: String
     /// The explanation of the decision, for a failure.
     package var explanation: Explanation?
     /// For a failure: the changes to the expectation as written that make it say what the
@@ -37,8 +37,8 @@ package struct ExpectationFix: Sendable, Equatable {
 }
 
 /// Checks a scenario's `expect:` entries against a simulation.
-public enum ExpectationChecker {
-    public static func check(_ result: SimulationResult, ruleset: Ruleset) -> [ExpectationResult] {
+package enum ExpectationChecker {
+    package static func check(_ result: SimulationResult, ruleset: Ruleset) -> [ExpectationResult] {
         var results: [ExpectationResult] = []
         let clock = result.scenario.clock
         let dayStart = result.dayStart

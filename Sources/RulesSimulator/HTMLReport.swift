@@ -12,8 +12,8 @@ import Ruleset
 /// phone column showing the lock screen as iOS would (title, redacted body, time) and the
 /// home and widget lines over the day, the recovery checklist with the time each item was
 /// done, and the snapshot at chosen times in readable units. Fits 390 px to 1440 px wide.
-public enum HTMLReport {
-    public static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
+package enum HTMLReport {
+    package static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
         var writer = HTMLReportWriter(scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
         writer.add(result.records)
         return writer.finish()
@@ -336,7 +336,7 @@ public enum HTMLReport {
 
     static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -6,7 +6,7 @@ import Ruleset
 /// section is drawn when the day is over, so only the day in progress is held, with a line
 /// per day for the overview — a run of 10,000 days holds its page, not its records.
 /// `HTMLReport.render` is this writer over a whole run.
-public struct HTMLReportWriter {
+package struct HTMLReportWriter {
     let scenario: Scenario
     let ruleset: Ruleset
     let dayStart: Int
@@ -34,7 +34,7 @@ public struct HTMLReportWriter {
     /// `dayStart`: the `day_starts_at` days are grouped and drawn by.
     /// `sink`, when given, takes each drawn day section in turn instead of the writer keeping
     /// it (then `finish` returns the page without them: head, then the sections, then tail).
-    public init(scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil, sink: ((String) -> Void)? = nil) {
+    package init(scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil, sink: ((String) -> Void)? = nil) {
         self.sink = sink
         self.scenario = scenario
         dayIndex = Dictionary(scenario.days.indices.map { (scenario.days[$0].date, $0) }, uniquingKeysWith: { first, _ in first })
@@ -48,7 +48,7 @@ public struct HTMLReportWriter {
     }
 
     /// Takes the next records of the run.
-    public mutating func add(_ records: [EngineRecord]) {
+    package mutating func add(_ records: [EngineRecord]) {
         for record in records {
             if case .timeZoneChanged(_, let to) = record.kind, let next = LocalClock(identifier: to) { zones.append((record.at, next)) }
             if case .dayClosed(let close) = record.kind, closes[close.day] == nil { closes[close.day] = close }
@@ -83,13 +83,13 @@ public struct HTMLReportWriter {
     }
 
     /// The whole page: the last day drawn, the overview (for several days) above the days.
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         let (head, tail) = finishParts()
         return head + sections + tail
     }
 
     /// The page around the day sections (which a sink took): the last day drawn first.
-    public mutating func finishParts() -> (head: String, tail: String) {
+    package mutating func finishParts() -> (head: String, tail: String) {
         drawPending()
         var body = "<header><h1>\(HTMLReport.escape(scenario.name))</h1>\n"
         body += "<p class=\"meta\">\(HTMLReport.escape(scenario.file)) · \(HTMLReport.escape(scenario.timeZoneName)) · times are local</p></header>\n"

@@ -8,19 +8,19 @@ import Ruleset
 /// text made from a sensitive fact unless redacted, and no problem records (expressions that
 /// failed to evaluate, events the engine could not apply). The population counts violations;
 /// the engine fuzzer aborts on the first.
-public struct Invariants {
-    public enum Kind: String, CaseIterable, Sendable {
+package struct Invariants {
+    package enum Kind: String, CaseIterable, Sendable {
         case overDailyCap = "over_daily_cap"
         case inQuietHours = "in_quiet_hours"
         case sensitiveOnLockScreen = "sensitive_on_lock_screen"
         case problems
     }
 
-    public struct Violation: Sendable, Hashable {
-        public var kind: Kind
+    package struct Violation: Sendable, Hashable {
+        package var kind: Kind
         /// The logical day it happened on.
-        public var day: Int
-        public var what: String
+        package var day: Int
+        package var what: String
     }
 
     let ruleset: Ruleset
@@ -29,7 +29,7 @@ public struct Invariants {
     /// Deliveries per logical day (only recent days are kept).
     private var perDay: [Int: Int] = [:]
     /// The day being lived, for problems (which carry no day).
-    public var currentDay = 0
+    package var currentDay = 0
     /// Per notification type (ruleset order): what a delivery of it is checked against,
     /// worked out once (a delivery looked its rule, template and surface up by name).
     private let types: [TypeCheck]
@@ -42,7 +42,7 @@ public struct Invariants {
         var sensitiveFact: String?
     }
 
-    public init(ruleset: Ruleset, clock: LocalClock) {
+    package init(ruleset: Ruleset, clock: LocalClock) {
         self.ruleset = ruleset
         self.clock = clock
         types = ruleset.notifications.map { rule in
@@ -59,7 +59,7 @@ public struct Invariants {
     }
 
     /// The violations `record` makes.
-    public mutating func check(_ record: EngineRecord) -> [Violation] {
+    package mutating func check(_ record: EngineRecord) -> [Violation] {
         switch record.kind {
         case .timeZoneChanged(_, let to):
             if let new = LocalClock(identifier: to) { clock = new }

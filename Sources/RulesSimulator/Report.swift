@@ -1,12 +1,12 @@
 import RulesDiagnostics
 
 /// The formats a report takes (`--format` of `test --coverage`, `diff` and `population`).
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case text, json, html
 
     /// The format `--format` names (the command's default when it names none); nil for
     /// a spelling no report takes (the option's parser refuses those first).
-    public init?(_ option: String?, default fallback: ReportFormat) {
+    package init?(_ option: String?, default fallback: ReportFormat) {
         guard let option else {
             self = fallback
             return
@@ -18,7 +18,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// A report a command prints — rule coverage, a behaviour diff, a population's tally: its
 /// readable text, its JSON and, when it has one, its HTML page, each rendered for a
 /// `ReportFormat` in one place (`rendered`).
-public protocol Report {
+package protocol Report {
     /// The readable text.
     func text() -> String
     /// The JSON value (printed indented, one trailing line feed).
@@ -29,10 +29,10 @@ public protocol Report {
 
 extension Report {
     /// No page unless the report draws one.
-    public func html() -> String? { nil }
+    package func html() -> String? { nil }
 
     /// The report in `format`; nil when it has no page and `format` asks for one.
-    public func rendered(_ format: ReportFormat) -> String? {
+    package func rendered(_ format: ReportFormat) -> String? {
         switch format {
         case .text: text()
         case .json: json().prettyRendered() + "\n"
@@ -45,18 +45,18 @@ extension RuleCoverage: Report {}
 
 /// A population's tally as a report: its header, and the shard it is a part of (a shard's
 /// JSON names it, for merging).
-public struct PopulationSummary: Report {
-    public var tally: PopulationTally
-    public var header: PopulationHeader
-    public var shard: Shard?
+package struct PopulationSummary: Report {
+    package var tally: PopulationTally
+    package var header: PopulationHeader
+    package var shard: Shard?
 
-    public init(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) {
+    package init(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) {
         self.tally = tally
         self.header = header
         self.shard = shard
     }
 
-    public func text() -> String { PopulationReport.text(tally, header: header, shard: shard) }
-    public func json() -> JSONValue { PopulationReport.json(tally, header: header, shard: shard) }
-    public func html() -> String? { PopulationReport.html(tally, header: header, shard: shard) }
+    package func text() -> String { PopulationReport.text(tally, header: header, shard: shard) }
+    package func json() -> JSONValue { PopulationReport.json(tally, header: header, shard: shard) }
+    package func html() -> String? { PopulationReport.html(tally, header: header, shard: shard) }
 }

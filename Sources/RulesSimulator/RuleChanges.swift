@@ -6,15 +6,15 @@ import Ruleset
 
 /// A comparison with a constant whose constant moved between two rulesets
 /// (`sleep.minutes < 360` → `< 390`); nothing else of its condition changed.
-public struct ThresholdMove: Sendable, Hashable {
-    public var fact: String
-    public var op: BinaryOperator
-    public var old: Value
-    public var new: Value
-    public var fallback: Value?
+package struct ThresholdMove: Sendable, Hashable {
+    package var fact: String
+    package var op: BinaryOperator
+    package var old: Value
+    package var new: Value
+    package var fallback: Value?
 
     /// The comparison under each ruleset.
-    public var thresholds: (old: Threshold, new: Threshold) {
+    package var thresholds: (old: Threshold, new: Threshold) {
         let range = TextRange(0, 0)
         return (
             Threshold(fact: fact, op: op, constant: old, fallback: fallback, range: range),
@@ -24,7 +24,7 @@ public struct ThresholdMove: Sendable, Hashable {
 
     /// Whether the two rulesets disagree on `value`: it lies between the old and the new
     /// constant (`375` for `< 360` → `< 390`). Unknown takes the `??` default.
-    public func separates(_ value: Value, dayStart: Int) -> Bool {
+    package func separates(_ value: Value, dayStart: Int) -> Bool {
         var value = value
         if value.isUnknown, let fallback { value = fallback }
         let (a, b) = thresholds
@@ -33,7 +33,7 @@ public struct ThresholdMove: Sendable, Hashable {
     }
 
     /// `sleep.minutes < 360 → 390`.
-    public var text: String { "\(fact) \(op.rawValue) \(old) → \(new)" }
+    package var text: String { "\(fact) \(op.rawValue) \(old) → \(new)" }
 }
 
 /// How a condition differs between two rulesets.
@@ -94,26 +94,26 @@ enum ConditionChange {
 /// moves no entry. A condition whose only change is the constant of a comparison is a
 /// `threshold` entry of its own (`sleep.minutes < 360 → 390`), so that what the change can
 /// reach is known exactly; the policy is an entry per value.
-public struct RuleChanges: Sendable {
-    public struct Entry: Sendable, Hashable {
+package struct RuleChanges: Sendable {
+    package struct Entry: Sendable, Hashable {
         /// `notification`, `template`, `policy`, `route`, `risk`, `judgement`, `light`,
         /// `setting`, `routine`, `threshold`.
-        public var kind: String
-        public var id: String
-        public var origin: Origin
+        package var kind: String
+        package var id: String
+        package var origin: Origin
         /// What the entry is about: a notification type, a surface, a route, a risk level.
-        public var subject: String
+        package var subject: String
         /// For a threshold: the kind and id of the entry whose condition holds it.
-        public var site: String? = nil
-        public var siteID: String? = nil
+        package var site: String? = nil
+        package var siteID: String? = nil
         /// For a threshold: the comparison that moved.
-        public var move: ThresholdMove? = nil
+        package var move: ThresholdMove? = nil
         /// For a policy value: before and after (`3 → 2`).
-        public var values: String? = nil
+        package var values: String? = nil
 
         /// `notification 'x' (rules/notifications.yaml:19)`,
         /// `threshold 'sleep.minutes < 360 → 390' in route 'short_sleep' (rules/route.yaml:18)`.
-        public var label: String {
+        package var label: String {
             let place = origin.file.isEmpty ? "" : " (\(origin.file):\(origin.location.line))"
             let within = site.map { " in \($0) '\(siteID ?? "")'" } ?? ""
             let change = values.map { " \($0)" } ?? ""
@@ -121,12 +121,12 @@ public struct RuleChanges: Sendable {
         }
 
         /// Whether the entry is of `kind`, or a threshold inside an entry of that kind.
-        public func isAbout(_ kind: String) -> Bool { self.kind == kind || site == kind }
+        package func isAbout(_ kind: String) -> Bool { self.kind == kind || site == kind }
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
-    public init(old: Ruleset, new: Ruleset) {
+    package init(old: Ruleset, new: Ruleset) {
         var entries: [Entry] = []
         /// A changed entry whose fields other than its condition are `before` and `after`:
         /// listed when those differ or the condition was rewritten; each moved threshold is
@@ -250,7 +250,7 @@ public struct RuleChanges: Sendable {
     /// notification type, a route, a risk level, a surface), most direct first. A changed
     /// setting is named only where the decision reads it: a notification's own toggle or a
     /// setting its `when` or `at` reads; for routes, risk and texts, a setting the tables read.
-    public func causes(kind: String, subject: String, ruleset: Ruleset) -> [Entry] {
+    package func causes(kind: String, subject: String, ruleset: Ruleset) -> [Entry] {
         let tables = Set(ruleset.route.flatMap(\.when.factsRead) + ruleset.risk.flatMap(\.when.factsRead))
         func readByTables(_ entry: Entry) -> Bool { entry.kind == "setting" && tables.contains("settings." + entry.id) }
         switch kind {

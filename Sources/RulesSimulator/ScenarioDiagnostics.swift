@@ -3,8 +3,8 @@ import RulesDocument
 
 /// The scenario phase's message catalogue (`scenario.*`); structural problems (unknown
 /// keys, wrong types, times like `25:00`) share the rule files' `ruleset.*` codes.
-public enum ScenarioDiagnostics {
-    public static let descriptions: [CodeDescription] = [
+package enum ScenarioDiagnostics {
+    package static let descriptions: [CodeDescription] = [
         d(
             "scenario.out_of_order", "an event earlier than the one before it",
             "Events are listed in time order; times before day_starts_at are the early hours after midnight, at the end of the day."),

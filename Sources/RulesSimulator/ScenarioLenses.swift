@@ -7,33 +7,33 @@ import Ruleset
 /// What the scenarios say about each rule, for an editor's code lenses: each scenario's
 /// expectations passed and failed, each notification type's delivery days, and for each
 /// threshold of a condition the days whose app runs saw its fact on each side.
-public struct ScenarioLenses: Sendable {
-    public struct Threshold: Sendable, Hashable {
+package struct ScenarioLenses: Sendable {
+    package struct Threshold: Sendable, Hashable {
         /// Where the condition is (`rules/route.yaml`, its line).
-        public var file: String
-        public var line: Int
+        package var file: String
+        package var line: Int
         /// `sleep.minutes < 360`.
-        public var text: String
+        package var text: String
         /// Days on which an app run saw a value where it holds, and where it fails.
-        public var holdsDays: Int
-        public var failsDays: Int
+        package var holdsDays: Int
+        package var failsDays: Int
         /// The values seen nearest the constant where it holds and where it fails.
-        public var nearestHolding: String?
-        public var nearestFailing: String?
+        package var nearestHolding: String?
+        package var nearestFailing: String?
     }
 
     /// Per scenario file: expectations passed and failed.
-    public var scenarios: [String: (passed: Int, failed: Int)] = [:]
+    package var scenarios: [String: (passed: Int, failed: Int)] = [:]
     /// Per notification type: days delivered.
-    public var delivered: [String: Int] = [:]
+    package var delivered: [String: Int] = [:]
     /// Scenario days lived.
-    public var days = 0
-    public var thresholds: [Threshold] = []
+    package var days = 0
+    package var thresholds: [Threshold] = []
 
-    public init() {}
+    package init() {}
 
     /// Lives every scenario (file name and scenario) under `ruleset`.
-    public static func compute(_ scenarios: [(file: String, scenario: Scenario)], ruleset: Ruleset) -> ScenarioLenses {
+    package static func compute(_ scenarios: [(file: String, scenario: Scenario)], ruleset: Ruleset) -> ScenarioLenses {
         var lenses = ScenarioLenses()
         var sites: [(file: String, line: Int, threshold: RulesExpression.Threshold, text: String)] = []
         func add(_ expression: CompiledExpression?, _ origin: Origin?) {

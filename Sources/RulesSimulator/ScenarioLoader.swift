@@ -9,7 +9,7 @@ import Ruleset
 /// did-you-mean for keys, routines and notification types, typed values, times checked.
 /// The top level here; each day is `DayDecoder`'s, each event `EventDecoder`'s and each
 /// expectation `ExpectationDecoder`'s, all with this document's reader.
-public struct ScenarioLoader {
+package struct ScenarioLoader {
     let ruleset: Ruleset
     var reader: NodeReader
     /// The days read so far (what carries from day to day: the clock, stated permissions).
@@ -18,11 +18,12 @@ public struct ScenarioLoader {
     static let topKeys = ["name", "description", "date", "timezone", "settings", "routines", "health", "events", "expect", "days", "version"]
     static let dayKeys = ["date", "events", "health", "settings", "expect", "description"]
     /// The snapshot keys a `snapshot_at` expectation checks.
-    public static var snapshotKeys: [String] { ExpectationDecoder.snapshotKeys }
+    package static var snapshotKeys: [String] { ExpectationDecoder.snapshotKeys }
 
     /// Loads the scenario of a parsed document; nil with diagnostics when it has errors.
-    public static func load(_ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset) -> (scenario: Scenario?, diagnostics: [Diagnostic])
-    {
+    package static func load(
+        _ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset
+    ) -> (scenario: Scenario?, diagnostics: [Diagnostic]) {
         var loader = ScenarioLoader(ruleset: ruleset, reader: NodeReader(file: file, source: source), days: DayDecoder(ruleset: ruleset))
         let scenario = loader.scenario(node)
         let failed = loader.reader.diagnostics.contains { $0.severity == .error }
@@ -100,7 +101,7 @@ public struct ScenarioLoader {
     }
 
     /// The message for a date the engine cannot live and close.
-    public static func outsideEngineDays(_ date: String) -> String {
+    package static func outsideEngineDays(_ date: String) -> String {
         let days = InputLimits.simulatedDays
         return
             "\(date) is outside the days a simulation can live and close (\(DateFormat.string(days.lowerBound)) to \(DateFormat.string(days.upperBound)): each day closes at the next one's start)"

@@ -4,7 +4,7 @@ import Ruleset
 
 /// The JSON Schema of scenario files (`scenarios/*.yaml`), built from the loader's own key
 /// lists, for editor completion like the rule files' schemas.
-public enum ScenarioSchema {
+package enum ScenarioSchema {
     typealias S = EditorSchemas
 
     static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
@@ -134,7 +134,7 @@ public enum ScenarioSchema {
             ], required: ["date"])
     }
 
-    public static var schema: JSONValue {
+    package static var schema: JSONValue {
         .object([
             ("$schema", .string(S.draft)),
             ("$id", .string("scenario.schema.json")),
@@ -163,8 +163,8 @@ public enum ScenarioSchema {
 extension ScenarioSchema {
     /// The keys of an event and of an expectation with their descriptions, in schema order
     /// (for `docs/REFERENCE.md`).
-    public static var eventKeys: [(key: String, description: String)] { properties(of: event) }
-    public static var expectationKeys: [(key: String, description: String)] { properties(of: expectation) }
+    package static var eventKeys: [(key: String, description: String)] { properties(of: event) }
+    package static var expectationKeys: [(key: String, description: String)] { properties(of: expectation) }
 
     static func properties(of schema: JSONValue) -> [(key: String, description: String)] {
         guard case .object(let properties)? = schema.member("properties") else { return [] }

@@ -4,15 +4,15 @@ import RulesExpression
 import Ruleset
 
 /// What the app knew after the events of one minute: for expectations and explanations.
-public struct AppState: Sendable {
-    public var at: Date
-    public var day: Int
-    public var route: RouteKind?
-    public var risk: RiskLevel?
-    public var snapshot: DailySnapshot?
+package struct AppState: Sendable {
+    package var at: Date
+    package var day: Int
+    package var route: RouteKind?
+    package var risk: RiskLevel?
+    package var snapshot: DailySnapshot?
     /// The engine as it was, kept only where an expectation looks (keeping every one
     /// would force copies of the engine's arrays at every event).
-    public var engine: OperatorEngine?
+    package var engine: OperatorEngine?
     /// Without the engine (a run kept for its expectations only): the explanations and facts
     /// the expectations of that moment read, taken then.
     var keptExplanations: [String: Explanation] = [:]
@@ -20,7 +20,7 @@ public struct AppState: Sendable {
     /// Every explanation saved at that moment, by decision.
     package var explanations: [String: Explanation] { engine?.explanations ?? keptExplanations }
     /// The facts of the last app run (for `that:` expectations).
-    public var facts: FactValues? { engine?.currentFacts() ?? keptFacts }
+    package var facts: FactValues? { engine?.currentFacts() ?? keptFacts }
 }
 
 extension Expectation {
@@ -40,33 +40,33 @@ extension Expectation {
 
 /// The outcome of simulating a scenario: every record in time order, the app's state
 /// after each event, and the closed days.
-public struct SimulationResult: Sendable {
-    public var scenario: Scenario
-    public var records: [EngineRecord]
-    public var states: [AppState]
-    public var closedDays: [DayClose]
+package struct SimulationResult: Sendable {
+    package var scenario: Scenario
+    package var records: [EngineRecord]
+    package var states: [AppState]
+    package var closedDays: [DayClose]
     /// Problems met while simulating (responses to undelivered notifications, …).
-    public var problems: [(origin: Origin, message: String)]
+    package var problems: [(origin: Origin, message: String)]
     /// The engine at the end (or at `--at`), for read-outs.
-    public var engine: OperatorEngine
+    package var engine: OperatorEngine
     /// Where the user's clock changed zone (a `timezone:` event), in time order.
-    public var zones: [(from: Date, clock: LocalClock)] = []
+    package var zones: [(from: Date, clock: LocalClock)] = []
 
     /// The clock in force at `instant`: the scenario's until its first zone change.
-    public func clock(at instant: Date) -> LocalClock {
+    package func clock(at instant: Date) -> LocalClock {
         zones.last { $0.from <= instant }?.clock ?? scenario.clock
     }
 
     /// The engine's state after the scenario's last event (or at `--at`), as the app saved
     /// it then: before the device's later deliveries and the day's close. Nil without events.
-    public var stateAfterLastEvent: EngineState?
+    package var stateAfterLastEvent: EngineState?
 
     /// The `day_starts_at` in force at the end (a scenario's own setting, else the ruleset's).
-    public var dayStart: Int { engine.profile.dayStart(engine.ruleset) }
+    package var dayStart: Int { engine.profile.dayStart(engine.ruleset) }
 
     /// The records grouped by logical day (in one pass: linear in days and records), keeping
     /// those `include` accepts.
-    public func recordsByDay(including include: (EngineRecord) -> Bool = { _ in true }) -> [Int: [EngineRecord]] {
+    package func recordsByDay(including include: (EngineRecord) -> Bool = { _ in true }) -> [Int: [EngineRecord]] {
         let start = dayStart
         var byDay: [Int: [EngineRecord]] = [:]
         var last = Int.min
@@ -81,7 +81,7 @@ public struct SimulationResult: Sendable {
     /// The state the app had at `time` (the last state saved at or before it). States are in
     /// time order: found by binary search (an expectation a day over 10,000 days scanned
     /// every state each time).
-    public func state(at time: Date) -> AppState? {
+    package func state(at time: Date) -> AppState? {
         var low = 0
         var high = states.count
         while low < high {
@@ -95,12 +95,12 @@ public struct SimulationResult: Sendable {
 /// Replays a scenario against a ruleset, modelling the device honestly: the app sees steps
 /// only when it syncs (app runs and opened notifications, not widget actions), iOS
 /// delivers what the last app run scheduled, and the widget shows the last saved snapshot.
-public enum Simulation {
+package enum Simulation {
     /// Runs `scenario` as `options` say (where to stop, a responder, a saved state to go
     /// on from, the engine's switches), its records going to `sink` as they happen: a trace
     /// keeps all (`KeepingAll`), `rules test` what expectations read, day by day
     /// (`KeepingForExpectations`), a population nothing (`Streaming`).
-    public static func run<Sink: RecordSink>(
+    package static func run<Sink: RecordSink>(
         _ scenario: Scenario, ruleset: Ruleset, options: SimulationOptions = SimulationOptions(), sink: Sink
     ) -> SimulationResult {
         var driver = SimulationDriver(scenario, ruleset: ruleset, options: options, sink: sink)
@@ -108,7 +108,7 @@ public enum Simulation {
     }
 
     /// Runs `scenario`, keeping every record and state.
-    public static func run(_ scenario: Scenario, ruleset: Ruleset, options: SimulationOptions = SimulationOptions()) -> SimulationResult {
+    package static func run(_ scenario: Scenario, ruleset: Ruleset, options: SimulationOptions = SimulationOptions()) -> SimulationResult {
         run(scenario, ruleset: ruleset, options: options, sink: KeepingAll())
     }
 

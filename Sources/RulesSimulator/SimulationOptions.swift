@@ -3,33 +3,33 @@ import RulesEngine
 import Ruleset
 
 /// How a simulation runs; every field's default is a plain run of the whole scenario.
-public struct SimulationOptions {
+package struct SimulationOptions {
     /// Stop at this day (index) and wall time (`--at`).
-    public var stop: (day: Int, seconds: Int)?
+    package var stop: (day: Int, seconds: Int)?
     /// Write the engine's state to JSON and read it back into a fresh engine after every
     /// event and delivery, as the app does between runs: the records must not change.
-    public var restoreEachEvent = false
+    package var restoreEachEvent = false
     /// Answers delivered notifications as a user would (a population's users): its answer
     /// comes as a response event `delay` seconds after the delivery, in time order with the
     /// other events and deliveries, if it falls within the same logical day.
-    public var responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)?
+    package var responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)?
     /// The ruleset's prepared tables, when the caller has them (used only for this ruleset).
-    public var prepared: PreparedRuleset?
+    package var prepared: PreparedRuleset?
     /// `.decisions` keeps only the records of decisions (see `RecordsKept`).
-    public var recordsKept = RecordsKept.all
+    package var recordsKept = RecordsKept.all
     /// A saved state to go on from (as the app saved it; its clock must be the scenario's)
     /// instead of a fresh one; the scenario's `routines:` and settings apply over the state's,
     /// and iOS holds what the state says is pending.
-    public var start: EngineState?
+    package var start: EngineState?
     /// The engine's switch (`Verification`): `.recomputed` works out again everything an app
     /// run could keep from an earlier one; `.compared` does both at every step and records a
     /// difference as a problem. The records must not change.
-    public var verification = Verification.memoised
+    package var verification = Verification.memoised
     /// False keeps nothing to explain (`OperatorEngine.explains`; a population's users): the
     /// records are the same.
-    public var explains = true
+    package var explains = true
 
-    public init(
+    package init(
         stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
         responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, prepared: PreparedRuleset? = nil,
         recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised, explains: Bool = true
@@ -46,7 +46,7 @@ public struct SimulationOptions {
 }
 
 /// What a run's result keeps of its records and of the app's state after each event.
-public enum RecordKeeping: Sendable {
+package enum RecordKeeping: Sendable {
     /// Every record and the app's state after every event (a trace, a report).
     case all
     /// What `ExpectationChecker` reads: records of deliveries, suppressions, problems, tool
@@ -60,7 +60,7 @@ public enum RecordKeeping: Sendable {
 /// Where a simulation's records go as it runs: what its result keeps of them (`keeping`),
 /// each step's records as they happen (`step`: streaming) and each day's part once the day
 /// has closed (`dayClosed`: handover, after which the run forgets the day).
-public protocol RecordSink {
+package protocol RecordSink {
     /// What the result keeps.
     var keeping: RecordKeeping { get }
     /// Whether each closed day is handed over (`dayClosed`); a run that hands none over
@@ -76,38 +76,38 @@ public protocol RecordSink {
 }
 
 extension RecordSink {
-    public var handsOverDays: Bool { false }
-    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) {}
-    public mutating func dayClosed(_ part: SimulationResult) -> Bool { false }
+    package var handsOverDays: Bool { false }
+    package mutating func step(_ records: [EngineRecord], engine: OperatorEngine) {}
+    package mutating func dayClosed(_ part: SimulationResult) -> Bool { false }
 }
 
 /// Keeps every record and state (a trace, a report), and shows each step to `observe`.
-public struct KeepingAll: RecordSink {
-    public var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
-    public var keeping: RecordKeeping { .all }
+package struct KeepingAll: RecordSink {
+    package var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
+    package var keeping: RecordKeeping { .all }
 
-    public init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil) { self.observe = observe }
+    package init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil) { self.observe = observe }
 
-    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
+    package mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
 }
 
 /// Keeps what expectations read and hands each closed day over to `dayDone`, showing each
 /// step to `observe` (coverage).
-public struct KeepingForExpectations: RecordSink {
-    public var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
-    public var dayDone: ((SimulationResult) -> Void)?
-    public var keeping: RecordKeeping { .expectations }
+package struct KeepingForExpectations: RecordSink {
+    package var observe: ((OperatorEngine, [EngineRecord]) -> Void)?
+    package var dayDone: ((SimulationResult) -> Void)?
+    package var keeping: RecordKeeping { .expectations }
 
-    public init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil, dayDone: ((SimulationResult) -> Void)? = nil) {
+    package init(observe: ((OperatorEngine, [EngineRecord]) -> Void)? = nil, dayDone: ((SimulationResult) -> Void)? = nil) {
         self.observe = observe
         self.dayDone = dayDone
     }
 
-    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
+    package mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe?(engine, records) }
 
-    public var handsOverDays: Bool { dayDone != nil }
+    package var handsOverDays: Bool { dayDone != nil }
 
-    public mutating func dayClosed(_ part: SimulationResult) -> Bool {
+    package mutating func dayClosed(_ part: SimulationResult) -> Bool {
         guard let dayDone else { return false }
         dayDone(part)
         return true
@@ -116,11 +116,11 @@ public struct KeepingForExpectations: RecordSink {
 
 /// Keeps nothing: every step's records go to `observe` as they happen (a streamed timeline,
 /// a population's tally, a diff's collector).
-public struct Streaming: RecordSink {
-    public var observe: (OperatorEngine, [EngineRecord]) -> Void
-    public var keeping: RecordKeeping { .none }
+package struct Streaming: RecordSink {
+    package var observe: (OperatorEngine, [EngineRecord]) -> Void
+    package var keeping: RecordKeeping { .none }
 
-    public init(_ observe: @escaping (OperatorEngine, [EngineRecord]) -> Void) { self.observe = observe }
+    package init(_ observe: @escaping (OperatorEngine, [EngineRecord]) -> Void) { self.observe = observe }
 
-    public mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe(engine, records) }
+    package mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe(engine, records) }
 }

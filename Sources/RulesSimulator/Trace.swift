@@ -10,23 +10,23 @@ import Ruleset
 /// `notification.delivered`, `notification.suppressed`, `notification.response`,
 /// `template.rendered`, `tool.verdict`, `snapshot`, `day.closed`, `settings.changed`, `route.request_refused`,
 /// `route.item_left_out`, `state.reconciled`, `timezone.changed`, `problem`.
-public enum Trace {
-    public static func kind(_ record: EngineRecord) -> String { record.kind.name }
+package enum Trace {
+    package static func kind(_ record: EngineRecord) -> String { record.kind.name }
 
     /// One JSON object: `at`, `kind`, then the kind's fields in a fixed order (the kind's
     /// presentation, `EngineRecord.Kind.presentation`).
-    public static func json(_ record: EngineRecord, clock: LocalClock, ruleset: Ruleset) -> JSONValue {
+    package static func json(_ record: EngineRecord, clock: LocalClock, ruleset: Ruleset) -> JSONValue {
         .object([("at", .string(clock.iso8601(record.at))), ("kind", .string(kind(record)))] + record.kind.presentation(clock: clock).fields)
     }
 
     /// JSON lines for a whole simulation.
-    public static func jsonLines(_ result: SimulationResult, ruleset: Ruleset) -> String {
+    package static func jsonLines(_ result: SimulationResult, ruleset: Ruleset) -> String {
         var writer = TraceWriter(format: .json, scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
         return writer.write(result.records)
     }
 
     /// The readable timeline: one line per record, grouped by day.
-    public static func text(_ result: SimulationResult, ruleset: Ruleset) -> String {
+    package static func text(_ result: SimulationResult, ruleset: Ruleset) -> String {
         var writer = TraceWriter(format: .text, scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
         return writer.header + writer.write(result.records)
     }
@@ -44,8 +44,8 @@ public enum Trace {
 /// holding only the clock in force and the day it showed last, so a command can stream a run
 /// of any length (memory does not grow with it). A `timezone.changed` record switches the
 /// clock for itself and what follows.
-public struct TraceWriter: Sendable {
-    public enum Format: Sendable { case json, text }
+package struct TraceWriter: Sendable {
+    package enum Format: Sendable { case json, text }
 
     let format: Format
     let ruleset: Ruleset
@@ -55,7 +55,7 @@ public struct TraceWriter: Sendable {
     var currentDay: Int?
 
     /// `dayStart`: the `day_starts_at` the timeline groups days by.
-    public init(format: Format, scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil) {
+    package init(format: Format, scenario: Scenario, ruleset: Ruleset, dayStart: Int, clock: LocalClock? = nil) {
         self.format = format
         self.scenario = scenario
         self.ruleset = ruleset
@@ -65,13 +65,13 @@ public struct TraceWriter: Sendable {
 
     /// The timeline's first line (nothing for JSON lines). Names and texts from files never
     /// start a line of their own (TextRenderer.oneLine).
-    public var header: String {
+    package var header: String {
         guard format == .text else { return "" }
         return TextRenderer.oneLine("\(scenario.name) — \(scenario.file) (\(scenario.timeZoneName))") + "\n"
     }
 
     /// The text of `records`, in order.
-    public mutating func write(_ records: [EngineRecord]) -> String {
+    package mutating func write(_ records: [EngineRecord]) -> String {
         var out = ""
         for record in records {
             if case .timeZoneChanged(_, let to) = record.kind, let next = LocalClock(identifier: to) { clock = next }

@@ -6,22 +6,22 @@ import Ruleset
 /// "Why not" answers (`rules explain … --why-not route=light`): the smallest change of one
 /// fact that would have produced the other outcome, where one exists, and otherwise what
 /// stopped it.
-public enum WhyNot {
+package enum WhyNot {
     /// What a question asks: the outcome that did not happen.
-    public enum Question: Sendable, Equatable {
+    package enum Question: Sendable, Equatable {
         case route(RouteKind)
         case risk(RiskLevel)
         case notification(String)
     }
 
     /// Why a question cannot be asked.
-    public struct Unaskable: Error, Sendable {
-        public var message: String
+    package struct Unaskable: Error, Sendable {
+        package var message: String
     }
 
     /// The question `subject=outcome` asks, or why it cannot be asked (not of that form, an
     /// unknown subject, or an outcome the ruleset does not have) — known before any day is lived.
-    public static func question(_ text: String, ruleset: Ruleset) -> Result<Question, Unaskable> {
+    package static func question(_ text: String, ruleset: Ruleset) -> Result<Question, Unaskable> {
         func refuse(_ message: String) -> Result<Question, Unaskable> { .failure(Unaskable(message: message)) }
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else { return refuse("ask as route=KIND, risk=LEVEL or notification=ID, not '\(text)'") }
@@ -46,7 +46,7 @@ public enum WhyNot {
         }
     }
 
-    public static func answer(_ text: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
+    package static func answer(_ text: String, engine: OperatorEngine, ruleset: Ruleset) -> String {
         let asked: Question
         switch question(text, ruleset: ruleset) {
         case .success(let question): asked = question

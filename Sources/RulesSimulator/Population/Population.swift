@@ -6,96 +6,96 @@ import RulesExpression
 import Ruleset
 
 /// A normal distribution to draw from: `mean` and standard deviation `sd`.
-public struct Spread: Sendable, Hashable {
-    public var mean: Double
-    public var sd: Double
+package struct Spread: Sendable, Hashable {
+    package var mean: Double
+    package var sd: Double
 }
 
 /// A time of day to draw: `at` (seconds since midnight) with `sd` minutes of spread.
-public struct TimeDraw: Sendable, Hashable {
+package struct TimeDraw: Sendable, Hashable {
     /// Probability per day (1 for draws that always happen).
-    public var p: Double
-    public var at: Int
-    public var sdMinutes: Double
+    package var p: Double
+    package var at: Int
+    package var sdMinutes: Double
 }
 
 /// Habit logs a group makes: on a day (with probability `p`) `count` logs of `value`, each
 /// at a time drawn around `at`.
-public struct LogDraw: Sendable, Hashable {
-    public var routine: String
-    public var p: Double
-    public var value: Double
-    public var count: Int
-    public var time: TimeDraw
+package struct LogDraw: Sendable, Hashable {
+    package var routine: String
+    package var p: Double
+    package var value: Double
+    package var count: Int
+    package var time: TimeDraw
 }
 
 /// One group of a population: who its users are and how their days go.
-public struct PopulationGroup: Sendable {
-    public var name: String
-    public var weight: Double
+package struct PopulationGroup: Sendable {
+    package var name: String
+    package var weight: Double
     /// Enabled routines; nil means every `default_enabled` routine.
-    public var routines: [String]?
+    package var routines: [String]?
     /// Probability that HealthKit steps / sleep access is granted (else denied).
-    public var stepsPermission: Double
-    public var sleepPermission: Double
+    package var stepsPermission: Double
+    package var sleepPermission: Double
     /// Minutes slept the night before, clipped to 0…900; nil: HealthKit holds no sleep.
-    public var sleepMinutes: Spread?
+    package var sleepMinutes: Spread?
     /// When the night ends (the app reads sleep up to there).
-    public var wake: TimeDraw
+    package var wake: TimeDraw
     /// A day's steps, clipped at 0, walked evenly from 07:00 to 23:00; nil: none.
-    public var steps: Spread?
-    public var appOpens: [TimeDraw]
-    public var logs: [LogDraw]
+    package var steps: Spread?
+    package var appOpens: [TimeDraw]
+    package var logs: [LogDraw]
     /// Probability that each item of a checklist routine is ticked, evenings.
-    public var checks: [(routine: String, p: Double)]
+    package var checks: [(routine: String, p: Double)]
     /// When the evening ticks happen.
-    public var checkTime: TimeDraw
+    package var checkTime: TimeDraw
     /// Responses to each delivered notification: opened, ignored, else none.
-    public var opened: Double
-    public var ignored: Double
-    public var skipToday: Double
-    public var origin: Origin
+    package var opened: Double
+    package var ignored: Double
+    package var skipToday: Double
+    package var origin: Origin
 }
 
 /// A population file (`populations/*.yaml`): synthetic users the engine lives day by day.
-public struct Population: Sendable {
-    public var name: String
-    public var file: String
-    public var seed: UInt64
-    public var users: Int
-    public var days: Int
+package struct Population: Sendable {
+    package var name: String
+    package var file: String
+    package var seed: UInt64
+    package var users: Int
+    package var days: Int
     /// The first logical day (days since 1970-01-01).
-    public var start: Int
-    public var timeZoneName: String
-    public var clock: LocalClock
-    public var groups: [PopulationGroup]
+    package var start: Int
+    package var timeZoneName: String
+    package var clock: LocalClock
+    package var groups: [PopulationGroup]
     /// SHA-256 (hex) of the file's canonical content (comments and layout aside): shards
     /// merge only when they lived the same population, whatever its name says.
-    public var sha256: String
+    package var sha256: String
 
     /// Bounds of a population file: a run is users × days user-days.
-    public static let maxUsers = 10_000_000
-    public static let maxDays = 3_660
-    public static let maxGroups = 100
-    public static let maxDrawsPerGroup = 100
-    public static let maxLogsPerDraw = 100
+    package static let maxUsers = 10_000_000
+    package static let maxDays = 3_660
+    package static let maxGroups = 100
+    package static let maxDrawsPerGroup = 100
+    package static let maxLogsPerDraw = 100
 
     /// Whether `days` days from `start` all lie within the days the engine lives and closes.
-    public static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
+    package static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
         InputLimits.simulatedDays.contains(start) && InputLimits.simulatedDays.contains(start + Swift.max(days, 1) - 1)
     }
 
     /// The most events a run may live (users × days × a day's events at most): about an hour
     /// of both cores of a laptop. Past it the run is refused before it starts.
-    public static let maxEvents = 2_000_000_000
+    package static let maxEvents = 2_000_000_000
     /// The most events one user's days may hold: a user is generated whole, so this bounds
     /// a run's memory (about 100 MB), whatever the users.
-    public static let maxEventsPerUser = 2_000_000
+    package static let maxEventsPerUser = 2_000_000
 
     /// The most events a user of any group can have in a day: app opens, logs (each
     /// `count`), checklist ticks, a skip, and a response to each delivery (at most the
     /// policy's daily cap).
-    public func maxEventsPerDay(ruleset: Ruleset) -> Int {
+    package func maxEventsPerDay(ruleset: Ruleset) -> Int {
         groups.map { group in
             let ticks = group.checks.reduce(0) { $0 + (ruleset.routine($1.routine)?.items.count ?? 0) }
             return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + ruleset.policy.maxPerDay
@@ -104,7 +104,7 @@ public struct Population: Sendable {
 
     /// Why `users` users over `days` days are too much work, or nil. Counted without
     /// overflow: every factor is bounded, and the products are compared by division.
-    public func workProblem(users: Int, days: Int, ruleset: Ruleset) -> String? {
+    package func workProblem(users: Int, days: Int, ruleset: Ruleset) -> String? {
         let perDay = Swift.max(1, maxEventsPerDay(ruleset: ruleset))
         if days > Self.maxEventsPerUser / perDay {
             return
@@ -120,18 +120,18 @@ public struct Population: Sendable {
 
 /// Reads population documents with the rule files' diagnostics: positions, did-you-mean for
 /// keys and routine ids, numbers in range.
-public struct PopulationLoader {
+package struct PopulationLoader {
     let ruleset: Ruleset
     var reader: NodeReader
 
-    public static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
-    public static let groupKeys = [
+    package static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
+    package static let groupKeys = [
         "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
         "response", "skip_today", "description",
     ]
 
     /// The population of a parsed document; nil with diagnostics when it has errors.
-    public static func load(
+    package static func load(
         _ node: YAMLNode, file: String, source: SourceFile?, ruleset: Ruleset
     ) -> (
         population: Population?, diagnostics: [Diagnostic]

@@ -7,19 +7,19 @@ import Ruleset
 
 /// `rules diff OLD NEW --population POP`: every metric of the two results that differs, and
 /// the user-days whose deliveries changed most.
-public struct PopulationDiff: Sendable {
-    public struct Change: Sendable, Equatable {
-        public var metric: String
-        public var old: Double
-        public var new: Double
+package struct PopulationDiff: Sendable {
+    package struct Change: Sendable, Equatable {
+        package var metric: String
+        package var old: Double
+        package var new: Double
     }
 
-    public var changes: [Change]
-    public var days: [ChangedUserDay]
-    public var header: PopulationHeader
-    public var newRuleset: String
+    package var changes: [Change]
+    package var days: [ChangedUserDay]
+    package var header: PopulationHeader
+    package var newRuleset: String
 
-    public init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
+    package init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
         let a = PopulationDiff.numbers(PopulationReport.json(old, header: header))
         let b = PopulationDiff.numbers(PopulationReport.json(new, header: header))
         var changes: [Change] = []
@@ -32,7 +32,7 @@ public struct PopulationDiff: Sendable {
         self.newRuleset = newRuleset
     }
 
-    public var isEmpty: Bool { changes.isEmpty && days.isEmpty }
+    package var isEmpty: Bool { changes.isEmpty && days.isEmpty }
 
     /// Every number of a report by its dotted path (histogram arrays left out: their
     /// quantiles and means are compared).
@@ -56,13 +56,13 @@ public struct PopulationDiff: Sendable {
 
     /// Headline metrics: route shares, deliveries per user-day, day results, the mean
     /// streak, and each group's.
-    public static func isHeadline(_ metric: String) -> Bool {
+    package static func isHeadline(_ metric: String) -> Bool {
         (metric.hasPrefix("routes.") && metric.hasSuffix(".share")) || metric.hasPrefix("notifications.per_user_day.")
             || metric.hasPrefix("day_results.") || metric == "streak.mean" || metric.hasPrefix("groups.")
     }
 
     /// `routes.light.share: 0.0606 → 0.1206 (+0.06)` for each changed metric (or headline metric).
-    public func lines(headlineOnly: Bool = false) -> [String] {
+    package func lines(headlineOnly: Bool = false) -> [String] {
         changes.filter { !headlineOnly || Self.isHeadline($0.metric) }.map { change in
             let delta = change.new - change.old
             return "\(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
@@ -70,11 +70,11 @@ public struct PopulationDiff: Sendable {
     }
 
     /// `population sample populations/x.yaml: 1,000 users × 14 days, seed 7`.
-    public func title(sample: Bool) -> String {
+    package func title(sample: Bool) -> String {
         "population \(sample ? "sample " : "")\(header.file): \(PopulationReport.grouped(header.users)) users × \(header.days) days, seed \(header.seed)"
     }
 
-    public func text() -> String {
+    package func text() -> String {
         var out =
             "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
         for line in lines() { out += "  \(line)\n" }
@@ -91,7 +91,7 @@ public struct PopulationDiff: Sendable {
         return out
     }
 
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         .object([
             ("population", .string(header.name)), ("users", .int(header.users)), ("days", .int(header.days)),
             (

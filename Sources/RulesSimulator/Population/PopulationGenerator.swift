@@ -4,11 +4,11 @@ import Ruleset
 
 /// One synthetic user: the days they live as an ordinary scenario, and how they answer
 /// notifications (which depends on what is delivered, so it is drawn as deliveries happen).
-public struct SyntheticUser: Sendable {
+package struct SyntheticUser: Sendable {
     /// 1-based: user 1 is the first.
-    public var number: Int
-    public var group: Int
-    public var scenario: Scenario
+    package var number: Int
+    package var group: Int
+    package var scenario: Scenario
     /// The key of the response stream.
     var responseKey: UInt64
     var opened: Double
@@ -16,7 +16,7 @@ public struct SyntheticUser: Sendable {
 
     /// The user's answer to `request` and how many seconds after its delivery it comes:
     /// opened 1–30 minutes later, ignored (dismissed) after an hour, or none.
-    public func response(to request: ScheduledNotification) -> (delay: Int, response: NotificationResponse)? {
+    package func response(to request: ScheduledNotification) -> (delay: Int, response: NotificationResponse)? {
         var stream = SplitMix64(mixing: responseKey, SplitMix64.fnv1a(request.id))
         let draw = stream.uniform()
         if draw < opened { return (60 * (1 + Int(stream.uniform() * 30)), .opened) }
@@ -27,14 +27,14 @@ public struct SyntheticUser: Sendable {
 
 /// Draws the users of a population: user `n` is the same whichever other users are drawn,
 /// in whatever order, on whatever machine (see `SplitMix64`).
-public struct PopulationGenerator: Sendable {
-    public let population: Population
+package struct PopulationGenerator: Sendable {
+    package let population: Population
     let dayStart: Int
     let defaultRoutines: [String]
     let checklistItems: [String: [String]]
     let totalWeight: Double
 
-    public init(population: Population, ruleset: Ruleset) {
+    package init(population: Population, ruleset: Ruleset) {
         self.population = population
         dayStart = OperatorProfile(ruleset: ruleset).dayStart(ruleset)
         defaultRoutines = ruleset.routines.filter(\.defaultEnabled).map(\.id)
@@ -43,7 +43,7 @@ public struct PopulationGenerator: Sendable {
     }
 
     /// User `number` (1-based) over `days` days (default: the population's).
-    public func user(_ number: Int, days: Int? = nil) -> SyntheticUser {
+    package func user(_ number: Int, days: Int? = nil) -> SyntheticUser {
         var random = SplitMix64(mixing: population.seed, UInt64(number))
         let group = pickGroup(random.uniform())
         let spec = population.groups[group]

@@ -9,7 +9,7 @@ import Ruleset
 extension PopulationReport {
     /// Combines shard results: every shard of one split exactly once, all of one population,
     /// seed and ruleset. The result is what one run of the whole population gives.
-    public static func merge(
+    package static func merge(
         _ parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)]
     ) -> Result<
         (header: PopulationHeader, tally: PopulationTally), ReadFailure

@@ -6,21 +6,21 @@ import RulesExpression
 import Ruleset
 
 /// What a population result is about: the same header in every shard, checked by merge.
-public struct PopulationHeader: Sendable, Equatable {
-    public var name: String
+package struct PopulationHeader: Sendable, Equatable {
+    package var name: String
     /// The population file as given on the command line (for replay hints).
-    public var file: String
-    public var users: Int
-    public var days: Int
-    public var seed: UInt64
-    public var start: Int
-    public var rulesetSHA256: String
+    package var file: String
+    package var users: Int
+    package var days: Int
+    package var seed: UInt64
+    package var start: Int
+    package var rulesetSHA256: String
     /// The population file's content hash (`Population.sha256`).
-    public var populationSHA256: String
+    package var populationSHA256: String
     /// The ruleset directory as given (`.` by default), for replay hints.
-    public var ruleset: String
+    package var ruleset: String
 
-    public init(
+    package init(
         name: String, file: String, users: Int, days: Int, seed: UInt64, start: Int, rulesetSHA256: String, populationSHA256: String,
         ruleset: String = "."
     ) {
@@ -41,12 +41,12 @@ public struct PopulationHeader: Sendable, Equatable {
 /// writes the JSON; `PopulationReportReader` reads it back, `PopulationMerge` merges shards,
 /// `PopulationReportText` and `PopulationReportHTML` are the views (`PopulationSummary` is
 /// the tally as a `Report`).
-public enum PopulationReport {
+package enum PopulationReport {
     static let invariantKinds = Invariants.Kind.allCases.map(\.rawValue)
 
     /// Adds the keys every report shows even at zero: each notification type, route, day
     /// result and invariant (so shards and whole runs list the same keys).
-    public static func complete(_ tally: inout PopulationTally, ruleset: Ruleset) {
+    package static func complete(_ tally: inout PopulationTally, ruleset: Ruleset) {
         for rule in ruleset.notifications { tally.delivered[rule.id, default: 0] += 0 }
         for route in RouteKind.allCases.map(\.rawValue) + ["none"] { tally.routes[route, default: 0] += 0 }
         for result in DayResult.allCases { tally.dayResults[result.rawValue, default: 0] += 0 }
@@ -61,7 +61,7 @@ public enum PopulationReport {
         total == 0 ? 0 : (Double(count) / Double(total) * 10_000).rounded() / 10_000
     }
 
-    public static func json(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> JSONValue {
+    package static func json(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("population", .string(header.name)), ("file", .string(header.file)), ("users", .int(header.users)), ("days", .int(header.days)),
             ("user_days", .int(tally.userDays)), ("seed", .int(Int(clamping: header.seed))), ("start", .string(DateFormat.string(header.start))),

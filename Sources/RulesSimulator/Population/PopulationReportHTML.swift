@@ -66,7 +66,7 @@ extension PopulationReport {
         return svg + "</svg></figure>"
     }
 
-    public static func html(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
+    package static func html(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
         var rows = ""
         for type in tally.types {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }

@@ -7,20 +7,20 @@ import Ruleset
 
 /// Reading results back: a shard's or a whole run's JSON, every field checked.
 extension PopulationReport {
-    public struct ReadFailure: Error, CustomStringConvertible {
-        public var description: String
+    package struct ReadFailure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// A result written by `json` (a shard's or a whole run's).
     /// The largest number a result file may hold, and any sum of them (10^12: far past a
     /// population's users × days × deliveries, far below where Int arithmetic overflows).
-    public static let maxCount = 1_000_000_000_000
+    package static let maxCount = 1_000_000_000_000
 
     /// Reads a result file, field by field: every number a whole number from 0 to
     /// `maxCount`, histograms without repeated values, and the tallies consistent (each
     /// counts `user_days`, streak and XP count the users) — a crafted file is refused with its
     /// reason before any arithmetic.
-    public static func read(_ node: YAMLNode) throws(ReadFailure) -> (header: PopulationHeader, shard: Shard?, tally: PopulationTally) {
+    package static func read(_ node: YAMLNode) throws(ReadFailure) -> (header: PopulationHeader, shard: Shard?, tally: PopulationTally) {
         func fail(_ message: String) -> ReadFailure { ReadFailure(description: message) }
         func int(_ node: YAMLNode?, _ key: String) throws(ReadFailure) -> Int {
             guard let text = node?.scalar, let value = Int(text) else { throw fail("'\(key)' is not a whole number") }

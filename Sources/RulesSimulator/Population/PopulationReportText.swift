@@ -21,7 +21,7 @@ extension PopulationReport {
             + (p99 ? ", p99 \(histogram.quantile(0.99))" : "") + ", max \(histogram.max)"
     }
 
-    public static func text(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
+    package static func text(_ tally: PopulationTally, header: PopulationHeader, shard: Shard? = nil) -> String {
         var out =
             "\(line(header.name)): \(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days"
             + " (seed \(header.seed), from \(DateFormat.string(header.start)), ruleset \(header.rulesetSHA256.prefix(12)))"

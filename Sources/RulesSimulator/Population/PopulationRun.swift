@@ -7,42 +7,42 @@ import Ruleset
 
 /// Which users a run lives: every `count`-th user from the `index`-th (both 1-based), so
 /// shards 1/N … N/N together are the whole population.
-public struct Shard: Sendable, Equatable {
-    public var index: Int
-    public var count: Int
+package struct Shard: Sendable, Equatable {
+    package var index: Int
+    package var count: Int
 
-    public static let whole = Shard(index: 1, count: 1)
+    package static let whole = Shard(index: 1, count: 1)
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// `K/N` with 1 ≤ K ≤ N.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 1, k <= n else { return nil }
         self.init(index: k, count: n)
     }
 
-    public var text: String { "\(index)/\(count)" }
+    package var text: String { "\(index)/\(count)" }
 
     /// The users of this shard among `users`.
-    public func users(of users: Int) -> StrideTo<Int> { stride(from: index, to: users + 1, by: count) }
+    package func users(of users: Int) -> StrideTo<Int> { stride(from: index, to: users + 1, by: count) }
 
     /// How many users of `users` this shard lives.
-    public func size(of users: Int) -> Int { users >= index ? (users - index) / count + 1 : 0 }
+    package func size(of users: Int) -> Int { users >= index ? (users - index) / count + 1 : 0 }
 }
 
 /// What a population run lives and how: the population's users and days unless overridden.
-public struct PopulationOptions: Sendable {
-    public var users: Int
-    public var days: Int
-    public var seed: UInt64
-    public var jobs: Int
-    public var shard: Shard
+package struct PopulationOptions: Sendable {
+    package var users: Int
+    package var days: Int
+    package var seed: UInt64
+    package var jobs: Int
+    package var shard: Shard
 
-    public init(population: Population, users: Int? = nil, days: Int? = nil, seed: UInt64? = nil, jobs: Int = 1, shard: Shard = .whole) {
+    package init(population: Population, users: Int? = nil, days: Int? = nil, seed: UInt64? = nil, jobs: Int = 1, shard: Shard = .whole) {
         self.users = users ?? population.users
         self.days = days ?? population.days
         self.seed = seed ?? population.seed
@@ -60,7 +60,7 @@ public struct PopulationOptions: Sendable {
 
 /// Lives every user of a population (one engine per user, kept alive across their days,
 /// deliveries answered as the user's group answers) and aggregates as it goes.
-public enum PopulationRun {
+package enum PopulationRun {
     /// The tally of the users `options` selects, over `options.jobs` threads. Each job lives
     /// every `jobs`-th user of the shard and keeps its own tally; tallies merge exactly, so
     /// the result is the same for any number of jobs.
@@ -75,7 +75,7 @@ public enum PopulationRun {
     /// job's own. A copy of the decoded ruleset per job was no faster than tables per job
     /// within the host's noise (five runs: 0.76–1.13x).
     /// `progress`, when given, is called (from any job) with the number of users lived so far.
-    public static func run(
+    package static func run(
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,
         shared: PreparedRuleset? = nil, progress: (@Sendable (Int) -> Void)? = nil
     ) -> PopulationTally {
@@ -131,7 +131,7 @@ public enum PopulationRun {
 
     /// User `number`'s days as an ordinary simulation (every record kept), for
     /// `rules population … --user N`.
-    public static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
+    package static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
         let user = PopulationGenerator(population: options.seeded(population), ruleset: ruleset).user(number, days: options.days)
         return Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response))
     }
@@ -159,16 +159,16 @@ public enum PopulationRun {
 }
 
 /// A user-day whose deliveries differ between two rulesets.
-public struct ChangedUserDay: Sendable, Equatable {
-    public var user: Int
-    public var day: Int
-    public var old: Int
-    public var new: Int
+package struct ChangedUserDay: Sendable, Equatable {
+    package var user: Int
+    package var day: Int
+    package var old: Int
+    package var new: Int
     /// Why, from both replays of the user's day: what each notification type did before and
     /// after, and how the app runs changed (`PopulationRun.reason`).
-    public var reason: String?
+    package var reason: String?
 
-    public init(user: Int, day: Int, old: Int, new: Int, reason: String? = nil) {
+    package init(user: Int, day: Int, old: Int, new: Int, reason: String? = nil) {
         self.user = user
         self.day = day
         self.old = old
@@ -181,7 +181,7 @@ extension PopulationRun {
     /// Why a user's day changed: each notification type whose fate differs (delivered at a
     /// time, suppressed by a gate, or no candidate at all) and the app runs that day, old →
     /// new — a user who no longer opens the app on a notice never gets the next plan made.
-    public static func reason(
+    package static func reason(
         _ changed: ChangedUserDay, population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions
     ) -> String {
         func fates(_ ruleset: Ruleset) -> (fates: [String: String], runs: Int) {
@@ -214,7 +214,7 @@ extension PopulationRun {
 
     /// The same users under two rulesets: both tallies and the `limit` user-days whose
     /// deliveries changed most (ties: first user, first day).
-    public static func compare(
+    package static func compare(
         _ population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions, limit: Int = 10
     ) -> (old: PopulationTally, new: PopulationTally, changed: [ChangedUserDay]) {
         let oldGenerator = PopulationGenerator(population: options.seeded(population), ruleset: old)

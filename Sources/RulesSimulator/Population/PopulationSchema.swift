@@ -3,7 +3,7 @@ import Ruleset
 
 /// The JSON Schema of population files (`populations/*.yaml`), for editor completion; the
 /// loader checks the same keys and ranges with positioned diagnostics.
-public enum PopulationSchema {
+package enum PopulationSchema {
     typealias S = EditorSchemas
 
     static func probability(_ description: String) -> JSONValue {
@@ -65,7 +65,7 @@ public enum PopulationSchema {
             ], required: ["name"])
     }
 
-    public static var schema: JSONValue {
+    package static var schema: JSONValue {
         .object([
             ("$schema", .string(S.draft)),
             ("$id", .string("population.schema.json")),
@@ -90,6 +90,6 @@ public enum PopulationSchema {
 
     /// The keys of a population file and of a group, with their descriptions (for
     /// `docs/REFERENCE.md`).
-    public static var topKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: schema) }
-    public static var groupKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: group) }
+    package static var topKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: schema) }
+    package static var groupKeys: [(key: String, description: String)] { ScenarioSchema.properties(of: group) }
 }

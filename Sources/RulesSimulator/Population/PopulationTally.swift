@@ -6,22 +6,22 @@ import Ruleset
 
 /// Counts of whole numbers (deliveries in a user-day, a streak, XP): exact under merging,
 /// and every quantile is read from it, so shards merged give what one run gives.
-public struct Histogram: Sendable, Equatable {
-    public private(set) var counts: [Int: Int] = [:]
+package struct Histogram: Sendable, Equatable {
+    package private(set) var counts: [Int: Int] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ value: Int, count: Int = 1) { counts[value, default: 0] += count }
+    package mutating func add(_ value: Int, count: Int = 1) { counts[value, default: 0] += count }
 
-    public mutating func merge(_ other: Histogram) {
+    package mutating func merge(_ other: Histogram) {
         for (value, count) in other.counts { add(value, count: count) }
     }
 
-    public var total: Int { counts.values.reduce(0, +) }
-    public var sorted: [(value: Int, count: Int)] { counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    package var total: Int { counts.values.reduce(0, +) }
+    package var sorted: [(value: Int, count: Int)] { counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 
     /// The nearest-rank quantile: the least value with at least `q` of the counts at or below it.
-    public func quantile(_ q: Double) -> Int {
+    package func quantile(_ q: Double) -> Int {
         let total = self.total
         guard total > 0 else { return 0 }
         let rank = Swift.max(1, Int((q * Double(total)).rounded(.up)))
@@ -33,17 +33,17 @@ public struct Histogram: Sendable, Equatable {
         return sorted.last?.value ?? 0
     }
 
-    public var mean: Double {
+    package var mean: Double {
         let total = self.total
         guard total > 0 else { return 0 }
         let sum = counts.reduce(0.0) { $0 + Double($1.key) * Double($1.value) }
         return (sum / Double(total) * 100).rounded() / 100
     }
 
-    public var max: Int { counts.keys.max() ?? 0 }
+    package var max: Int { counts.keys.max() ?? 0 }
 
     /// `{mean, p50, p90, p99, max, histogram: [[value, count], …]}`.
-    public func json(p99: Bool = true) -> JSONValue {
+    package func json(p99: Bool = true) -> JSONValue {
         var fields: [(String, JSONValue)] = [("mean", .number(mean)), ("p50", .int(quantile(0.5))), ("p90", .int(quantile(0.9)))]
         if p99 { fields.append(("p99", .int(quantile(0.99)))) }
         fields.append(("max", .int(max)))
@@ -54,41 +54,41 @@ public struct Histogram: Sendable, Equatable {
 
 /// The first user-day (by user, then day) that broke an invariant: replayable with
 /// `rules population … --user N`.
-public struct InvariantExample: Sendable, Equatable {
-    public var user: Int
-    public var day: Int
-    public var what: String
+package struct InvariantExample: Sendable, Equatable {
+    package var user: Int
+    package var day: Int
+    package var what: String
 
     func precedes(_ other: InvariantExample) -> Bool { (user, day) < (other.user, other.day) }
 }
 
 /// Everything a population run counts, aggregated as users are lived (memory does not grow
 /// with the number of users) and merged exactly across jobs and shards.
-public struct PopulationTally: Sendable, Equatable {
-    public var users = 0
-    public var userDays = 0
+package struct PopulationTally: Sendable, Equatable {
+    package var users = 0
+    package var userDays = 0
     /// Deliveries per notification type.
-    public var delivered: [String: Int] = [:]
+    package var delivered: [String: Int] = [:]
     /// User-days on which a type was suppressed, by type and gate.
-    public var suppressed: [String: [String: Int]] = [:]
-    public var deliveriesPerUserDay = Histogram()
+    package var suppressed: [String: [String: Int]] = [:]
+    package var deliveriesPerUserDay = Histogram()
     /// User-days by the route they ended on (`none`: no app run decided one).
-    public var routes: [String: Int] = [:]
+    package var routes: [String: Int] = [:]
     /// Route changes by reason (the first decision of a day is not a change).
-    public var routeChanges: [String: Int] = [:]
-    public var dayResults: [String: Int] = [:]
-    public var streak = Histogram()
-    public var xp = Histogram()
+    package var routeChanges: [String: Int] = [:]
+    package var dayResults: [String: Int] = [:]
+    package var streak = Histogram()
+    package var xp = Histogram()
     /// Users by the most deliveries they got in one day ("how many users ever got 3 a day?").
-    public var busiestDay = Histogram()
+    package var busiestDay = Histogram()
     /// The same, group by group (by the population file's group names).
-    public var groups: [String: GroupTally] = [:]
-    public var invariants: [String: Int] = [:]
-    public var examples: [String: InvariantExample] = [:]
+    package var groups: [String: GroupTally] = [:]
+    package var invariants: [String: Int] = [:]
+    package var examples: [String: InvariantExample] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func merge(_ other: PopulationTally) {
+    package mutating func merge(_ other: PopulationTally) {
         users += other.users
         userDays += other.userDays
         for (key, value) in other.delivered { delivered[key, default: 0] += value }
@@ -112,13 +112,13 @@ public struct PopulationTally: Sendable, Equatable {
         examples[kind] = example
     }
 
-    public var violations: Int { invariants.values.reduce(0, +) }
+    package var violations: Int { invariants.values.reduce(0, +) }
 
     /// Users with at least `n` deliveries on some day: a row for every n from 1 to the busiest
     /// day when that is at most `everyCountUpTo`, else (only a crafted result has such days) a
     /// row for each count present. The work is bounded by the histogram's entries, never by
     /// its values: a day of 10^12 deliveries is one row, not 10^12.
-    public var usersWithADayOfAtLeast: [(deliveries: Int, users: Int)] {
+    package var usersWithADayOfAtLeast: [(deliveries: Int, users: Int)] {
         let present = busiestDay.sorted.filter { $0.value >= 1 }
         guard let most = present.last?.value else { return [] }
         let counts = most <= Self.everyCountUpTo ? Array(1...most) : present.map(\.value)
@@ -139,20 +139,20 @@ public struct PopulationTally: Sendable, Equatable {
     static let everyCountUpTo = 100
 
     /// Every notification type delivered or suppressed, sorted.
-    public var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }
+    package var types: [String] { Set(delivered.keys).union(suppressed.keys).sorted() }
 }
 
 /// One group's part of a population: its users, their days and deliveries, and their
 /// busiest days.
-public struct GroupTally: Sendable, Equatable {
-    public var users = 0
-    public var userDays = 0
-    public var deliveries = 0
-    public var busiestDay = Histogram()
+package struct GroupTally: Sendable, Equatable {
+    package var users = 0
+    package var userDays = 0
+    package var deliveries = 0
+    package var busiestDay = Histogram()
 
-    public init() {}
+    package init() {}
 
-    public mutating func merge(_ other: GroupTally) {
+    package mutating func merge(_ other: GroupTally) {
         users += other.users
         userDays += other.userDays
         deliveries += other.deliveries
@@ -160,7 +160,7 @@ public struct GroupTally: Sendable, Equatable {
     }
 
     /// Users of the group with at least `n` deliveries on some day.
-    public func usersWithADayOfAtLeast(_ n: Int) -> Int { busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +) }
+    package func usersWithADayOfAtLeast(_ n: Int) -> Int { busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +) }
 }
 
 /// Counts one user's records into a tally, day by day.

@@ -11,20 +11,20 @@
 /// - Streams: user `u` of seed `s` draws from `SplitMix64(mixing: s, u)`; a response to a
 ///   delivered notification from a stream keyed by the user and the notification's id (FNV-1a),
 ///   so a change of what is delivered never shifts the draws of the user's days.
-public struct SplitMix64: Sendable {
-    public private(set) var state: UInt64
+package struct SplitMix64: Sendable {
+    package private(set) var state: UInt64
 
-    public init(state: UInt64) { self.state = state }
+    package init(state: UInt64) { self.state = state }
 
     /// A stream for `key` under `seed`: the seed's first output mixed with the key.
-    public init(mixing seed: UInt64, _ key: UInt64) {
+    package init(mixing seed: UInt64, _ key: UInt64) {
         var base = SplitMix64(state: seed)
         let first = base.next()
         var keyed = SplitMix64(state: first ^ (key &* 0xD1B5_4A32_D192_ED03))
         state = keyed.next()
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -33,24 +33,24 @@ public struct SplitMix64: Sendable {
     }
 
     /// Uniform in [0, 1).
-    public mutating func uniform() -> Double {
+    package mutating func uniform() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// True with probability `p`.
-    public mutating func chance(_ p: Double) -> Bool {
+    package mutating func chance(_ p: Double) -> Bool {
         uniform() < p
     }
 
     /// Standard normal (Irwin–Hall of twelve uniforms), in [-6, 6].
-    public mutating func normal() -> Double {
+    package mutating func normal() -> Double {
         var sum = 0.0
         for _ in 0..<12 { sum += uniform() }
         return sum - 6
     }
 
     /// 64-bit FNV-1a of `text`'s UTF-8 bytes: a stable key for a string on every platform.
-    public static func fnv1a(_ text: String) -> UInt64 {
+    package static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

@@ -22,6 +22,21 @@ struct DayDecoder: ScenarioDecoding {
         _ fields: Fields, node: YAMLNode, health: inout TrueHealth, settings base: [String: Value], healthDefaults: YAMLNode? = nil,
         firstDay: Bool = true, _ reader: inout NodeReader
     ) -> ScenarioDay? {
+        guard let date = date(fields, &reader) else { return nil }
+        carryHealth(fields, into: &health, defaults: healthDefaults, firstDay: firstDay, &reader)
+        let daySettings = fields["settings"].map { settings($0, &reader) } ?? [:]
+        let dayStart = OperatorProfile.dayStart(base.merging(daySettings) { _, own in own }, ruleset)
+        let dayClock = clock
+        let (read, changes) = events(fields, date: date, dayStart: dayStart, &reader)
+        let events = inInstantOrder(read, date: date, dayStart: dayStart, &reader)
+        let expectations = expectations(fields, date: date, dayStart: dayStart, clock: dayClock, changes: changes, &reader)
+        return ScenarioDay(
+            date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node),
+            clock: dayClock)
+    }
+
+    /// The day's `date:`: a date the engine can live and close.
+    private func date(_ fields: Fields, _ reader: inout NodeReader) -> Int? {
         guard let dateNode = fields["date"], let text = reader.string(dateNode, key: "date") else { return nil }
         guard let date = DateFormat.days(text) else {
             reader.report(
@@ -33,6 +48,14 @@ struct DayDecoder: ScenarioDecoding {
             reader.report(ScenarioDiagnostics.error("scenario.invalid_date", reader.file, dateNode, ScenarioLoader.outsideEngineDays(text)))
             return nil
         }
+        return date
+    }
+
+    /// The day's health: carried over from the day before, then the top level's defaults and
+    /// the day's own `health:` (an unread sample said once per scenario).
+    private mutating func carryHealth(
+        _ fields: Fields, into health: inout TrueHealth, defaults healthDefaults: YAMLNode?, firstDay: Bool, _ reader: inout NodeReader
+    ) {
         // Health carries over from the day before (permissions, averages); steps and sleep
         // are each day's own.
         let previousFinal = health.steps.isEmpty ? nil : health.finalSteps
@@ -52,9 +75,13 @@ struct DayDecoder: ScenarioDecoding {
             guard let node, !permissionStated.contains(kind), unreadReported.insert(kind).inserted else { continue }
             reader.report(ScenarioDiagnostics.healthUnread(kind, reader.file, node))
         }
-        let daySettings = fields["settings"].map { settings($0, &reader) } ?? [:]
-        let dayStart = OperatorProfile.dayStart(base.merging(daySettings) { _, own in own }, ruleset)
-        let dayClock = clock
+    }
+
+    /// The day's events as listed (each with the clock in force), checked to be in time order,
+    /// and the zone changes among them (the instant, the clock from then on).
+    private mutating func events(
+        _ fields: Fields, date: Int, dayStart: Int, _ reader: inout NodeReader
+    ) -> ([ScenarioEvent], [(at: Date, clock: LocalClock)]) {
         var events: [ScenarioEvent] = []
         var lastPosition = -1
         var lastInstant: Date?
@@ -91,7 +118,14 @@ struct DayDecoder: ScenarioDecoding {
             }
             events.append(event)
         }
-        events = inInstantOrder(events, date: date, dayStart: dayStart, &reader)
+        return (events, changes)
+    }
+
+    /// The day's expectations, each with the clock its time is read in.
+    private func expectations(
+        _ fields: Fields, date: Int, dayStart: Int, clock dayClock: LocalClock?, changes: [(at: Date, clock: LocalClock)],
+        _ reader: inout NodeReader
+    ) -> [Expectation] {
         var expectations: [Expectation] = []
         for expectNode in fields["expect"].flatMap({ reader.list($0, key: "expect") }) ?? [] {
             guard var expectation = ExpectationDecoder(ruleset: ruleset).expectation(expectNode, &reader) else { continue }
@@ -114,9 +148,7 @@ struct DayDecoder: ScenarioDecoding {
             }
             expectations.append(expectation)
         }
-        return ScenarioDay(
-            date: date, health: health, settings: daySettings, events: events, expectations: expectations, origin: reader.origin(node),
-            clock: dayClock)
+        return expectations
     }
 
     /// The wall time `seconds` of logical day `date` becomes when `clock` skips it (a DST

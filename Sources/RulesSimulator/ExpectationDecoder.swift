@@ -27,14 +27,7 @@ struct ExpectationDecoder: ScenarioDecoding {
         let origin = reader.origin(node)
         let text = Self.describe(node)
         func make(_ kind: Expectation.Kind?) -> Expectation? { kind.map { Expectation(kind: $0, seconds: seconds, origin: origin, text: text) } }
-        let extra = Set(fields.values.keys).subtracting(
-            ["at", kindName] + (kindName == "suppressed" || kindName == "verdict" ? ["reason"] : []) + (kindName == "delivered" ? ["level"] : [])
-                + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
-        for key in extra.sorted() {
-            if let keyNode = fields.keys[key] {
-                reader.report(RulesetDiagnostics.unknownKey(reader.file, keyNode, in: "a '\(kindName)' expectation", allowed: ["at", kindName]))
-            }
-        }
+        reportKeysOtherThan(kindName, fields, &reader)
         switch kindName {
         case "delivered":
             let level: InterruptionLevel? = fields["level"].flatMap { reader.choice($0, key: "level", what: "interruption level") }
@@ -69,26 +62,43 @@ struct ExpectationDecoder: ScenarioDecoding {
             return reader.expression(value, key: "that", schema: ruleset.schema, expecting: .condition).flatMap { make(.that($0)) }
         default:
             seconds = reader.time(value, key: "snapshot_at")
-            var checks: [(String, Value)] = []
-            for key in Self.snapshotKeys {
-                guard let node = fields[key] else { continue }
-                switch key {
-                case "date", "active_route_type", "risk_level", "character_line":
-                    if let text = reader.scalar(node, key: key, expected: "text") { checks.append((key, .string(text))) }
-                case "sleep_minutes" where node.isNull:
-                    checks.append((key, .unknown))
-                default:
-                    if let number = reader.number(node, key: key) { checks.append((key, .number(number))) }
-                }
-            }
-            if checks.isEmpty {
-                reader.report(
-                    RulesetDiagnostics.missingKey(
-                        reader.file, node, key: "a snapshot key", in: "a snapshot_at expectation",
-                        hint: "e.g. completed_routines: 4, today_completion_rate: 0.5"))
-            }
-            return make(.snapshot(checks))
+            return make(.snapshot(snapshotChecks(fields, node: node, &reader)))
         }
+    }
+
+    /// Reports the keys an expectation of `kindName` does not take.
+    private func reportKeysOtherThan(_ kindName: String, _ fields: Fields, _ reader: inout NodeReader) {
+        let extra = Set(fields.values.keys).subtracting(
+            ["at", kindName] + (kindName == "suppressed" || kindName == "verdict" ? ["reason"] : []) + (kindName == "delivered" ? ["level"] : [])
+                + (kindName == "snapshot_at" ? Self.snapshotKeys : []))
+        for key in extra.sorted() {
+            if let keyNode = fields.keys[key] {
+                reader.report(RulesetDiagnostics.unknownKey(reader.file, keyNode, in: "a '\(kindName)' expectation", allowed: ["at", kindName]))
+            }
+        }
+    }
+
+    /// The snapshot keys a `snapshot_at` expectation checks, with their values (one at least).
+    private func snapshotChecks(_ fields: Fields, node: YAMLNode, _ reader: inout NodeReader) -> [(String, Value)] {
+        var checks: [(String, Value)] = []
+        for key in Self.snapshotKeys {
+            guard let node = fields[key] else { continue }
+            switch key {
+            case "date", "active_route_type", "risk_level", "character_line":
+                if let text = reader.scalar(node, key: key, expected: "text") { checks.append((key, .string(text))) }
+            case "sleep_minutes" where node.isNull:
+                checks.append((key, .unknown))
+            default:
+                if let number = reader.number(node, key: key) { checks.append((key, .number(number))) }
+            }
+        }
+        if checks.isEmpty {
+            reader.report(
+                RulesetDiagnostics.missingKey(
+                    reader.file, node, key: "a snapshot key", in: "a snapshot_at expectation",
+                    hint: "e.g. completed_routines: 4, today_completion_rate: 0.5"))
+        }
+        return checks
     }
 
     /// `{ at: "21:30", delivered: recovery_route }` as written (flow style).

@@ -132,107 +132,11 @@ package enum HTMLReport {
     /// A day's section; `clock` gives the zone in force at a moment (a `timezone:` event
     /// changes it).
     static func section(
-        day: ScenarioDay, records: [EngineRecord], close: DayClose?, dayStart: Int, clock: (Date) -> LocalClock, ruleset: Ruleset
+        day: ScenarioDay, records: [EngineRecord], close: DayClose?, dayStart: Int, clock: @escaping (Date) -> LocalClock, ruleset: Ruleset
     ) -> String {
-        func position(_ date: Date) -> Int {
-            let local = clock(date)
-            return logical(of: local.local(date).seconds, dayStart: dayStart) + (local.logical(date, dayStart: dayStart).day > day.date ? 86_400 : 0)
-        }
-        func time(_ date: Date) -> String { TimeFormat.clock(clock(date).local(date).seconds) }
-        var snapshots: [(Int, DailySnapshot)] = []
-        var routes: [(Int, RouteKind)] = []
-        var markers: [(position: Int, kind: String, label: String, title: String)] = []
-        var known: [(Int, Int)] = []
-        var events: [(at: String, html: String)] = []
-        var notices: [(at: String, title: String?, body: String, redacted: Bool, fate: String)] = []
-        var lines: [(at: String, surface: String, text: String)] = []
-        var lastLine: [String: String] = [:]
-        var responses: [String: String] = [:]
-        for record in records {
-            if case .notificationResponse(let id, _, let response) = record.kind { responses[id] = "\(response) at \(time(record.at))" }
-        }
-        for record in records {
-            let at = time(record.at)
-            switch record.kind {
-            case .snapshot(let s): snapshots.append((position(record.at), s))
-            case .routeChanged(let from, let to, let reason):
-                routes.append((position(record.at), to))
-                let label = from.map { "\($0.rawValue) → \(to.rawValue)" } ?? to.rawValue
-                events.append((at, "<span class=\"route\">route \(label)</span>: \(escape(plain(reason)))"))
-            case .notificationDelivered(let n, let stale):
-                let fate = responses[n.id] ?? "no response"
-                let quietly = n.interruptionLevel == .passive
-                markers.append(
-                    (
-                        position(record.at), "delivered", quietly ? n.type + " (quiet)" : n.type,
-                        "\(n.type) delivered\(quietly ? " quietly (weakened)" : ""): \(n.text)"
-                    ))
-                events.append(
-                    (
-                        at,
-                        "<span class=\"bell\">● \(escape(n.type))</span> “\(escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">\(n.interruptionLevel == .passive ? "<b>delivered quietly</b> (passive: weakened after being ignored)" : "delivered")\(stale ? ", its condition no longer held" : "") · \(escape(fate))</span>"
-                    ))
-                notices.append((at, n.title, n.text, n.redacted, fate))
-            case .notificationSuppressed(let s):
-                markers.append((position(s.fireAt), "suppressed", s.type, "\(s.type) suppressed: \(words(s.reason))"))
-                events.append(
-                    (
-                        at,
-                        "<span class=\"gone\">\(escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(escape(words(s.reason)))</span>"
-                    ))
-            case .appRun(let cause, let synced):
-                // One line per happening: a log, a tick or an edit says itself on its own line.
-                switch cause {
-                case .log, .check, .uncheck, .editLog, .deleteLog: break
-                case .widget(let intent) where intent != .startRecovery: break  // its log or tick follows
-                case .open: events.append((at, "opened the app\(synced ? " (HealthKit synced)" : "")"))
-                default: events.append((at, "app run: \(escape(plain(cause.name)))\(synced ? " (HealthKit synced)" : "")"))
-                }
-            case .sync(let health):
-                if let steps = health?.stepsToday { known.append((position(record.at), steps)) }
-            case .riskChanged(let from, let to):
-                events.append((at, "<span class=\"route\">risk \(from.map { "\($0.rawValue) → " } ?? "")\(to.rawValue)</span>"))
-            case .log(let log):
-                events.append(
-                    (at, "logged \(escape(name(log.routine, ruleset))) +\(grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"))
-            case .check(let routine, let item, let checked):
-                events.append((at, "\(checked ? "ticked" : "unticked") \(escape(name(routine, ruleset))) \(escape(item))"))
-            case .routeItemDone(let item):
-                events.append(
-                    (
-                        at,
-                        "recovery item done: \(escape(name(item.routine, ruleset))) \(escape(describe(item.requirement, ruleset.routine(item.routine))))"
-                    ))
-            case .templateRendered(let text) where text.surface == "home" || text.surface == "widget":
-                if lastLine[text.surface] != text.text {
-                    lastLine[text.surface] = text.text
-                    lines.append((at, text.surface, text.text))
-                }
-            case .problem(let code, let message):
-                events.append((at, "<span class=\"route\">problem \(escape(code.rawValue))</span>: \(escape(message))"))
-            default: break
-            }
-        }
-        var html = "<section class=\"day\" id=\"day-\(DateFormat.string(day.date))\">\n"
-        html += "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
-        html += cards(day: day, close: close, last: snapshots.last?.1)
-        html += "<div class=\"grid\">\n<div>\n"
-        // Drawn to its box: the layout that fits the box's width is shown (labels stay ≥ 10 px).
-        html +=
-            TimelineChart(
-                day: day, snapshots: snapshots, routes: routes,
-                markers: markers.map { TimelineChart.Marker(position: $0.position, kind: $0.kind, label: $0.label, title: $0.title) },
-                known: known, dayStart: dayStart
-            ).html()
-        html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
-        for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
-        html += "</ol>\n"
-        html += checklist(records: records, time: time, ruleset: ruleset)
-        html += snapshotTable(snapshots, dayStart: dayStart)
-        html += "</div>\n"
-        html += phone(notices: notices, lines: lines)
-        html += "</div>\n</section>\n"
-        return html
+        var section = DaySection(day: day, dayStart: dayStart, clock: clock, ruleset: ruleset)
+        section.add(records)
+        return section.html(records: records, close: close)
     }
 
     /// The night's sleep and the day's figures.

@@ -163,7 +163,6 @@ import Testing
         "Sources/RulesLanguageServer/QuickFixes.swift": 1,
         "Sources/RulesSimulator/BehaviourDiff.swift": 1,
         "Sources/RulesSimulator/ChangeReach.swift": 1,
-        "Sources/RulesSimulator/HTMLReport.swift": 1,
         "Sources/RulesSimulator/Population/Population.swift": 1,
         "Sources/RulesSimulator/RuleChanges.swift": 1,
         "Sources/RulesSimulator/TimelineChart.swift": 1,

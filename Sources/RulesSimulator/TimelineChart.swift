@@ -71,85 +71,135 @@ struct TimelineChart {
         text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 0.62 : 1.0) } * font
     }
 
+    /// Where things go on a layout's plot: a position of the day along x, steps along y.
+    struct Plot {
+        let layout: Layout
+        /// The steps at the top of the plot (the goal or the most steps, and a tenth more).
+        let maxSteps: Double
+        var bottom: Double { layout.top + layout.plotHeight }
+        var font: String { "font-size=\"\(HTMLReport.fmt(layout.font))\"" }
+        func x(_ position: Int) -> Double { layout.left + layout.plotWidth * Double(position) / 86_400 }
+        func y(_ steps: Double) -> Double { layout.top + layout.plotHeight - layout.plotHeight * steps / maxSteps }
+    }
+
     func svg(_ layout: Layout) -> String {
-        let fmt = HTMLReport.fmt
-        let top = layout.top
-        let plotHeight = layout.plotHeight
-        let left = layout.left
-        func x(_ position: Int) -> Double { left + layout.plotWidth * Double(position) / 86_400 }
         let goal = Double(snapshots.last?.1.stepsGoal ?? 0)
-        let maxSteps = max(goal, Double(day.health.steps.map(\.steps).max() ?? 0), 1) * 1.1
-        func y(_ steps: Double) -> Double { top + plotHeight - plotHeight * steps / maxSteps }
-        let font = "font-size=\"\(fmt(layout.font))\""
+        let plot = Plot(layout: layout, maxSteps: max(goal, Double(day.health.steps.map(\.steps).max() ?? 0), 1) * 1.1)
         var svg =
             "<svg class=\"\(layout.name)\" viewBox=\"0 0 \(Int(layout.width)) \(Int(layout.height))\" role=\"img\" aria-label=\"the day's timeline\">\n"
-        // Route bands, each labelled when its label fits inside it.
+        svg += bands(plot) + timeAxis(plot) + realSteps(plot) + stepsAxis(plot, goal: goal) + goalLine(plot, goal: goal) + completionLine(plot)
+        svg += markerMarks(layout, x: plot.x)
+        return svg + "</svg>\n"
+    }
+
+    /// Route bands, each labelled when its label fits inside it.
+    private func bands(_ plot: Plot) -> String {
+        let fmt = HTMLReport.fmt
+        let layout = plot.layout
+        var svg = ""
         for (index, (start, route)) in routes.enumerated() {
             let end = index + 1 < routes.count ? routes[index + 1].0 : 86_400
-            let width = max(0, x(end) - x(start))
+            let width = max(0, plot.x(end) - plot.x(start))
             svg +=
-                "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(x(start)))\" y=\"\(fmt(top))\" width=\"\(fmt(width))\" height=\"\(fmt(plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
+                "<rect class=\"band-\(route.rawValue)\" x=\"\(fmt(plot.x(start)))\" y=\"\(fmt(layout.top))\" width=\"\(fmt(width))\" height=\"\(fmt(layout.plotHeight))\"><title>route \(route.rawValue)</title></rect>\n"
             if Self.textWidth(route.rawValue, font: layout.font) + 6 <= width {
-                svg += "<text class=\"label\" \(font) x=\"\(fmt(x(start) + 3))\" y=\"\(fmt(top + plotHeight - 4))\">\(route.rawValue)</text>\n"
+                svg += "<text class=\"label\" \(plot.font) x=\"\(fmt(plot.x(start) + 3))\" y=\"\(fmt(plot.bottom - 4))\">\(route.rawValue)</text>\n"
             }
         }
+        return svg
+    }
+
+    /// The time axis with its hours.
+    private func timeAxis(_ plot: Plot) -> String {
+        let fmt = HTMLReport.fmt
+        let layout = plot.layout
+        var svg = ""
         svg +=
-            "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(left + layout.plotWidth))\" y2=\"\(fmt(top + plotHeight))\"/>\n"
+            "<line class=\"axis\" x1=\"\(fmt(layout.left))\" y1=\"\(fmt(plot.bottom))\" x2=\"\(fmt(layout.left + layout.plotWidth))\" y2=\"\(fmt(plot.bottom))\"/>\n"
         // Hours under the axis: the first starts at the plot's edge, the last ends at it.
         for hour in stride(from: 0, through: 24, by: layout.hourStep) {
             let anchor = hour == 0 ? "start" : hour == 24 ? "end" : "middle"
             svg +=
-                "<text class=\"label\" \(font) x=\"\(fmt(x(hour * 3600)))\" y=\"\(fmt(top + plotHeight + layout.font + 4))\" text-anchor=\"\(anchor)\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
+                "<text class=\"label\" \(plot.font) x=\"\(fmt(plot.x(hour * 3600)))\" y=\"\(fmt(plot.bottom + layout.font + 4))\" text-anchor=\"\(anchor)\">\(TimeFormat.clock((dayStart + hour * 3600) % 86_400))</text>\n"
         }
+        return svg
+    }
+
+    /// The steps axis: 0, half the goal and the goal.
+    private func stepsAxis(_ plot: Plot, goal: Double) -> String {
+        let fmt = HTMLReport.fmt
+        let layout = plot.layout
+        var svg = ""
+        // The y axis: 0, half the goal and the goal, each kept clear of the one below it.
+        var yLabels: [(Double, String)] = [(plot.y(0), "0")]
+        if goal > 0 {
+            yLabels.append((plot.y(goal / 2), HTMLReport.grouped(Int(goal / 2))))
+            yLabels.append((plot.y(goal), HTMLReport.grouped(Int(goal))))
+        }
+        var lastY = Double.infinity
+        for (position, text) in yLabels where lastY - position >= layout.font + 2 && Self.textWidth(text, font: layout.font) <= layout.left - 6 {
+            svg +=
+                "<text class=\"label\" \(plot.font) x=\"\(fmt(layout.left - 4))\" y=\"\(fmt(position + layout.font * 0.35))\" text-anchor=\"end\">\(text)</text>\n"
+            lastY = position
+        }
+        return svg
+    }
+
+    /// The real steps and the syncs that saw them.
+    private func realSteps(_ plot: Plot) -> String {
+        let fmt = HTMLReport.fmt
+        var svg = ""
         if !day.health.steps.isEmpty {
             let points = stride(from: 0, through: 86_400, by: 600).map { p in
-                "\(fmt(x(p))),\(fmt(y(Double(day.health.steps(at: p, dayStart: dayStart)))))"
+                "\(fmt(plot.x(p))),\(fmt(plot.y(Double(day.health.steps(at: p, dayStart: dayStart)))))"
             }
             svg += "<polyline class=\"steps\" points=\"\(points.joined(separator: " "))\"><title>steps (real)</title></polyline>\n"
         }
         for (p, steps) in known {
             svg +=
-                "<circle class=\"known\" cx=\"\(fmt(x(p)))\" cy=\"\(fmt(y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
+                "<circle class=\"known\" cx=\"\(fmt(plot.x(p)))\" cy=\"\(fmt(plot.y(Double(steps))))\" r=\"3\"><title>synced \(steps) steps</title></circle>\n"
         }
-        // The y axis: 0, half the goal and the goal, each kept clear of the one below it.
-        var yLabels: [(Double, String)] = [(y(0), "0")]
-        if goal > 0 {
-            yLabels.append((y(goal / 2), HTMLReport.grouped(Int(goal / 2))))
-            yLabels.append((y(goal), HTMLReport.grouped(Int(goal))))
-        }
-        var lastY = Double.infinity
-        for (position, text) in yLabels where lastY - position >= layout.font + 2 && Self.textWidth(text, font: layout.font) <= left - 6 {
-            svg +=
-                "<text class=\"label\" \(font) x=\"\(fmt(left - 4))\" y=\"\(fmt(position + layout.font * 0.35))\" text-anchor=\"end\">\(text)</text>\n"
-            lastY = position
-        }
+        return svg
+    }
+
+    /// The steps goal in force through the day.
+    private func goalLine(_ plot: Plot, goal: Double) -> String {
+        let fmt = HTMLReport.fmt
+        var svg = ""
         if goal > 0 {
             var points: [String] = []
             var current = Double(snapshots.first?.1.stepsGoal ?? 0)
-            var startX = x(snapshots.first?.0 ?? 0)
+            var startX = plot.x(snapshots.first?.0 ?? 0)
             for (p, s) in snapshots where Double(s.stepsGoal) != current {
-                points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(p))),\(fmt(y(current)))")
-                startX = x(p)
+                points.append("\(fmt(startX)),\(fmt(plot.y(current))) \(fmt(plot.x(p))),\(fmt(plot.y(current)))")
+                startX = plot.x(p)
                 current = Double(s.stepsGoal)
             }
-            points.append("\(fmt(startX)),\(fmt(y(current))) \(fmt(x(86_400))),\(fmt(y(current)))")
+            points.append("\(fmt(startX)),\(fmt(plot.y(current))) \(fmt(plot.x(86_400))),\(fmt(plot.y(current)))")
             svg +=
                 "<polyline class=\"goal\" fill=\"none\" points=\"\(points.joined(separator: " "))\"><title>steps goal in force</title></polyline>\n"
         }
+        return svg
+    }
+
+    /// The completion rate after each snapshot.
+    private func completionLine(_ plot: Plot) -> String {
+        let fmt = HTMLReport.fmt
+        let layout = plot.layout
+        var svg = ""
         if !snapshots.isEmpty {
             var points: [String] = []
-            var last = top + plotHeight
+            var last = plot.bottom
             for (p, s) in snapshots {
-                let py = top + plotHeight - plotHeight * s.completionRate
-                points.append("\(fmt(x(p))),\(fmt(last))")
-                points.append("\(fmt(x(p))),\(fmt(py))")
+                let py = plot.bottom - layout.plotHeight * s.completionRate
+                points.append("\(fmt(plot.x(p))),\(fmt(last))")
+                points.append("\(fmt(plot.x(p))),\(fmt(py))")
                 last = py
             }
-            points.append("\(fmt(x(86_400))),\(fmt(last))")
+            points.append("\(fmt(plot.x(86_400))),\(fmt(last))")
             svg += "<polyline class=\"completion\" points=\"\(points.joined(separator: " "))\"><title>completion rate</title></polyline>\n"
         }
-        svg += markerMarks(layout, x: x)
-        return svg + "</svg>\n"
+        return svg
     }
 
     /// Each marker's dot on the plot's top edge and, in layouts with label rows, its label in

@@ -127,11 +127,33 @@ package struct RuleChanges: Sendable {
     package var entries: [Entry]
 
     package init(old: Ruleset, new: Ruleset) {
+        var changes = Changes()
+        changes.notifications(old, new)
+        changes.templates(old, new)
+        changes.policy(old.policy, new.policy)
+        // Tables: an entry changed when the entry at its position (or its condition) differs.
+        changes.table(
+            "route", old.route, new.route, id: { _, entry in entry.reason }, subject: \.route.rawValue,
+            fields: { "\($0.route.rawValue) \($0.reason)" })
+        changes.table("risk", old.risk, new.risk, id: { _, entry in entry.level.rawValue }, subject: \.level.rawValue, fields: \.level.rawValue)
+        changes.table(
+            "judgement", old.judgement?.routine ?? [], new.judgement?.routine ?? [], id: { "routine[\($0 + 1)] \($1.status.rawValue)" },
+            subject: { _ in "routine" }, fields: \.status.rawValue)
+        changes.table(
+            "judgement", old.judgement?.day ?? [], new.judgement?.day ?? [], id: { "day[\($0 + 1)] \($1.result.rawValue)" },
+            subject: { _ in "day" }, fields: \.result.rawValue)
+        changes.others(old, new)
+        entries = changes.entries
+    }
+
+    /// The entries of a comparison in the making.
+    private struct Changes {
         var entries: [Entry] = []
+
         /// A changed entry whose fields other than its condition are `before` and `after`:
         /// listed when those differ or the condition was rewritten; each moved threshold is
         /// an entry of its own.
-        func compare(
+        mutating func compare(
             kind: String, id: String, subject: String, origin: Origin, whenOrigin: Origin?,
             conditions: (CompiledExpression?, CompiledExpression?), fields: (String?, String)
         ) {
@@ -149,96 +171,94 @@ package struct RuleChanges: Sendable {
             }
             if rewritten || fields.0 != fields.1 { entries.append(Entry(kind: kind, id: id, origin: origin, subject: subject)) }
         }
-        func notificationKey(_ rule: NotificationRule) -> String {
-            [
-                rule.category, rule.at.source, rule.template, rule.title ?? "", rule.deepLink ?? "",
-                rule.actions.map(\.rawValue).joined(separator: ","), String(rule.priority), rule.inQuietHours.rawValue,
-                String(rule.expiresAfter ?? -1), rule.interruptionLevel.rawValue, String(rule.perRoutine),
-            ].joined(separator: "\u{1}")
+
+        /// Notification types: each of the new ruleset against the old one of its id.
+        mutating func notifications(_ old: Ruleset, _ new: Ruleset) {
+            func notificationKey(_ rule: NotificationRule) -> String {
+                [
+                    rule.category, rule.at.source, rule.template, rule.title ?? "", rule.deepLink ?? "",
+                    rule.actions.map(\.rawValue).joined(separator: ","), String(rule.priority), rule.inQuietHours.rawValue,
+                    String(rule.expiresAfter ?? -1), rule.interruptionLevel.rawValue, String(rule.perRoutine),
+                ].joined(separator: "\u{1}")
+            }
+            let oldRules = Dictionary(old.notifications.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for rule in new.notifications {
+                let before = oldRules[rule.id]
+                compare(
+                    kind: "notification", id: rule.id, subject: rule.id, origin: rule.origin, whenOrigin: rule.whenOrigin,
+                    conditions: (before?.when, rule.when), fields: (before.map(notificationKey), notificationKey(rule)))
+            }
         }
-        let oldRules = Dictionary(old.notifications.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for rule in new.notifications {
-            let before = oldRules[rule.id]
-            compare(
-                kind: "notification", id: rule.id, subject: rule.id, origin: rule.origin, whenOrigin: rule.whenOrigin,
-                conditions: (before?.when, rule.when), fields: (before.map(notificationKey), notificationKey(rule)))
+
+        /// Templates: each of the new ruleset against the old one of its id.
+        mutating func templates(_ old: Ruleset, _ new: Ruleset) {
+            func templateKey(_ template: Template) -> String {
+                [template.surface, template.event ?? "", template.tone ?? "", template.source].joined(separator: "\u{1}")
+            }
+            let oldTemplates = Dictionary(old.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for template in new.templates {
+                let before = oldTemplates[template.id]
+                compare(
+                    kind: "template", id: template.id, subject: template.surface, origin: template.origin, whenOrigin: template.whenOrigin,
+                    conditions: (before?.when, template.when), fields: (before.map(templateKey), templateKey(template)))
+            }
         }
-        func templateKey(_ template: Template) -> String {
-            [template.surface, template.event ?? "", template.tone ?? "", template.source].joined(separator: "\u{1}")
+
+        /// The policy, one entry per value changed.
+        mutating func policy(_ a: NotificationPolicy, _ b: NotificationPolicy) {
+            func quiet(_ policy: NotificationPolicy) -> String {
+                policy.quietHours.map { "\(TimeFormat.clock($0.start))-\(TimeFormat.clock($0.end))" } ?? "none"
+            }
+            let values: [(String, String, String)] = [
+                ("max_per_day", String(a.maxPerDay), String(b.maxPerDay)),
+                ("category_cooldown", TimeFormat.duration(a.categoryCooldown), TimeFormat.duration(b.categoryCooldown)),
+                ("quiet_hours", quiet(a), quiet(b)),
+                ("weaken_after_ignored", String(a.weakenAfterIgnored), String(b.weakenAfterIgnored)),
+                ("weaken_effect", "\(a.weakenEffect)", "\(b.weakenEffect)"),
+                ("cancel_when_completed", String(a.cancelWhenCompleted), String(b.cancelWhenCompleted)),
+                ("max_pending", String(a.maxPending), String(b.maxPending)),
+            ]
+            for (name, before, after) in values where before != after {
+                entries.append(Entry(kind: "policy", id: name, origin: b.origin, subject: "policy", values: "\(before) → \(after)"))
+            }
         }
-        let oldTemplates = Dictionary(old.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for template in new.templates {
-            let before = oldTemplates[template.id]
-            compare(
-                kind: "template", id: template.id, subject: template.surface, origin: template.origin, whenOrigin: template.whenOrigin,
-                conditions: (before?.when, template.when), fields: (before.map(templateKey), templateKey(template)))
+
+        /// A decision table compared position by position: the entry at each position of
+        /// the new table against the old one there.
+        mutating func table<Row: TableRow>(
+            _ kind: String, _ old: [Row], _ new: [Row], id: (Int, Row) -> String, subject: (Row) -> String, fields: (Row) -> String
+        ) {
+            for (index, entry) in new.enumerated() {
+                let before = index < old.count ? old[index] : nil
+                compare(
+                    kind: kind, id: id(index, entry), subject: subject(entry), origin: entry.origin, whenOrigin: entry.whenOrigin,
+                    conditions: (before?.when, entry.when), fields: (before.map(fields), fields(entry)))
+            }
         }
-        let a = old.policy
-        let b = new.policy
-        func quiet(_ policy: NotificationPolicy) -> String {
-            policy.quietHours.map { "\(TimeFormat.clock($0.start))-\(TimeFormat.clock($0.end))" } ?? "none"
+
+        /// Routines, the light scale and settings.
+        mutating func others(_ old: Ruleset, _ new: Ruleset) {
+            // Routines: any field of one of the same id (or a new one).
+            func routineKey(_ routine: Routine) -> String {
+                [
+                    routine.name, routine.category.rawValue, routine.source.rawValue, routine.unit.rawValue, Value.formatNumber(routine.goal),
+                    routine.quickLog.map(Value.formatNumber).joined(separator: ","), String(routine.core), String(routine.defaultEnabled),
+                    String(routine.sensitive), routine.items.joined(separator: ","), routine.lightGoal.map(Value.formatNumber) ?? "",
+                ].joined(separator: "\u{1}")
+            }
+            let oldRoutines = Dictionary(old.routines.map { ($0.id, routineKey($0)) }, uniquingKeysWith: { a, _ in a })
+            for routine in new.routines where oldRoutines[routine.id] != routineKey(routine) {
+                entries.append(Entry(kind: "routine", id: routine.id, origin: routine.origin, subject: routine.id))
+            }
+            if old.light?.scale != new.light?.scale, let light = new.light {
+                entries.append(Entry(kind: "light", id: "light", origin: light.origin, subject: RouteKind.light.rawValue))
+            }
+            let oldSettings = Dictionary(old.settings.map { ($0.key, $0.defaultValue.description) }, uniquingKeysWith: { a, _ in a })
+            for setting in new.settings where oldSettings[setting.key] != setting.defaultValue.description {
+                entries.append(
+                    Entry(kind: "setting", id: setting.key, origin: setting.origin, subject: setting.key))
+            }
         }
-        let values: [(String, String, String)] = [
-            ("max_per_day", String(a.maxPerDay), String(b.maxPerDay)),
-            ("category_cooldown", TimeFormat.duration(a.categoryCooldown), TimeFormat.duration(b.categoryCooldown)),
-            ("quiet_hours", quiet(a), quiet(b)),
-            ("weaken_after_ignored", String(a.weakenAfterIgnored), String(b.weakenAfterIgnored)),
-            ("weaken_effect", "\(a.weakenEffect)", "\(b.weakenEffect)"),
-            ("cancel_when_completed", String(a.cancelWhenCompleted), String(b.cancelWhenCompleted)),
-            ("max_pending", String(a.maxPending), String(b.maxPending)),
-        ]
-        for (name, before, after) in values where before != after {
-            entries.append(Entry(kind: "policy", id: name, origin: b.origin, subject: "policy", values: "\(before) → \(after)"))
-        }
-        // Tables: an entry changed when the entry at its position (or its condition) differs.
-        for (index, entry) in new.route.enumerated() {
-            let before = index < old.route.count ? old.route[index] : nil
-            compare(
-                kind: "route", id: entry.reason, subject: entry.route.rawValue, origin: entry.origin, whenOrigin: entry.whenOrigin,
-                conditions: (before?.when, entry.when),
-                fields: (before.map { "\($0.route.rawValue) \($0.reason)" }, "\(entry.route.rawValue) \(entry.reason)"))
-        }
-        for (index, entry) in new.risk.enumerated() {
-            let before = index < old.risk.count ? old.risk[index] : nil
-            compare(
-                kind: "risk", id: entry.level.rawValue, subject: entry.level.rawValue, origin: entry.origin, whenOrigin: entry.whenOrigin,
-                conditions: (before?.when, entry.when), fields: (before.map(\.level.rawValue), entry.level.rawValue))
-        }
-        let oldRoutine = old.judgement?.routine ?? []
-        for (index, entry) in (new.judgement?.routine ?? []).enumerated() {
-            let before = index < oldRoutine.count ? oldRoutine[index] : nil
-            compare(
-                kind: "judgement", id: "routine[\(index + 1)] \(entry.status.rawValue)", subject: "routine", origin: entry.origin,
-                whenOrigin: entry.whenOrigin, conditions: (before?.when, entry.when), fields: (before.map(\.status.rawValue), entry.status.rawValue))
-        }
-        let oldDay = old.judgement?.day ?? []
-        for (index, entry) in (new.judgement?.day ?? []).enumerated() {
-            let before = index < oldDay.count ? oldDay[index] : nil
-            compare(
-                kind: "judgement", id: "day[\(index + 1)] \(entry.result.rawValue)", subject: "day", origin: entry.origin,
-                whenOrigin: entry.whenOrigin, conditions: (before?.when, entry.when), fields: (before.map(\.result.rawValue), entry.result.rawValue))
-        }
-        // Routines: any field of one of the same id (or a new one).
-        func routineKey(_ routine: Routine) -> String {
-            [
-                routine.name, routine.category.rawValue, routine.source.rawValue, routine.unit.rawValue, Value.formatNumber(routine.goal),
-                routine.quickLog.map(Value.formatNumber).joined(separator: ","), String(routine.core), String(routine.defaultEnabled),
-                String(routine.sensitive), routine.items.joined(separator: ","), routine.lightGoal.map(Value.formatNumber) ?? "",
-            ].joined(separator: "\u{1}")
-        }
-        let oldRoutines = Dictionary(old.routines.map { ($0.id, routineKey($0)) }, uniquingKeysWith: { a, _ in a })
-        for routine in new.routines where oldRoutines[routine.id] != routineKey(routine) {
-            entries.append(Entry(kind: "routine", id: routine.id, origin: routine.origin, subject: routine.id))
-        }
-        if old.light?.scale != new.light?.scale, let light = new.light {
-            entries.append(Entry(kind: "light", id: "light", origin: light.origin, subject: RouteKind.light.rawValue))
-        }
-        let oldSettings = Dictionary(old.settings.map { ($0.key, $0.defaultValue.description) }, uniquingKeysWith: { a, _ in a })
-        for setting in new.settings where oldSettings[setting.key] != setting.defaultValue.description {
-            entries.append(
-                Entry(kind: "setting", id: setting.key, origin: setting.origin, subject: setting.key))
-        }
-        self.entries = entries
     }
 
     /// Whether facts `read` depend on a routine: its own facts, or the day's totals it counts in.
@@ -284,3 +304,15 @@ package struct RuleChanges: Sendable {
         }
     }
 }
+
+/// A row of a decision table: its condition and where it and the row are written.
+protocol TableRow {
+    var when: CompiledExpression { get }
+    var origin: Origin { get }
+    var whenOrigin: Origin { get }
+}
+
+extension RouteEntry: TableRow {}
+extension RiskEntry: TableRow {}
+extension RoutineJudgementEntry: TableRow {}
+extension DayJudgementEntry: TableRow {}

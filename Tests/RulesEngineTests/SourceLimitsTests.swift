@@ -164,7 +164,6 @@ import Testing
         "Sources/RulesSimulator/BehaviourDiff.swift": 1,
         "Sources/RulesSimulator/ChangeReach.swift": 1,
         "Sources/RulesSimulator/Population/Population.swift": 1,
-        "Sources/RulesSimulator/RuleChanges.swift": 1,
         "Sources/RulesYAML/YAMLReader.swift": 1,
         "Sources/Ruleset/EditorSchemas.swift": 1,
         "Sources/Ruleset/RulesetDecoder+Routines.swift": 1,

@@ -66,76 +66,92 @@ package final class ChangeReach {
 
     /// Records what one step of a run reached.
     package func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
-        let ruleset = engine.ruleset
+        let seen = seen(engine, records)
+        let schema = engine.ruleset.perRoutineSchema
+        for index in entries.indices where !reached[index] { reach(index, seen, engine.ruleset, schema: schema) }
+    }
+
+    /// What one step showed: the notification types decided, the templates rendered, the
+    /// gates that refused, the routes entered, the statuses and results given, the times
+    /// delivered (in the logical day), the table entries matched, and the facts of the run.
+    struct Seen {
         var decided = Set<String>()
         var rendered = Set<String>()
         var gates = Set<String>()
         var entered = Set<RouteKind>()
         var given = Set<String>()
         var deliveredAt: [Int] = []
-        let dayStart = engine.profile.dayStart(ruleset)
+        var matched = Set<String>()
+        var statuses: [String: RoutineStatus] = [:]
+        var facts: FactValues?
+    }
+
+    private func seen(_ engine: OperatorEngine, _ records: [EngineRecord]) -> Seen {
+        var seen = Seen()
+        let dayStart = engine.profile.dayStart(engine.ruleset)
         for record in records {
             switch record.kind {
             case .timeZoneChanged(_, let to): if let next = LocalClock(identifier: to) { clock = next }
             case .notificationDelivered(let n, _):
-                decided.insert(n.type)
-                rendered.insert(n.templateID)
-                if let clock { deliveredAt.append(clock.logical(n.scheduledAt, dayStart: dayStart).seconds) }
+                seen.decided.insert(n.type)
+                seen.rendered.insert(n.templateID)
+                if let clock { seen.deliveredAt.append(clock.logical(n.scheduledAt, dayStart: dayStart).seconds) }
             case .notificationSuppressed(let s):
-                decided.insert(s.type)
-                gates.insert(s.reason.rawValue)
-            case .notificationCancelled(_, .refused(let gate)): gates.insert(gate.rawValue)
-            case .templateRendered(let text): if let id = text.templateID { rendered.insert(id) }
-            case .routeChanged(_, let to, _): entered.insert(to)
+                seen.decided.insert(s.type)
+                seen.gates.insert(s.reason.rawValue)
+            case .notificationCancelled(_, .refused(let gate)): seen.gates.insert(gate.rawValue)
+            case .templateRendered(let text): if let id = text.templateID { seen.rendered.insert(id) }
+            case .routeChanged(_, let to, _): seen.entered.insert(to)
             case .dayClosed(let close):
-                given.insert("day:" + close.result.rawValue)
-                for status in close.statuses.values { given.insert("routine:" + status.rawValue) }
+                seen.given.insert("day:" + close.result.rawValue)
+                for status in close.statuses.values { seen.given.insert("routine:" + status.rawValue) }
             default: break
             }
         }
-        let statuses = engine.statuses()
-        for status in statuses.values { given.insert("routine:" + status.rawValue) }
-        var matched = Set<String>()
+        seen.statuses = engine.statuses()
+        for status in seen.statuses.values { seen.given.insert("routine:" + status.rawValue) }
         for table in DecisionID.tables {
             if let explanation = engine.explanation(of: table), let index = explanation.entries.lastIndex(where: { $0.result == .matched }) {
-                matched.insert("\(table.name)[\(index)]")
+                seen.matched.insert("\(table.name)[\(index)]")
             }
         }
-        if engine.routeState?.route == .light { entered.insert(.light) }
-        let facts = engine.currentFacts()
-        let schema = ruleset.perRoutineSchema
-        for index in entries.indices where !reached[index] {
-            let entry = entries[index]
-            switch entry.kind {
-            case "threshold":
-                guard let move = entry.move, let facts else { continue }
-                for value in RuleCoverage.values(of: move.fact, in: facts, schema: schema, ruleset: ruleset) {
-                    if move.separates(value, dayStart: ruleset.dayStartsAt) {
-                        reached[index] = true
-                    } else {
-                        nearest(index, value, move, dayStart: ruleset.dayStartsAt)
-                    }
+        if engine.routeState?.route == .light { seen.entered.insert(.light) }
+        seen.facts = engine.currentFacts()
+        return seen
+    }
+
+    /// Whether what a step showed reaches the changed element at `index`.
+    private func reach(_ index: Int, _ seen: Seen, _ ruleset: Ruleset, schema: FactSchema) {
+        let entry = entries[index]
+        switch entry.kind {
+        case "threshold":
+            guard let move = entry.move, let facts = seen.facts else { return }
+            for value in RuleCoverage.values(of: move.fact, in: facts, schema: schema, ruleset: ruleset) {
+                if move.separates(value, dayStart: ruleset.dayStartsAt) {
+                    reached[index] = true
+                } else {
+                    nearest(index, value, move, dayStart: ruleset.dayStartsAt)
                 }
-            case "notification": reached[index] = decided.contains(entry.id)
-            case "template": reached[index] = rendered.contains(entry.id)
-            case "policy":
-                let gate = ["max_per_day": "daily_cap", "weaken_after_ignored": "weakened", "weaken_effect": "weakened"][entry.id] ?? entry.id
-                let gateName = entry.id == "cancel_when_completed" ? "completed" : gate
-                reached[index] =
-                    gates.contains(gateName)
-                    || (entry.id == "quiet_hours" && deliveredAt.contains { Self.inQuietHours($0, ruleset.policy) })
-            case "route", "risk":
-                reached[index] = entryMatched(entry, kind: entry.kind, in: ruleset, matched: matched)
-            case "judgement":
-                reached[index] = given.contains(entry.subject + ":" + (entry.id.split(separator: " ").last.map(String.init) ?? ""))
-            case "light": reached[index] = entered.contains(.light)
-            case "routine": reached[index] = statuses[entry.id] != nil
-            case "setting":
-                let readers = settingReaders(ruleset)[entry.id]
-                reached[index] =
-                    !(readers?.notifications.isDisjoint(with: decided) ?? true) || !(readers?.entries.isDisjoint(with: matched) ?? true)
-            default: break
             }
+        case "notification": reached[index] = seen.decided.contains(entry.id)
+        case "template": reached[index] = seen.rendered.contains(entry.id)
+        case "policy":
+            let gate = ["max_per_day": "daily_cap", "weaken_after_ignored": "weakened", "weaken_effect": "weakened"][entry.id] ?? entry.id
+            let gateName = entry.id == "cancel_when_completed" ? "completed" : gate
+            reached[index] =
+                seen.gates.contains(gateName)
+                || (entry.id == "quiet_hours" && seen.deliveredAt.contains { Self.inQuietHours($0, ruleset.policy) })
+        case "route", "risk":
+            reached[index] = entryMatched(entry, kind: entry.kind, in: ruleset, matched: seen.matched)
+        case "judgement":
+            reached[index] = seen.given.contains(entry.subject + ":" + (entry.id.split(separator: " ").last.map(String.init) ?? ""))
+        case "light": reached[index] = seen.entered.contains(.light)
+        case "routine": reached[index] = seen.statuses[entry.id] != nil
+        case "setting":
+            let readers = settingReaders(ruleset)[entry.id]
+            reached[index] =
+                !(readers?.notifications.isDisjoint(with: seen.decided) ?? true) || !(readers?.entries.isDisjoint(with: seen.matched) ?? true)
+        default: break
         }
     }
 

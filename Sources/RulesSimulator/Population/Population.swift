@@ -219,46 +219,52 @@ package struct PopulationLoader {
         if let logsNode = fields["logs"], let items = bounded(logsNode, key: "logs") {
             logs = items.compactMap { logDraw($0) }
         }
-        var checks: [(String, Double)] = []
-        if let checksNode = fields["checks"] {
-            if let pairs = checksNode.pairs {
-                for pair in pairs {
-                    guard let id = routineID(pair.key, key: "checks"), let p = probability(pair.value, key: id) else { continue }
-                    if ruleset.routine(id)?.items.isEmpty == true {
-                        reader.report(
-                            ScenarioDiagnostics.error(
-                                "scenario.unknown_routine", reader.file, pair.key, "routine '\(id)' has no checklist items to tick",
-                                hint:
-                                    "checks: name checklist routines (\(ruleset.routines.filter { !$0.items.isEmpty }.map(\.id).joined(separator: ", ")))"
-                            ))
-                        continue
-                    }
-                    checks.append((id, p))
-                }
-            } else {
-                reader.report(RulesetDiagnostics.wrongType(reader.file, checksNode, expected: "a mapping of routine ids to probabilities"))
-            }
-        }
+        let checks = fields["checks"].map { self.checks($0) } ?? []
         let checkTime =
             fields["check_at"].flatMap { timeDraw($0, key: "check_at", withProbability: false) }
             ?? TimeDraw(p: 1, at: 21 * 3600 + 1800, sdMinutes: 45)
-        var opened = 0.0
-        var ignored = 0.0
-        if let response = fields["response"], let pair = reader.fields(response, "responses", allowed: ["opened", "ignored"]) {
-            opened = pair["opened"].flatMap { probability($0, key: "opened") } ?? 0
-            ignored = pair["ignored"].flatMap { probability($0, key: "ignored") } ?? 0
-            if opened + ignored > 1 {
-                reader.report(
-                    RulesetDiagnostics.outOfRange(
-                        reader.file, response, "opened and ignored add up to more than 1", hint: "the rest (1 − opened − ignored) is no response"))
-            }
-        }
+        let (opened, ignored) = fields["response"].map { responses($0) } ?? (0, 0)
         let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
         guard let name, let weight else { return nil }
         return PopulationGroup(
             name: name, weight: weight, routines: routines, stepsPermission: stepsPermission, sleepPermission: sleepPermission,
             sleepMinutes: sleepMinutes, wake: wake, steps: steps, appOpens: appOpens, logs: logs, checks: checks, checkTime: checkTime,
             opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node))
+    }
+
+    /// `checks:` — checklist routines and the chance each of their items is ticked.
+    private mutating func checks(_ checksNode: YAMLNode) -> [(String, Double)] {
+        guard let pairs = checksNode.pairs else {
+            reader.report(RulesetDiagnostics.wrongType(reader.file, checksNode, expected: "a mapping of routine ids to probabilities"))
+            return []
+        }
+        var checks: [(String, Double)] = []
+        for pair in pairs {
+            guard let id = routineID(pair.key, key: "checks"), let p = probability(pair.value, key: id) else { continue }
+            if ruleset.routine(id)?.items.isEmpty == true {
+                reader.report(
+                    ScenarioDiagnostics.error(
+                        "scenario.unknown_routine", reader.file, pair.key, "routine '\(id)' has no checklist items to tick",
+                        hint: "checks: name checklist routines (\(ruleset.routines.filter { !$0.items.isEmpty }.map(\.id).joined(separator: ", ")))"
+                    ))
+                continue
+            }
+            checks.append((id, p))
+        }
+        return checks
+    }
+
+    /// `response:` — the chances a delivery is opened and ignored (the rest: no response).
+    private mutating func responses(_ response: YAMLNode) -> (opened: Double, ignored: Double) {
+        guard let pair = reader.fields(response, "responses", allowed: ["opened", "ignored"]) else { return (0, 0) }
+        let opened = pair["opened"].flatMap { probability($0, key: "opened") } ?? 0
+        let ignored = pair["ignored"].flatMap { probability($0, key: "ignored") } ?? 0
+        if opened + ignored > 1 {
+            reader.report(
+                RulesetDiagnostics.outOfRange(
+                    reader.file, response, "opened and ignored add up to more than 1", hint: "the rest (1 − opened − ignored) is no response"))
+        }
+        return (opened, ignored)
     }
 
     private mutating func bounded(_ node: YAMLNode, key: String) -> [YAMLNode]? {

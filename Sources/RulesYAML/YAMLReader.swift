@@ -105,58 +105,73 @@ private struct TreeBuilder {
                 tag: optionalString(scalar.tag), anchor: optionalString(scalar.anchor))
             return add(node, count: 1)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            let isMapping = event.type == YAML_MAPPING_START_EVENT
-            guard stack.count < InputLimits.maxNestingDepth else {
-                diagnostics.append(YAMLDiagnostics.tooDeep(file: file, at: start))
-                return false
-            }
-            let tag: String?
-            let anchor: String?
-            let isFlow: Bool
-            if isMapping {
-                let data = event.data.mapping_start
-                (tag, anchor) = (optionalString(data.tag), optionalString(data.anchor))
-                isFlow = data.style == YAML_FLOW_MAPPING_STYLE
-            } else {
-                let data = event.data.sequence_start
-                (tag, anchor) = (optionalString(data.tag), optionalString(data.anchor))
-                isFlow = data.style == YAML_FLOW_SEQUENCE_STYLE
-            }
-            stack.append(
-                Frame(
-                    isMapping: isMapping, start: start, tag: tag, anchor: anchor, isFlow: isFlow,
-                    childStart: scratch.count))
+            return open(&event, at: start)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard let frame = stack.popLast() else { return true }
-            // Move the children out of the scratch stack in one go (no retain/release).
-            let content: YAMLNode.Content =
-                frame.isMapping
-                ? .mapping(scratch.movePairs(from: frame.childStart))
-                : .sequence(scratch.moveNodes(from: frame.childStart))
-            let node = YAMLNode(
-                content, range: SourceRange(start: frame.start, end: end), tag: frame.tag, anchor: frame.anchor,
-                isFlow: frame.isFlow)
-            return add(node, count: frame.count)
+            return close(at: end)
         case YAML_ALIAS_EVENT:
-            let name = optionalString(event.data.alias.anchor) ?? ""
-            let range = SourceRange(start: start, end: end)
-            guard let target = anchors[name] else {
-                diagnostics.append(YAMLDiagnostics.unknownAlias(file: file, alias: name, range: range))
-                return false
-            }
-            expanded += target.count
-            guard expanded <= InputLimits.maxAliasExpansion else {
-                diagnostics.append(YAMLDiagnostics.aliasBudget(file: file, alias: name, range: range))
-                return false
-            }
-            var node = target.node
-            node.isAlias = true
-            node.range = range
-            return add(node, count: target.count)
+            return alias(&event, range: SourceRange(start: start, end: end))
         default:
             break
         }
         return true
+    }
+
+    /// A sequence or mapping opens: a frame for its children (refused past the nesting limit).
+    private mutating func open(_ event: inout yaml_event_t, at start: SourceLocation) -> Bool {
+        let isMapping = event.type == YAML_MAPPING_START_EVENT
+        guard stack.count < InputLimits.maxNestingDepth else {
+            diagnostics.append(YAMLDiagnostics.tooDeep(file: file, at: start))
+            return false
+        }
+        let tag: String?
+        let anchor: String?
+        let isFlow: Bool
+        if isMapping {
+            let data = event.data.mapping_start
+            (tag, anchor) = (optionalString(data.tag), optionalString(data.anchor))
+            isFlow = data.style == YAML_FLOW_MAPPING_STYLE
+        } else {
+            let data = event.data.sequence_start
+            (tag, anchor) = (optionalString(data.tag), optionalString(data.anchor))
+            isFlow = data.style == YAML_FLOW_SEQUENCE_STYLE
+        }
+        stack.append(
+            Frame(
+                isMapping: isMapping, start: start, tag: tag, anchor: anchor, isFlow: isFlow,
+                childStart: scratch.count))
+        return true
+    }
+
+    /// A sequence or mapping closes: its node from the children gathered since it opened.
+    private mutating func close(at end: SourceLocation) -> Bool {
+        guard let frame = stack.popLast() else { return true }
+        // Move the children out of the scratch stack in one go (no retain/release).
+        let content: YAMLNode.Content =
+            frame.isMapping
+            ? .mapping(scratch.movePairs(from: frame.childStart))
+            : .sequence(scratch.moveNodes(from: frame.childStart))
+        let node = YAMLNode(
+            content, range: SourceRange(start: frame.start, end: end), tag: frame.tag, anchor: frame.anchor,
+            isFlow: frame.isFlow)
+        return add(node, count: frame.count)
+    }
+
+    /// An alias: its anchor's node again, counted against the expansion budget.
+    private mutating func alias(_ event: inout yaml_event_t, range: SourceRange) -> Bool {
+        let name = optionalString(event.data.alias.anchor) ?? ""
+        guard let target = anchors[name] else {
+            diagnostics.append(YAMLDiagnostics.unknownAlias(file: file, alias: name, range: range))
+            return false
+        }
+        expanded += target.count
+        guard expanded <= InputLimits.maxAliasExpansion else {
+            diagnostics.append(YAMLDiagnostics.aliasBudget(file: file, alias: name, range: range))
+            return false
+        }
+        var node = target.node
+        node.isAlias = true
+        node.range = range
+        return add(node, count: target.count)
     }
 
     /// Attaches a finished node to its parent (or makes it the document root).

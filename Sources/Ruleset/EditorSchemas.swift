@@ -129,64 +129,21 @@ package enum EditorSchemas {
     }
 
     package static var rules: JSONValue {
-        let settingValue = JSONValue.object([
-            ("description", .string("Default value, of the declared type."))
+        let properties = tableProperties + [policyProperty, settingsProperty] + textAndToolProperties
+        return .object([
+            ("$schema", .string(draft)),
+            ("$id", .string("rules.schema.json")),
+            ("title", .string("Operator rules: rules/*.yaml and templates/*.yaml")),
+            ("type", .string("object")),
+            ("properties", .object(properties)),
+            ("additionalProperties", .bool(false)),
         ])
-        let notification = object(
-            "A notification type.",
-            [
-                ("id", string("Unique id; also the setting that turns the type off.", pattern: idPattern)),
-                ("category", string("Cooldown group and thread id.", pattern: idPattern)),
-                ("at", expression("Fire time: a time or an optional time (unknown: no candidate).")),
-                ("when", expression("Condition at the fire time (default true).")),
-                ("template", string("Template id of the body.", pattern: idPattern)),
-                ("title", string("Template id of the title.", pattern: idPattern)),
-                ("deep_link", string("Where tapping leads.")),
-                ("actions", list("Buttons.", string("An action.", values: NotificationAction.allCases.map(\.rawValue)))),
-                ("priority", number("Tie-break: higher first (default 0).", integer: true)),
-                ("in_quiet_hours", string("Inside quiet hours (default drop).", values: QuietHoursHandling.allCases.map(\.rawValue))),
-                ("expires_after", string("A deferred candidate older than this is stale.", pattern: durationPattern)),
-                ("interruption_level", string("iOS interruption level (default active).", values: InterruptionLevel.allCases.map(\.rawValue))),
-                ("for_each", string("One candidate per enabled routine with a reminder.", values: ["routine"])),
-            ], required: ["id", "category", "at", "template"])
-        let parameter = object(
-            "A tool parameter.",
-            [
-                ("type", string("Parameter type.", values: ToolParameterType.allCases.map(\.rawValue))),
-                ("required", boolean("Whether the call must give it.")),
-                ("min", number("Smallest value.")), ("max", number("Largest value.")),
-                ("values", list("Allowed values of an enum.", string("A value."))),
-                ("max_length", number("Longest string.", integer: true, minimum: 1)),
-                ("description", string("What it is, for the model.")),
-            ], required: ["type"])
-        let template = object(
-            "A message template.",
-            [
-                ("id", string("Unique id.", pattern: idPattern)),
-                ("surface", string("Where the text appears.", pattern: idPattern)),
-                ("event", string("The event a character line answers.", values: EnumType.event.cases)),
-                ("when", expression("Condition for choosing this line.")),
-                ("tone", string("The tone this line is written in (a value of settings.tone).", pattern: idPattern)),
-                ("text", string("Text with {expression} and {expression|filter} placeholders and particles like 을(를).")),
-            ], required: ["id", "surface", "text"])
-        let surface = object(
-            "A surface.",
-            [
-                ("sensitive", string("Whether sensitive facts may appear.", values: SurfaceSensitivity.allCases.map(\.rawValue))),
-                ("max_length", number("Longest text in characters.", integer: true, minimum: 1)),
-                ("max_sentences", number("Most sentences.", integer: true, minimum: 1)),
-                ("fallback", string("Shown instead of a text that would reveal a sensitive fact.")),
-                ("sensitive_words", list("Words no text on this surface may contain literally (sensitive topics).", string("A word."))),
-            ], required: ["sensitive"])
-        let recoveryItem = object(
-            "A recovery item: exactly one of target, item, delta.",
-            [
-                ("routine", string("Routine id.", pattern: idPattern)),
-                ("target", number("Amount to log after the route starts.")),
-                ("item", string("Checklist item to tick after the route starts.")),
-                ("delta", number("Steps to walk above the count when the route starts.", integer: true)),
-            ], required: ["routine"])
-        let properties: [(String, JSONValue)] = [
+    }
+
+    /// The version, the risk and route tables, sticky routes, the light and recovery
+    /// routes and judgement.
+    static var tableProperties: [(String, JSONValue)] {
+        [
             ("version", version),
             ("risk", table("Risk table.", "level", RiskLevel.allCases.map(\.rawValue))),
             (
@@ -203,7 +160,7 @@ package enum EditorSchemas {
                     "The recovery route.",
                     [
                         ("max_items", number("Most items offered.", integer: true, minimum: 1)),
-                        ("items", list("The minimal route.", recoveryItem)),
+                        ("items", list("The minimal route.", recoveryItemSchema)),
                     ], required: ["items"])
             ),
             (
@@ -226,50 +183,67 @@ package enum EditorSchemas {
                         ),
                     ])
             ),
-            (
-                "policy",
+        ]
+    }
+
+    /// The notification policy.
+    static var policyProperty: (String, JSONValue) {
+        (
+            "policy",
+            object(
+                "Notification policy.",
+                [
+                    ("max_per_day", number("Deliveries per local day.", integer: true, minimum: 0)),
+                    ("category_cooldown", string("Least time between deliveries of one category.", pattern: durationPattern)),
+                    (
+                        "quiet_hours",
+                        object(
+                            "No deliveries from start (included) to end (excluded).",
+                            [
+                                ("start", string("Start time.", pattern: timePattern)), ("end", string("End time.", pattern: timePattern)),
+                            ], required: ["start", "end"])
+                    ),
+                    (
+                        "weaken",
+                        object(
+                            "Weakening after ignores.",
+                            [
+                                ("after_ignored", number("Consecutive ignores.", integer: true, minimum: 1)),
+                                ("effect", string("What weakening does.", values: WeakenEffect.allCases.map(\.rawValue))),
+                            ])
+                    ),
+                    ("cancel_when_completed", boolean("Cancel a routine's notification when it is done.")),
+                    ("max_pending", number("Most pending requests (iOS keeps 64).", integer: true, minimum: 1)),
+                ])
+        )
+    }
+
+    /// User settings the rules read.
+    static var settingsProperty: (String, JSONValue) {
+        let settingValue = JSONValue.object([
+            ("description", .string("Default value, of the declared type."))
+        ])
+        return (
+            "settings",
+            map(
+                "User settings the rules read.",
                 object(
-                    "Notification policy.",
+                    "A setting.",
                     [
-                        ("max_per_day", number("Deliveries per local day.", integer: true, minimum: 0)),
-                        ("category_cooldown", string("Least time between deliveries of one category.", pattern: durationPattern)),
-                        (
-                            "quiet_hours",
-                            object(
-                                "No deliveries from start (included) to end (excluded).",
-                                [
-                                    ("start", string("Start time.", pattern: timePattern)), ("end", string("End time.", pattern: timePattern)),
-                                ], required: ["start", "end"])
-                        ),
-                        (
-                            "weaken",
-                            object(
-                                "Weakening after ignores.",
-                                [
-                                    ("after_ignored", number("Consecutive ignores.", integer: true, minimum: 1)),
-                                    ("effect", string("What weakening does.", values: WeakenEffect.allCases.map(\.rawValue))),
-                                ])
-                        ),
-                        ("cancel_when_completed", boolean("Cancel a routine's notification when it is done.")),
-                        ("max_pending", number("Most pending requests (iOS keeps 64).", integer: true, minimum: 1)),
-                    ])
-            ),
-            (
-                "settings",
-                map(
-                    "User settings the rules read.",
-                    object(
-                        "A setting.",
-                        [
-                            ("type", string("bool, int, number, string, time, duration, enum, routine_id, list<T>, map<K, V>, or T? for optional.")),
-                            ("default", settingValue),
-                            ("values", list("Cases of an enum setting.", string("A case.", pattern: idPattern))),
-                            ("description", string("A note for designers.")),
-                        ], required: ["type"]))
-            ),
-            ("surfaces", map("Where text appears.", surface)),
-            ("notifications", list("Notification types.", notification)),
-            ("templates", list("Message templates.", template)),
+                        ("type", string("bool, int, number, string, time, duration, enum, routine_id, list<T>, map<K, V>, or T? for optional.")),
+                        ("default", settingValue),
+                        ("values", list("Cases of an enum setting.", string("A case.", pattern: idPattern))),
+                        ("description", string("A note for designers.")),
+                    ], required: ["type"]))
+        )
+    }
+
+    /// Surfaces, notification types, templates, tools, forbidden phrases and categories.
+    static var textAndToolProperties: [(String, JSONValue)] {
+        [
+            ("surfaces", map("Where text appears.", surfaceSchema)),
+            ("notifications", list("Notification types.", notificationSchema)),
+            ("templates", list("Message templates.", templateSchema)),
             (
                 "tools",
                 list(
@@ -279,7 +253,7 @@ package enum EditorSchemas {
                         [
                             ("name", string("Tool name.", pattern: idPattern)),
                             ("description", string("What it does, for the model.")),
-                            ("params", map("Parameters by name.", parameter)),
+                            ("params", map("Parameters by name.", parameterSchema)),
                         ], required: ["name", "description"]))
             ),
             ("forbidden_phrases", list("Phrases no text may contain.", string("A phrase."))),
@@ -296,13 +270,79 @@ package enum EditorSchemas {
                         ], required: ["id", "sensitive"]))
             ),
         ]
-        return .object([
-            ("$schema", .string(draft)),
-            ("$id", .string("rules.schema.json")),
-            ("title", .string("Operator rules: rules/*.yaml and templates/*.yaml")),
-            ("type", .string("object")),
-            ("properties", .object(properties)),
-            ("additionalProperties", .bool(false)),
-        ])
+    }
+
+    /// A notification type.
+    static var notificationSchema: JSONValue {
+        object(
+            "A notification type.",
+            [
+                ("id", string("Unique id; also the setting that turns the type off.", pattern: idPattern)),
+                ("category", string("Cooldown group and thread id.", pattern: idPattern)),
+                ("at", expression("Fire time: a time or an optional time (unknown: no candidate).")),
+                ("when", expression("Condition at the fire time (default true).")),
+                ("template", string("Template id of the body.", pattern: idPattern)),
+                ("title", string("Template id of the title.", pattern: idPattern)),
+                ("deep_link", string("Where tapping leads.")),
+                ("actions", list("Buttons.", string("An action.", values: NotificationAction.allCases.map(\.rawValue)))),
+                ("priority", number("Tie-break: higher first (default 0).", integer: true)),
+                ("in_quiet_hours", string("Inside quiet hours (default drop).", values: QuietHoursHandling.allCases.map(\.rawValue))),
+                ("expires_after", string("A deferred candidate older than this is stale.", pattern: durationPattern)),
+                ("interruption_level", string("iOS interruption level (default active).", values: InterruptionLevel.allCases.map(\.rawValue))),
+                ("for_each", string("One candidate per enabled routine with a reminder.", values: ["routine"])),
+            ], required: ["id", "category", "at", "template"])
+    }
+
+    /// A tool parameter.
+    static var parameterSchema: JSONValue {
+        object(
+            "A tool parameter.",
+            [
+                ("type", string("Parameter type.", values: ToolParameterType.allCases.map(\.rawValue))),
+                ("required", boolean("Whether the call must give it.")),
+                ("min", number("Smallest value.")), ("max", number("Largest value.")),
+                ("values", list("Allowed values of an enum.", string("A value."))),
+                ("max_length", number("Longest string.", integer: true, minimum: 1)),
+                ("description", string("What it is, for the model.")),
+            ], required: ["type"])
+    }
+
+    /// A message template.
+    static var templateSchema: JSONValue {
+        object(
+            "A message template.",
+            [
+                ("id", string("Unique id.", pattern: idPattern)),
+                ("surface", string("Where the text appears.", pattern: idPattern)),
+                ("event", string("The event a character line answers.", values: EnumType.event.cases)),
+                ("when", expression("Condition for choosing this line.")),
+                ("tone", string("The tone this line is written in (a value of settings.tone).", pattern: idPattern)),
+                ("text", string("Text with {expression} and {expression|filter} placeholders and particles like 을(를).")),
+            ], required: ["id", "surface", "text"])
+    }
+
+    /// A surface.
+    static var surfaceSchema: JSONValue {
+        object(
+            "A surface.",
+            [
+                ("sensitive", string("Whether sensitive facts may appear.", values: SurfaceSensitivity.allCases.map(\.rawValue))),
+                ("max_length", number("Longest text in characters.", integer: true, minimum: 1)),
+                ("max_sentences", number("Most sentences.", integer: true, minimum: 1)),
+                ("fallback", string("Shown instead of a text that would reveal a sensitive fact.")),
+                ("sensitive_words", list("Words no text on this surface may contain literally (sensitive topics).", string("A word."))),
+            ], required: ["sensitive"])
+    }
+
+    /// A recovery item.
+    static var recoveryItemSchema: JSONValue {
+        object(
+            "A recovery item: exactly one of target, item, delta.",
+            [
+                ("routine", string("Routine id.", pattern: idPattern)),
+                ("target", number("Amount to log after the route starts.")),
+                ("item", string("Checklist item to tick after the route starts.")),
+                ("delta", number("Steps to walk above the count when the route starts.", integer: true)),
+            ], required: ["routine"])
     }
 }

@@ -24,32 +24,9 @@ extension RulesetDecoder {
         let category = categoryNode.flatMap { reader.identifier($0, key: "category") }.map(RoutineCategory.init(rawValue:))
         let source: RoutineSource? = fields["source"].flatMap { reader.choice($0, key: "source", what: "routine source") }
         let unit: RoutineUnit? = fields["unit"].flatMap { reader.choice($0, key: "unit", what: "unit") }
-        var items: [String] = []
-        if let itemsNode = fields["items"], let list = reader.list(itemsNode, key: "items") {
-            for item in list {
-                guard let text = reader.string(item, key: "items") else { continue }
-                if items.contains(text) {
-                    reader.report(
-                        RulesetDiagnostics.duplicateID(
-                            reader.file, item, kind: "checklist item", id: text, first: reader.origin(itemsNode)))
-                } else {
-                    items.append(text)
-                }
-            }
-        }
+        let items = fields["items"].map { Self.checklist($0, &reader) } ?? []
         var goal = fields["goal"].flatMap { reader.number($0, key: "goal") }
-        if goal == nil, fields["goal"] == nil {
-            if !items.isEmpty {
-                goal = Double(items.count)
-            } else if unit == .check {
-                goal = 1
-            } else if unit != nil {
-                reader.report(
-                    RulesetDiagnostics.missingKey(
-                        reader.file, node, key: "goal", in: "routine '\(id)'",
-                        hint: "a goal in \(unit?.rawValue ?? "its unit"); checklists and checks may leave it out"))
-            }
-        }
+        if goal == nil, fields["goal"] == nil { goal = Self.defaultGoal(items: items, unit: unit, routine: id, node: node, &reader) }
         var quickLog: [Double] = []
         if let quick = fields["quick_log"], let list = reader.list(quick, key: "quick_log") {
             quickLog = list.compactMap { reader.number($0, key: "quick_log") }
@@ -76,6 +53,36 @@ extension RulesetDecoder {
             pendingCategories.append((ruleset.routines.count, categoryNode, NodeReader(file: reader.file, source: reader.source)))
         }
         ruleset.routines.append(routine)
+    }
+
+    /// A routine's checklist items, each once (a repeated item is reported).
+    static func checklist(_ itemsNode: YAMLNode, _ reader: inout NodeReader) -> [String] {
+        guard let list = reader.list(itemsNode, key: "items") else { return [] }
+        var items: [String] = []
+        for item in list {
+            guard let text = reader.string(item, key: "items") else { continue }
+            if items.contains(text) {
+                reader.report(
+                    RulesetDiagnostics.duplicateID(reader.file, item, kind: "checklist item", id: text, first: reader.origin(itemsNode)))
+            } else {
+                items.append(text)
+            }
+        }
+        return items
+    }
+
+    /// The goal of a routine that gives none: its checklist's length, 1 for a check, else
+    /// nil after a diagnostic (a unit needs a goal).
+    static func defaultGoal(items: [String], unit: RoutineUnit?, routine id: String, node: YAMLNode, _ reader: inout NodeReader) -> Double? {
+        if !items.isEmpty { return Double(items.count) }
+        if unit == .check { return 1 }
+        if unit != nil {
+            reader.report(
+                RulesetDiagnostics.missingKey(
+                    reader.file, node, key: "goal", in: "routine '\(id)'",
+                    hint: "a goal in \(unit?.rawValue ?? "its unit"); checklists and checks may leave it out"))
+        }
+        return nil
     }
 
     // MARK: categories

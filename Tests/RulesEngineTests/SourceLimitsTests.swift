@@ -160,10 +160,6 @@ import Testing
         "Sources/RulesLanguageServer/EditorFeatures.swift": 1,
         "Sources/RulesLanguageServer/LanguageServer.swift": 1,
         "Sources/RulesLanguageServer/QuickFixes.swift": 1,
-        "Sources/RulesYAML/YAMLReader.swift": 1,
-        "Sources/Ruleset/EditorSchemas.swift": 1,
-        "Sources/Ruleset/RulesetDecoder+Routines.swift": 1,
-        "Sources/Ruleset/TemplateText.swift": 1,
     ]
 
     @Test func theScannerMeasuresMembersNotTypes() {

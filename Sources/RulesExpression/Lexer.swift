@@ -47,20 +47,30 @@ public struct Lexer {
         let start = index
         guard let s = peek() else { return Token(.end, TextRange(start, start)) }
         if Lexer.isDigit(s) { return number(start) }
-        if Lexer.isIdentifierStart(s) {
-            while Lexer.isIdentifierPart(peek()) { index += 1 }
-            let word = String(String.UnicodeScalarView(scalars[start..<index]))
-            let kind: Token.Kind
-            switch word {
-            case "true": kind = .keywordTrue
-            case "false": kind = .keywordFalse
-            case "in": kind = .keywordIn
-            default: kind = .identifier(word)
-            }
-            return Token(kind, TextRange(start, index))
-        }
+        if Lexer.isIdentifierStart(s) { return word(start) }
         if s == "\"" || s == "'" { return string(start, quote: s) }
         index += 1
+        return punctuation(s, start)
+    }
+
+    /// A word: a keyword (`true`, `false`, `in`) or an identifier.
+    private mutating func word(_ start: Int) -> Token {
+        while Lexer.isIdentifierPart(peek()) { index += 1 }
+        let word = String(String.UnicodeScalarView(scalars[start..<index]))
+        let kind: Token.Kind
+        switch word {
+        case "true": kind = .keywordTrue
+        case "false": kind = .keywordFalse
+        case "in": kind = .keywordIn
+        default: kind = .identifier(word)
+        }
+        return Token(kind, TextRange(start, index))
+    }
+
+    /// An operator or punctuation mark `s` (read: `index` is past it), with the second
+    /// character of a two-character operator; a lone `=`, `&` or `|` is said and read as the
+    /// operator meant, anything else as invalid.
+    private mutating func punctuation(_ s: Unicode.Scalar, _ start: Int) -> Token {
         let two: Unicode.Scalar? = peek()
         func pair(_ kind: Token.Kind) -> Token {
             index += 1

@@ -144,7 +144,7 @@ import Testing
     /// blocks over 60 lines. The lists only shrink: a file that grows a long block fails, and
     /// one whose long blocks were split fails until its entry here goes.
     static let longFiles: Set<String> = [
-        "Sources/RulesExpression/Checker.swift", "Sources/RulesExpression/FactValues.swift", "Sources/RulesLanguageServer/LanguageServer.swift",
+        "Sources/RulesLanguageServer/LanguageServer.swift"
     ]
     static let longBlocks: [String: Int] = [
         "Sources/RulesCLI/BundleCommand.swift": 1,
@@ -155,8 +155,6 @@ import Testing
         "Sources/RulesCLI/TestCommand.swift": 1,
         "Sources/RulesCLI/TestUpdate.swift": 1,
         "Sources/RulesCLI/WatchCommand.swift": 1,
-        "Sources/RulesExpression/Checker.swift": 1,
-        "Sources/RulesExpression/Lexer.swift": 1,
         "Sources/RulesLanguageServer/EditorFeatures.swift": 1,
         "Sources/RulesLanguageServer/LanguageServer.swift": 1,
         "Sources/RulesLanguageServer/QuickFixes.swift": 1,

@@ -41,66 +41,20 @@ struct EditorFeatures {
 
     // MARK: Completion
 
+    /// A completion item: its label, LSP kind, detail, documentation and the text to insert.
+    typealias Item = (label: String, kind: Int, detail: String, documentation: String, insert: String?)
+
     /// LSP completion items for `context`, filtered by the word typed.
     func completion(_ context: CursorContext) -> [JSONValue] {
-        var items: [(label: String, kind: Int, detail: String, documentation: String, insert: String?)] = []
+        var items: [Item] = []
         switch context.place {
         case .key(let parents):
             var seen = Set<String>()
             for (key, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where seen.insert(key).inserted {
                 items.append((key, 10, schema.member("type")?.stringValue ?? "", schema.member("description")?.stringValue ?? "", key + ": "))
             }
-        case .value(let key, _) where key == "text" || key == "fallback":
-            // In a template's text: facts inside `{`, filters after `|`, particles after `}`.
-            let open = context.before.lastIndex(of: "{")
-            let close = context.before.lastIndex(of: "}")
-            if let open, close.map({ $0 < open }) ?? true {
-                if context.before[open...].contains("|") {
-                    items += TemplateFilter.allCases.map { ($0.rawValue, 3, "filter", Self.filterDocumentation($0), nil) }
-                } else {
-                    items += FactDocumentation.rows(ruleset).map { ($0.name, 6, $0.type, $0.meaning, nil) }
-                }
-            } else if close != nil, context.before.hasSuffix("}" + context.word) {
-                items += Particle.allCases.map { particle in
-                    (
-                        particle.rawValue, 21, "particle",
-                        "\(particle.forms.consonant) after a final consonant, \(particle.forms.vowel) after a vowel", nil
-                    )
-                }
-            }
-        case .value(let key, let parents):
-            let left = context.before.trimmingCharacters(in: .whitespaces).unicodeScalars.reversed().prefix { CursorContext.isWordScalar($0) }
-            let operand = String(String.UnicodeScalarView(left.reversed()))
-            if Self.expressionKeys.contains(key), context.word.isEmpty, context.before.hasSuffix(" "), let fact = ruleset.schema.fact(named: operand)
-            {
-                // After an operand: the operators its type takes.
-                items += Self.operators(for: fact.type).map { ($0.symbol, 24, "operator on \(fact.type)", $0.meaning, nil) }
-            } else if Self.expressionKeys.contains(key) || context.word.contains(".") {
-                // After `operand op`, the right side fits the operand's type.
-                let expected = Self.expectedType(before: String(context.before.dropLast(context.word.count)), schema: ruleset.schema)
-                for row in FactDocumentation.rows(ruleset) {
-                    if let expected, let fact = ruleset.schema.fact(named: row.name), !Self.fits(fact.type, expected) { continue }
-                    items.append(
-                        (
-                            row.name, 6, row.type,
-                            row.meaning + (row.example.isEmpty ? "" : " (e.g. \(row.example))")
-                                + (row.sensitive ? " — sensitive: never on the lock screen or widget" : ""), nil
-                        ))
-                }
-                for builtin in Builtin.allCases where expected.map({ Self.returns(builtin, $0) }) ?? true {
-                    items.append((builtin.rawValue, 3, builtin.signature, "a function", nil))
-                }
-            } else {
-                items += ids(for: key).map { ($0.id, 12, $0.detail, $0.documentation, nil) }
-                // The schema's allowed values for the key.
-                for (name, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where name == key {
-                    if case .array(let values)? = schema.member("enum") {
-                        for value in values {
-                            if let text = value.stringValue { items.append((text, 20, key, schema.member("description")?.stringValue ?? "", nil)) }
-                        }
-                    }
-                }
-            }
+        case .value(let key, _) where key == "text" || key == "fallback": items = textCompletion(context)
+        case .value(let key, let parents): items = valueCompletion(context, key: key, parents: parents)
         }
         var seen = Set<String>()
         return items.filter { $0.label.hasPrefix(context.word) && seen.insert($0.label).inserted }.prefix(500).map { item in
@@ -111,6 +65,67 @@ struct EditorFeatures {
             if let insert = item.insert { fields.append(("insertText", .string(insert))) }
             return .object(fields)
         }
+    }
+
+    /// In a template's text: facts inside `{`, filters after `|`, particles after `}`.
+    private func textCompletion(_ context: CursorContext) -> [Item] {
+        var items: [Item] = []
+        // In a template's text: facts inside `{`, filters after `|`, particles after `}`.
+        let open = context.before.lastIndex(of: "{")
+        let close = context.before.lastIndex(of: "}")
+        if let open, close.map({ $0 < open }) ?? true {
+            if context.before[open...].contains("|") {
+                items += TemplateFilter.allCases.map { ($0.rawValue, 3, "filter", Self.filterDocumentation($0), nil) }
+            } else {
+                items += FactDocumentation.rows(ruleset).map { ($0.name, 6, $0.type, $0.meaning, nil) }
+            }
+        } else if close != nil, context.before.hasSuffix("}" + context.word) {
+            items += Particle.allCases.map { particle in
+                (
+                    particle.rawValue, 21, "particle",
+                    "\(particle.forms.consonant) after a final consonant, \(particle.forms.vowel) after a vowel", nil
+                )
+            }
+        }
+        return items
+    }
+
+    /// After a key: an expression's operators, facts and functions (those that fit the left
+    /// operand's type), else the ids and allowed values of the key.
+    private func valueCompletion(_ context: CursorContext, key: String, parents: [String]) -> [Item] {
+        var items: [Item] = []
+        let left = context.before.trimmingCharacters(in: .whitespaces).unicodeScalars.reversed().prefix { CursorContext.isWordScalar($0) }
+        let operand = String(String.UnicodeScalarView(left.reversed()))
+        if Self.expressionKeys.contains(key), context.word.isEmpty, context.before.hasSuffix(" "), let fact = ruleset.schema.fact(named: operand) {
+            // After an operand: the operators its type takes.
+            items += Self.operators(for: fact.type).map { ($0.symbol, 24, "operator on \(fact.type)", $0.meaning, nil) }
+        } else if Self.expressionKeys.contains(key) || context.word.contains(".") {
+            // After `operand op`, the right side fits the operand's type.
+            let expected = Self.expectedType(before: String(context.before.dropLast(context.word.count)), schema: ruleset.schema)
+            for row in FactDocumentation.rows(ruleset) {
+                if let expected, let fact = ruleset.schema.fact(named: row.name), !Self.fits(fact.type, expected) { continue }
+                items.append(
+                    (
+                        row.name, 6, row.type,
+                        row.meaning + (row.example.isEmpty ? "" : " (e.g. \(row.example))")
+                            + (row.sensitive ? " — sensitive: never on the lock screen or widget" : ""), nil
+                    ))
+            }
+            for builtin in Builtin.allCases where expected.map({ Self.returns(builtin, $0) }) ?? true {
+                items.append((builtin.rawValue, 3, builtin.signature, "a function", nil))
+            }
+        } else {
+            items += ids(for: key).map { ($0.id, 12, $0.detail, $0.documentation, nil) }
+            // The schema's allowed values for the key.
+            for (name, schema) in Self.properties(Self.schema(of: context.kind), parents[...]) where name == key {
+                if case .array(let values)? = schema.member("enum") {
+                    for value in values {
+                        if let text = value.stringValue { items.append((text, 20, key, schema.member("description")?.stringValue ?? "", nil)) }
+                    }
+                }
+            }
+        }
+        return items
     }
 
     /// The type the right side of `operand op ` must have, when the text before the cursor

@@ -38,7 +38,7 @@ public final class LanguageServer: @unchecked Sendable {
     /// Set by `exit`: 0 after `shutdown`, 1 without.
     public private(set) var exitCode: Int32?
     /// Whether an edit or an open file asks for diagnostics to run.
-    public private(set) var diagnosticsDue = false
+    public internal(set) var diagnosticsDue = false
     /// The workspace's ruleset directory.
     public private(set) var root: String?
     var documents: [String: TextDocument] = [:]
@@ -104,29 +104,8 @@ public final class LanguageServer: @unchecked Sendable {
         case "shutdown":
             shutDown = true
             respond(id: id, .null)
-        case "textDocument/codeLens":
-            guard let uri = params?["textDocument"]?["uri"]?.string, let root, let computed = lensCache else {
-                respond(id: id, .array([]))
-                return
-            }
-            let path = Self.path(of: uri)
-            let display = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
-            respond(id: id, .array(CodeLenses.lenses(for: display, uri: uri, ruleset: computed.ruleset, lenses: computed.lenses)))
-        case "workspace/executeCommand":
-            guard params?["command"]?.string == "rules.runScenario", let uri = params?["arguments"]?.items?.first?.string, let root else {
-                respond(id: id, .null)
-                return
-            }
-            respond(id: id, .null)
-            let path = Self.path(of: uri)
-            guard let ruleset = Ruleset.load(directory: root).ruleset else {
-                notify("window/showMessage", .object([("type", .int(1)), ("message", .string("the ruleset does not load: see its diagnostics"))]))
-                return
-            }
-            let lived = ScenarioLenses.compute(CodeLenses.scenarios(root: root, ruleset: ruleset, only: path), ruleset: ruleset)
-            let text = lived.scenarios.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.passed) passed, \($0.value.failed) failed" }
-                .joined(separator: "; ")
-            notify("window/showMessage", .object([("type", .int(3)), ("message", .string(text.isEmpty ? "no scenario in that file loads" : text))]))
+        case "textDocument/codeLens": codeLenses(id: id, params: params)
+        case "workspace/executeCommand": executeCommand(id: id, params: params)
         case "textDocument/documentSymbol":
             guard let uri = params?["textDocument"]?["uri"]?.string else {
                 respondError(id: id, .invalidParams, "textDocument is needed")
@@ -151,6 +130,35 @@ public final class LanguageServer: @unchecked Sendable {
         default:
             respondError(id: id, .methodNotFound, "'\(method)' is not served")
         }
+    }
+
+    /// The code lenses of a file, from the last lenses worked out (none before).
+    func codeLenses(id: JSONValue, params: YAMLNode?) {
+        guard let uri = params?["textDocument"]?["uri"]?.string, let root, let computed = lensCache else {
+            respond(id: id, .array([]))
+            return
+        }
+        let path = Self.path(of: uri)
+        let display = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+        respond(id: id, .array(CodeLenses.lenses(for: display, uri: uri, ruleset: computed.ruleset, lenses: computed.lenses)))
+    }
+
+    /// `rules.runScenario`: lives the scenarios of one file now and says how they went.
+    func executeCommand(id: JSONValue, params: YAMLNode?) {
+        guard params?["command"]?.string == "rules.runScenario", let uri = params?["arguments"]?.items?.first?.string, let root else {
+            respond(id: id, .null)
+            return
+        }
+        respond(id: id, .null)
+        let path = Self.path(of: uri)
+        guard let ruleset = Ruleset.load(directory: root).ruleset else {
+            notify("window/showMessage", .object([("type", .int(1)), ("message", .string("the ruleset does not load: see its diagnostics"))]))
+            return
+        }
+        let lived = ScenarioLenses.compute(CodeLenses.scenarios(root: root, ruleset: ruleset, only: path), ruleset: ruleset)
+        let text = lived.scenarios.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.passed) passed, \($0.value.failed) failed" }
+            .joined(separator: "; ")
+        notify("window/showMessage", .object([("type", .int(3)), ("message", .string(text.isEmpty ? "no scenario in that file loads" : text))]))
     }
 
     func notification(_ method: String, params: YAMLNode?) {
@@ -305,133 +313,6 @@ public final class LanguageServer: @unchecked Sendable {
     func location(_ uri: String, _ start: TextDocument.Position, _ end: TextDocument.Position) -> JSONValue {
         func position(_ p: TextDocument.Position) -> JSONValue { .object([("line", .int(p.line)), ("character", .int(p.character))]) }
         return .object([("uri", .string(uri)), ("range", .object([("start", position(start)), ("end", position(end))]))])
-    }
-
-    // MARK: Diagnostics
-
-    /// Runs the checks and publishes every file's diagnostics (an empty list for a file
-    /// whose problems are gone).
-    public func publishDiagnostics() {
-        diagnosticsDue = false
-        guard let root else { return }
-        let byURI = diagnose(root: root)
-        for uri in Set(byURI.keys).union(published).sorted() {
-            var params: [(String, JSONValue)] = [("uri", .string(uri))]
-            if let version = documents[uri]?.version { params.append(("version", .int(version))) }
-            params.append(("diagnostics", .array(byURI[uri] ?? [])))
-            notify("textDocument/publishDiagnostics", .object(params))
-        }
-        published = Set(byURI.keys)
-    }
-
-    /// The diagnostics of the workspace, by file URI.
-    func diagnose(root: String) -> [String: [JSONValue]] {
-        var overlay: [String: String] = [:]
-        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
-        let load = Ruleset.load(directory: root, overlay: overlay)
-        if let ruleset = load.ruleset { lastRuleset = ruleset }
-        var found = load.diagnostics
-        var texts: [String: String] = [:]
-        for (file, source) in load.sources { texts[file] = source.text }
-        // Open scenario files, read against the ruleset when it loaded.
-        for (uri, document) in documents.sorted(by: { $0.key < $1.key }) {
-            let path = Self.path(of: uri)
-            guard path.hasPrefix(root + "/scenarios/") else { continue }
-            let display = String(path.dropFirst(root.count + 1))
-            texts[display] = document.text
-            let parsed = YAMLReader.parse(document.text, file: display)
-            found += parsed.diagnostics
-            guard parsed.isClean, let ruleset = load.ruleset else { continue }
-            for node in parsed.documents where !node.isNull {
-                found +=
-                    ScenarioLoader.load(node, file: display, source: SourceFile(path: display, text: document.text), ruleset: ruleset).diagnostics
-            }
-        }
-        let reference = root + "/docs/REFERENCE.md"
-        let href = FileManager.default.fileExists(atPath: reference) ? Self.uri(of: reference) + "#diagnostics" : nil
-        var byURI: [String: [JSONValue]] = [:]
-        for diagnostic in found where !diagnostic.file.isEmpty && diagnostic.file != "." {
-            let uri = Self.uri(of: root + "/" + diagnostic.file)
-            let text = texts[diagnostic.file] ?? (try? String(contentsOfFile: root + "/" + diagnostic.file, encoding: .utf8)) ?? ""
-            byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href, root: root))
-        }
-        return byURI
-    }
-
-    /// A diagnostic as the protocol has it: range, severity, code with its reference, message
-    /// with the hint.
-    static func json(_ diagnostic: Diagnostic, text: String, href: String?, root: String? = nil) -> JSONValue {
-        let start = TextDocument.position(line: diagnostic.location.line, column: diagnostic.location.column, in: text)
-        var end = diagnostic.end.map { TextDocument.position(line: $0.line, column: $0.column, in: text) } ?? start
-        if end == start { end.character += wordLength(at: start, in: text) }
-        func position(_ p: TextDocument.Position) -> JSONValue { .object([("line", .int(p.line)), ("character", .int(p.character))]) }
-        var fields: [(String, JSONValue)] = [
-            ("range", .object([("start", position(start)), ("end", position(end))])),
-            ("severity", .int(diagnostic.severity == .error ? 1 : diagnostic.severity == .warning ? 2 : 3)),
-            ("code", .string(diagnostic.code.rawValue)),
-        ]
-        if let href { fields.append(("codeDescription", .object([("href", .string(href))]))) }
-        fields.append(("source", .string("rules")))
-        fields.append(("message", .string(diagnostic.message + (diagnostic.hint.map { "\nhelp: " + $0 } ?? ""))))
-        if let root, let related = related(diagnostic.message, root: root) { fields.append(("relatedInformation", .array([related]))) }
-        return .object(fields)
-    }
-
-    /// The other place a message names (`… is already defined at rules/x.yaml:4`), as related
-    /// information: the other definition of a duplicate.
-    static func related(_ message: String, root: String) -> JSONValue? {
-        guard let at = message.range(of: " at ", options: .backwards) else { return nil }
-        let place = message[at.upperBound...].prefix { !$0.isWhitespace && $0 != ")" && $0 != "," }
-        let parts = place.split(separator: ":")
-        guard parts.count >= 2, let line = Int(parts[1]), line >= 1, parts[0].hasSuffix(".yaml") || parts[0].hasSuffix(".yml") else { return nil }
-        let position: JSONValue = .object([("line", .int(line - 1)), ("character", .int(0))])
-        return .object([
-            ("location", .object([("uri", .string(uri(of: root + "/" + parts[0]))), ("range", .object([("start", position), ("end", position)]))])),
-            ("message", .string("the other definition")),
-        ])
-    }
-
-    /// The UTF-16 length of the word at `position` (at least 1), for a diagnostic without an end.
-    static func wordLength(at position: TextDocument.Position, in text: String) -> Int {
-        let index = TextDocument.index(of: position, in: text)
-        var units = 0
-        for scalar in text[index...].unicodeScalars {
-            guard scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_.-".unicodeScalars.contains(scalar) else { break }
-            units += scalar.utf16.count
-        }
-        return Swift.max(1, units)
-    }
-
-    // MARK: Workspace
-
-    /// The ruleset directory from `initialize`: the root URI or the first workspace folder.
-    static func root(from params: YAMLNode?) -> String? {
-        if let uri = params?["rootUri"]?.string { return path(of: uri) }
-        if let folder = params?["workspaceFolders"]?.items?.first?["uri"]?.string { return path(of: folder) }
-        return params?["rootPath"]?.string
-    }
-
-    /// The nearest directory above `path` that holds rules/ or routines/.
-    static func rulesetRoot(containing path: String) -> String? {
-        var directory = (path as NSString).deletingLastPathComponent
-        while directory.count > 1 {
-            for folder in ["rules", "routines"] where FileManager.default.fileExists(atPath: directory + "/" + folder) { return directory }
-            directory = (directory as NSString).deletingLastPathComponent
-        }
-        return nil
-    }
-
-    /// The path of a `file://` URI (percent-decoded); anything else as it is.
-    static func path(of uri: String) -> String {
-        guard uri.hasPrefix("file://") else { return uri }
-        let rest = String(uri.dropFirst("file://".count))
-        return rest.removingPercentEncoding ?? rest
-    }
-
-    static func uri(of path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#")
-        return "file://" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
     }
 
     // MARK: Output

@@ -15,7 +15,59 @@ enum QuickFixes {
     static func fixes(for diagnostic: YAMLNode, uri: String, text: String) -> [JSONValue] {
         guard let message = diagnostic["message"]?.string, let range = LanguageServer.range(diagnostic["range"] ?? diagnostic) else { return [] }
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(range.start.line).first.map(String.init) ?? ""
-        let scalars = Array(line.unicodeScalars)
+        let site = Site(diagnostic: diagnostic, uri: uri, range: range, scalars: Array(line.unicodeScalars))
+        let isDigit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        if let suggestion = between(message, "did you mean '", "'"), !suggestion.isEmpty {
+            let end = range.end.line == range.start.line ? range.end.character : range.start.character
+            return [site.fix("Replace with '\(suggestion)'", range.start.character, end, suggestion)]
+        }
+        if let time = between(message + "\n", "write 24-hour time: ", "\n") {
+            let (from, to) = site.span { isDigit($0) || $0 == ":" || $0.properties.isAlphabetic }
+            return [site.fix("Write \(time)", from, to, time)]
+        }
+        if let rest = between(message + "\n", "write a duration without spaces: ", "\n") {
+            let (from, to) = site.span { isDigit($0) || "hms ".unicodeScalars.contains($0) }
+            var out: [JSONValue] = []
+            if let compact = rest.split(separator: ",").first.map(String.init) { out.append(site.fix("Write \(compact)", from, to, compact)) }
+            if let minutes = between(rest, ", or ", " where") {
+                out.append(site.fix("Write \(minutes) (minutes)", from, to, minutes, preferred: false))
+            }
+            return out
+        }
+        if let morning = between(message, "write ", " for the morning"),
+            let evening = message.range(of: " for the morning").flatMap({ between(String(message[$0.upperBound...]), " or ", " for the evening") })
+        {
+            let (from, to) = site.span { isDigit($0) || $0 == ":" || $0 == "\"" }
+            return [
+                site.fix("Write \(morning) (morning)", from, to, morning),
+                site.fix("Write \(evening) (evening)", from, to, evening, preferred: false),
+            ]
+        }
+        if let quoted = between(message + "\n", "quote the value: ", "\n"), let colon = quoted.firstIndex(of: ":") {
+            let value = quoted[quoted.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !value.contains("…") else { return [] }
+            let (from, to) = site.span { $0 != "#" && $0 != "," && $0 != "}" }
+            return [site.fix("Quote the value", from, to, value)]
+        }
+        if let condition = between(message, "write `", "`") {
+            return [site.fix("Write \(condition)", range.start.character, site.utf16(site.scalars.count), condition)]
+        }
+        return []
+    }
+
+    /// The text of `text` between `open` and the next `close`.
+    static func between(_ text: String, _ open: String, _ close: String) -> String? {
+        guard let from = text.range(of: open), let to = text[from.upperBound...].range(of: close) else { return nil }
+        return String(text[from.upperBound..<to.lowerBound])
+    }
+
+    /// Where a diagnostic is: its line's scalars, and edits of that line.
+    struct Site {
+        let diagnostic: YAMLNode
+        let uri: String
+        let range: (start: TextDocument.Position, end: TextDocument.Position)
+        let scalars: [Unicode.Scalar]
+
         /// The scalar offset in the line of a UTF-16 character position.
         func offset(_ character: Int) -> Int {
             var units = 0
@@ -25,7 +77,9 @@ enum QuickFixes {
             }
             return scalars.count
         }
+
         func utf16(_ offset: Int) -> Int { scalars.prefix(offset).reduce(0) { $0 + $1.utf16.count } }
+
         /// The span around the diagnostic's start made of scalars `inside` accepts, trimmed of spaces.
         func span(_ inside: (Unicode.Scalar) -> Bool) -> (Int, Int) {
             var start = offset(range.start.character)
@@ -36,10 +90,8 @@ enum QuickFixes {
             while end > start, scalars[end - 1] == " " { end -= 1 }
             return (utf16(start), utf16(end))
         }
-        func between(_ text: String, _ open: String, _ close: String) -> String? {
-            guard let from = text.range(of: open), let to = text[from.upperBound...].range(of: close) else { return nil }
-            return String(text[from.upperBound..<to.lowerBound])
-        }
+
+        /// A quick fix replacing characters `from` to `to` of the line with `replacement`.
         func fix(_ title: String, _ from: Int, _ to: Int, _ replacement: String, preferred: Bool = true) -> JSONValue {
             func position(_ character: Int) -> JSONValue { .object([("line", .int(range.start.line)), ("character", .int(character))]) }
             let edit: JSONValue = .object([
@@ -50,37 +102,5 @@ enum QuickFixes {
                 ("diagnostics", .array([LanguageServer.json(diagnostic)])), ("edit", .object([("changes", .object([(uri, .array([edit]))]))])),
             ])
         }
-        let isDigit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
-        if let suggestion = between(message, "did you mean '", "'"), !suggestion.isEmpty {
-            let end = range.end.line == range.start.line ? range.end.character : range.start.character
-            return [fix("Replace with '\(suggestion)'", range.start.character, end, suggestion)]
-        }
-        if let time = between(message + "\n", "write 24-hour time: ", "\n") {
-            let (from, to) = span { isDigit($0) || $0 == ":" || $0.properties.isAlphabetic }
-            return [fix("Write \(time)", from, to, time)]
-        }
-        if let rest = between(message + "\n", "write a duration without spaces: ", "\n") {
-            let (from, to) = span { isDigit($0) || "hms ".unicodeScalars.contains($0) }
-            var out: [JSONValue] = []
-            if let compact = rest.split(separator: ",").first.map(String.init) { out.append(fix("Write \(compact)", from, to, compact)) }
-            if let minutes = between(rest, ", or ", " where") { out.append(fix("Write \(minutes) (minutes)", from, to, minutes, preferred: false)) }
-            return out
-        }
-        if let morning = between(message, "write ", " for the morning"),
-            let evening = message.range(of: " for the morning").flatMap({ between(String(message[$0.upperBound...]), " or ", " for the evening") })
-        {
-            let (from, to) = span { isDigit($0) || $0 == ":" || $0 == "\"" }
-            return [fix("Write \(morning) (morning)", from, to, morning), fix("Write \(evening) (evening)", from, to, evening, preferred: false)]
-        }
-        if let quoted = between(message + "\n", "quote the value: ", "\n"), let colon = quoted.firstIndex(of: ":") {
-            let value = quoted[quoted.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !value.contains("…") else { return [] }
-            let (from, to) = span { $0 != "#" && $0 != "," && $0 != "}" }
-            return [fix("Quote the value", from, to, value)]
-        }
-        if let condition = between(message, "write `", "`") {
-            return [fix("Write \(condition)", range.start.character, utf16(scalars.count), condition)]
-        }
-        return []
     }
 }

@@ -38,140 +38,142 @@ enum SimulateCommand {
             run: run)
     }
 
+    /// What `rules simulate` was asked, read and checked before anything runs.
+    struct Request {
+        var path: String
+        var ruleset: Ruleset
+        var scenario: Scenario
+        var format: ReportFormat
+        /// `--at`, as written and as a day and time.
+        var at: String?
+        var stop: (day: Int, seconds: Int)?
+        var start: EngineState?
+        var restoreEachEvent: Bool
+        var out: String?
+        var stateOut: String?
+        /// What this run reads (no output may replace one).
+        var inputs: [String]
+
+        var options: SimulationOptions { SimulationOptions(stop: stop, restoreEachEvent: restoreEachEvent, start: start) }
+    }
+
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard arguments.positional.count == 1, let path = arguments.positional.first else {
-            return RulesCLI.usageError("simulate takes one scenario file", usage: command.usage, helpName: "simulate", io: io)
+        let request: Request
+        switch read(arguments, io) {
+        case .success(let read): request = read
+        case .failure(let refusal): return refusal.code
         }
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        guard let files = SimulationSupport.scenarioFiles([path], io) else { return .usage }
+        // Text and JSON lines are written as the run goes, and the HTML page is drawn day by
+        // day (memory does not grow with the run's length); a stop with --at keeps the run.
+        return request.stop == nil ? streamed(request, io) : kept(request, io)
+    }
+
+    struct Refusal: Error {
+        var code: ExitCode
+    }
+
+    /// The request: one scenario file that loads against the ruleset, a stop that falls in it,
+    /// a saved state of its time zone, and outputs that replace neither each other nor an input.
+    static func read(_ arguments: ParsedArguments, _ io: CommandIO) -> Result<Request, Refusal> {
+        func usage(_ message: String) -> Result<Request, Refusal> {
+            .failure(Refusal(code: RulesCLI.usageError(message, usage: command.usage, helpName: "simulate", io: io)))
+        }
+        guard arguments.positional.count == 1, let path = arguments.positional.first else { return usage("simulate takes one scenario file") }
+        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .failure(Refusal(code: .usage)) }
+        guard let files = SimulationSupport.scenarioFiles([path], io) else { return .failure(Refusal(code: .usage)) }
         let loaded = SimulationSupport.scenarios(files, ruleset: ruleset)
         guard let first = loaded.first else {
             io.err("Error: \(path) holds no scenario\n")
-            return .usage
+            return .failure(Refusal(code: .usage))
         }
         guard let scenario = first.scenario else {
             io.out(first.rendered(color: io.useColor))
-            return .failure
+            return .failure(Refusal(code: .failure))
         }
         first.warn(io)
         var stop: (day: Int, seconds: Int)?
         if let at = arguments.value("--at") {
             switch SimulationSupport.stopPoint(at, scenario: scenario) {
             case .success(let point): stop = point
-            case .failure(let refusal):
-                return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "simulate", io: io)
+            case .failure(let refusal): return usage("--at: \(refusal.message)")
             }
         }
         var start: EngineState?
         if let stateIn = arguments.value("--state-in") {
             let saved = savedState(stateIn, scenario: scenario, io)
-            guard let state = saved.state else { return saved.exit }
+            guard let state = saved.state else { return .failure(Refusal(code: saved.exit)) }
             start = state
         }
         // Two outputs never share a place: the state would silently replace the timeline.
         if let out = arguments.value("--out"), let stateOut = arguments.value("--state-out"), io.sameOutput(out, stateOut) {
-            return RulesCLI.usageError(
-                "--out and --state-out name the same file (\(out)): the state would replace the timeline; give each its own",
-                usage: command.usage, helpName: "simulate", io: io)
+            return usage("--out and --state-out name the same file (\(out)): the state would replace the timeline; give each its own")
         }
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
         let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
-        let format = arguments.value("--format") ?? "text"
-        // Text and JSON lines are written as the run goes, and the HTML page is drawn day by
-        // day (memory does not grow with the run's length); a stop with --at keeps the run.
-        let streams = stop == nil
-        var streamed: Output?
-        if streams {
-            guard let opened = io.openOutput(arguments.value("--out"), inputs: inputs) else { return .usage }
-            streamed = opened
-        }
-        var writer: TraceWriter?
-        var page: HTMLReportWriter?
-        // The page's day sections wait on disk while the run goes (the overview above them
-        // needs every day).
-        let sections = SpooledText()
-        let observe: ((OperatorEngine, [EngineRecord]) -> Void)? =
-            streams
-            ? { engine, records in
-                guard !records.isEmpty, let output = streamed else { return }
-                if format == "html" {
-                    if page == nil {
-                        page = HTMLReportWriter(
-                            scenario: scenario, ruleset: ruleset, dayStart: engine.profile.dayStart(ruleset), clock: start?.clock ?? scenario.clock,
-                            sink: { sections.append($0) })
-                    }
-                    page?.add(records)
-                    return
-                }
-                if writer == nil {
-                    // Made at the first records, when the first day's settings hold.
-                    let made = TraceWriter(
-                        format: format == "json" ? .json : .text, scenario: scenario, ruleset: ruleset, dayStart: engine.profile.dayStart(ruleset),
-                        clock: start?.clock ?? scenario.clock)
-                    output.write(made.header)
-                    writer = made
-                }
-                if var current = writer {
-                    output.write(current.write(records))
-                    writer = current
-                }
-            } : nil
-        // Streamed: the records go out as they come and the run keeps none.
-        let options = SimulationOptions(stop: stop, restoreEachEvent: arguments.has("--restore-each-event"), start: start)
-        let result =
-            observe.map { Simulation.run(scenario, ruleset: ruleset, options: options, sink: Streaming($0)) }
-            ?? Simulation.run(scenario, ruleset: ruleset, options: options)
-        if let stateOut = arguments.value("--state-out") {
-            let data: Data
-            do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
-                io.err("Error: the engine state did not encode: \(error)\n")
-                return .usage
-            }
-            guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut, inputs: inputs) else { return .usage }
-        }
-        for problem in result.problems {
-            io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
-        }
-        if let streamed {
-            if format == "html" {
-                var drawn = page ?? HTMLReportWriter(scenario: scenario, ruleset: ruleset, dayStart: result.dayStart, sink: { sections.append($0) })
-                let (head, tail) = drawn.finishParts()
-                streamed.write(head)
-                sections.copy(to: streamed)
-                streamed.write(tail)
-            } else if writer == nil {
-                // A run without any record still has its timeline's header.
-                streamed.write(TraceWriter(format: format == "json" ? .json : .text, scenario: scenario, ruleset: ruleset, dayStart: 0).header)
-            }
-            guard streamed.finish() else { return .usage }
-            if let out = arguments.value("--out"), out != "-" { io.out("wrote \(out)\n") }
-            return .success
-        }
+        return .success(
+            Request(
+                path: path, ruleset: ruleset, scenario: scenario, format: ReportFormat(arguments.value("--format"), default: .text) ?? .text,
+                at: arguments.value("--at"), stop: stop, start: start, restoreEachEvent: arguments.has("--restore-each-event"),
+                out: arguments.value("--out"), stateOut: arguments.value("--state-out"), inputs: inputs))
+    }
+
+    /// A whole run, its records written as they come (the run keeps none).
+    static func streamed(_ request: Request, _ io: CommandIO) -> ExitCode {
+        guard let output = io.openOutput(request.out, inputs: request.inputs) else { return .usage }
+        let timeline = StreamedTimeline(request, output: output)
+        let result = Simulation.run(request.scenario, ruleset: request.ruleset, options: request.options, sink: Streaming(timeline.add))
+        guard finish(result, request, io) else { return .usage }
+        timeline.finish(result)
+        guard output.finish() else { return .usage }
+        if let out = request.out, out != "-" { io.out("wrote \(out)\n") }
+        return .success
+    }
+
+    /// A run that stops at `--at`: kept, then written with the snapshot the app saved last.
+    static func kept(_ request: Request, _ io: CommandIO) -> ExitCode {
+        let result = Simulation.run(request.scenario, ruleset: request.ruleset, options: request.options)
+        guard finish(result, request, io) else { return .usage }
+        let ruleset = request.ruleset
         var output: String
-        switch format {
-        case "json": output = Trace.jsonLines(result, ruleset: ruleset)
-        case "html": output = HTMLReport.render(result, ruleset: ruleset)
-        default:
+        switch request.format {
+        case .json: output = Trace.jsonLines(result, ruleset: ruleset)
+        case .html: output = HTMLReport.render(result, ruleset: ruleset)
+        case .text:
             output = Trace.text(result, ruleset: ruleset)
-            if stop != nil {
-                let at = arguments.value("--at") ?? ""
-                if let snapshot = result.engine.snapshot {
-                    output += "\nsnapshot at \(at):\n" + snapshot.json(clock: result.engine.clock).prettyRendered() + "\n"
-                } else {
-                    output += "\nno snapshot at \(at): the app has not run yet\n"
-                }
+            let at = request.at ?? ""
+            if let snapshot = result.engine.snapshot {
+                output += "\nsnapshot at \(at):\n" + snapshot.json(clock: result.engine.clock).prettyRendered() + "\n"
+            } else {
+                output += "\nno snapshot at \(at): the app has not run yet\n"
             }
         }
-        if stop != nil, format == "json", let snapshot = result.engine.snapshot {
+        if request.format == .json, let snapshot = result.engine.snapshot {
             output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, result.engine.clock))).rendered() + "\n"
         }
-        if let out = arguments.value("--out") {
-            guard io.writeAtomically(output, to: out, inputs: inputs) else { return .usage }
+        if let out = request.out {
+            guard io.writeAtomically(output, to: out, inputs: request.inputs) else { return .usage }
             if out != "-" { io.out("wrote \(out)\n") }
         } else {
             io.out(output)
         }
         return .success
+    }
+
+    /// After the run: the state written with --state-out, and the scenario's problems said.
+    /// False when the state could not be written.
+    static func finish(_ result: SimulationResult, _ request: Request, _ io: CommandIO) -> Bool {
+        if let stateOut = request.stateOut {
+            let data: Data
+            do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
+                io.err("Error: the engine state did not encode: \(error)\n")
+                return false
+            }
+            guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut, inputs: request.inputs) else { return false }
+        }
+        for problem in result.problems {
+            io.err("\(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): warning: \(problem.message)\n")
+        }
+        return true
     }
 
     /// The saved state at `file` for `scenario`, or the exit code after saying why not: the
@@ -204,5 +206,68 @@ enum SimulateCommand {
     static func snapshotFields(_ snapshot: DailySnapshot, _ clock: LocalClock) -> [(String, JSONValue)] {
         if case .object(let fields) = snapshot.json(clock: clock) { return fields }
         return []
+    }
+}
+
+/// A timeline written as the run goes: text or JSON lines record by record, or the HTML
+/// page's day sections spooled to disk until the overview above them is drawn at the end.
+final class StreamedTimeline {
+    let request: SimulateCommand.Request
+    let output: Output
+    var writer: TraceWriter?
+    var page: HTMLReportWriter?
+    let sections = SpooledText()
+
+    init(_ request: SimulateCommand.Request, output: Output) {
+        self.request = request
+        self.output = output
+    }
+
+    /// One step's records.
+    func add(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+        guard !records.isEmpty else { return }
+        let (scenario, ruleset) = (request.scenario, request.ruleset)
+        if request.format == .html {
+            if page == nil {
+                let sections = sections
+                page = HTMLReportWriter(
+                    scenario: scenario, ruleset: ruleset, dayStart: engine.profile.dayStart(ruleset), clock: request.start?.clock ?? scenario.clock,
+                    sink: { sections.append($0) })
+            }
+            page?.add(records)
+            return
+        }
+        if writer == nil {
+            // Made at the first records, when the first day's settings hold.
+            let made = TraceWriter(
+                format: request.format == .json ? .json : .text, scenario: scenario, ruleset: ruleset,
+                dayStart: engine.profile.dayStart(ruleset), clock: request.start?.clock ?? scenario.clock)
+            output.write(made.header)
+            writer = made
+        }
+        if var current = writer {
+            output.write(current.write(records))
+            writer = current
+        }
+    }
+
+    /// The end of the timeline: the page's overview and its spooled sections, or the header
+    /// of a text timeline that had no record.
+    func finish(_ result: SimulationResult) {
+        let sections = sections
+        if request.format == .html {
+            var drawn =
+                page
+                ?? HTMLReportWriter(scenario: request.scenario, ruleset: request.ruleset, dayStart: result.dayStart, sink: { sections.append($0) })
+            let (head, tail) = drawn.finishParts()
+            output.write(head)
+            sections.copy(to: output)
+            output.write(tail)
+        } else if writer == nil {
+            // A run without any record still has its timeline's header.
+            output.write(
+                TraceWriter(format: request.format == .json ? .json : .text, scenario: request.scenario, ruleset: request.ruleset, dayStart: 0).header
+            )
+        }
     }
 }

@@ -39,26 +39,32 @@ enum TestCommand {
             run: run)
     }
 
+    /// What `rules test` was asked: the coverage floor, whether to update (and only show)
+    /// failed expectations, the coverage to collect.
+    struct Request {
+        var ruleset: Ruleset
+        var minimum: Double?
+        var update: Bool
+        var dryRun: Bool
+        var coverage: RuleCoverage?
+    }
+
+    /// The run so far: expectations passed and failed, updates applied, the report.
+    struct Tally {
+        var passed = 0
+        var failed = 0
+        var applied: [Applied] = []
+        var out = ""
+    }
+
     static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
         guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
         if let out = arguments.value("--generate-boundaries") { return BoundaryCommand.generate(ruleset: ruleset, out: out, io: io) }
-        var minimum: Double?
-        if let text = arguments.value("--min-coverage") {
-            guard let value = Double(text), value >= 0, value <= 100 else {
-                return RulesCLI.usageError("--min-coverage takes a percentage from 0 to 100", usage: command.usage, helpName: "test", io: io)
-            }
-            minimum = value
+        let request: Request
+        switch read(arguments, ruleset: ruleset, io) {
+        case .success(let read): request = read
+        case .failure(let refusal): return refusal.code
         }
-        let update = arguments.has("--update")
-        let dryRun = arguments.has("--dry-run")
-        if dryRun, !update {
-            return RulesCLI.usageError("--dry-run goes with --update", usage: command.usage, helpName: "test", io: io)
-        }
-        if update, !dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
-            return RulesCLI.usageError(
-                "--update is refused when CI is set: review and update expectations on your machine", usage: command.usage, helpName: "test", io: io)
-        }
-        let coverage = arguments.has("--coverage") || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
         let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
         var walkProblems: [Diagnostic] = []
         guard let files = SimulationSupport.scenarioFiles(paths, io, problems: &walkProblems) else { return .usage }
@@ -66,87 +72,118 @@ enum TestCommand {
             io.err("Error: no scenario files (.yaml) under \(paths.joined(separator: ", ")): nothing to test\n")
             return .usage
         }
-        var passed = 0
-        var failed = walkProblems.count
-        var applied: [Applied] = []
-        var out = TextRenderer(color: false).render(walkProblems, sources: [:])
+        var tally = Tally(failed: walkProblems.count, out: TextRenderer(color: false).render(walkProblems, sources: [:]))
         for loaded in SimulationSupport.scenarios(files, ruleset: ruleset) {
-            // Errors fail the scenario; warnings (samples the app may not read, …) fail nothing.
-            out += loaded.rendered(color: false)
-            guard let scenario = loaded.scenario else {
-                failed += 1
-                continue
-            }
-            // Each day's expectations are checked when the day has closed; the run then forgets
-            // the day (a scenario of thousands of days holds one at a time).
-            var outcomes: [ExpectationResult] = []
-            let result = Simulation.run(
-                scenario, ruleset: ruleset,
-                sink: KeepingForExpectations(
-                    observe: coverage.map { collector in { collector.observe($0, $1) } },
-                    dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) }))
-            var scenarioFailures = 0
-            // Problems fail through the day's `problems:` expectation (0 unless given);
-            // here they are shown where the scenario caused them.
-            for problem in result.problems {
-                out += "  problem at \(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): \(problem.message)\n"
-            }
-            for outcome in outcomes {
-                if outcome.passed {
-                    passed += 1
-                    continue
-                }
-                scenarioFailures += 1
-                let origin = outcome.expectation.origin
-                out +=
-                    TextRenderer.oneLine(
-                        "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))"
-                    )
-                    + "\n"
-                out += "  expected: \(TextRenderer.oneLine(outcome.expected))\n  actual:   \(TextRenderer.oneLine(outcome.actual))\n"
-                if let explanation = outcome.explanation {
-                    out += ExplainCommand.render(explanation, clock: result.clock(at: explanation.at)).split(
-                        separator: "\n", omittingEmptySubsequences: false
-                    )
-                    .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
-                }
-            }
-            if update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
-                let (changed, left) = updated(
-                    outcomes.filter { !$0.passed }, file: loaded.file, path: path, dryRun: dryRun, io: io, into: &out, applied: &applied)
-                if !dryRun {
-                    scenarioFailures = left
-                    passed += changed
-                }
-            }
-            failed += scenarioFailures
-            out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(TextRenderer.oneLine("\(loaded.file) — \(scenario.name)"))\n"
+            test(loaded, files: files, request, io, &tally)
         }
         var belowMinimum = false
-        if let coverage {
+        if let coverage = request.coverage {
+            var floor = ""
+            if let minimum = request.minimum, coverage.percent < minimum {
+                floor = "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
+                belowMinimum = true
+            }
             if arguments.value("--format") == "json" {
                 // Standard output holds the JSON alone (valid whatever failed); the results
                 // and the summary line go to standard error.
-                var report = out
-                if let minimum, coverage.percent < minimum {
-                    report += "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
-                    belowMinimum = true
-                }
-                io.err(report + "\(passed) passed, \(failed) failed\n")
+                io.err(tally.out + floor + "\(tally.passed) passed, \(tally.failed) failed\n")
                 io.out(coverage.rendered(.json) ?? "")
-                return failed == 0 && !belowMinimum ? .success : .failure
-            } else {
-                out += coverage.rendered(.text) ?? ""
+                return tally.failed == 0 && !belowMinimum ? .success : .failure
             }
-            if let minimum, coverage.percent < minimum {
-                out += "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
-                belowMinimum = true
+            tally.out += (coverage.rendered(.text) ?? "") + floor
+        }
+        tally.out += Applied.byCause(tally.applied, dryRun: request.dryRun)
+        tally.out += "\(tally.passed) passed, \(tally.failed) failed\n"
+        io.out(tally.out)
+        return tally.failed == 0 && !belowMinimum ? .success : .failure
+    }
+
+    struct Refusal: Error {
+        var code: ExitCode
+    }
+
+    /// The request's options, checked: a floor from 0 to 100, --dry-run only with --update,
+    /// and no update where CI is set.
+    static func read(_ arguments: ParsedArguments, ruleset: Ruleset, _ io: CommandIO) -> Result<Request, Refusal> {
+        func usage(_ message: String) -> Result<Request, Refusal> {
+            .failure(Refusal(code: RulesCLI.usageError(message, usage: command.usage, helpName: "test", io: io)))
+        }
+        var minimum: Double?
+        if let text = arguments.value("--min-coverage") {
+            guard let value = Double(text), value >= 0, value <= 100 else { return usage("--min-coverage takes a percentage from 0 to 100") }
+            minimum = value
+        }
+        let update = arguments.has("--update")
+        let dryRun = arguments.has("--dry-run")
+        if dryRun, !update { return usage("--dry-run goes with --update") }
+        if update, !dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
+            return usage("--update is refused when CI is set: review and update expectations on your machine")
+        }
+        let coverage = arguments.has("--coverage") || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
+        return .success(Request(ruleset: ruleset, minimum: minimum, update: update, dryRun: dryRun, coverage: coverage))
+    }
+
+    /// One scenario file: its diagnostics, its run with each day's expectations checked when
+    /// the day has closed (the run then forgets the day: a scenario of thousands of days holds
+    /// one at a time), its failures explained and, with --update, rewritten.
+    static func test(
+        _ loaded: SimulationSupport.LoadedScenario, files: [RulesetDirectory.File], _ request: Request, _ io: CommandIO, _ tally: inout Tally
+    ) {
+        // Errors fail the scenario; warnings (samples the app may not read, …) fail nothing.
+        tally.out += loaded.rendered(color: false)
+        guard let scenario = loaded.scenario else {
+            tally.failed += 1
+            return
+        }
+        let ruleset = request.ruleset
+        var outcomes: [ExpectationResult] = []
+        let result = Simulation.run(
+            scenario, ruleset: ruleset,
+            sink: KeepingForExpectations(
+                observe: request.coverage.map { collector in { collector.observe($0, $1) } },
+                dayDone: { outcomes += ExpectationChecker.check($0, ruleset: ruleset) }))
+        // Problems fail through the day's `problems:` expectation (0 unless given);
+        // here they are shown where the scenario caused them.
+        for problem in result.problems {
+            tally.out += "  problem at \(problem.origin.file):\(problem.origin.location.line):\(problem.origin.location.column): \(problem.message)\n"
+        }
+        var scenarioFailures = 0
+        for outcome in outcomes {
+            if outcome.passed {
+                tally.passed += 1
+                continue
+            }
+            scenarioFailures += 1
+            tally.out += failure(outcome, result)
+        }
+        if request.update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
+            let (changed, left) = updated(
+                outcomes.filter { !$0.passed }, file: loaded.file, path: path, dryRun: request.dryRun, io: io, into: &tally.out,
+                applied: &tally.applied)
+            if !request.dryRun {
+                scenarioFailures = left
+                tally.passed += changed
             }
         }
-        out += Applied.byCause(applied, dryRun: dryRun)
-        out += "\(passed) passed, \(failed) failed\n"
-        io.out(out)
-        return failed == 0 && !belowMinimum ? .success : .failure
+        tally.failed += scenarioFailures
+        tally.out += "\(scenarioFailures == 0 ? "ok  " : "FAIL") \(TextRenderer.oneLine("\(loaded.file) — \(scenario.name)"))\n"
+    }
+
+    /// A failed expectation: where, what was expected and what happened, and why.
+    static func failure(_ outcome: ExpectationResult, _ result: SimulationResult) -> String {
+        let origin = outcome.expectation.origin
+        var out =
+            TextRenderer.oneLine(
+                "FAIL \(origin.file):\(origin.location.line):\(origin.location.column) \(outcome.expectation.text) (\(DateFormat.string(outcome.day)))"
+            ) + "\n"
+        out += "  expected: \(TextRenderer.oneLine(outcome.expected))\n  actual:   \(TextRenderer.oneLine(outcome.actual))\n"
+        if let explanation = outcome.explanation {
+            out += ExplainCommand.render(explanation, clock: result.clock(at: explanation.at)).split(
+                separator: "\n", omittingEmptySubsequences: false
+            )
+            .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+        }
+        return out
     }
 
     /// Rewrites `failures` in the scenario at `path` and says what changed; returns how many

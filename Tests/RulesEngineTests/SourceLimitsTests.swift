@@ -149,7 +149,6 @@ import Testing
         "Sources/RulesCLI/CheckCommand.swift": 1,
         "Sources/RulesCLI/ExplainCommand.swift": 1,
         "Sources/RulesCLI/ReferenceCommand.swift": 1,
-        "Sources/RulesCLI/TestCommand.swift": 1,
         "Sources/RulesCLI/TestUpdate.swift": 1,
         "Sources/RulesCLI/WatchCommand.swift": 1,
     ]

@@ -84,17 +84,7 @@ enum BundleCommand {
             io.err(TextRenderer(color: false).render(load.diagnostics.filter { $0.severity == .error }, sources: load.sources))
             return .failure
         }
-        var unsigned = false
-        let bundle = RulesetBundle.make(documents, release: release) { message in
-            keys.compactMap { key in
-                guard let signature = Ed25519Signer.sign(message, seed: key.seed) else {
-                    unsigned = true
-                    return nil
-                }
-                return BundleSignature(keyID: key.id, signature: signature)
-            }
-        }
-        guard !unsigned else {
+        guard let bundle = signed(documents, release: release, keys: keys) else {
             io.err("Error: signing failed (no Ed25519 library?); nothing was bundled\n")
             return .failure
         }
@@ -108,5 +98,20 @@ enum BundleCommand {
             "wrote \(out) (\(bundle.utf8.count) bytes, \(documents.count) documents; \(release.map(BundleSigning.describe) ?? "no release"); \(signed))\n"
         )
         return .success
+    }
+
+    /// The bundle of `documents` signed with every key; nil when a signature could not be made.
+    static func signed(_ documents: [RuleDocument], release: BundleRelease?, keys: [(id: String, seed: [UInt8])]) -> String? {
+        var unsigned = false
+        let bundle = RulesetBundle.make(documents, release: release) { message in
+            keys.compactMap { key in
+                guard let signature = Ed25519Signer.sign(message, seed: key.seed) else {
+                    unsigned = true
+                    return nil
+                }
+                return BundleSignature(keyID: key.id, signature: signature)
+            }
+        }
+        return unsigned ? nil : bundle
     }
 }

@@ -66,39 +66,10 @@ enum CheckCommand {
                 continue
             }
             if isDirectory.boolValue {
-                // One walk; what it could not read under scenarios/ and populations/ is said here
-                // (the ruleset's own folders are reported by its load).
-                var walkProblems: [Diagnostic] = []
-                let files = RulesetDirectory.files(
-                    in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix, problems: &walkProblems)
-                let ruleFolders = RulesetDirectory.rulesetFolders.map { prefix.isEmpty ? $0 : (prefix as NSString).appendingPathComponent($0) }
-                collector.append(contentsOf: walkProblems.filter { problem in !ruleFolders.contains { problem.file.hasPrefix($0) } })
-                if files.isEmpty {
-                    io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
+                guard let count = checkDirectory(path, absolute: absolute, prefix: prefix, into: &collector, sources: &sources, io) else {
                     return .usage
                 }
-                fileCount += files.count
-                let load = Ruleset.load(directory: absolute, displayPrefix: prefix)
-                collector.append(contentsOf: load.diagnostics)
-                sources.merge(load.sources) { a, _ in a }
-                // Scenarios are checked against the ruleset when it loaded, else read as YAML.
-                let scenarios = files.filter { $0.folder == "scenarios" }
-                let populations = files.filter { $0.folder == "populations" }
-                if let ruleset = load.ruleset {
-                    for loaded in SimulationSupport.scenarios(scenarios, ruleset: ruleset) {
-                        collector.append(contentsOf: loaded.diagnostics)
-                        if let source = loaded.source { sources[loaded.file] = source }
-                    }
-                    for file in populations {
-                        let read = PopulationCommand.read(display: file.display, absolute: file.path, ruleset: ruleset)
-                        collector.append(contentsOf: read.diagnostics)
-                        if let source = read.source { sources[file.display] = source }
-                    }
-                } else {
-                    let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios + populations)
-                    collector.append(contentsOf: scenarioDiagnostics)
-                    sources.merge(scenarioSources) { a, _ in a }
-                }
+                fileCount += count
             } else if isBundle(absolute) {
                 fileCount += 1
                 // The channel the app's store has unless told, as `verify` reads it.
@@ -116,6 +87,48 @@ enum CheckCommand {
         }
         io.out(output)
         return collector.hasFailures(strict: strict) ? .failure : .success
+    }
+
+    /// A ruleset directory: its rule files, and its scenarios and populations read against
+    /// the ruleset (or as YAML when it does not load). The number of files checked, nil when
+    /// it holds none.
+    static func checkDirectory(
+        _ path: String, absolute: String, prefix: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile],
+        _ io: CommandIO
+    ) -> Int? {
+        // One walk; what it could not read under scenarios/ and populations/ is said here
+        // (the ruleset's own folders are reported by its load).
+        var walkProblems: [Diagnostic] = []
+        let files = RulesetDirectory.files(
+            in: absolute, folders: RulesetDirectory.rulesetFolders + ["scenarios", "populations"], prefix: prefix, problems: &walkProblems)
+        let ruleFolders = RulesetDirectory.rulesetFolders.map { prefix.isEmpty ? $0 : (prefix as NSString).appendingPathComponent($0) }
+        collector.append(contentsOf: walkProblems.filter { problem in !ruleFolders.contains { problem.file.hasPrefix($0) } })
+        if files.isEmpty {
+            io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
+            return nil
+        }
+        let load = Ruleset.load(directory: absolute, displayPrefix: prefix)
+        collector.append(contentsOf: load.diagnostics)
+        sources.merge(load.sources) { a, _ in a }
+        // Scenarios are checked against the ruleset when it loaded, else read as YAML.
+        let scenarios = files.filter { $0.folder == "scenarios" }
+        let populations = files.filter { $0.folder == "populations" }
+        if let ruleset = load.ruleset {
+            for loaded in SimulationSupport.scenarios(scenarios, ruleset: ruleset) {
+                collector.append(contentsOf: loaded.diagnostics)
+                if let source = loaded.source { sources[loaded.file] = source }
+            }
+            for file in populations {
+                let read = PopulationCommand.read(display: file.display, absolute: file.path, ruleset: ruleset)
+                collector.append(contentsOf: read.diagnostics)
+                if let source = read.source { sources[file.display] = source }
+            }
+        } else {
+            let (_, scenarioDiagnostics, scenarioSources) = RulesetDirectory.read(scenarios + populations)
+            collector.append(contentsOf: scenarioDiagnostics)
+            sources.merge(scenarioSources) { a, _ in a }
+        }
+        return files.count
     }
 
     /// Whether the file at `path` is checked as a bundle: named `.json` or `.bundle` in any

@@ -67,6 +67,11 @@ enum ExplainCommand {
             io.out(WhyNot.answer(question, engine: result.engine, ruleset: ruleset) + "\n")
             return .success
         }
+        return answer(decision, id: id, at: at, result: result, ruleset: ruleset, io)
+    }
+
+    /// The explanation of `decision` (a notification type or template `id`'s) as of the stop.
+    static func answer(_ decision: String, id: String?, at: String, result: SimulationResult, ruleset: Ruleset, _ io: CommandIO) -> ExitCode {
         let explanations = result.engine.explanations
         var key: String
         switch decision {

@@ -26,16 +26,7 @@ enum TestUpdate {
     static func apply(_ failures: [ExpectationResult], to text: String, file: String) -> (text: String, left: [ExpectationResult]) {
         let parsed = YAMLReader.parse(text, file: file)
         var nodes: [SourceLocation: YAMLNode] = [:]
-        func walk(_ node: YAMLNode) {
-            switch node.content {
-            case .mapping(let pairs):
-                nodes[node.start] = node
-                for pair in pairs { walk(pair.value) }
-            case .sequence(let items): for item in items { walk(item) }
-            case .scalar: break
-            }
-        }
-        for document in parsed.documents { walk(document) }
+        for document in parsed.documents { mappings(document, into: &nodes) }
         let scalars = Array(text.unicodeScalars)
         // Lines numbered as the parser numbers them (a lone CR, NEL, LS and PS end lines too).
         let lineStarts = SourceFile(path: file, text: text).lineStartOffsets
@@ -51,23 +42,7 @@ enum TestUpdate {
                 left.append(failure)
                 continue
             }
-            var mine: [Edit] = []
-            for fix in failure.fixes {
-                guard let pair = pairs.first(where: { $0.key.scalar == fix.key }), let start = offset(pair.value.start),
-                    let end = offset(pair.value.end)
-                else { break }
-                if pair.value.scalarStyle == .literal || pair.value.scalarStyle == .folded {
-                    // A block scalar keeps its header, line breaks and indentation: only its
-                    // content is replaced, by the value as plain text.
-                    guard let content = blockContent(scalars, start: start, end: end) else { break }
-                    mine.append(Edit(start: content.lowerBound, end: content.upperBound, text: plain(fix.value)))
-                } else {
-                    mine.append(Edit(start: start, end: end, text: fix.value))
-                }
-                if let name = fix.renamedTo, let keyStart = offset(pair.key.start), let keyEnd = offset(pair.key.end) {
-                    mine.append(Edit(start: keyStart, end: keyEnd, text: name))
-                }
-            }
+            let mine = Self.edits(of: failure.fixes, in: pairs, scalars: scalars, offset: offset)
             // All of an expectation's fixes, or none of them; a node is edited once (an
             // expectation anchored and used again through an alias is one node): a second
             // failure of it is fixed when it asks for the same text, else left to fix by hand.
@@ -85,6 +60,42 @@ enum TestUpdate {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: result)
         return (String(view), left)
+    }
+
+    /// Every mapping of a document by where it starts (the expectations among them).
+    static func mappings(_ node: YAMLNode, into nodes: inout [SourceLocation: YAMLNode]) {
+        switch node.content {
+        case .mapping(let pairs):
+            nodes[node.start] = node
+            for pair in pairs { mappings(pair.value, into: &nodes) }
+        case .sequence(let items): for item in items { mappings(item, into: &nodes) }
+        case .scalar: break
+        }
+    }
+
+    /// The edits of an expectation's fixes, in order, up to the first one whose value (or
+    /// key) cannot be placed.
+    static func edits(
+        of fixes: [ExpectationFix], in pairs: [YAMLPair], scalars: [Unicode.Scalar], offset: (SourceLocation) -> Int?
+    ) -> [Edit] {
+        var mine: [Edit] = []
+        for fix in fixes {
+            guard let pair = pairs.first(where: { $0.key.scalar == fix.key }), let start = offset(pair.value.start),
+                let end = offset(pair.value.end)
+            else { break }
+            if pair.value.scalarStyle == .literal || pair.value.scalarStyle == .folded {
+                // A block scalar keeps its header, line breaks and indentation: only its
+                // content is replaced, by the value as plain text.
+                guard let content = blockContent(scalars, start: start, end: end) else { break }
+                mine.append(Edit(start: content.lowerBound, end: content.upperBound, text: plain(fix.value)))
+            } else {
+                mine.append(Edit(start: start, end: end, text: fix.value))
+            }
+            if let name = fix.renamedTo, let keyStart = offset(pair.key.start), let keyEnd = offset(pair.key.end) {
+                mine.append(Edit(start: keyStart, end: keyEnd, text: name))
+            }
+        }
+        return mine
     }
 
     /// The content of a block scalar whose node spans `start..<end` (its `|` or `>` header

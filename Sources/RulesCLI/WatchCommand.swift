@@ -56,16 +56,11 @@ enum WatchCommand {
         if html != nil, scenario == nil {
             return RulesCLI.usageError("--html needs a SCENARIO to simulate", usage: command.usage, helpName: "watch", io: io)
         }
-        let interval = arguments.value("--interval").map { Double($0) } ?? 0.5
-        guard let interval, interval >= 0.05, interval <= 60 else {
-            return RulesCLI.usageError("--interval takes seconds from 0.05 to 60", usage: command.usage, helpName: "watch", io: io)
-        }
-        var rounds: Int?
-        if let text = arguments.value("--rounds") {
-            guard let value = Int(text), value >= 1 else {
-                return RulesCLI.usageError("--rounds takes a positive whole number", usage: command.usage, helpName: "watch", io: io)
-            }
-            rounds = value
+        let interval: Double
+        let rounds: Int?
+        switch pace(arguments) {
+        case .success(let read): (interval, rounds) = read
+        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "watch", io: io)
         }
         let rulesetPath = arguments.value("--ruleset") ?? "."
         let directory = io.resolve(rulesetPath)
@@ -79,13 +74,7 @@ enum WatchCommand {
         if let html, io.outputTarget(html, inputs: arguments.positional) == nil { return .usage }
 
         let flag = StopFlag()
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { flag.stop() }
-            source.resume()
-            return source
-        }
+        let sources = stopOnSignals(flag)
         defer {
             for source in sources { source.cancel() }
             signal(SIGINT, SIG_DFL)
@@ -112,6 +101,27 @@ enum WatchCommand {
         let kept = html.flatMap { html in lastReport.map { io.writeAtomically($0, to: html) } } ?? true
         io.out("\nwatch ended after \(round) round\(round == 1 ? "" : "s")\n")
         return kept ? .success : .usage
+    }
+
+    /// `--interval` (seconds from 0.05 to 60, default 0.5) and `--rounds` (a positive whole
+    /// number, or none: until stopped).
+    static func pace(_ arguments: ParsedArguments) -> Result<(interval: Double, rounds: Int?), UsageError> {
+        let interval = arguments.value("--interval").map { Double($0) } ?? 0.5
+        guard let interval, interval >= 0.05, interval <= 60 else { return .failure(UsageError(message: "--interval takes seconds from 0.05 to 60")) }
+        guard let text = arguments.value("--rounds") else { return .success((interval, nil)) }
+        guard let value = Int(text), value >= 1 else { return .failure(UsageError(message: "--rounds takes a positive whole number")) }
+        return .success((interval, value))
+    }
+
+    /// SIGINT and SIGTERM stop the watch (at the end of its round) instead of the process.
+    static func stopOnSignals(_ flag: StopFlag) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { flag.stop() }
+            source.resume()
+            return source
+        }
     }
 
     /// One round: check, test, simulate. Returns the report without its reload script.

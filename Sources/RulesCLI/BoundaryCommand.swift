@@ -12,7 +12,7 @@ enum BoundaryCommand {
         do {
             try FileManager.default.createDirectory(atPath: io.resolve(out), withIntermediateDirectories: true)
         } catch {
-            io.err("Error: cannot make the directory \(out): \(error.localizedDescription)\n")
+            io.fail(.cannotMakeDirectory(out, reason: error.localizedDescription))
             return .usage
         }
         // Every scenario or none (a full disk halfway leaves the folder as it was).

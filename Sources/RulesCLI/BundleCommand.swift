@@ -65,14 +65,14 @@ enum BundleCommand {
         case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
         }
         if let refusal = refusedByEveryStore(keys: keys.map(\.id), release: release, now: Date()) {
-            io.err("Error: \(refusal); nothing was bundled\n")
+            io.fail(.refusedByEveryStore(refusal))
             return .usage
         }
         let path = arguments.positional.first ?? "."
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            io.err("Error: no ruleset directory at \(path)\n")
+            io.fail(.noRulesetDirectory(path))
             return .usage
         }
         let prefix = path == "." ? "" : path
@@ -80,12 +80,12 @@ enum BundleCommand {
         let (documents, yamlDiagnostics, _) = RulesetDirectory.read(files)
         let load = Ruleset.load(directory: directory, displayPrefix: prefix)
         guard !load.hasErrors, yamlDiagnostics.isEmpty else {
-            io.err("Error: the ruleset has errors; nothing was bundled\n")
+            io.fail(.rulesetHasErrorsNothingBundled)
             io.err(TextRenderer(color: false).render(load.diagnostics.filter { $0.severity == .error }, sources: load.sources))
             return .failure
         }
         guard let bundle = signed(documents, release: release, keys: keys) else {
-            io.err("Error: signing failed (no Ed25519 library?); nothing was bundled\n")
+            io.fail(.signingFailed)
             return .failure
         }
         if out == "-" {

@@ -56,7 +56,7 @@ enum CheckCommand {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-                io.err("Error: no such file or directory: \(path)\n")
+                io.fail(.noSuchPath(path))
                 return .usage
             }
             let prefix = path == "." || path == "./" ? "" : path
@@ -104,7 +104,7 @@ enum CheckCommand {
         let ruleFolders = RulesetDirectory.rulesetFolders.map { prefix.isEmpty ? $0 : (prefix as NSString).appendingPathComponent($0) }
         collector.append(contentsOf: walkProblems.filter { problem in !ruleFolders.contains { problem.file.hasPrefix($0) } })
         if files.isEmpty {
-            io.err("Error: no .yaml or .yml files under routines/, rules/, templates/, scenarios/ or populations/ of \(path)\n")
+            io.fail(.noRuleFiles(path))
             return nil
         }
         let load = Ruleset.load(directory: absolute, displayPrefix: prefix)
@@ -242,7 +242,7 @@ enum ExplainCode {
     static func run(_ code: String, _ io: CommandIO) -> ExitCode {
         guard let description = DiagnosticOutput.catalogue.first(where: { $0.code.rawValue == code }) else {
             let near = Suggestions.nearest(to: code, among: DiagnosticOutput.catalogue.map(\.code.rawValue))
-            io.err("Error: unknown code '\(code)'\(near.map { "; did you mean '\($0)'?" } ?? "")\n")
+            io.fail(.unknownCode(code, near: near))
             return .usage
         }
         var out = "\(description.code.rawValue) (\(description.severity.rawValue)): \(description.summary)\n\n\(description.rationale)\n"

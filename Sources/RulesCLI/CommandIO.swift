@@ -98,7 +98,7 @@ public struct CommandIO {
         // suffix would be too long to create).
         let temporary = (parent as NSString).appendingPathComponent(".rules-\(UUID().uuidString.prefix(8)).tmp")
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            err("Error: cannot write \(path): cannot create a file beside it\n")
+            fail(.cannotWrite(path, reason: "cannot create a file beside it"))
             return nil
         }
         return Output(path: path, target: target, temporary: temporary, handle: handle, err: err)
@@ -110,20 +110,20 @@ public struct CommandIO {
     public func outputTarget(_ path: String, inputs: [String] = []) -> String? {
         // `x/` names a directory: never the file `x`.
         if path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..") || path == "." || path == ".." {
-            err("Error: cannot write \(path): it names a directory; give a file name\n")
+            fail(.cannotWrite(path, reason: "it names a directory; give a file name"))
             return nil
         }
         let target = URL(fileURLWithPath: resolve(path)).standardizedFileURL.path
         let parent = (target as NSString).deletingLastPathComponent
         let realParent = OutputPath.real(parent) ?? parent
         if ["/dev", "/proc", "/sys"].contains(where: { realParent == $0 || realParent.hasPrefix($0 + "/") }) {
-            err("Error: cannot write \(path): not a place for a file (to print, give '-')\n")
+            fail(.cannotWrite(path, reason: "not a place for a file (to print, give '-')"))
             return nil
         }
         let realTarget = (realParent as NSString).appendingPathComponent((target as NSString).lastPathComponent)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
-            err("Error: cannot write \(path): it is a directory\n")
+            fail(.cannotWrite(path, reason: "it is a directory"))
             return nil
         }
         let followed = OutputPath.real(target)
@@ -131,7 +131,7 @@ public struct CommandIO {
             let absolute = resolve(input)
             let real = OutputPath.real(absolute) ?? absolute
             if real == realTarget || real == followed || absolute == target {
-                err("Error: cannot write \(path): it is an input of this run (\(input)); choose another output\n")
+                fail(.cannotWrite(path, reason: "it is an input of this run (\(input)); choose another output"))
                 return nil
             }
         }
@@ -231,7 +231,7 @@ public final class Output {
         }
         if let failure {
             unlink(temporary)
-            err("Error: cannot write \(path): \(failure)\n")
+            err("Error: \(CommandError.cannotWrite(path, reason: failure).message)\n")
             return false
         }
         return true
@@ -255,7 +255,7 @@ public final class Output {
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            err("Error: cannot write \(path): \(reason)\n")
+            err("Error: \(CommandError.cannotWrite(path, reason: reason).message)\n")
             return false
         }
         return true

@@ -82,9 +82,7 @@ enum ExplainCommand {
         default: key = decision
         }
         if decision == "notification", ruleset.notification(id ?? "") == nil {
-            io.err(
-                "Error: no notification type '\(id ?? "")'\(Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")\n"
-            )
+            io.fail(.unknownNotification(id ?? "", near: Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id))))
             return .usage
         }
         guard let explanation = explanations[key] else {

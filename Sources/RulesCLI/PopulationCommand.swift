@@ -100,17 +100,8 @@ enum PopulationCommand {
         guard !files.isEmpty else { return usage("merge takes the shard results to combine", io) }
         var parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)] = []
         for file in files {
-            let bytes: [UInt8]
             let limit = InputLimits.maxPopulationResultBytes
-            switch FileReader.contents(of: io.resolve(file), limit: limit) {
-            case .success(let read): bytes = read
-            case .failure(.tooLarge(let size)):
-                io.err("Error: \(file) is \(size) bytes, over the limit of \(limit) bytes for a population result\n")
-                return .usage
-            case .failure(let failure):
-                io.err("Error: \(file): \(failure.description)\n")
-                return .usage
-            }
+            guard let bytes = io.read(file, limit: limit, what: "a population result") else { return .usage }
             let parsed = JSONReader.parse(bytes, file: file, maxBytes: limit, maxDepth: 16)
             guard let node = parsed.documents.first, parsed.diagnostics.isEmpty else {
                 io.out(TextRenderer(color: io.useColor).render(parsed.diagnostics, sources: [:]))
@@ -119,13 +110,13 @@ enum PopulationCommand {
             do throws(PopulationReport.ReadFailure) {
                 parts.append(try PopulationReport.read(node))
             } catch {
-                io.err("Error: \(file) is not a population result: \(error.description)\n")
+                io.fail(.notAPopulationResult(file: file, reason: error.description))
                 return .failure
             }
         }
         switch PopulationReport.merge(parts) {
         case .failure(let failure):
-            io.err("Error: cannot merge: \(failure.description)\n")
+            io.fail(.cannotMerge(failure.description))
             return .failure
         case .success(let (header, tally)):
             let format = ReportFormat(arguments.value("--format"), default: .json) ?? .json

@@ -31,7 +31,7 @@ enum SchemaCommand {
         guard let out = arguments.value("--out") else {
             let kind = arguments.value("--kind") ?? "rules"
             guard let schema = schemas.first(where: { $0.file == "\(kind).schema.json" }) else {
-                io.err("Error: no schema for '\(kind)'\n")
+                io.fail(.noSchema(kind))
                 return .usage
             }
             io.out(schema.schema.prettyRendered() + "\n")
@@ -40,7 +40,7 @@ enum SchemaCommand {
         do {
             try FileManager.default.createDirectory(atPath: io.resolve(out), withIntermediateDirectories: true)
         } catch {
-            io.err("Error: cannot make the directory \(out): \(error.localizedDescription)\n")
+            io.fail(.cannotMakeDirectory(out, reason: error.localizedDescription))
             return .usage
         }
         // Every schema or none (a full disk halfway leaves the folder as it was).

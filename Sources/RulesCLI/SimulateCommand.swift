@@ -83,7 +83,7 @@ enum SimulateCommand {
         guard let files = SimulationSupport.scenarioFiles([path], io) else { return .failure(Refusal(code: .usage)) }
         let loaded = SimulationSupport.scenarios(files, ruleset: ruleset)
         guard let first = loaded.first else {
-            io.err("Error: \(path) holds no scenario\n")
+            io.fail(.noScenario(path))
             return .failure(Refusal(code: .usage))
         }
         guard let scenario = first.scenario else {
@@ -165,7 +165,7 @@ enum SimulateCommand {
         if let stateOut = request.stateOut {
             let data: Data
             do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
-                io.err("Error: the engine state did not encode: \(error)\n")
+                io.fail(.stateDidNotEncode("\(error)"))
                 return false
             }
             guard io.writeAtomically(String(decoding: data, as: UTF8.self), to: stateOut, inputs: request.inputs) else { return false }
@@ -180,24 +180,14 @@ enum SimulateCommand {
     /// file unreadable or over the limit, the state refused (damaged, newer, foreign), or
     /// written in another time zone than the scenario's (the state nil, with the exit code).
     static func savedState(_ file: String, scenario: Scenario, _ io: CommandIO) -> (state: EngineState?, exit: ExitCode) {
-        let limit = InputLimits.maxStateBytes
-        let bytes: [UInt8]
-        switch FileReader.contents(of: io.resolve(file), limit: limit) {
-        case .success(let read): bytes = read
-        case .failure(.tooLarge(let size)):
-            io.err("Error: \(file) is \(size) bytes, over the limit of \(limit) bytes for a saved engine state\n")
-            return (nil, .usage)
-        case .failure(let failure):
-            io.err("Error: \(file): \(failure.description)\n")
-            return (nil, .usage)
-        }
+        guard let bytes = io.read(file, limit: InputLimits.maxStateBytes, what: "a saved engine state") else { return (nil, .usage) }
         let load = EngineState.decode(Data(bytes), file: file)
         guard let state = load.state else {
             io.out(TextRenderer(color: io.useColor).render(load.diagnostics, sources: [:]))
             return (nil, .failure)
         }
         guard state.timeZone == scenario.timeZoneName || state.clock == scenario.clock else {
-            io.err("Error: \(file) is a state in \(state.timeZone); the scenario's clock is \(scenario.timeZoneName)\n")
+            io.fail(.stateInOtherZone(file: file, zone: state.timeZone, scenarioZone: scenario.timeZoneName))
             return (nil, .usage)
         }
         return (state, .success)

@@ -23,18 +23,17 @@ enum SimulationSupport {
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            io.err("Error: no ruleset directory at \(path)\n")
+            io.fail(.noRulesetDirectory(path))
             return nil
         }
         let load = Ruleset.load(directory: directory, displayPrefix: path == "." ? "" : path)
         guard let ruleset = load.ruleset else {
             if load.diagnostics.contains(where: { $0.code == "ruleset.no_files" }) {
-                io.err(
-                    "Error: no ruleset at \(path): no .yaml files under routines/, rules/ or templates/\n"
-                        + "help: \(hint)\n")
+                io.fail(.noRuleset(path))
+                io.err("help: \(hint)\n")
                 return nil
             }
-            io.err("Error: the ruleset at \(path) has errors\n")
+            io.fail(.rulesetHasErrors(path))
             io.err(TextRenderer(color: false).render(load.diagnostics, sources: load.sources))
             return nil
         }
@@ -90,7 +89,7 @@ enum SimulationSupport {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-                io.err("Error: no such file or directory: \(path)\n")
+                io.fail(.noSuchPath(path))
                 return nil
             }
             let real = RulesetDirectory.realPath(absolute) ?? absolute

@@ -69,7 +69,7 @@ enum TestCommand {
         var walkProblems: [Diagnostic] = []
         guard let files = SimulationSupport.scenarioFiles(paths, io, problems: &walkProblems) else { return .usage }
         guard !files.isEmpty || !walkProblems.isEmpty else {
-            io.err("Error: no scenario files (.yaml) under \(paths.joined(separator: ", ")): nothing to test\n")
+            io.fail(.noScenarioFiles(paths))
             return .usage
         }
         var tally = Tally(failed: walkProblems.count, out: TextRenderer(color: false).render(walkProblems, sources: [:]))
@@ -205,7 +205,7 @@ enum TestCommand {
             return (0, failures.count)
         }
         if !dryRun, let failure = TestUpdate.rewriteInPlace(path, bytes: (hasBOM ? bom : []) + Array(new.utf8)) {
-            io.err("Error: cannot update \(TextRenderer.oneLine(file)): \(failure)\n")
+            io.fail(.cannotUpdate(file: TextRenderer.oneLine(file), reason: "\(failure)"))
             return (0, failures.count)
         }
         out += TestUpdate.diff(text, new, file: file)

@@ -66,7 +66,7 @@ enum WatchCommand {
         let directory = io.resolve(rulesetPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            io.err("Error: no ruleset directory at \(rulesetPath)\n")
+            io.fail(.noRulesetDirectory(rulesetPath))
             return .usage
         }
         // A report that can never be written (a device, a directory, an input) is said before

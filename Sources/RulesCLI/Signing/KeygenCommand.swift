@@ -32,28 +32,28 @@ enum KeygenCommand {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            io.err("Error: cannot make the directory \(out)\n")
+            io.fail(.cannotMakeDirectory(out, reason: nil))
             return .usage
         }
         guard let pair = Ed25519Signer.generate() else {
-            io.err("Error: no Ed25519 library is available (install libsodium-dev)\n")
+            io.fail(.noEd25519)
             return .failure
         }
         let id = TrustedKeys.keyID(pair.publicKey)
         let privatePath = (directory as NSString).appendingPathComponent(id + ".key")
         let publicPath = (directory as NSString).appendingPathComponent(id + ".pub")
         guard !FileManager.default.fileExists(atPath: privatePath), !FileManager.default.fileExists(atPath: publicPath) else {
-            io.err("Error: \(id).key or \(id).pub already exists in \(out); nothing was overwritten\n")
+            io.fail(.keysExist(id: id, directory: out))
             return .usage
         }
         // Both files or neither: a key pair half written (a full disk) leaves nothing behind.
         if let failure = createExclusive(privatePath, SigningKeyFile.text(kind: "ed25519-private", keyID: id, key: pair.seed), mode: 0o600) {
-            io.err("Error: cannot write the private key into \(out): \(failure); nothing was written\n")
+            io.fail(.cannotWritePrivateKey(directory: out, reason: "\(failure)"))
             return .usage
         }
         if let failure = createExclusive(publicPath, SigningKeyFile.text(kind: "ed25519-public", keyID: id, key: pair.publicKey), mode: 0o644) {
             unlink(privatePath)
-            io.err("Error: cannot write the public key into \(out): \(failure); the private key was removed, nothing was kept\n")
+            io.fail(.cannotWritePublicKey(directory: out, reason: "\(failure)"))
             return .usage
         }
         io.out(

@@ -48,7 +48,7 @@ enum VerifyCommand {
         switch BundleSigning.readBundle(io.resolve(path)) {
         case .success(let read): data = read
         case .failure(let failure):
-            io.err("Error: \(path): \(failure.description)\n")
+            io.fail(.unreadable(file: path, reason: failure.description))
             return .usage
         }
         let load = Ruleset.load(bundle: data, trust: trust)

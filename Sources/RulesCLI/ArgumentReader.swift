@@ -10,6 +10,35 @@ struct OptionSpec {
     var help: String
     /// Whether the option may be given several times (values accumulate).
     var repeatable = false
+    /// Written in the usage line without brackets: the command needs it.
+    var required = false
+    /// Written inside the brackets of the option named (`[--update [--dry-run]]`): it goes
+    /// with that one.
+    var within: String?
+    /// Written as the other side of `|` inside the brackets of the option named: the two
+    /// exclude each other.
+    var instead: String?
+    /// The value as the usage line writes it (default: the allowed values joined by `|`,
+    /// else the value's name).
+    var usageValue: String?
+
+    /// The option as the usage line writes it, with the options that go within it and the
+    /// one it excludes, from `all` (the command's options).
+    func usage(among all: [OptionSpec]) -> String {
+        var text = name
+        if let value = usageValue ?? (allowed.isEmpty ? valueName : allowed.joined(separator: "|")) { text += " " + value }
+        if repeatable { text += "…" }
+        for inner in all where inner.within == name { text += " " + inner.usage(among: all) }
+        for other in all where other.instead == name { text += " | " + other.bare(among: all) }
+        return required ? text : "[" + text + "]"
+    }
+
+    /// The option without its brackets (the other side of a `|`).
+    private func bare(among all: [OptionSpec]) -> String {
+        var copy = self
+        copy.required = true
+        return copy.usage(among: all)
+    }
 }
 
 /// A command's arguments after reading: positional values and option values by name.

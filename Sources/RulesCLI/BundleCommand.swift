@@ -18,14 +18,14 @@ enum BundleCommand {
                 two during a key rotation) with --sequence N, greater than every release before it.
                 A rollback is the old content signed again with a higher sequence.
                 """,
-            usage: "rules bundle [DIR] --out FILE [--sign KEY…] [--sequence N] [--channel NAME] [--expires YYYY-MM-DD] [--rollout P]",
+            usageArguments: "[DIR]",
             arguments: [("DIR", "The ruleset directory (default: .).")],
             options: [
-                OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output)."),
+                OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output).", required: true),
                 OptionSpec(name: "--sign", valueName: "KEY", help: "A private key file to sign with (repeatable).", repeatable: true),
                 OptionSpec(name: "--sequence", valueName: "N", help: "The release's number: above every earlier release's."),
                 OptionSpec(name: "--channel", valueName: "NAME", help: "The channel it is for (default: stable)."),
-                OptionSpec(name: "--expires", valueName: "DATE", help: "Its last day (UTC), YYYY-MM-DD."),
+                OptionSpec(name: "--expires", valueName: "DATE", help: "Its last day (UTC), YYYY-MM-DD.", usageValue: "YYYY-MM-DD"),
                 OptionSpec(name: "--rollout", valueName: "P", help: "The share of installs it applies to, in percent (default: 100)."),
             ],
             run: run)

@@ -17,17 +17,17 @@ enum CheckCommand {
                 belongs to and reports that file's problems. Exits 0 when nothing fails, 1 when
                 something does, 2 on usage or I/O errors.
                 """,
-            usage: "rules check [PATH…] [--format text|json|sarif|github] [--strict] [--explain CODE] [--trust PUB…] [--channel NAME] [--after N]",
+            usageArguments: "[PATH…]",
             arguments: [("PATH", "Ruleset directories, single files or bundles (*.json) (default: .).")],
             options: [
                 DiagnosticFormat.option,
+                OptionSpec(name: "--strict", help: "Treat warnings as failures."),
+                OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
                 OptionSpec(
                     name: "--trust", valueName: "PUB", help: "For a bundle: a public key the app trusts; its signature is verified (repeatable).",
                     repeatable: true),
                 OptionSpec(name: "--channel", valueName: "NAME", help: "For a bundle: the app's channel (checked with --trust)."),
                 OptionSpec(name: "--after", valueName: "N", help: "For a bundle: the last sequence the app accepted (checked with --trust)."),
-                OptionSpec(name: "--strict", help: "Treat warnings as failures."),
-                OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
             ],
             run: run)
     }

@@ -5,12 +5,25 @@ struct Command {
     var abstract: String
     /// Extra paragraphs for `rules help <command>`.
     var discussion: String = ""
-    /// `rules check [PATH…] [--format …]`
-    var usage: String
+    /// The positional part of the usage line (`[PATH…]`, `OLD_DIR NEW_DIR`); the options'
+    /// part is written from `options`.
+    var usageArguments: String = ""
+    /// Further forms of the command, each a whole usage line (`rules population merge FILE…`).
+    var moreUsage: [String] = []
     /// Positional arguments: (name, help).
     var arguments: [(String, String)] = []
     var options: [OptionSpec]
     var run: (ParsedArguments, CommandIO) -> ExitCode
+
+    /// `rules check [PATH…] [--format …]`: written from the declarations (the positional
+    /// part, then each option not written within or instead of another, in their order),
+    /// with any further forms on lines of their own.
+    var usage: String {
+        var line = "rules " + name
+        if !usageArguments.isEmpty { line += " " + usageArguments }
+        for option in options where option.within == nil && option.instead == nil { line += " " + option.usage(among: options) }
+        return ([line] + moreUsage).joined(separator: "\n       ")
+    }
 
     /// Help as swift-argument-parser prints it: OVERVIEW, USAGE, ARGUMENTS, OPTIONS.
     var help: String {

@@ -30,8 +30,7 @@ enum DiffCommand {
                 behave differently (or, with --population, the population does); 3 the scenarios
                 behave the same but some change was never reached by them; 2 usage errors.
                 """,
-            usage:
-                "rules diff OLD_DIR NEW_DIR [--scenarios PATH…] [--format text|json|html] [--population POP [--users N] [--days N] [--seed S] [--jobs N] | --no-population]",
+            usageArguments: "OLD_DIR NEW_DIR",
             arguments: [("OLD_DIR", "The ruleset before the edit."), ("NEW_DIR", "The ruleset after it.")],
             options: [
                 OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).", repeatable: true),
@@ -39,11 +38,15 @@ enum DiffCommand {
                 OptionSpec(
                     name: "--population", valueName: "POP",
                     help: "Live the users of this population file under both rulesets (default: NEW_DIR's first, as a sample)."),
-                OptionSpec(name: "--users", valueName: "N", help: "Population users (default: 1,000 for the sample, else the file's)."),
-                OptionSpec(name: "--days", valueName: "N", help: "Population days (default: 14 for the sample, else the file's)."),
-                OptionSpec(name: "--seed", valueName: "S", help: "Population seed (default: the file's)."),
-                OptionSpec(name: "--jobs", valueName: "N", help: "Population threads (default: 2 for the sample, else every core)."),
-                OptionSpec(name: "--no-population", help: "Skip the population sample."),
+                OptionSpec(
+                    name: "--users", valueName: "N", help: "Population users (default: 1,000 for the sample, else the file's).",
+                    within: "--population"),
+                OptionSpec(
+                    name: "--days", valueName: "N", help: "Population days (default: 14 for the sample, else the file's).", within: "--population"),
+                OptionSpec(name: "--seed", valueName: "S", help: "Population seed (default: the file's).", within: "--population"),
+                OptionSpec(
+                    name: "--jobs", valueName: "N", help: "Population threads (default: 2 for the sample, else every core).", within: "--population"),
+                OptionSpec(name: "--no-population", help: "Skip the population sample.", instead: "--population"),
             ],
             run: run)
     }

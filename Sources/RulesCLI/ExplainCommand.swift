@@ -16,18 +16,18 @@ enum ExplainCommand {
                 notification ID; template home|widget|ID; tool; day), the deciding entry, the entries
                 before it that did not match, and the values of the facts they read.
                 """,
-            usage:
-                "rules explain SCENARIO --at HH:MM [--decision route|risk|notification ID|template ID|tool|day] [--why-not route=KIND|risk=LEVEL|notification=ID] [--ruleset DIR]",
+            usageArguments: "SCENARIO",
             arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],
             options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
+                OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM).", required: true),
                 OptionSpec(
                     name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"],
-                    help: "What to explain (default: route)."),
+                    help: "What to explain (default: route).", usageValue: "route|risk|notification ID|template ID|tool|day"),
                 OptionSpec(
                     name: "--why-not", valueName: "OUTCOME",
-                    help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route)."),
+                    help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route).",
+                    usageValue: "route=KIND|risk=LEVEL|notification=ID"),
+                SimulationSupport.rulesetOption,
             ],
             run: run)
     }

@@ -21,7 +21,6 @@ enum LSPCommand {
                 the background from the saved files. Exits 0 after the client's shutdown and exit, 1 when the input ends first.
                 Editor setup: docs/EDITORS.md.
                 """,
-            usage: "rules lsp",
             arguments: [],
             options: [],
             run: run)

@@ -25,8 +25,7 @@ enum PopulationCommand {
                 --shard K/N lives users K, K+N, K+2N, … and writes a partial result (JSON) that
                 'rules population merge FILE…' combines into what one run gives.
                 """,
-            usage:
-                "rules population POP [--ruleset DIR] [--users N] [--days N] [--seed S] [--jobs N] [--shard K/N] [--format text|json|html] [--out FILE] [--user N]\n       rules population merge FILE… [--format text|json|html] [--out FILE]",
+            usageArguments: "POP", moreUsage: ["rules population merge FILE… [--format text|json|html] [--out FILE]"],
             arguments: [("POP", "A population file (populations/*.yaml), or 'merge' followed by shard results.")],
             options: [
                 SimulationSupport.rulesetOption,

@@ -20,7 +20,6 @@ enum PreviewCommand {
                 surface's max_length or max_sentences, or with a forbidden phrase, are marked. With
                 --out, an HTML gallery styled like the phone's surfaces; without, the same as text.
                 """,
-            usage: "rules preview [--ruleset DIR] [--out FILE]",
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--out", valueName: "FILE", help: "Write the HTML gallery here (- for standard output)."),

@@ -15,7 +15,6 @@ enum FactsCommand {
             abstract: "List every fact expressions and templates may read in this ruleset.",
             discussion:
                 "Built-in facts, one group per routine (routines.<id>.*) and one per setting (settings.<key>), with type, unit and whether the fact is sensitive (never on a lock screen or widget).",
-            usage: "rules facts [--ruleset DIR]",
             options: [SimulationSupport.rulesetOption],
             run: run)
     }
@@ -40,7 +39,6 @@ enum ReferenceCommand {
             abstract: "Write the users' reference (facts, functions, filters, particles, settings, scenarios, diagnostics).",
             discussion:
                 "Generated from the code and the shipped ruleset, so it cannot drift: CI regenerates it and fails when docs/REFERENCE.md differs.",
-            usage: "rules reference [--ruleset DIR] [--out FILE]",
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),

@@ -15,7 +15,6 @@ enum SchemaCommand {
                 Point a file at its schema with a first line such as
                   # yaml-language-server: $schema=../schemas/rules.schema.json
                 """,
-            usage: "rules schema [--out DIR] [--kind routine|rules|scenario|population]",
             options: [
                 OptionSpec(name: "--out", valueName: "DIR", help: "Directory to write the schemas into."),
                 OptionSpec(

@@ -23,8 +23,7 @@ enum SimulateCommand {
                 settings apply over it, and what it says is pending is delivered); --state-out writes
                 the state after the last event (or at --at), so support can replay a user's next hours.
                 """,
-            usage:
-                "rules simulate SCENARIO [--ruleset DIR] [--format text|json|html] [--out FILE] [--at HH:MM] [--restore-each-event] [--state-in FILE] [--state-out FILE]",
+            usageArguments: "SCENARIO",
             arguments: [("SCENARIO", "A scenario file (scenarios/*.yaml).")],
             options: [
                 SimulationSupport.rulesetOption,

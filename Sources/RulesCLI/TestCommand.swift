@@ -23,16 +23,17 @@ enum TestCommand {
                 what caused them (the notification, route, risk, day result, …), so a change you did
                 not mean stands apart. --update --dry-run prints the same and writes nothing.
                 """,
-            usage:
-                "rules test [PATH…] [--ruleset DIR] [--update [--dry-run]] [--coverage [--min-coverage N] [--format text|json]] [--generate-boundaries OUT_DIR]",
+            usageArguments: "[PATH…]",
             arguments: [("PATH", "Scenario files or directories (default: scenarios).")],
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(name: "--update", help: "Rewrite failing expectations with what the engine now does (not under CI)."),
-                OptionSpec(name: "--dry-run", help: "With --update: print the changes and write nothing."),
+                OptionSpec(name: "--dry-run", help: "With --update: print the changes and write nothing.", within: "--update"),
                 OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
-                OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent."),
-                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text)."),
+                OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent.", within: "--coverage"),
+                OptionSpec(
+                    name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text).",
+                    within: "--coverage"),
                 OptionSpec(
                     name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop."),
             ],

@@ -9,7 +9,6 @@ enum ToolsCommand {
             name: "tools",
             abstract: "Print the tool declarations as function-declaration JSON for the on-device model.",
             discussion: "Generated from the ruleset's tools: section, so the model and the validator never disagree.",
-            usage: "rules tools [--ruleset DIR] [--format gemma|openai|json-schema]",
             options: [
                 SimulationSupport.rulesetOption,
                 OptionSpec(

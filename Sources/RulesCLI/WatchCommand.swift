@@ -28,7 +28,7 @@ enum WatchCommand {
                 itself in the browser while the watch runs: open it once and keep editing. Ctrl-C
                 ends the watch and leaves a report that no longer reloads.
                 """,
-            usage: "rules watch [SCENARIO] [--ruleset DIR] [--html FILE] [--interval SECONDS] [--rounds N]",
+            usageArguments: "[SCENARIO]",
             arguments: [("SCENARIO", "A scenario to simulate on every change (optional).")],
             options: [
                 SimulationSupport.rulesetOption,

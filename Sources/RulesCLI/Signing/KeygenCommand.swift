@@ -19,8 +19,10 @@ enum KeygenCommand {
                 SHA-256 of the public key, in hex. Never overwrites a file; keep the private key out of
                 the repository (a CI secret), and ship the public key in the app.
                 """,
-            usage: "rules keygen --out DIR",
-            options: [OptionSpec(name: "--out", valueName: "DIR", help: "The directory to write the key pair into (made if missing).")],
+
+            options: [
+                OptionSpec(name: "--out", valueName: "DIR", help: "The directory to write the key pair into (made if missing).", required: true)
+            ],
             run: run)
     }
 

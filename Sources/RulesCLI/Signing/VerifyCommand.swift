@@ -14,13 +14,14 @@ enum VerifyCommand {
                 (bundle.unsigned, bundle.untrusted_key, bundle.bad_signature, bundle.wrong_channel,
                 bundle.replayed, bundle.expired, bundle.hash_mismatch, or a rule error), 2 on usage errors.
                 """,
-            usage: "rules verify BUNDLE --trust PUB… [--channel NAME] [--after N] [--at YYYY-MM-DD] [--install ID]",
+            usageArguments: "BUNDLE",
             arguments: [("BUNDLE", "The bundle file.")],
             options: [
-                OptionSpec(name: "--trust", valueName: "PUB", help: "A public key file the app trusts (repeatable).", repeatable: true),
+                OptionSpec(
+                    name: "--trust", valueName: "PUB", help: "A public key file the app trusts (repeatable).", repeatable: true, required: true),
                 OptionSpec(name: "--channel", valueName: "NAME", help: "The app's channel (default: stable)."),
                 OptionSpec(name: "--after", valueName: "N", help: "The last sequence the app accepted (default: 0)."),
-                OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC)."),
+                OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC).", usageValue: "YYYY-MM-DD"),
                 OptionSpec(name: "--install", valueName: "ID", help: "An install id: also check it falls in the rollout."),
             ],
             run: run)

@@ -32,27 +32,48 @@ enum CheckCommand {
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        if let code = arguments.value("--explain") { return ExplainCode.run(code, io) }
-        let format = arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text
-        let strict = arguments.has("--strict")
-        let paths = arguments.positional.isEmpty ? ["."] : arguments.positional
-        var collector = DiagnosticCollector()
-        var sources: [String: SourceFile] = [:]
-        var fileCount = 0
+    /// What `rules check` was asked, read and checked before anything is loaded.
+    struct Request {
+        var paths: [String]
+        var format: DiagnosticFormat
+        var strict: Bool
+        /// For bundles: the keys the app trusts, its channel and the last sequence it accepted.
+        var keys: TrustedKeys
+        var channel: String
+        var after: Int
+    }
+
+    /// The request, or the usage error said.
+    static func read(_ arguments: ParsedArguments, _ io: CommandIO) -> Request? {
+        func usage(_ message: String) -> Request? {
+            _ = RulesCLI.usageError(message, usage: command.usage, helpName: "check", io: io)
+            return nil
+        }
         let keys: TrustedKeys
         switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
         case .success(let read): keys = read
-        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "check", io: io)
+        case .failure(let problem): return usage(problem.message)
         }
         var after = 0
         if let text = arguments.value("--after") {
-            guard let number = Int(text), number >= 0 else {
-                return RulesCLI.usageError("--after '\(text)' is not a whole number of 0 or more", usage: command.usage, helpName: "check", io: io)
-            }
+            guard let number = Int(text), number >= 0 else { return usage("--after '\(text)' is not a whole number of 0 or more") }
             after = number
         }
-        for path in paths {
+        return Request(
+            paths: arguments.positional.isEmpty ? ["."] : arguments.positional,
+            format: arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text, strict: arguments.has("--strict"),
+            // The channel the app's store has unless told, as `verify` reads it.
+            keys: keys, channel: arguments.value("--channel") ?? "stable", after: after)
+    }
+
+    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+        if let code = arguments.value("--explain") { return ExplainCode.run(code, io) }
+        guard let request = read(arguments, io) else { return .usage }
+        let (format, strict, keys, after) = (request.format, request.strict, request.keys, request.after)
+        var collector = DiagnosticCollector()
+        var sources: [String: SourceFile] = [:]
+        var fileCount = 0
+        for path in request.paths {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
@@ -72,9 +93,7 @@ enum CheckCommand {
                 fileCount += count
             } else if isBundle(absolute) {
                 fileCount += 1
-                // The channel the app's store has unless told, as `verify` reads it.
-                let channel = arguments.value("--channel") ?? "stable"
-                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: channel, after: after))
+                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: request.channel, after: after))
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)

@@ -174,33 +174,33 @@ package struct RuleChanges: Sendable {
 
         /// Notification types: each of the new ruleset against the old one of its id.
         mutating func notifications(_ old: Ruleset, _ new: Ruleset) {
-            func notificationKey(_ rule: NotificationRule) -> String {
+            byID("notification", old.notifications, new.notifications, subject: \.id) { rule in
                 [
                     rule.category, rule.at.source, rule.template, rule.title ?? "", rule.deepLink ?? "",
                     rule.actions.map(\.rawValue).joined(separator: ","), String(rule.priority), rule.inQuietHours.rawValue,
                     String(rule.expiresAfter ?? -1), rule.interruptionLevel.rawValue, String(rule.perRoutine),
                 ].joined(separator: "\u{1}")
             }
-            let oldRules = Dictionary(old.notifications.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for rule in new.notifications {
-                let before = oldRules[rule.id]
-                compare(
-                    kind: "notification", id: rule.id, subject: rule.id, origin: rule.origin, whenOrigin: rule.whenOrigin,
-                    conditions: (before?.when, rule.when), fields: (before.map(notificationKey), notificationKey(rule)))
-            }
         }
 
         /// Templates: each of the new ruleset against the old one of its id.
         mutating func templates(_ old: Ruleset, _ new: Ruleset) {
-            func templateKey(_ template: Template) -> String {
+            byID("template", old.templates, new.templates, subject: \.surface) { template in
                 [template.surface, template.event ?? "", template.tone ?? "", template.source].joined(separator: "\u{1}")
             }
-            let oldTemplates = Dictionary(old.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for template in new.templates {
-                let before = oldTemplates[template.id]
+        }
+
+        /// Each element of `new` against the one of its id in `old`: its condition and the
+        /// fields `key` writes out.
+        mutating func byID<Element: IdentifiedRule>(
+            _ kind: String, _ old: [Element], _ new: [Element], subject: (Element) -> String, key: (Element) -> String
+        ) {
+            let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for element in new {
+                let earlier = before[element.id]
                 compare(
-                    kind: "template", id: template.id, subject: template.surface, origin: template.origin, whenOrigin: template.whenOrigin,
-                    conditions: (before?.when, template.when), fields: (before.map(templateKey), templateKey(template)))
+                    kind: kind, id: element.id, subject: subject(element), origin: element.origin, whenOrigin: element.whenOrigin,
+                    conditions: (earlier?.when, element.when), fields: (earlier.map(key), key(element)))
             }
         }
 
@@ -316,3 +316,14 @@ extension RouteEntry: TableRow {}
 extension RiskEntry: TableRow {}
 extension RoutineJudgementEntry: TableRow {}
 extension DayJudgementEntry: TableRow {}
+
+/// A rule compared by its id: a notification type or a template.
+protocol IdentifiedRule {
+    var id: String { get }
+    var when: CompiledExpression? { get }
+    var origin: Origin { get }
+    var whenOrigin: Origin? { get }
+}
+
+extension NotificationRule: IdentifiedRule {}
+extension Template: IdentifiedRule {}

@@ -33,6 +33,9 @@ enum CommandError {
     /// An output that cannot be written where it was asked (`reason`: why).
     case cannotWrite(String, reason: String)
 
+    /// The line said on standard error.
+    var line: String { "Error: \(message)\n" }
+
     /// The text after `Error: `.
     var message: String {
         switch self {
@@ -69,7 +72,7 @@ enum CommandError {
 
 extension CommandIO {
     /// Says `error` on standard error.
-    func fail(_ error: CommandError) { err("Error: \(error.message)\n") }
+    func fail(_ error: CommandError) { err(error.line) }
 
     /// The bytes of `file` (resolved against the working directory), at most `limit` of
     /// them; nil after saying why not (`what` names the kind of input: "a saved engine

@@ -231,7 +231,7 @@ public final class Output {
         }
         if let failure {
             unlink(temporary)
-            err("Error: \(CommandError.cannotWrite(path, reason: failure).message)\n")
+            err(CommandError.cannotWrite(path, reason: failure).line)
             return false
         }
         return true
@@ -255,7 +255,7 @@ public final class Output {
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            err("Error: \(CommandError.cannotWrite(path, reason: reason).message)\n")
+            err(CommandError.cannotWrite(path, reason: reason).line)
             return false
         }
         return true

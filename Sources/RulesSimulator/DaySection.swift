@@ -8,7 +8,7 @@ import Ruleset
 /// chart (snapshots, routes, markers, steps known), in "What happened" (a row per happening)
 /// and on the phone (notices and lines). Each kind of record is added by one method.
 struct DaySection {
-    typealias Report = HTMLReport
+    typealias Page = HTMLReport
     let day: ScenarioDay
     let dayStart: Int
     /// The zone in force at a moment.
@@ -55,16 +55,16 @@ struct DaySection {
         case .routeChanged(let from, let to, let reason):
             routes.append((position(record.at), to))
             let label = from.map { "\($0.rawValue) → \(to.rawValue)" } ?? to.rawValue
-            events.append((at, "<span class=\"route\">route \(label)</span>: \(Report.escape(Report.plain(reason)))"))
+            events.append((at, "<span class=\"route\">route \(label)</span>: \(Page.escape(Page.plain(reason)))"))
         case .notificationDelivered(let n, let stale): delivered(n, stale: stale, at: record.at)
         case .notificationSuppressed(let s):
             markers.append(
                 TimelineChart.Marker(
-                    position: position(s.fireAt), kind: "suppressed", label: s.type, title: "\(s.type) suppressed: \(Report.words(s.reason))"))
+                    position: position(s.fireAt), kind: "suppressed", label: s.type, title: "\(s.type) suppressed: \(Page.words(s.reason))"))
             events.append(
                 (
                     at,
-                    "<span class=\"gone\">\(Report.escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(Report.escape(Report.words(s.reason)))</span>"
+                    "<span class=\"gone\">\(Page.escape(s.type)) for \(time(s.fireAt)) not sent</span> <span class=\"fate\">\(Page.escape(Page.words(s.reason)))</span>"
                 ))
         case .appRun(let cause, let synced): appRun(cause, synced: synced, at: at)
         case .sync(let health):
@@ -75,20 +75,20 @@ struct DaySection {
             events.append(
                 (
                     at,
-                    "logged \(Report.escape(Report.name(log.routine, ruleset))) +\(Report.grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"
+                    "logged \(Page.escape(Page.name(log.routine, ruleset))) +\(Page.grouped(Int(log.value))) \(log.unit.rawValue) (\(log.source.rawValue))"
                 ))
         case .check(let routine, let item, let checked):
-            events.append((at, "\(checked ? "ticked" : "unticked") \(Report.escape(Report.name(routine, ruleset))) \(Report.escape(item))"))
+            events.append((at, "\(checked ? "ticked" : "unticked") \(Page.escape(Page.name(routine, ruleset))) \(Page.escape(item))"))
         case .routeItemDone(let item):
-            let requirement = Report.describe(item.requirement, ruleset.routine(item.routine))
-            events.append((at, "recovery item done: \(Report.escape(Report.name(item.routine, ruleset))) \(Report.escape(requirement))"))
+            let requirement = Page.describe(item.requirement, ruleset.routine(item.routine))
+            events.append((at, "recovery item done: \(Page.escape(Page.name(item.routine, ruleset))) \(Page.escape(requirement))"))
         case .templateRendered(let text) where text.surface == "home" || text.surface == "widget":
             if lastLine[text.surface] != text.text {
                 lastLine[text.surface] = text.text
                 lines.append((at, text.surface, text.text))
             }
         case .problem(let code, let message):
-            events.append((at, "<span class=\"route\">problem \(Report.escape(code.rawValue))</span>: \(Report.escape(message))"))
+            events.append((at, "<span class=\"route\">problem \(Page.escape(code.rawValue))</span>: \(Page.escape(message))"))
         default: break
         }
     }
@@ -105,7 +105,7 @@ struct DaySection {
         events.append(
             (
                 at,
-                "<span class=\"bell\">● \(Report.escape(n.type))</span> “\(Report.escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">\(n.interruptionLevel == .passive ? "<b>delivered quietly</b> (passive: weakened after being ignored)" : "delivered")\(stale ? ", its condition no longer held" : "") · \(Report.escape(fate))</span>"
+                "<span class=\"bell\">● \(Page.escape(n.type))</span> “\(Page.escape(n.text))”\(n.redacted ? " (redacted)" : "")<br/><span class=\"fate\">\(n.interruptionLevel == .passive ? "<b>delivered quietly</b> (passive: weakened after being ignored)" : "delivered")\(stale ? ", its condition no longer held" : "") · \(Page.escape(fate))</span>"
             ))
         notices.append((at, n.title, n.text, n.redacted, fate))
     }
@@ -117,7 +117,7 @@ struct DaySection {
         case .log, .check, .uncheck, .editLog, .deleteLog: break
         case .widget(let intent) where intent != .startRecovery: break  // its log or tick follows
         case .open: events.append((at, "opened the app\(synced ? " (HealthKit synced)" : "")"))
-        default: events.append((at, "app run: \(Report.escape(Report.plain(cause.name)))\(synced ? " (HealthKit synced)" : "")"))
+        default: events.append((at, "app run: \(Page.escape(Page.plain(cause.name)))\(synced ? " (HealthKit synced)" : "")"))
         }
     }
 
@@ -126,17 +126,17 @@ struct DaySection {
     func html(records: [EngineRecord], close: DayClose?) -> String {
         var html = "<section class=\"day\" id=\"day-\(DateFormat.string(day.date))\">\n"
         html += "<h2>\(DateFormat.string(day.date)) (\(DateFormat.weekday(day.date)))</h2>\n"
-        html += Report.cards(day: day, close: close, last: snapshots.last?.1)
+        html += Page.cards(day: day, close: close, last: snapshots.last?.1)
         html += "<div class=\"grid\">\n<div>\n"
         // Drawn to its box: the layout that fits the box's width is shown (labels stay ≥ 10 px).
         html += TimelineChart(day: day, snapshots: snapshots, routes: routes, markers: markers, known: known, dayStart: dayStart).html()
         html += "<h3>What happened</h3>\n<ol class=\"events\">\n"
         for event in events { html += "<li><time>\(event.at)</time><span>\(event.html)</span></li>\n" }
         html += "</ol>\n"
-        html += Report.checklist(records: records, time: time, ruleset: ruleset)
-        html += Report.snapshotTable(snapshots, dayStart: dayStart)
+        html += Page.checklist(records: records, time: time, ruleset: ruleset)
+        html += Page.snapshotTable(snapshots, dayStart: dayStart)
         html += "</div>\n"
-        html += Report.phone(notices: notices, lines: lines)
+        html += Page.phone(notices: notices, lines: lines)
         html += "</div>\n</section>\n"
         return html
     }

@@ -36,8 +36,8 @@ extension ScenarioDecoding {
 
     func notificationID(_ node: YAMLNode, key: String, _ reader: inout NodeReader) -> String? {
         ScenarioLoader.knownID(
-            node, key: key, among: ruleset.notifications.map(\.id), code: "scenario.unknown_notification", what: "notification type",
-            listed: "types", &reader)
+            node, key: key, known: { ruleset.notification($0) != nil }, ids: { ruleset.notifications.map(\.id) },
+            code: "scenario.unknown_notification", what: "notification type", listed: "types", &reader)
     }
 
     /// The one kind key of an event or expectation mapping.

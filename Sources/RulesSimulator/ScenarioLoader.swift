@@ -110,16 +110,21 @@ package struct ScenarioLoader {
     /// A routine id of `ruleset`, else nil after a diagnostic with did-you-mean (scenarios and
     /// populations name routines alike).
     static func routineID(_ node: YAMLNode, key: String, ruleset: Ruleset, _ reader: inout NodeReader) -> String? {
-        knownID(node, key: key, among: ruleset.routines.map(\.id), code: "scenario.unknown_routine", what: "routine", listed: "routines", &reader)
+        knownID(
+            node, key: key, known: { ruleset.routine($0) != nil }, ids: { ruleset.routines.map(\.id) }, code: "scenario.unknown_routine",
+            what: "routine", listed: "routines", &reader)
     }
 
-    /// The id `node` names when it is among `ids`, else nil after the diagnostic `code`
-    /// ("no <what> 'x'") with a did-you-mean or the list of `listed`.
+    /// The id `node` names when the ruleset `known`s it (looked up, not listed), else nil
+    /// after the diagnostic `code` ("no <what> 'x'") with a did-you-mean among `ids` or their
+    /// list, `listed`.
     static func knownID(
-        _ node: YAMLNode, key: String, among ids: [String], code: DiagnosticCode, what: String, listed: String, _ reader: inout NodeReader
+        _ node: YAMLNode, key: String, known: (String) -> Bool, ids idList: () -> [String], code: DiagnosticCode, what: String, listed: String,
+        _ reader: inout NodeReader
     ) -> String? {
         guard let id = reader.string(node, key: key) else { return nil }
-        guard ids.contains(id) else {
+        guard known(id) else {
+            let ids = idList()
             reader.report(
                 ScenarioDiagnostics.error(
                     code, reader.file, node, "no \(what) '\(id)'",

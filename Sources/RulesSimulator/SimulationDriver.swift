@@ -178,9 +178,10 @@ struct SimulationDriver<Sink: RecordSink> {
     /// one when all is kept; else only where an expectation looks, and the day's last (a
     /// later day without events reads it), holding only what those expectations read.
     private mutating func keepState(at time: Date, until next: Date, day: ScenarioDay, looks: Looks, last: Bool) {
+        guard sink.keeping != .none else { return }
         let expectationsOnly = sink.keeping == .expectations
-        let looked = looks.instants.contains { $0 >= time && $0 < next }
-        guard sink.keeping != .none, looked || !expectationsOnly || last else { return }
+        let looked = looks.at.contains { $0.0 >= time && $0.0 < next }
+        guard looked || !expectationsOnly || last else { return }
         var state = AppState(
             at: time, day: day.date, route: engine.routeState?.route, risk: engine.snapshot?.risk, snapshot: engine.snapshot,
             engine: looked && !expectationsOnly ? engine.forReading : nil)
@@ -278,7 +279,6 @@ struct SimulationDriver<Sink: RecordSink> {
 struct Looks {
     var at: [(Date, (keys: [String], facts: Bool))]
     var anytime: [String]
-    var instants: [Date] { at.map(\.0) }
 
     init(_ day: ScenarioDay, clock: LocalClock, dayStart start: Int) {
         at = day.expectations.compactMap { expectation in

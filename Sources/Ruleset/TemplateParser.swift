@@ -15,11 +15,11 @@ struct TemplateParser {
     var index = 0
     var failed = false
 
-    init(_ text: String, node: YAMLNode, schema: FactSchema, reader: NodeReader) {
+    init(_ text: String, node: YAMLNode, schema: FactSchema, source: SourceFile?) {
         scalars = Array(text.unicodeScalars)
         self.node = node
         self.schema = schema
-        positions = reader.source.map { ScalarPositions(node: node, source: $0) }
+        positions = source.map { ScalarPositions(node: node, source: $0) }
     }
 
     /// Where the scalar at `offset` is written.

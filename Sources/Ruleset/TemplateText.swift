@@ -8,7 +8,7 @@ import RulesExpression
 /// Korean particle pair right after a placeholder (`{routine.name}을(를)`).
 enum TemplateText {
     static func parse(_ text: String, node: YAMLNode, schema: FactSchema, _ reader: inout NodeReader) -> [TemplateSegment]? {
-        var parser = TemplateParser(text, node: node, schema: schema, reader: reader)
+        var parser = TemplateParser(text, node: node, schema: schema, source: reader.source)
         return parser.parse(&reader)
     }
 

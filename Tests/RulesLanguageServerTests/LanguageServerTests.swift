@@ -211,6 +211,15 @@ import Testing
         return (server, sent, root)
     }
 
+    /// An edit that replaces the whole text of the open file `uri`.
+    static func replaceText(_ server: LanguageServer, uri: String, version: Int, _ text: String) {
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": ["textDocument": ["uri": uri, "version": version], "contentChanges": [["text": text]]],
+            ]))
+    }
+
     static func ask(
         _ server: LanguageServer, _ sent: LanguageServerTests.Sent, _ method: String, _ path: String, _ line: Int, _ character: Int
     ) -> String {
@@ -497,11 +506,7 @@ import Testing
         #expect(inside.contains("\"label\":\"steps.today\""), "\(inside.prefix(400))")
         var particleLines = lines
         particleLines[3] = "    text: {routine.name}을"
-        server.receive(
-            LanguageServerTests.json([
-                "jsonrpc": "2.0", "method": "textDocument/didChange",
-                "params": ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": particleLines.joined(separator: "\n")]]],
-            ]))
+        EditorFeatureTests.replaceText(server, uri: uri, version: 2, particleLines.joined(separator: "\n"))
         let particles = EditorFeatureTests.ask(server, sent, "textDocument/completion", path, 3, particleLines[3].utf16.count)
         #expect(particles.contains("\"label\":\"을(를)\""), "\(particles.prefix(400))")
     }
@@ -585,11 +590,7 @@ import Testing
         // The right side of a comparison: facts and functions of the operand's type only.
         var typed = lines
         typed[2] = "    when: completion_rate < "
-        server.receive(
-            LanguageServerTests.json([
-                "jsonrpc": "2.0", "method": "textDocument/didChange",
-                "params": ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["text": typed.joined(separator: "\n")]]],
-            ]))
+        EditorFeatureTests.replaceText(server, uri: uri, version: 2, typed.joined(separator: "\n"))
         let right = EditorFeatureTests.ask(server, sent, "textDocument/completion", root + "/rules/extra.yaml", 2, typed[2].utf16.count)
         #expect(right.contains("\"label\":\"steps.today\"") && right.contains("\"label\":\"min\""), "\(right.prefix(400))")
         #expect(

@@ -20,15 +20,79 @@ enum BundleCommand {
                 """,
             usageArguments: "[DIR]",
             arguments: [("DIR", "The ruleset directory (default: .).")],
-            options: [
-                OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output).", required: true),
-                OptionSpec(name: "--sign", valueName: "KEY", help: "A private key file to sign with (repeatable).", repeatable: true),
-                OptionSpec(name: "--sequence", valueName: "N", help: "The release's number: above every earlier release's."),
-                OptionSpec(name: "--channel", valueName: "NAME", help: "The channel it is for (default: stable)."),
-                OptionSpec(name: "--expires", valueName: "DATE", help: "Its last day (UTC), YYYY-MM-DD.", usageValue: "YYYY-MM-DD"),
-                OptionSpec(name: "--rollout", valueName: "P", help: "The share of installs it applies to, in percent (default: 100)."),
-            ],
+            options: Options.self,
             run: run)
+    }
+
+    /// The options as given; the release's values are checked as they are read.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var out: String?
+        var sign: [String] = []
+        var sequence: Int?
+        var channel: String?
+        var expires: Int?
+        var rollout: Int?
+
+        static var fields: [OptionField<Self>] {
+            [
+                .option(
+                    \.out, OptionSpec(name: "--out", valueName: "FILE", help: "Where to write the bundle (- for standard output).", required: true)),
+                .repeated(\.sign, OptionSpec(name: "--sign", valueName: "KEY", help: "A private key file to sign with (repeatable).")),
+                .option(
+                    \.sequence, OptionSpec(name: "--sequence", valueName: "N", help: "The release's number: above every earlier release's."),
+                    as: sequence),
+                .option(\.channel, OptionSpec(name: "--channel", valueName: "NAME", help: "The channel it is for (default: stable)."), as: channel),
+                .option(
+                    \.expires, OptionSpec(name: "--expires", valueName: "DATE", help: "Its last day (UTC), YYYY-MM-DD.", usageValue: "YYYY-MM-DD"),
+                    as: expires),
+                .option(
+                    \.rollout, OptionSpec(name: "--rollout", valueName: "P", help: "The share of installs it applies to, in percent (default: 100)."),
+                    as: rollout),
+            ]
+        }
+
+        static func sequence(_ text: String) throws(UsageError) -> Int? {
+            guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let sequence = Int(text), (1...BundleRelease.maxSequence).contains(sequence)
+            else {
+                throw UsageError(message: "--sequence '\(text)' is not a whole number from 1 to 2^53 − 1")
+            }
+            return sequence
+        }
+
+        static func channel(_ text: String) throws(UsageError) -> String? {
+            guard BundleRelease.isChannel(text) else { throw UsageError(message: "--channel '\(text)' is not 1–32 of a-z, 0-9, - and _") }
+            return text
+        }
+
+        static func expires(_ text: String) throws(UsageError) -> Int? {
+            guard let day = DateFormat.days(text), DateFormat.string(day) == text, InputLimits.engineDays.contains(day) else {
+                throw UsageError(message: "--expires '\(text)' is not a date YYYY-MM-DD (2000–2199)")
+            }
+            return day
+        }
+
+        static func rollout(_ text: String) throws(UsageError) -> Int? {
+            guard let hundredths = BundleRelease.rollout(text.hasSuffix("%") ? text : text + "%") else {
+                throw UsageError(message: "--rollout '\(text)' is not a share over 0 and at most 100 (10 or 10%, two decimals at most)")
+            }
+            return hundredths
+        }
+
+        /// The release (`--sequence`, `--channel`, `--expires`, `--rollout`), nil when none
+        /// is given; a signature or a release value needs the sequence.
+        func release() throws(UsageError) -> BundleRelease? {
+            guard let sequence else {
+                let given = [("--channel", channel != nil), ("--expires", expires != nil), ("--rollout", rollout != nil), ("--sign", !sign.isEmpty)]
+                guard let first = given.first(where: \.1) else { return nil }
+                throw UsageError(message: "\(first.0) needs --sequence N (the release's number)")
+            }
+            var release = BundleRelease(sequence: sequence)
+            if let channel { release.channel = channel }
+            release.expires = expires
+            if let rollout { release.rollout = rollout }
+            return release
+        }
     }
 
     /// Why every store would refuse a bundle signed by `keys` with `release`, made at `now`:
@@ -47,20 +111,19 @@ enum BundleCommand {
         return nil
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let out = arguments.value("--out") else {
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let out = given.out else {
             return RulesCLI.usageError("bundle needs --out FILE", usage: command.usage, helpName: "bundle", io: io)
         }
-        guard arguments.positional.count <= 1 else {
+        guard given.positional.count <= 1 else {
             return RulesCLI.usageError("bundle takes one directory", usage: command.usage, helpName: "bundle", io: io)
         }
         let release: BundleRelease?
-        switch BundleSigning.release(arguments) {
-        case .success(let read): release = read
-        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
+        do throws(UsageError) { release = try given.release() } catch {
+            return RulesCLI.usageError(error.message, usage: command.usage, helpName: "bundle", io: io)
         }
         let keys: [(id: String, seed: [UInt8])]
-        switch BundleSigning.signingKeys(arguments.values["--sign"] ?? [], io) {
+        switch BundleSigning.signingKeys(given.sign, io) {
         case .success(let read): keys = read
         case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "bundle", io: io)
         }
@@ -68,7 +131,7 @@ enum BundleCommand {
             io.fail(.refusedByEveryStore(refusal))
             return .usage
         }
-        let path = arguments.positional.first ?? "."
+        let path = given.positional.first ?? "."
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -19,17 +19,43 @@ enum CheckCommand {
                 """,
             usageArguments: "[PATH…]",
             arguments: [("PATH", "Ruleset directories, single files or bundles (*.json) (default: .).")],
-            options: [
-                DiagnosticFormat.option,
-                OptionSpec(name: "--strict", help: "Treat warnings as failures."),
-                OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples."),
-                OptionSpec(
-                    name: "--trust", valueName: "PUB", help: "For a bundle: a public key the app trusts; its signature is verified (repeatable).",
-                    repeatable: true),
-                OptionSpec(name: "--channel", valueName: "NAME", help: "For a bundle: the app's channel (checked with --trust)."),
-                OptionSpec(name: "--after", valueName: "N", help: "For a bundle: the last sequence the app accepted (checked with --trust)."),
-            ],
+            options: Options.self,
             run: run)
+    }
+
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var format = DiagnosticFormat.text
+        var strict = false
+        var explain: String?
+        var trust: [String] = []
+        /// The channel the app's store has unless told, as `verify` reads it.
+        var channel = "stable"
+        var after = 0
+
+        static var fields: [OptionField<Self>] {
+            [
+                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
+                .flag(\.strict, OptionSpec(name: "--strict", help: "Treat warnings as failures.")),
+                .option(\.explain, OptionSpec(name: "--explain", valueName: "CODE", help: "Describe a diagnostic code, with examples.")),
+                .repeated(
+                    \.trust,
+                    OptionSpec(
+                        name: "--trust", valueName: "PUB", help: "For a bundle: a public key the app trusts; its signature is verified (repeatable).")
+                ),
+                .option(\.channel, OptionSpec(name: "--channel", valueName: "NAME", help: "For a bundle: the app's channel (checked with --trust).")),
+                .option(
+                    \.after,
+                    OptionSpec(name: "--after", valueName: "N", help: "For a bundle: the last sequence the app accepted (checked with --trust)."),
+                    as: { text throws(UsageError) in
+                        guard let number = Int(text), number >= 0 else {
+                            throw UsageError(message: "--after '\(text)' is not a whole number of 0 or more")
+                        }
+                        return number
+                    }),
+            ]
+        }
     }
 
     /// What `rules check` was asked, read and checked before anything is loaded.
@@ -44,31 +70,22 @@ enum CheckCommand {
     }
 
     /// The request, or the usage error said.
-    static func read(_ arguments: ParsedArguments, _ io: CommandIO) -> Request? {
-        func usage(_ message: String) -> Request? {
-            _ = RulesCLI.usageError(message, usage: command.usage, helpName: "check", io: io)
+    static func read(_ given: Options, _ io: CommandIO) -> Request? {
+        let keys: TrustedKeys
+        switch BundleSigning.trustedKeys(given.trust, io) {
+        case .success(let read): keys = read
+        case .failure(let problem):
+            _ = RulesCLI.usageError(problem.message, usage: command.usage, helpName: "check", io: io)
             return nil
         }
-        let keys: TrustedKeys
-        switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
-        case .success(let read): keys = read
-        case .failure(let problem): return usage(problem.message)
-        }
-        var after = 0
-        if let text = arguments.value("--after") {
-            guard let number = Int(text), number >= 0 else { return usage("--after '\(text)' is not a whole number of 0 or more") }
-            after = number
-        }
         return Request(
-            paths: arguments.positional.isEmpty ? ["."] : arguments.positional,
-            format: arguments.value("--format").flatMap(DiagnosticFormat.init(rawValue:)) ?? .text, strict: arguments.has("--strict"),
-            // The channel the app's store has unless told, as `verify` reads it.
-            keys: keys, channel: arguments.value("--channel") ?? "stable", after: after)
+            paths: given.positional.isEmpty ? ["."] : given.positional, format: given.format, strict: given.strict, keys: keys,
+            channel: given.channel, after: given.after)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        if let code = arguments.value("--explain") { return ExplainCode.run(code, io) }
-        guard let request = read(arguments, io) else { return .usage }
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        if let code = given.explain { return ExplainCode.run(code, io) }
+        guard let request = read(given, io) else { return .usage }
         let (format, strict, keys, after) = (request.format, request.strict, request.keys, request.after)
         var collector = DiagnosticCollector()
         var sources: [String: SourceFile] = [:]

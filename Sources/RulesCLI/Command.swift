@@ -13,7 +13,24 @@ struct Command {
     /// Positional arguments: (name, help).
     var arguments: [(String, String)] = []
     var options: [OptionSpec]
-    var run: (ParsedArguments, CommandIO) -> ExitCode
+    /// Reads the typed options from the arguments (a usage error when a value is not one) and
+    /// runs the command on them.
+    var run: (ParsedArguments, CommandIO) throws(UsageError) -> ExitCode
+
+    /// A command whose options are the typed properties of `Options`; `run` gets them read.
+    init<Options: CommandOptions>(
+        name: String, abstract: String, discussion: String = "", usageArguments: String = "", moreUsage: [String] = [],
+        arguments: [(String, String)] = [], options _: Options.Type, run: @escaping (Options, CommandIO) -> ExitCode
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.usageArguments = usageArguments
+        self.moreUsage = moreUsage
+        self.arguments = arguments
+        self.options = Options.specs
+        self.run = { parsed, io throws(UsageError) in run(try Options(parsed), io) }
+    }
 
     /// `rules check [PATH…] [--format …]`: written from the declarations (the positional
     /// part, then each option not written within or instead of another, in their order),

@@ -8,14 +8,8 @@ import Ruleset
 import RulesetFiles
 
 /// The output formats every diagnosing command offers.
-enum DiagnosticFormat: String, CaseIterable {
+enum DiagnosticFormat: String, CaseIterable, ArgumentValue {
     case text, json, sarif, github
-
-    static var option: OptionSpec {
-        OptionSpec(
-            name: "--format", valueName: "FORMAT", allowed: allCases.map(\.rawValue),
-            help: "Output format (default: text).")
-    }
 }
 
 enum DiagnosticOutput {

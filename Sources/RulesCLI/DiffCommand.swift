@@ -32,56 +32,82 @@ enum DiffCommand {
                 """,
             usageArguments: "OLD_DIR NEW_DIR",
             arguments: [("OLD_DIR", "The ruleset before the edit."), ("NEW_DIR", "The ruleset after it.")],
-            options: [
-                OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).", repeatable: true),
-                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
-                OptionSpec(
-                    name: "--population", valueName: "POP",
-                    help: "Live the users of this population file under both rulesets (default: NEW_DIR's first, as a sample)."),
-                OptionSpec(
-                    name: "--users", valueName: "N", help: "Population users (default: 1,000 for the sample, else the file's).",
-                    within: "--population"),
-                OptionSpec(
-                    name: "--days", valueName: "N", help: "Population days (default: 14 for the sample, else the file's).", within: "--population"),
-                OptionSpec(name: "--seed", valueName: "S", help: "Population seed (default: the file's).", within: "--population"),
-                OptionSpec(
-                    name: "--jobs", valueName: "N", help: "Population threads (default: 2 for the sample, else every core).", within: "--population"),
-                OptionSpec(name: "--no-population", help: "Skip the population sample.", instead: "--population"),
-            ],
+            options: Options.self,
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard arguments.positional.count == 2 else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        typealias Sizes = PopulationCommand.Sizes
+        var positional: [String] = []
+        /// Absent: NEW_DIR's scenarios/.
+        var scenarios: [String]?
+        var format = ReportFormat.text
+        var population: String?
+        var sizes = Sizes()
+        var noPopulation = false
+
+        static var fields: [OptionField<Self>] {
+            [
+                .repeated(\.scenarios, OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).")),
+                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
+                .option(
+                    \.population,
+                    OptionSpec(
+                        name: "--population", valueName: "POP",
+                        help: "Live the users of this population file under both rulesets (default: NEW_DIR's first, as a sample).")),
+                .number(
+                    \.sizes.users, in: Sizes.users,
+                    OptionSpec(
+                        name: "--users", valueName: "N", help: "Population users (default: 1,000 for the sample, else the file's).",
+                        within: "--population")),
+                .number(
+                    \.sizes.days, in: Sizes.days,
+                    OptionSpec(
+                        name: "--days", valueName: "N", help: "Population days (default: 14 for the sample, else the file's).", within: "--population"
+                    )),
+                .number(
+                    \.sizes.seed, in: Sizes.seeds,
+                    OptionSpec(name: "--seed", valueName: "S", help: "Population seed (default: the file's).", within: "--population")),
+                .number(
+                    \.sizes.jobs, in: Sizes.jobs,
+                    OptionSpec(
+                        name: "--jobs", valueName: "N", help: "Population threads (default: 2 for the sample, else every core).",
+                        within: "--population")),
+                .flag(\.noPopulation, OptionSpec(name: "--no-population", help: "Skip the population sample.", instead: "--population")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard given.positional.count == 2 else {
             return RulesCLI.usageError("diff takes OLD_DIR and NEW_DIR", usage: command.usage, helpName: "diff", io: io)
         }
-        if arguments.flags.contains("--no-population"), arguments.value("--population") != nil {
+        if given.noPopulation, given.population != nil {
             return RulesCLI.usageError("--no-population and --population exclude each other", usage: command.usage, helpName: "diff", io: io)
         }
         var rulesets: [Ruleset] = []
-        for path in arguments.positional {
-            var parsed = ParsedArguments()
-            parsed.values["--ruleset"] = [path]
+        for path in given.positional {
             let hint = "name two ruleset directories (each with routines/, rules/ and templates/): rules diff OLD_DIR NEW_DIR"
-            guard let (ruleset, _) = SimulationSupport.ruleset(parsed, io, hint: hint) else { return .usage }
+            guard let (ruleset, _) = SimulationSupport.ruleset(path, io, hint: hint) else { return .usage }
             rulesets.append(ruleset)
         }
         let (old, new) = (rulesets[0], rulesets[1])
-        let newDirectory = arguments.positional[1]
+        let newDirectory = given.positional[1]
         func inNew(_ name: String) -> String { newDirectory == "." ? name : (newDirectory as NSString).appendingPathComponent(name) }
         // The population first: its usage errors come before any work.
-        let explicit = arguments.value("--population")
+        let explicit = given.population
         var sample: PopulationSample?
-        if !arguments.flags.contains("--no-population"), let path = explicit ?? firstPopulation(in: newDirectory, io) {
-            switch PopulationSample.live(path, old, new, arguments, explicit: explicit != nil, io) {
+        if !given.noPopulation, let path = explicit ?? firstPopulation(in: newDirectory, io) {
+            switch PopulationSample.live(path, old, new, given.sizes, newRuleset: newDirectory, explicit: explicit != nil, io) {
             case .success(let lived): sample = lived
             case .failure(let code): return code.exit
             }
         }
         // NEW_DIR's scenarios, named as the user would (`scenarios/x.yaml`, not `./scenarios/x.yaml`);
         // none when it has no scenarios/ and none were named.
-        var scenarioPaths = arguments.values["--scenarios"] ?? [inNew("scenarios")]
-        if arguments.values["--scenarios"] == nil, !FileManager.default.fileExists(atPath: io.resolve(scenarioPaths[0])) {
+        var scenarioPaths = given.scenarios ?? [inNew("scenarios")]
+        if given.scenarios == nil, !FileManager.default.fileExists(atPath: io.resolve(scenarioPaths[0])) {
             io.err("note: \(scenarioPaths[0]) does not exist; no scenarios compared\n")
             scenarioPaths = []
         }
@@ -101,7 +127,7 @@ enum DiffCommand {
             YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
         }
         let report = ChangeReport(diff: diff, boundary: boundary, sample: sample)
-        io.out(report.rendered(ReportFormat(arguments.value("--format"), default: .text) ?? .text) ?? "")
+        io.out(report.rendered(given.format) ?? "")
         if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
         return diff.unreached.isEmpty ? .success : .unreached
     }
@@ -199,15 +225,9 @@ struct PopulationSample {
     /// Lives the population under both rulesets. The sample's defaults: 1,000 users, 14
     /// days, 2 jobs (each no more than the file has).
     static func live(
-        _ path: String, _ old: Ruleset, _ new: Ruleset, _ arguments: ParsedArguments, explicit: Bool, _ io: CommandIO
+        _ path: String, _ old: Ruleset, _ new: Ruleset, _ sizes: PopulationCommand.Sizes, newRuleset: String, explicit: Bool, _ io: CommandIO
     ) -> Result<PopulationSample, Refusal> {
-        var sizes: PopulationCommand.Sizes
-        do throws(UsageError) {
-            sizes = try PopulationCommand.Sizes(arguments)
-        } catch {
-            _ = RulesCLI.usageError(error.message, usage: DiffCommand.command.usage, helpName: "diff", io: io)
-            return .failure(.usage)
-        }
+        var sizes = sizes
         // The population is read against the new ruleset (the one being proposed) and must
         // also read against the old one.
         guard let population = PopulationCommand.load(path, ruleset: new, io), PopulationCommand.load(path, ruleset: old, io) != nil else {
@@ -216,7 +236,7 @@ struct PopulationSample {
         if !explicit {
             sizes.users = sizes.users ?? Swift.min(1000, population.users)
             sizes.days = sizes.days ?? Swift.min(14, population.days)
-            if arguments.value("--jobs") == nil { sizes.jobs = 2 }
+            if sizes.jobs == nil { sizes.jobs = 2 }
         }
         let options: PopulationOptions
         do throws(UsageError) {
@@ -240,7 +260,7 @@ struct PopulationSample {
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
             rulesetSHA256: "", populationSHA256: population.sha256)
         let diff = PopulationDiff(
-            old: before, new: after, header: header, days: explicit ? changed : [], newRuleset: arguments.positional[1])
+            old: before, new: after, header: header, days: explicit ? changed : [], newRuleset: newRuleset)
         return .success(PopulationSample(diff: diff, explicit: explicit))
     }
 }

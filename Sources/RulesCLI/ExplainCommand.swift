@@ -18,34 +18,59 @@ enum ExplainCommand {
                 """,
             usageArguments: "SCENARIO",
             arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],
-            options: [
-                OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM).", required: true),
-                OptionSpec(
-                    name: "--decision", valueName: "KIND", allowed: ["route", "risk", "notification", "template", "tool", "day"],
-                    help: "What to explain (default: route).", usageValue: "route|risk|notification ID|template ID|tool|day"),
-                OptionSpec(
-                    name: "--why-not", valueName: "OUTCOME",
-                    help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route).",
-                    usageValue: "route=KIND|risk=LEVEL|notification=ID"),
-                SimulationSupport.rulesetOption,
-            ],
+            options: Options.self,
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let path = arguments.positional.first else {
+    /// What `--decision` asks to explain.
+    enum Decision: String, CaseIterable, ArgumentValue {
+        case route, risk, notification, template, tool, day
+    }
+
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var at: String?
+        var decision = Decision.route
+        var whyNot: String?
+        var ruleset = "."
+
+        static var fields: [OptionField<Self>] {
+            [
+                .option(
+                    \.at,
+                    OptionSpec(name: "--at", valueName: "HH:MM", help: "The moment (HH:MM on the first day, or YYYY-MM-DDTHH:MM).", required: true)),
+                .option(
+                    \.decision,
+                    OptionSpec(
+                        name: "--decision", valueName: "KIND", help: "What to explain (default: route).",
+                        usageValue: "route|risk|notification ID|template ID|tool|day")),
+                .option(
+                    \.whyNot,
+                    OptionSpec(
+                        name: "--why-not", valueName: "OUTCOME",
+                        help: "The smallest fact change that would have given OUTCOME (route=light, notification=recovery_route).",
+                        usageValue: "route=KIND|risk=LEVEL|notification=ID")),
+                SimulationSupport.rulesetOption(\.ruleset),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let path = given.positional.first else {
             return RulesCLI.usageError("explain takes a scenario file", usage: command.usage, helpName: "explain", io: io)
         }
-        guard let at = arguments.value("--at") else {
+        guard let at = given.at else {
             return RulesCLI.usageError("explain needs --at HH:MM", usage: command.usage, helpName: "explain", io: io)
         }
-        let decision = arguments.value("--decision") ?? "route"
-        let id = arguments.positional.dropFirst().first
-        if decision == "notification" || decision == "template", id == nil {
-            return RulesCLI.usageError("--decision \(decision) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
+        let decision = given.decision
+        let id = given.positional.dropFirst().first
+        if decision == .notification || decision == .template, id == nil {
+            return RulesCLI.usageError(
+                "--decision \(decision.rawValue) needs an ID after the scenario", usage: command.usage, helpName: "explain", io: io)
         }
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        if let question = arguments.value("--why-not"), case .failure(let unaskable) = WhyNot.question(question, ruleset: ruleset) {
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        if let question = given.whyNot, case .failure(let unaskable) = WhyNot.question(question, ruleset: ruleset) {
             return RulesCLI.usageError("--why-not: \(unaskable.message)", usage: command.usage, helpName: "explain", io: io)
         }
         guard let files = SimulationSupport.scenarioFiles([path], io),
@@ -63,7 +88,7 @@ enum ExplainCommand {
             return RulesCLI.usageError("--at: \(refusal.message)", usage: command.usage, helpName: "explain", io: io)
         }
         let result = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(stop: stop))
-        if let question = arguments.value("--why-not") {
+        if let question = given.whyNot {
             io.out(WhyNot.answer(question, engine: result.engine, ruleset: ruleset) + "\n")
             return .success
         }
@@ -71,26 +96,26 @@ enum ExplainCommand {
     }
 
     /// The explanation of `decision` (a notification type or template `id`'s) as of the stop.
-    static func answer(_ decision: String, id: String?, at: String, result: SimulationResult, ruleset: Ruleset, _ io: CommandIO) -> ExitCode {
+    static func answer(_ decision: Decision, id: String?, at: String, result: SimulationResult, ruleset: Ruleset, _ io: CommandIO) -> ExitCode {
         let explanations = result.engine.explanations
         var key: String
         switch decision {
-        case "notification": key = DecisionID.notification(id ?? "").name
-        case "template":
+        case .notification: key = DecisionID.notification(id ?? "").name
+        case .template:
             let surface = ruleset.template(id ?? "")?.surface ?? id ?? ""
             key = DecisionID.template(surface).name
-        default: key = decision
+        default: key = decision.rawValue
         }
-        if decision == "notification", ruleset.notification(id ?? "") == nil {
+        if decision == .notification, ruleset.notification(id ?? "") == nil {
             io.fail(.unknownNotification(id ?? "", near: Suggestions.nearest(to: id ?? "", among: ruleset.notifications.map(\.id))))
             return .usage
         }
         guard let explanation = explanations[key] else {
-            if decision == "notification", let id, let rule = ruleset.notification(id) {
+            if decision == .notification, let id, let rule = ruleset.notification(id) {
                 io.out(fate(of: rule, result: result, clock: result.engine.clock) + "\n")
                 return .success
             }
-            io.out("no \(decision) decision was made by \(at)\n")
+            io.out("no \(decision.rawValue) decision was made by \(at)\n")
             return .failure
         }
         io.out(render(explanation, clock: result.clock(at: explanation.at)))

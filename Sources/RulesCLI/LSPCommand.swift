@@ -21,12 +21,10 @@ enum LSPCommand {
                 the background from the saved files. Exits 0 after the client's shutdown and exit, 1 when the input ends first.
                 Editor setup: docs/EDITORS.md.
                 """,
-            arguments: [],
-            options: [],
-            run: run)
+            options: NoOptions.self, run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+    static func run(_: NoOptions, _ io: CommandIO) -> ExitCode {
         LanguageServerLoop.run(input: .standardInput, output: .standardOutput, explain: explanation) == 0 ? .success : .failure
     }
 

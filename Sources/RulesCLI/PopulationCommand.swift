@@ -27,39 +27,54 @@ enum PopulationCommand {
                 """,
             usageArguments: "POP", moreUsage: ["rules population merge FILE… [--format text|json|html] [--out FILE]"],
             arguments: [("POP", "A population file (populations/*.yaml), or 'merge' followed by shard results.")],
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--users", valueName: "N", help: "How many users (default: the file's)."),
-                OptionSpec(name: "--days", valueName: "N", help: "How many days each (default: the file's)."),
-                OptionSpec(name: "--seed", valueName: "S", help: "The seed (default: the file's)."),
-                OptionSpec(name: "--jobs", valueName: "N", help: "Threads to spread users over (default: every core)."),
-                OptionSpec(name: "--shard", valueName: "K/N", help: "Live every N-th user from the K-th and write a partial result."),
-                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
-                OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
-                OptionSpec(name: "--user", valueName: "N", help: "Replay user N's days as an ordinary trace (text or json)."),
-            ],
+            options: Options.self,
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        if arguments.positional.first == "merge" { return merge(Array(arguments.positional.dropFirst()), arguments, io) }
-        guard arguments.positional.count == 1, let path = arguments.positional.first else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var sizes = Sizes()
+        /// Text for a run, JSON for a merge unless given.
+        var format: ReportFormat?
+        var out: String?
+        var user: Int?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .number(\.sizes.users, in: Sizes.users, OptionSpec(name: "--users", valueName: "N", help: "How many users (default: the file's).")),
+                .number(\.sizes.days, in: Sizes.days, OptionSpec(name: "--days", valueName: "N", help: "How many days each (default: the file's).")),
+                .number(\.sizes.seed, in: Sizes.seeds, OptionSpec(name: "--seed", valueName: "S", help: "The seed (default: the file's).")),
+                .number(
+                    \.sizes.jobs, in: Sizes.jobs,
+                    OptionSpec(name: "--jobs", valueName: "N", help: "Threads to spread users over (default: every core).")),
+                .option(
+                    \.sizes.shard,
+                    OptionSpec(name: "--shard", valueName: "K/N", help: "Live every N-th user from the K-th and write a partial result."),
+                    as: Sizes.shard),
+                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
+                .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output.")),
+                .number(
+                    \.user, in: Sizes.users,
+                    OptionSpec(name: "--user", valueName: "N", help: "Replay user N's days as an ordinary trace (text or json).")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        if given.positional.first == "merge" { return merge(Array(given.positional.dropFirst()), given, io) }
+        guard given.positional.count == 1, let path = given.positional.first else {
             return usage("population takes one population file", io)
         }
-        let sizes: Sizes
-        let user: Int?
-        do throws(UsageError) {
-            sizes = try Sizes(arguments)
-            user = try number(arguments, "--user", 1...Population.maxUsers)
-        } catch {
-            return usage(error.message, io)
-        }
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+        let (sizes, user) = (given.sizes, given.user)
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
         guard let population = load(path, ruleset: ruleset, io) else { return .failure }
         let options: PopulationOptions
         do throws(UsageError) { options = try sizes.options(for: population, ruleset: ruleset) } catch { return usage(error.message, io) }
         let shard = options.shard
-        let format = ReportFormat(arguments.value("--format"), default: .text) ?? .text
+        let format = given.format ?? .text
         if let user {
             guard user <= options.users else { return usage("--user \(user) is past the last user (\(options.users))", io) }
             let result = PopulationRun.replay(population, ruleset: ruleset, user: user, options: options)
@@ -69,7 +84,7 @@ enum PopulationCommand {
             case .html: output = HTMLReport.render(result, ruleset: ruleset)
             case .text: output = Trace.text(result, ruleset: ruleset)
             }
-            return write(output, arguments, io) ? .success : .usage
+            return write(output, given, io) ? .success : .usage
         }
         // A long run at a terminal shows how far it is: on the terminal itself (standard error),
         // at most once a second, erased at the end.
@@ -87,15 +102,15 @@ enum PopulationCommand {
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
-            rulesetSHA256: ruleset.sha256, populationSHA256: population.sha256, ruleset: arguments.value("--ruleset") ?? ".")
+            rulesetSHA256: ruleset.sha256, populationSHA256: population.sha256, ruleset: given.ruleset)
         // A shard's result is for merging: JSON whatever the format asked.
         let summary = PopulationSummary(tally, header: header, shard: shard)
         let output = summary.rendered(shard != .whole ? .json : format) ?? ""
-        guard write(output, arguments, io) else { return .usage }
+        guard write(output, given, io) else { return .usage }
         return tally.violations == 0 ? .success : .failure
     }
 
-    static func merge(_ files: [String], _ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+    static func merge(_ files: [String], _ given: Options, _ io: CommandIO) -> ExitCode {
         guard !files.isEmpty else { return usage("merge takes the shard results to combine", io) }
         var parts: [(header: PopulationHeader, shard: Shard?, tally: PopulationTally)] = []
         for file in files {
@@ -118,9 +133,9 @@ enum PopulationCommand {
             io.fail(.cannotMerge(failure.description))
             return .failure
         case .success(let (header, tally)):
-            let format = ReportFormat(arguments.value("--format"), default: .json) ?? .json
+            let format = given.format ?? .json
             let output = PopulationSummary(tally, header: header).rendered(format) ?? ""
-            guard write(output, arguments, io) else { return .usage }
+            guard write(output, given, io) else { return .usage }
             return tally.violations == 0 ? .success : .failure
         }
     }
@@ -161,23 +176,24 @@ enum PopulationCommand {
     struct Sizes {
         var users: Int?
         var days: Int?
-        var seed: UInt64?
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        var seed: Int?
+        var jobs: Int?
         var shard = Shard.whole
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            users = try number(arguments, "--users", 1...Population.maxUsers)
-            days = try number(arguments, "--days", 1...Population.maxDays)
-            seed = try number(arguments, "--seed", 0...InputLimits.maxNumber).map(UInt64.init)
-            jobs = try number(arguments, "--jobs", 1...256) ?? jobs
-            if let text = arguments.value("--shard") {
-                guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
-                shard = parsed
-            }
+        static let users = 1...Population.maxUsers
+        static let days = 1...Population.maxDays
+        static let seeds = 0...InputLimits.maxNumber
+        static let jobs = 1...256
+
+        static func shard(_ text: String) throws(UsageError) -> Shard {
+            guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
+            return parsed
         }
 
         func options(for population: Population, ruleset: Ruleset) throws(UsageError) -> PopulationOptions {
-            let options = PopulationOptions(population: population, users: users, days: days, seed: seed, jobs: jobs, shard: shard)
+            let options = PopulationOptions(
+                population: population, users: users, days: days, seed: seed.map(UInt64.init),
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: shard)
             guard Population.livesWithinEngineDays(start: population.start, days: options.days) else {
                 let last = DateFormat.string(population.start + options.days - 1)
                 throw UsageError(message: "--days \(options.days) " + ScenarioLoader.outsideEngineDays("ends on \(last), which"))
@@ -189,17 +205,9 @@ enum PopulationCommand {
         }
     }
 
-    static func number(_ arguments: ParsedArguments, _ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError(message: "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
-    static func write(_ output: String, _ arguments: ParsedArguments, _ io: CommandIO) -> Bool {
-        if let out = arguments.value("--out") {
-            guard io.writeAtomically(output, to: out, inputs: SimulationSupport.inputs(arguments, io, extra: arguments.positional)) else {
+    static func write(_ output: String, _ given: Options, _ io: CommandIO) -> Bool {
+        if let out = given.out {
+            guard io.writeAtomically(output, to: out, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: given.positional)) else {
                 return false
             }
             io.out("wrote \(out)\n")

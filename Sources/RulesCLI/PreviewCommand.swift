@@ -20,10 +20,7 @@ enum PreviewCommand {
                 surface's max_length or max_sentences, or with a forbidden phrase, are marked. With
                 --out, an HTML gallery styled like the phone's surfaces; without, the same as text.
                 """,
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--out", valueName: "FILE", help: "Write the HTML gallery here (- for standard output)."),
-            ],
+            options: Options.self,
             run: run)
     }
 
@@ -35,17 +32,32 @@ enum PreviewCommand {
         var marks: [String]
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard arguments.positional.isEmpty else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var out: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write the HTML gallery here (- for standard output).")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard given.positional.isEmpty else {
             return RulesCLI.usageError(
                 "preview takes no file: name the ruleset with --ruleset DIR", usage: command.usage, helpName: "preview", io: io)
         }
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io), let clock = LocalClock(identifier: "Asia/Seoul") else { return .usage }
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io), let clock = LocalClock(identifier: "Asia/Seoul") else { return .usage }
         let cards = cards(ruleset, clock: clock)
         let marked = cards.filter { !$0.marks.isEmpty }.count
-        if let out = arguments.value("--out") {
+        if let out = given.out {
             // Never over the rule files it shows.
-            guard io.writeAtomically(html(cards, ruleset: ruleset), to: out, inputs: SimulationSupport.inputs(arguments, io, extra: [])) else {
+            guard io.writeAtomically(html(cards, ruleset: ruleset), to: out, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: []))
+            else {
                 return .usage
             }
             if out != "-" {

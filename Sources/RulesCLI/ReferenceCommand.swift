@@ -15,12 +15,19 @@ enum FactsCommand {
             abstract: "List every fact expressions and templates may read in this ruleset.",
             discussion:
                 "Built-in facts, one group per routine (routines.<id>.*) and one per setting (settings.<key>), with type, unit and whether the fact is sensitive (never on a lock screen or widget).",
-            options: [SimulationSupport.rulesetOption],
-            run: run)
+            options: Options.self, run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+
+        static var fields: [OptionField<Self>] { [SimulationSupport.rulesetOption(\.ruleset)] }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
         var out = ""
         for row in Reference.factRows(ruleset) {
             out +=
@@ -39,21 +46,31 @@ enum ReferenceCommand {
             abstract: "Write the users' reference (facts, functions, filters, particles, settings, scenarios, diagnostics).",
             discussion:
                 "Generated from the code and the shipped ruleset, so it cannot drift: CI regenerates it and fails when docs/REFERENCE.md differs.",
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
-            ],
-            run: run)
+            options: Options.self, run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        let text = Reference.markdown(ruleset, examples: ReferenceExamples(directory: io.resolve(arguments.value("--ruleset") ?? ".")))
-        guard let out = arguments.value("--out") else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var out: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output.")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        let text = Reference.markdown(ruleset, examples: ReferenceExamples(directory: io.resolve(given.ruleset)))
+        guard let out = given.out else {
             io.out(text)
             return .success
         }
-        guard io.writeAtomically(text, to: out, inputs: SimulationSupport.inputs(arguments, io, extra: [])) else { return .usage }
+        guard io.writeAtomically(text, to: out, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [])) else { return .usage }
         io.out("wrote \(out)\n")
         return .success
     }

@@ -49,7 +49,7 @@ public enum RulesCLI {
         }
         do {
             let parsed = try ArgumentReader.read(rest, options: command.options)
-            return command.run(parsed, io)
+            return try command.run(parsed, io)
         } catch {
             return usageError(error.message, usage: command.usage, helpName: command.name, io: io)
         }

@@ -15,20 +15,33 @@ enum SchemaCommand {
                 Point a file at its schema with a first line such as
                   # yaml-language-server: $schema=../schemas/rules.schema.json
                 """,
-            options: [
-                OptionSpec(name: "--out", valueName: "DIR", help: "Directory to write the schemas into."),
-                OptionSpec(
-                    name: "--kind", valueName: "KIND", allowed: ["routine", "rules", "scenario", "population"],
-                    help: "Schema to print (default: rules)."),
-            ],
-            run: run)
+            options: Options.self, run: run)
+    }
+
+    /// A file kind with a schema.
+    enum Kind: String, CaseIterable, ArgumentValue {
+        case routine, rules, scenario, population
+    }
+
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var out: String?
+        var kind = Kind.rules
+
+        static var fields: [OptionField<Self>] {
+            [
+                .option(\.out, OptionSpec(name: "--out", valueName: "DIR", help: "Directory to write the schemas into.")),
+                .option(\.kind, OptionSpec(name: "--kind", valueName: "KIND", help: "Schema to print (default: rules).")),
+            ]
+        }
     }
 
     static var schemas: [(file: String, schema: JSONValue)] { EditorSchemas.all + SchemaExtras.all }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let out = arguments.value("--out") else {
-            let kind = arguments.value("--kind") ?? "rules"
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let out = given.out else {
+            let kind = given.kind.rawValue
             guard let schema = schemas.first(where: { $0.file == "\(kind).schema.json" }) else {
                 io.fail(.noSchema(kind))
                 return .usage

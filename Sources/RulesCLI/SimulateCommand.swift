@@ -25,16 +25,35 @@ enum SimulateCommand {
                 """,
             usageArguments: "SCENARIO",
             arguments: [("SCENARIO", "A scenario file (scenarios/*.yaml).")],
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["text", "json", "html"], help: "Output format (default: text)."),
-                OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output."),
-                OptionSpec(name: "--at", valueName: "HH:MM", help: "Stop at this time (HH:MM on the first day, or YYYY-MM-DDTHH:MM)."),
-                OptionSpec(name: "--restore-each-event", valueName: nil, help: "Save and restore the engine's state between every two events."),
-                OptionSpec(name: "--state-in", valueName: "FILE", help: "Start from this saved engine state instead of a fresh one."),
-                OptionSpec(name: "--state-out", valueName: "FILE", help: "Write the engine state after the last event to FILE."),
-            ],
+            options: Options.self,
             run: run)
+    }
+
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var format = ReportFormat.text
+        var out: String?
+        var at: String?
+        var restoreEachEvent = false
+        var stateIn: String?
+        var stateOut: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
+                .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output.")),
+                .option(\.at, OptionSpec(name: "--at", valueName: "HH:MM", help: "Stop at this time (HH:MM on the first day, or YYYY-MM-DDTHH:MM).")),
+                .flag(
+                    \.restoreEachEvent,
+                    OptionSpec(name: "--restore-each-event", valueName: nil, help: "Save and restore the engine's state between every two events.")),
+                .option(
+                    \.stateIn, OptionSpec(name: "--state-in", valueName: "FILE", help: "Start from this saved engine state instead of a fresh one.")),
+                .option(\.stateOut, OptionSpec(name: "--state-out", valueName: "FILE", help: "Write the engine state after the last event to FILE.")),
+            ]
+        }
     }
 
     /// What `rules simulate` was asked, read and checked before anything runs.
@@ -56,9 +75,9 @@ enum SimulateCommand {
         var options: SimulationOptions { SimulationOptions(stop: stop, restoreEachEvent: restoreEachEvent, start: start) }
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
         let request: Request
-        switch read(arguments, io) {
+        switch read(given, io) {
         case .success(let read): request = read
         case .failure(let refusal): return refusal.code
         }
@@ -73,12 +92,12 @@ enum SimulateCommand {
 
     /// The request: one scenario file that loads against the ruleset, a stop that falls in it,
     /// a saved state of its time zone, and outputs that replace neither each other nor an input.
-    static func read(_ arguments: ParsedArguments, _ io: CommandIO) -> Result<Request, Refusal> {
+    static func read(_ given: Options, _ io: CommandIO) -> Result<Request, Refusal> {
         func usage(_ message: String) -> Result<Request, Refusal> {
             .failure(Refusal(code: RulesCLI.usageError(message, usage: command.usage, helpName: "simulate", io: io)))
         }
-        guard arguments.positional.count == 1, let path = arguments.positional.first else { return usage("simulate takes one scenario file") }
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .failure(Refusal(code: .usage)) }
+        guard given.positional.count == 1, let path = given.positional.first else { return usage("simulate takes one scenario file") }
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .failure(Refusal(code: .usage)) }
         guard let files = SimulationSupport.scenarioFiles([path], io) else { return .failure(Refusal(code: .usage)) }
         let loaded = SimulationSupport.scenarios(files, ruleset: ruleset)
         guard let first = loaded.first else {
@@ -91,29 +110,29 @@ enum SimulateCommand {
         }
         first.warn(io)
         var stop: (day: Int, seconds: Int)?
-        if let at = arguments.value("--at") {
+        if let at = given.at {
             switch SimulationSupport.stopPoint(at, scenario: scenario) {
             case .success(let point): stop = point
             case .failure(let refusal): return usage("--at: \(refusal.message)")
             }
         }
         var start: EngineState?
-        if let stateIn = arguments.value("--state-in") {
+        if let stateIn = given.stateIn {
             let saved = savedState(stateIn, scenario: scenario, io)
             guard let state = saved.state else { return .failure(Refusal(code: saved.exit)) }
             start = state
         }
         // Two outputs never share a place: the state would silently replace the timeline.
-        if let out = arguments.value("--out"), let stateOut = arguments.value("--state-out"), io.sameOutput(out, stateOut) {
+        if let out = given.out, let stateOut = given.stateOut, io.sameOutput(out, stateOut) {
             return usage("--out and --state-out name the same file (\(out)): the state would replace the timeline; give each its own")
         }
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
-        let inputs = SimulationSupport.inputs(arguments, io, extra: [path] + [arguments.value("--state-in")].compactMap { $0 })
+        let inputs = SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path] + [given.stateIn].compactMap { $0 })
         return .success(
             Request(
-                path: path, ruleset: ruleset, scenario: scenario, format: ReportFormat(arguments.value("--format"), default: .text) ?? .text,
-                at: arguments.value("--at"), stop: stop, start: start, restoreEachEvent: arguments.has("--restore-each-event"),
-                out: arguments.value("--out"), stateOut: arguments.value("--state-out"), inputs: inputs))
+                path: path, ruleset: ruleset, scenario: scenario, format: given.format,
+                at: given.at, stop: stop, start: start, restoreEachEvent: given.restoreEachEvent,
+                out: given.out, stateOut: given.stateOut, inputs: inputs))
     }
 
     /// A whole run, its records written as they come (the run keeps none).

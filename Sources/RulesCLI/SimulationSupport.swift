@@ -10,16 +10,16 @@ import RulesetFiles
 /// Loading what the simulation commands need: the ruleset (`--ruleset DIR`, default the
 /// current directory) and scenario files.
 enum SimulationSupport {
-    static var rulesetOption: OptionSpec {
-        OptionSpec(name: "--ruleset", valueName: "DIR", help: "Ruleset directory (default: the current directory).")
+    /// `--ruleset DIR`, the property holding it ("." unless given).
+    static func rulesetOption<Options>(_ property: WritableKeyPath<Options, String>) -> OptionField<Options> {
+        .option(property, OptionSpec(name: "--ruleset", valueName: "DIR", help: "Ruleset directory (default: the current directory)."))
     }
 
     /// The ruleset, or nil after printing its diagnostics. `hint` says how to name another
     /// directory when this one holds no rule files.
     static func ruleset(
-        _ arguments: ParsedArguments, _ io: CommandIO, hint: String = "run from the ruleset's directory, or name it with --ruleset DIR"
+        _ path: String, _ io: CommandIO, hint: String = "run from the ruleset's directory, or name it with --ruleset DIR"
     ) -> (Ruleset, [String: SourceFile])? {
-        let path = arguments.value("--ruleset") ?? "."
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -160,11 +160,10 @@ enum SimulationSupport {
         var message: String
     }
 
-    /// The files a run reads, which no output may replace: the ruleset's rule files (of
-    /// `directory`, default `--ruleset` or the current directory) and `extra` (the scenario,
-    /// population or state named on the command line).
-    static func inputs(_ arguments: ParsedArguments, _ io: CommandIO, directory: String? = nil, extra: [String]) -> [String] {
-        let root = io.resolve(directory ?? arguments.value("--ruleset") ?? ".")
+    /// The files a run reads, which no output may replace: the rule files of the ruleset
+    /// `directory` and `extra` (the scenario, population or state named on the command line).
+    static func inputs(ruleset directory: String, _ io: CommandIO, extra: [String]) -> [String] {
+        let root = io.resolve(directory)
         return RulesetDirectory.files(in: root, folders: RulesetDirectory.rulesetFolders).map(\.path) + extra
     }
 }

@@ -25,19 +25,50 @@ enum TestCommand {
                 """,
             usageArguments: "[PATH…]",
             arguments: [("PATH", "Scenario files or directories (default: scenarios).")],
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--update", help: "Rewrite failing expectations with what the engine now does (not under CI)."),
-                OptionSpec(name: "--dry-run", help: "With --update: print the changes and write nothing.", within: "--update"),
-                OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised."),
-                OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent.", within: "--coverage"),
-                OptionSpec(
-                    name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text).",
-                    within: "--coverage"),
-                OptionSpec(
-                    name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop."),
-            ],
+            options: Options.self,
             run: run)
+    }
+
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var update = false
+        var dryRun = false
+        var coverage = false
+        var minCoverage: Double?
+        var format = ReportFormat.text
+        var generateBoundaries: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .flag(\.update, OptionSpec(name: "--update", help: "Rewrite failing expectations with what the engine now does (not under CI).")),
+                .flag(\.dryRun, OptionSpec(name: "--dry-run", help: "With --update: print the changes and write nothing.", within: "--update")),
+                .flag(
+                    \.coverage,
+                    OptionSpec(name: "--coverage", help: "Report which entries, gates, templates, tools and thresholds the scenarios exercised.")),
+                .option(
+                    \.minCoverage,
+                    OptionSpec(name: "--min-coverage", valueName: "N", help: "With --coverage: fail below N percent.", within: "--coverage"),
+                    as: { text throws(UsageError) in
+                        guard let value = Double(text), value >= 0, value <= 100 else {
+                            throw UsageError(message: "--min-coverage takes a percentage from 0 to 100")
+                        }
+                        return value
+                    }),
+                .option(
+                    \.format,
+                    OptionSpec(
+                        name: "--format", valueName: "FORMAT", allowed: ["text", "json"], help: "Coverage output format (default: text).",
+                        within: "--coverage")),
+                .option(
+                    \.generateBoundaries,
+                    OptionSpec(
+                        name: "--generate-boundaries", valueName: "OUT_DIR", help: "Write scenarios just below and above every threshold, then stop.")
+                ),
+            ]
+        }
     }
 
     /// What `rules test` was asked: the coverage floor, whether to update (and only show)
@@ -58,15 +89,15 @@ enum TestCommand {
         var out = ""
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        if let out = arguments.value("--generate-boundaries") { return BoundaryCommand.generate(ruleset: ruleset, out: out, io: io) }
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        if let out = given.generateBoundaries { return BoundaryCommand.generate(ruleset: ruleset, out: out, io: io) }
         let request: Request
-        switch read(arguments, ruleset: ruleset, io) {
+        switch read(given, ruleset: ruleset, io) {
         case .success(let read): request = read
         case .failure(let refusal): return refusal.code
         }
-        let paths = arguments.positional.isEmpty ? ["scenarios"] : arguments.positional
+        let paths = given.positional.isEmpty ? ["scenarios"] : given.positional
         var walkProblems: [Diagnostic] = []
         guard let files = SimulationSupport.scenarioFiles(paths, io, problems: &walkProblems) else { return .usage }
         guard !files.isEmpty || !walkProblems.isEmpty else {
@@ -84,7 +115,7 @@ enum TestCommand {
                 floor = "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
                 belowMinimum = true
             }
-            if arguments.value("--format") == "json" {
+            if given.format == .json {
                 // Standard output holds the JSON alone (valid whatever failed); the results
                 // and the summary line go to standard error.
                 io.err(tally.out + floor + "\(tally.passed) passed, \(tally.failed) failed\n")
@@ -105,22 +136,16 @@ enum TestCommand {
 
     /// The request's options, checked: a floor from 0 to 100, --dry-run only with --update,
     /// and no update where CI is set.
-    static func read(_ arguments: ParsedArguments, ruleset: Ruleset, _ io: CommandIO) -> Result<Request, Refusal> {
+    static func read(_ given: Options, ruleset: Ruleset, _ io: CommandIO) -> Result<Request, Refusal> {
         func usage(_ message: String) -> Result<Request, Refusal> {
             .failure(Refusal(code: RulesCLI.usageError(message, usage: command.usage, helpName: "test", io: io)))
         }
-        var minimum: Double?
-        if let text = arguments.value("--min-coverage") {
-            guard let value = Double(text), value >= 0, value <= 100 else { return usage("--min-coverage takes a percentage from 0 to 100") }
-            minimum = value
-        }
-        let update = arguments.has("--update")
-        let dryRun = arguments.has("--dry-run")
+        let (minimum, update, dryRun) = (given.minCoverage, given.update, given.dryRun)
         if dryRun, !update { return usage("--dry-run goes with --update") }
         if update, !dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
             return usage("--update is refused when CI is set: review and update expectations on your machine")
         }
-        let coverage = arguments.has("--coverage") || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
+        let coverage = given.coverage || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
         return .success(Request(ruleset: ruleset, minimum: minimum, update: update, dryRun: dryRun, coverage: coverage))
     }
 

@@ -9,19 +9,28 @@ enum ToolsCommand {
             name: "tools",
             abstract: "Print the tool declarations as function-declaration JSON for the on-device model.",
             discussion: "Generated from the ruleset's tools: section, so the model and the validator never disagree.",
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(
-                    name: "--format", valueName: "FORMAT", allowed: ToolDeclarations.Format.allCases.map(\.rawValue),
-                    help: "Declaration format (default: gemma)."),
-            ],
-            run: run)
+            options: Options.self, run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let (ruleset, _) = SimulationSupport.ruleset(arguments, io) else { return .usage }
-        let format = arguments.value("--format").flatMap(ToolDeclarations.Format.init(rawValue:)) ?? .gemma
-        io.out(ToolDeclarations.export(ruleset, format: format).prettyRendered() + "\n")
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var format = ToolDeclarations.Format.gemma
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Declaration format (default: gemma).")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        io.out(ToolDeclarations.export(ruleset, format: given.format).prettyRendered() + "\n")
         return .success
     }
 }
+
+extension ToolDeclarations.Format: ArgumentValue {}

@@ -30,12 +30,7 @@ enum WatchCommand {
                 """,
             usageArguments: "[SCENARIO]",
             arguments: [("SCENARIO", "A scenario to simulate on every change (optional).")],
-            options: [
-                SimulationSupport.rulesetOption,
-                OptionSpec(name: "--html", valueName: "FILE", help: "Write the simulation of SCENARIO as a self-reloading HTML report."),
-                OptionSpec(name: "--interval", valueName: "SECONDS", help: "How often to look for changes (default: 0.5)."),
-                OptionSpec(name: "--rounds", valueName: "N", help: "Stop after N rounds (default: run until interrupted)."),
-            ],
+            options: Options.self,
             run: run)
     }
 
@@ -47,22 +42,50 @@ enum WatchCommand {
         var isStopped: Bool { lock.withLock { stopped } }
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard arguments.positional.count <= 1 else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var ruleset = "."
+        var html: String?
+        /// Seconds from 0.05 to 60 between two looks at the files.
+        var interval = 0.5
+        /// Rounds before the watch stops; nil: until stopped.
+        var rounds: Int?
+
+        static var fields: [OptionField<Self>] {
+            [
+                SimulationSupport.rulesetOption(\.ruleset),
+                .option(
+                    \.html, OptionSpec(name: "--html", valueName: "FILE", help: "Write the simulation of SCENARIO as a self-reloading HTML report.")),
+                .option(
+                    \.interval, OptionSpec(name: "--interval", valueName: "SECONDS", help: "How often to look for changes (default: 0.5)."),
+                    as: { text throws(UsageError) in
+                        guard let interval = Double(text), interval >= 0.05, interval <= 60 else {
+                            throw UsageError(message: "--interval takes seconds from 0.05 to 60")
+                        }
+                        return interval
+                    }),
+                .option(
+                    \.rounds, OptionSpec(name: "--rounds", valueName: "N", help: "Stop after N rounds (default: run until interrupted)."),
+                    as: { text throws(UsageError) in
+                        guard let value = Int(text), value >= 1 else { throw UsageError(message: "--rounds takes a positive whole number") }
+                        return value
+                    }),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard given.positional.count <= 1 else {
             return RulesCLI.usageError("watch takes at most one scenario file", usage: command.usage, helpName: "watch", io: io)
         }
-        let scenario = arguments.positional.first
-        let html = arguments.value("--html")
+        let scenario = given.positional.first
+        let html = given.html
         if html != nil, scenario == nil {
             return RulesCLI.usageError("--html needs a SCENARIO to simulate", usage: command.usage, helpName: "watch", io: io)
         }
-        let interval: Double
-        let rounds: Int?
-        switch pace(arguments) {
-        case .success(let read): (interval, rounds) = read
-        case .failure(let problem): return RulesCLI.usageError(problem.message, usage: command.usage, helpName: "watch", io: io)
-        }
-        let rulesetPath = arguments.value("--ruleset") ?? "."
+        let (interval, rounds) = (given.interval, given.rounds)
+        let rulesetPath = given.ruleset
         let directory = io.resolve(rulesetPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -71,7 +94,7 @@ enum WatchCommand {
         }
         // A report that can never be written (a device, a directory, an input) is said before
         // watching starts, with exit 2.
-        if let html, io.outputTarget(html, inputs: arguments.positional) == nil { return .usage }
+        if let html, io.outputTarget(html, inputs: given.positional) == nil { return .usage }
 
         let flag = StopFlag()
         let sources = stopOnSignals(flag)
@@ -101,16 +124,6 @@ enum WatchCommand {
         let kept = html.flatMap { html in lastReport.map { io.writeAtomically($0, to: html) } } ?? true
         io.out("\nwatch ended after \(round) round\(round == 1 ? "" : "s")\n")
         return kept ? .success : .usage
-    }
-
-    /// `--interval` (seconds from 0.05 to 60, default 0.5) and `--rounds` (a positive whole
-    /// number, or none: until stopped).
-    static func pace(_ arguments: ParsedArguments) -> Result<(interval: Double, rounds: Int?), UsageError> {
-        let interval = arguments.value("--interval").map { Double($0) } ?? 0.5
-        guard let interval, interval >= 0.05, interval <= 60 else { return .failure(UsageError(message: "--interval takes seconds from 0.05 to 60")) }
-        guard let text = arguments.value("--rounds") else { return .success((interval, nil)) }
-        guard let value = Int(text), value >= 1 else { return .failure(UsageError(message: "--rounds takes a positive whole number")) }
-        return .success((interval, value))
     }
 
     /// SIGINT and SIGTERM stop the watch (at the end of its round) instead of the process.

@@ -6,38 +6,6 @@ import RulesetFiles
 
 /// What `bundle`, `verify` and `check` share about keys and bundle files.
 enum BundleSigning {
-    /// The release options of `rules bundle` (`--sequence`, `--channel`, `--expires`,
-    /// `--rollout`), nil when none is given; a usage message when one is wrong.
-    static func release(_ arguments: ParsedArguments) -> Result<BundleRelease?, UsageError> {
-        let given = ["--channel", "--expires", "--rollout", "--sign"].filter { arguments.value($0) != nil }
-        guard let text = arguments.value("--sequence") else {
-            return given.isEmpty ? .success(nil) : .failure(UsageError(message: "\(given[0]) needs --sequence N (the release's number)"))
-        }
-        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let sequence = Int(text), (1...BundleRelease.maxSequence).contains(sequence) else {
-            return .failure(UsageError(message: "--sequence '\(text)' is not a whole number from 1 to 2^53 − 1"))
-        }
-        var release = BundleRelease(sequence: sequence)
-        if let channel = arguments.value("--channel") {
-            guard BundleRelease.isChannel(channel) else {
-                return .failure(UsageError(message: "--channel '\(channel)' is not 1–32 of a-z, 0-9, - and _"))
-            }
-            release.channel = channel
-        }
-        if let expires = arguments.value("--expires") {
-            guard let day = DateFormat.days(expires), DateFormat.string(day) == expires, InputLimits.engineDays.contains(day) else {
-                return .failure(UsageError(message: "--expires '\(expires)' is not a date YYYY-MM-DD (2000–2199)"))
-            }
-            release.expires = day
-        }
-        if let rollout = arguments.value("--rollout") {
-            guard let hundredths = BundleRelease.rollout(rollout.hasSuffix("%") ? rollout : rollout + "%") else {
-                return .failure(UsageError(message: "--rollout '\(rollout)' is not a share over 0 and at most 100 (10 or 10%, two decimals at most)"))
-            }
-            release.rollout = hundredths
-        }
-        return .success(release)
-    }
-
     /// The private keys of `--sign` files: (key id, seed) each; a message naming the file
     /// that does not read.
     static func signingKeys(_ paths: [String], _ io: CommandIO) -> Result<[(id: String, seed: [UInt8])], UsageError> {

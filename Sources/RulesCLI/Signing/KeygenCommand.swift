@@ -20,14 +20,26 @@ enum KeygenCommand {
                 the repository (a CI secret), and ship the public key in the app.
                 """,
 
-            options: [
-                OptionSpec(name: "--out", valueName: "DIR", help: "The directory to write the key pair into (made if missing).", required: true)
-            ],
+            options: Options.self,
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
-        guard let out = arguments.value("--out"), arguments.positional.isEmpty else {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var out: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                .option(
+                    \.out,
+                    OptionSpec(name: "--out", valueName: "DIR", help: "The directory to write the key pair into (made if missing).", required: true))
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
+        guard let out = given.out, given.positional.isEmpty else {
             return RulesCLI.usageError("keygen needs --out DIR and nothing else", usage: command.usage, helpName: "keygen", io: io)
         }
         let directory = io.resolve(out)

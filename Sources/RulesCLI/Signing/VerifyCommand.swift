@@ -16,35 +16,59 @@ enum VerifyCommand {
                 """,
             usageArguments: "BUNDLE",
             arguments: [("BUNDLE", "The bundle file.")],
-            options: [
-                OptionSpec(
-                    name: "--trust", valueName: "PUB", help: "A public key file the app trusts (repeatable).", repeatable: true, required: true),
-                OptionSpec(name: "--channel", valueName: "NAME", help: "The app's channel (default: stable)."),
-                OptionSpec(name: "--after", valueName: "N", help: "The last sequence the app accepted (default: 0)."),
-                OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC).", usageValue: "YYYY-MM-DD"),
-                OptionSpec(name: "--install", valueName: "ID", help: "An install id: also check it falls in the rollout."),
-            ],
+            options: Options.self,
             run: run)
     }
 
-    static func run(_ arguments: ParsedArguments, _ io: CommandIO) -> ExitCode {
+    /// The options as given.
+    struct Options: CommandOptions {
+        var positional: [String] = []
+        var trust: [String] = []
+        var channel = "stable"
+        var after = 0
+        /// The day to check expiry on (days since 1970), today unless given.
+        var at: Int?
+        var install: String?
+
+        static var fields: [OptionField<Self>] {
+            [
+                .repeated(
+                    \.trust, OptionSpec(name: "--trust", valueName: "PUB", help: "A public key file the app trusts (repeatable).", required: true)),
+                .option(\.channel, OptionSpec(name: "--channel", valueName: "NAME", help: "The app's channel (default: stable).")),
+                .option(
+                    \.after, OptionSpec(name: "--after", valueName: "N", help: "The last sequence the app accepted (default: 0)."),
+                    as: { text throws(UsageError) in
+                        guard let number = Int(text), number >= 0 else {
+                            throw UsageError(message: "--after '\(text)' is not a whole number of 0 or more")
+                        }
+                        return number
+                    }),
+                .option(
+                    \.at,
+                    OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC).", usageValue: "YYYY-MM-DD"),
+                    as: { text throws(UsageError) in
+                        guard let day = DateFormat.days(text), DateFormat.string(day) == text else {
+                            throw UsageError(message: "--at '\(text)' is not a date YYYY-MM-DD")
+                        }
+                        return day
+                    }),
+                .option(\.install, OptionSpec(name: "--install", valueName: "ID", help: "An install id: also check it falls in the rollout.")),
+            ]
+        }
+    }
+
+    static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
         func usage(_ message: String) -> ExitCode { RulesCLI.usageError(message, usage: command.usage, helpName: "verify", io: io) }
-        guard arguments.positional.count == 1, let path = arguments.positional.first else { return usage("verify takes one bundle file") }
+        guard given.positional.count == 1, let path = given.positional.first else { return usage("verify takes one bundle file") }
         let keys: TrustedKeys
-        switch BundleSigning.trustedKeys(arguments.values["--trust"] ?? [], io) {
+        switch BundleSigning.trustedKeys(given.trust, io) {
         case .success(let read): keys = read
         case .failure(let problem): return usage(problem.message)
         }
         guard !keys.ids.isEmpty else { return usage("verify needs --trust PUB (a public key file)") }
-        var trust = BundleTrust(keys: keys, channel: arguments.value("--channel") ?? "stable", now: Date(), installID: arguments.value("--install"))
-        if let after = arguments.value("--after") {
-            guard let number = Int(after), number >= 0 else { return usage("--after '\(after)' is not a whole number of 0 or more") }
-            trust.lastSequence = number
-        }
-        if let at = arguments.value("--at") {
-            guard let day = DateFormat.days(at), DateFormat.string(day) == at else { return usage("--at '\(at)' is not a date YYYY-MM-DD") }
-            trust.now = Date(timeIntervalSince1970: Double(day) * 86_400)
-        }
+        var trust = BundleTrust(keys: keys, channel: given.channel, now: Date(), installID: given.install)
+        trust.lastSequence = given.after
+        if let day = given.at { trust.now = Date(timeIntervalSince1970: Double(day) * 86_400) }
         let data: Data
         switch BundleSigning.readBundle(io.resolve(path)) {
         case .success(let read): data = read

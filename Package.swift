@@ -49,6 +49,7 @@ let package = Package(
         // Golden files and fixtures for every test target; running `rules` in-process only for
         // the tests of the targets above the CLI (the lower targets' tests do not build it).
         .target(name: "TestSupport", dependencies: []),
+        .target(name: "ShippedRuleset", dependencies: ["Ruleset", "RulesetFiles", "TestSupport"]),
         .target(name: "CLITestSupport", dependencies: ["RulesCLI"]),
         .executableTarget(
             name: "Benchmarks",
@@ -77,8 +78,9 @@ let package = Package(
             name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "TestSupport"]),
         .testTarget(
             name: "RulesEngineTests",
+            // No simulator: the engine's tests build their days from Swift values.
             dependencies: [
-                "RulesEngine", "RulesSimulator", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport",
+                "RulesEngine", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport", "ShippedRuleset",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
@@ -86,7 +88,10 @@ let package = Package(
             dependencies: ["RulesLanguageServer", "RulesDiagnostics", "RulesDocument", "TestSupport"]),
         .testTarget(
             name: "RulesSimulatorTests",
-            dependencies: ["RulesSimulator", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML"],
+            dependencies: [
+                "RulesSimulator", "RulesEngine", "RulesExpression", "RulesDocument", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles",
+                "RulesYAML", "ShippedRuleset",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesCLITests",

@@ -70,6 +70,21 @@ public enum Fixtures {
         return directory
     }
 
+    /// A copy of the shipped ruleset with text edits (file, old text, new text), and the
+    /// edits whose old text the file lacks (a test says those: its variant is not the one
+    /// it meant).
+    public static func variantOfShipped(_ edits: [(String, String, String)]) throws -> (directory: String, missing: [String]) {
+        let directory = try copyOfShipped()
+        var missing: [String] = []
+        for (file, old, new) in edits {
+            let path = (directory as NSString).appendingPathComponent(file)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if !text.contains(old) { missing.append("\(file) lacks \(old)") }
+            try text.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return (directory, missing)
+    }
+
     /// Writes `files` (relative path → text) below `directory`, creating folders; a file that cannot be written
     /// throws, so a test never runs on a fixture that is not there.
     public static func write(_ files: [String: String], to directory: String) throws {

@@ -2,7 +2,6 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import RulesSimulator
 import Ruleset
 import Testing
 
@@ -47,22 +46,11 @@ import Testing
             ("rules/judgement.yaml", "completed: 10", "completed: 1000000000"),
             ("rules/route.yaml", "delta: 300", "delta: 1000000000"),
         ])
-        let result = try #require(
-            Shipped.run(
-                """
-                name: big
-                timezone: Asia/Seoul
-                routines: [steps, water, skincare]
-                days:
-                  - date: 2026-07-20
-                    health: { permission: { steps: granted }, steps: { "07:00": 0, "22:00": 1000000000 } }
-                    events:
-                      - { at: "08:00", app: open }
-                      - { at: "09:00", log: { routine: water, value: 1000000 } }
-                      - { at: "21:10", app: open }
-                  - date: 2026-07-21
-                    events: [{ at: "08:00", app: open }]
-                """, ruleset: big))
+        // Steps on their way to a billion by 22:00.
+        func steps(_ count: Int) -> HealthReading { HealthReading(stepsPermission: .granted, stepsToday: count) }
+        let result = try EngineDays(big, routines: ["steps", "water", "skincare"])
+            .at("2026-07-20", "08:00", .open(steps(66_666_666))).at("2026-07-20", "09:00", .log("water", 1_000_000))
+            .at("2026-07-20", "21:10", .open(steps(944_444_444))).at("2026-07-21", "08:00", .open()).live()
         #expect(result.closedDays.count == 2)
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import RulesEngine
 import RulesExpression
-import RulesSimulator
 import Ruleset
 import Testing
 
@@ -19,54 +18,32 @@ import Testing
     }
 
     /// The home line of each app run of a day whose night HealthKit knows, with `routines`.
-    func homeLines(routines: String) throws -> [String] {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: slept well
-                date: 2026-07-15
-                timezone: Asia/Seoul
-                routines: \(routines)
-                health:
-                  permission: { steps: granted, sleep: granted }
-                  sleep: { start: "00:30", end: "07:30" }
-                events:
-                  - { at: "09:00", app: open }
-                  - { at: "12:00", log: { routine: water, value: 250 } }
-                """))
-        return result.records.compactMap { record in
-            if case .templateRendered(let text) = record.kind, text.surface == "home" { return text.templateID }
-            return nil
-        }
+    func homeLines(routines: Set<String>) throws -> [String] {
+        let night = HealthReading(stepsPermission: .granted, sleepPermission: .granted, sleepMinutes: 420, sleepStart: 1800, sleepEnd: 27_000)
+        return try EngineDays(routines: routines).at("2026-07-15", "09:00", .open(night)).at("2026-07-15", "12:00", .log("water", 250)).live()
+            .rendered(on: "home")
     }
 
     /// A night's sleep completes the sleep routine at the first sync, a completion of the
     /// user's only when the routine is enabled: otherwise the first line is the day's
     /// default, not "하나 처리 완료" with 0 of 4 done.
     @Test func aDisabledRoutineMetBySyncedDataIsNoCompletion() throws {
-        #expect(try homeLines(routines: "[steps, water, study, skincare]") == ["home_default", "home_default"])
-        #expect(try homeLines(routines: "[steps, water, study, skincare, sleep]") == ["home_completed", "home_default"])
+        #expect(try homeLines(routines: ["steps", "water", "study", "skincare"]) == ["home_default", "home_default"])
+        #expect(try homeLines(routines: ["steps", "water", "study", "skincare", "sleep"]) == ["home_completed", "home_default"])
     }
 
-    func newYorkNight(_ ruleset: Ruleset) throws -> SimulationResult {
-        try #require(
-            Shipped.run(
-                """
-                name: spring forward
-                timezone: America/New_York
-                routines: [water]
-                settings: { evening_underachievement: false, recovery_route: false, routine_reminder: true, reminders: { water: "23:00" } }
-                days:
-                  - date: 2026-03-07
-                    events: [{ at: "20:00", app: open }]
-                  - date: 2026-03-08
-                    events: [{ at: "12:00", app: open }]
-                """, ruleset: ruleset))
+    func newYorkNight(_ ruleset: Ruleset) throws -> Lived {
+        let settings: [String: Value] = [
+            "evening_underachievement": .bool(false), "recovery_route": .bool(false), "routine_reminder": .bool(true),
+            "reminders": .map(["water": .time(23 * 3600)]),
+        ]
+        return try EngineDays(ruleset, zone: "America/New_York", routines: ["water"], settings: settings)
+            .at("2026-03-07", "20:00", .open()).at("2026-03-08", "12:00", .open()).live()
     }
 
     @Test func aReminderDeferredOverTheSpringForwardNightLandsAtSevenLocal() throws {
         let result = try newYorkNight(try deferringRuleset())
-        let clock = result.scenario.clock
+        let clock = result.clock
         let sunday = try #require(DateFormat.days("2026-03-08"))
         let delivery = try #require(
             result.records.compactMap { record -> ScheduledNotification? in
@@ -82,7 +59,7 @@ import Testing
     @Test func aDeferredRequestCountsAgainstTheCapOfTheDayItFiresOn() throws {
         let result = try newYorkNight(try deferringRuleset(maxPerDay: 1))
         let sunday = try #require(DateFormat.days("2026-03-08"))
-        #expect(Shipped.deliveries(result).map(\.0) == ["routine_reminder"])
+        #expect(result.deliveries.map(\.0) == ["routine_reminder"])
         #expect(
             result.records.contains {
                 if case .notificationSuppressed(let s) = $0.kind {
@@ -94,19 +71,9 @@ import Testing
     }
 
     @Test func afterSkippingTheDayARouteRequestChangesNothing() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: skip then ask
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water, study]
-                events:
-                  - { at: "08:00", app: open }
-                  - { at: "09:00", action: skip_today }
-                  - { at: "10:00", action: start_recovery }
-                  - { at: "11:00", widget: start_recovery }
-                """))
+        let result = try EngineDays(routines: ["water", "study"]).at("2026-07-20", "08:00", .open())
+            .at("2026-07-20", "09:00", .action(.skipToday)).at("2026-07-20", "10:00", .action(.startRecovery))
+            .at("2026-07-20", "11:00", .widget(.startRecovery)).live()
         #expect(!result.records.contains { if case .routeChanged(_, .recovery, _) = $0.kind { true } else { false } })
         // An ordinary user action, recorded as refused, never a problem.
         #expect(result.records.filter { if case .routeRequestRefused(_, .daySkipped) = $0.kind { true } else { false } }.count == 2)
@@ -115,18 +82,8 @@ import Testing
     }
 
     @Test func undoingALogTakesBackAKeptCompletion() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: undo
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water, study]
-                events:
-                  - { at: "08:00", app: open }
-                  - { at: "09:00", log: { routine: water, value: 1500 } }
-                  - { at: "10:00", delete_log: log_20260720_001 }
-                """))
+        let result = try EngineDays(routines: ["water", "study"]).at("2026-07-20", "08:00", .open())
+            .at("2026-07-20", "09:00", .log("water", 1500)).at("2026-07-20", "10:00", .deleteLog(id: "log_20260720_001")).live()
         let statuses = result.closedDays.first?.statuses
         #expect(statuses?["water"] == .failed)
     }
@@ -135,93 +92,24 @@ import Testing
 /// DST gaps around the day start and events: no day is lost, nothing is out of order.
 @Suite struct DaylightSavingGapTests {
     @Test func aDayStartInsideTheGapStillClosesTheDayBefore() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: gap at the day start
-                timezone: America/New_York
-                settings: { day_starts_at: "02:30" }
-                routines: [water]
-                days:
-                  - date: 2026-03-07
-                    events: [{ at: "09:00", app: open }]
-                  - date: 2026-03-08
-                    events: [{ at: "03:00", app: open }, { at: "09:00", app: open }]
-                  - date: 2026-03-09
-                    events: [{ at: "09:00", app: open }]
-                """))
+        let result = try EngineDays(zone: "America/New_York", routines: ["water"], settings: ["day_starts_at": .time(2 * 3600 + 1800)])
+            .at("2026-03-07", "09:00", .open()).at("2026-03-08", "03:00", .open()).at("2026-03-08", "09:00", .open())
+            .at("2026-03-09", "09:00", .open()).live()
         #expect(result.closedDays.map { DateFormat.string($0.day) } == ["2026-03-07", "2026-03-08", "2026-03-09"])
-        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
+        #expect(result.problems.isEmpty, "\(result.problems)")
     }
 
-    @Test func anEventAtANonexistentTimeIsNotOutOfOrderWithTheNextOne() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: gap between events
-                timezone: America/New_York
-                settings: { day_starts_at: "00:00" }
-                date: 2026-03-08
-                routines: [water]
-                events:
-                  - { at: "02:30", app: open }
-                  - { at: "03:00", log: { routine: water, value: 250 } }
-                """))
-        #expect(result.problems.isEmpty, "\(result.problems.map(\.message))")
-        #expect(result.engine.habitLogs.count == 1 || result.closedDays.count == 1)
-        #expect(result.records.contains { if case .log = $0.kind { true } else { false } })
-    }
-}
-
-/// In a multi-day scenario, top-level `health:` and `settings:` are every day's defaults,
-/// which a day's own keys override key by key.
-@Suite struct ScenarioDefaultsTests {
-    @Test func topLevelHealthAndSettingsHoldOnEveryDay() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: defaults
-                timezone: Asia/Seoul
-                routines: [steps, water]
-                settings: { morning_checkin: false }
-                health:
-                  permission: { steps: granted }
-                  steps: { "07:00": 0, "12:00": 6000 }
-                days:
-                  - date: 2026-07-20
-                    events: [{ at: "13:00", app: open }]
-                  - date: 2026-07-21
-                    events: [{ at: "13:00", app: open }]
-                  - date: 2026-07-22
-                    health: { steps: { "07:00": 0, "12:00": 100 } }
-                    events: [{ at: "13:00", app: open }]
-                """))
-        let steps = result.records.compactMap { record -> Int? in
-            if case .sync(let health?) = record.kind { return health.stepsToday }
-            return nil
-        }
-        #expect(steps == [6000, 6000, 100])
-        #expect(!result.records.contains { if case .notificationDelivered(let n, _) = $0.kind { n.type == "morning_checkin" } else { false } })
-    }
 }
 
 /// An expression that fails to evaluate is a `problem` record naming its file and line —
 /// never a silent `false` or a silently skipped line — and `rules test` fails such a day.
 @Suite struct EvaluationProblemTests {
     /// One app open at 08:00 under `ruleset`.
-    func morning(_ ruleset: Ruleset, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> SimulationResult {
-        try #require(
-            Shipped.run(
-                """
-                name: overflow
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water]
-                events: [{ at: "08:00", app: open }]
-                """, ruleset: ruleset), sourceLocation: sourceLocation)
+    func morning(_ ruleset: Ruleset, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Lived {
+        try EngineDays(ruleset, routines: ["water"]).at("2026-07-20", "08:00", .open()).live(sourceLocation: sourceLocation)
     }
 
-    func evaluationProblems(_ result: SimulationResult) -> [String] {
+    func evaluationProblems(_ result: Lived) -> [String] {
         result.records.compactMap { record -> String? in
             if case .problem(.evaluation, let message) = record.kind { return message }
             return nil
@@ -240,8 +128,6 @@ import Testing
         let shipped = try String(contentsOfFile: Shipped.root + "/templates/character.yaml", encoding: .utf8)
         let lineOfHomeDefault = (shipped.components(separatedBy: "\n").firstIndex { $0.contains("text: 오늘 루트는 {completed}/{total}") } ?? 0) + 1
         #expect(problems.contains { $0.hasPrefix("templates/character.yaml:\(lineOfHomeDefault): ") && $0.contains("home_default") })
-        let failures = ExpectationChecker.check(result, ruleset: overflowing).filter { !$0.passed }
-        #expect(failures.map(\.expectation.text) == ["{ problems: 0 } (implied)"])
     }
 
     @Test func aFailingTableConditionIsAProblemRecord() throws {

@@ -2,7 +2,6 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import RulesSimulator
 import Ruleset
 import TestSupport
 import Testing
@@ -423,47 +422,5 @@ import Testing
         ])
         let (records, _) = try continueUnder(changed)
         #expect(reconciliations(records).contains("item skincare.양치 dropped"))
-    }
-}
-
-/// `--restore-each-event` over a thousand generated days: the state goes to JSON and back
-/// into a fresh engine after every event and delivery, and the trace does not change.
-@Suite struct RestoreEachEventTests {
-    @Test func aThousandGeneratedDaysGiveTheSameTraceWhenRestoredAfterEveryEventOrRecomputed() throws {
-        var g = GeneratedDays.Generator(state: 11)
-        var days = 0
-        var events = 0
-        for block in 0..<20 {
-            let yaml = GeneratedDays.scenario(&g, first: DateFormat.string(DateFormat.days("2026-03-01")! + block * 50), count: 50)
-            let scenario = try #require(Shipped.scenario(yaml))
-            let plain = Simulation.run(scenario, ruleset: Shipped.ruleset)
-            let restored = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(restoreEachEvent: true))
-            let restoreProblems = restored.problems.filter { $0.message.hasPrefix("state.restore") }
-            #expect(restoreProblems.isEmpty, "\(restoreProblems.map(\.message).prefix(3))")
-            // And with the verification switch: every memo recomputed at every run.
-            let recomputed = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(verification: .recomputed))
-            // One block in four also with the comparing switch: no step's memos change anything.
-            if block % 4 == 0 {
-                let compared = Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(verification: .compared))
-                let mismatches = compared.records.filter { record in
-                    if case .problem(.memoMismatch, _) = record.kind { return true }
-                    return false
-                }
-                #expect(mismatches.isEmpty, "block \(block): \(mismatches.prefix(2))")
-                #expect(compared.records == plain.records, "block \(block) compared")
-            }
-            let a = Trace.jsonLines(plain, ruleset: Shipped.ruleset)
-            for (what, other) in [("restored", restored), ("recomputed", recomputed)] {
-                let b = Trace.jsonLines(other, ruleset: Shipped.ruleset)
-                if a != b {
-                    let first = zip(a.split(separator: "\n"), b.split(separator: "\n")).first { $0 != $1 }
-                    Issue.record("block \(block) \(what) differs first at:\n\(first.map { "\($0.0)\n\($0.1)" } ?? "length")")
-                }
-            }
-            days += restored.closedDays.count
-            events += scenario.days.reduce(0) { $0 + $1.events.count }
-        }
-        #expect(days >= 1_000)
-        #expect(events >= 5_000)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import RulesEngine
 import RulesExpression
-import RulesSimulator
 import Ruleset
 import RulesetFiles
 import TestSupport
@@ -13,28 +12,28 @@ import Testing
 @Suite struct PolicyVariantTests {
     func ruleset(_ edits: [(String, String, String)]) throws -> Ruleset { try Shipped.variant(edits) }
 
-    let reminderDay = """
-        name: reminder
-        date: 2026-07-20
-        timezone: Asia/Seoul
-        settings: { morning_checkin: false, evening_underachievement: false, recovery_route: false, routine_reminder: true, reminders: { water: "06:00" } }
-        routines: [water]
-        events: [{ at: "05:00", app: open }]
-        """
+    /// A water reminder at 06:00 (in quiet hours), the app opened at 05:00.
+    func reminderDay(_ rules: Ruleset) throws -> Lived {
+        let settings: [String: Value] = [
+            "morning_checkin": .bool(false), "evening_underachievement": .bool(false), "recovery_route": .bool(false),
+            "routine_reminder": .bool(true), "reminders": .map(["water": .time(6 * 3600)]),
+        ]
+        return try EngineDays(rules, routines: ["water"], settings: settings).at("2026-07-20", "05:00", .open()).live()
+    }
 
     @Test func deferredCandidatesArriveWhenQuietHoursEnd() throws {
         let rules = try ruleset([("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n")])
-        let result = try #require(Shipped.run(reminderDay, ruleset: rules))
-        #expect(Shipped.deliveries(result).map(\.1) == ["07:00"])
+        let result = try reminderDay(rules)
+        #expect(result.deliveries.map(\.1) == ["07:00"])
     }
 
     @Test func deferredCandidatesOlderThanExpiresAfterAreStale() throws {
         let rules = try ruleset([
             ("rules/notifications.yaml", "    for_each: routine\n", "    for_each: routine\n    in_quiet_hours: defer\n    expires_after: 30m\n")
         ])
-        let result = try #require(Shipped.run(reminderDay, ruleset: rules))
-        #expect(Shipped.deliveries(result).isEmpty)
-        #expect(Shipped.suppressions(result).contains { $0.0 == "routine_reminder" && $0.2 == "stale" })
+        let result = try reminderDay(rules)
+        #expect(result.deliveries.isEmpty)
+        #expect(result.suppressions.contains { $0.0 == "routine_reminder" && $0.2 == "stale" })
     }
 
     /// A line kept from an earlier run is not kept across a change of `day_starts_at`: a
@@ -46,18 +45,10 @@ import Testing
                 "    when: route != \"recovery\" && risk == \"low\" && (sleep.end ?? 07:00) >= 03:00\n"
             )
         ])
-        let day = """
-            name: day start
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            health: { permission: { steps: granted, sleep: granted }, sleep: { start: "23:00", end: "03:30" }, steps: { "07:00": 0 } }
-            routines: [water]
-            events:
-              - { at: "10:00", app: open }
-              - { at: "10:05", app: open }
-              - { at: "10:10", settings: { day_starts_at: "03:15" } }
-            """
-        let result = try #require(Shipped.run(day, ruleset: rules))
+        let night = HealthReading(
+            stepsPermission: .granted, sleepPermission: .granted, stepsToday: 0, sleepMinutes: 270, sleepStart: 23 * 3600, sleepEnd: 3 * 3600 + 1800)
+        let result = try EngineDays(rules, routines: ["water"]).at("2026-07-20", "10:00", .open(night)).at("2026-07-20", "10:05", .open(night))
+            .at("2026-07-20", "10:10", .settings(["day_starts_at": .time(3 * 3600 + 900)])).live()
         let lines = result.records.compactMap { record -> String? in
             guard case .snapshot(let snapshot) = record.kind else { return nil }
             return snapshot.characterLine
@@ -110,44 +101,31 @@ import Testing
                 "    - { result: success,   when: notifications.sent_today >= 1 && event == \"home\" }\n"
             )
         ])
-        let day = """
-            name: close
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            routines: [water]
-            events:
-              - { at: "08:00", app: open }
-              - { at: "08:05", log: { routine: water, value: 1500 } }
-            """
-        let scenario = try #require(Shipped.scenario(day, ruleset: rules))
-        let kept = Simulation.run(scenario, ruleset: rules)
-        let restored = Simulation.run(scenario, ruleset: rules, options: SimulationOptions(restoreEachEvent: true))
+        let days = EngineDays(rules, routines: ["water"]).at("2026-07-20", "08:00", .open()).at("2026-07-20", "08:05", .log("water", 1500))
+        let kept = try days.live()
+        let restored = try days.live(restoring: true)
         // The last run completed water (its event: `completed`); the check-in came after it.
         #expect(kept.records.contains { if case .snapshot = $0.kind { true } else { false } })
-        #expect(Shipped.deliveries(kept).map(\.0).contains("morning_checkin"))
+        #expect(kept.deliveries.map(\.0).contains("morning_checkin"))
         #expect(kept.closedDays.map(\.result) == [.success])
-        #expect(Trace.jsonLines(kept, ruleset: rules) == Trace.jsonLines(restored, ruleset: rules))
+        #expect(kept.records == restored.records)
     }
 
-    func ignoredDays(_ count: Int) -> String {
-        var days = ""
-        for index in 0..<count {
-            days += "  - date: 2026-07-\(20 + index)\n    events:\n      - { at: \"08:00\", app: open }\n"
-            if index < 3 { days += "      - { at: \"20:40\", notification: evening_underachievement, response: ignored }\n" }
-        }
-        return "name: ignores\ntimezone: Asia/Seoul\nsettings: { morning_checkin: false }\nroutines: [water]\ndays:\n" + days
+    /// The evening notice ignored on the first three of `count` days.
+    func ignoredDays(_ count: Int, _ rules: Ruleset) throws -> Lived {
+        try EngineDays.evenings([.ignored, .ignored, .ignored], days: count, ruleset: rules).live()
     }
 
     @Test func weakenedOffStopsTheType() throws {
         let rules = try ruleset([("rules/notifications.yaml", "effect: passive", "effect: off")])
-        let result = try #require(Shipped.run(ignoredDays(5), ruleset: rules))
-        #expect(Shipped.deliveries(result).filter { $0.0 == "evening_underachievement" }.count == 3)
-        #expect(Shipped.suppressions(result).filter { $0.0 == "evening_underachievement" && $0.2 == "weakened" }.count == 2)
+        let result = try ignoredDays(5, rules)
+        #expect(result.deliveries.filter { $0.0 == "evening_underachievement" }.count == 3)
+        #expect(result.suppressions.filter { $0.0 == "evening_underachievement" && $0.2 == "weakened" }.count == 2)
     }
 
     @Test func weakenedEveryOtherDayAlternates() throws {
         let rules = try ruleset([("rules/notifications.yaml", "effect: passive", "effect: every_other_day")])
-        let result = try #require(Shipped.run(ignoredDays(6), ruleset: rules))
+        let result = try ignoredDays(6, rules)
         // Weakened on day 3 (7/22): 7/23 off, 7/24 on, 7/25 off.
         let days = result.records.compactMap { record -> String? in
             if case .notificationDelivered(let n, _) = record.kind, n.type == "evening_underachievement" { return DateFormat.string(n.day) }
@@ -158,21 +136,13 @@ import Testing
 
     @Test func atMostMaxPendingArePendingSoonestFirst() throws {
         let rules = try ruleset([("rules/notifications.yaml", "max_pending: 64", "max_pending: 2")])
-        let result = try #require(
-            Shipped.run(
-                """
-                name: pending
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water]
-                events: [{ at: "08:00", app: open }]
-                """, ruleset: rules))
+        let result = try EngineDays(rules, routines: ["water"]).at("2026-07-20", "08:00", .open()).live()
         let first = result.records.compactMap { record -> String? in
             if case .notificationScheduled(let n) = record.kind { return n.id }
             return nil
         }
         #expect(first.prefix(2) == ["morning_checkin.20260720", "evening_underachievement.20260720"])
-        #expect(Shipped.suppressions(result).contains { $0.0 == "recovery_route" && $0.2 == "max_pending" })
+        #expect(result.suppressions.contains { $0.0 == "recovery_route" && $0.2 == "max_pending" })
     }
 
     @Test func hotReloadKeepsTheDaysLogsAndABadRulesetIsRefused() throws {
@@ -191,26 +161,15 @@ import Testing
     }
 
     @Test func editedAndDeletedLogsChangeTheDay() throws {
-        let result = try #require(
-            Shipped.run(
-                """
-                name: edits
-                date: 2026-07-20
-                timezone: Asia/Seoul
-                routines: [water, study]
-                events:
-                  - { at: "09:00", log: { routine: water, value: 1500 } }
-                  - { at: "09:10", edit_log: { id: log_20260720_001, value: 500 } }
-                  - { at: "09:20", log: { routine: study, value: 25 } }
-                  - { at: "09:30", delete_log: log_20260720_002 }
-                  - { at: "09:40", delete_log: log_nope }
-                """))
+        let result = try EngineDays(routines: ["water", "study"]).at("2026-07-20", "09:00", .log("water", 1500))
+            .at("2026-07-20", "09:10", .editLog(id: "log_20260720_001", value: 500)).at("2026-07-20", "09:20", .log("study", 25))
+            .at("2026-07-20", "09:30", .deleteLog(id: "log_20260720_002")).at("2026-07-20", "09:40", .deleteLog(id: "log_nope")).live()
         let completed = result.records.compactMap { record -> Int? in
             if case .snapshot(let s) = record.kind { return s.completedRoutines }
             return nil
         }
         #expect(completed == [1, 0, 1, 0])
-        #expect(result.problems.map(\.message) == ["no log 'log_nope' today"])
+        #expect(result.problems == ["no log 'log_nope' today"])
     }
 
     @Test(arguments: [
@@ -242,25 +201,11 @@ import Testing
 /// case's name.
 @Suite struct EnumFactTests {
     @Test func enumFactsReadAsTheirNames() throws {
-        let day = """
-            name: enum facts
-            date: 2026-07-20
-            timezone: Asia/Seoul
-            health: { permission: { steps: granted, sleep: denied }, steps: { "07:00": 0, "21:00": 100 } }
-            routines: [water, steps, skincare]
-            events:
-              - { at: "21:10", app: open }
-              - { at: "21:12", check: { routine: skincare, item: 양치 } }
-            """
-        let scenario = try #require(Shipped.scenario(day))
-        // The engine after the last event of the day (before the day closes at 04:00).
-        var last: FactValues?
-        _ = Simulation.run(
-            scenario, ruleset: Shipped.ruleset, options: SimulationOptions(stop: (day: 0, seconds: 22 * 3600)),
-            sink: KeepingAll { engine, _ in
-                last = engine.currentFacts()
-            })
-        let facts = try #require(last)
+        let steps = HealthReading(stepsPermission: .granted, sleepPermission: .denied, stepsToday: 100)
+        let lived = try EngineDays(routines: ["water", "steps", "skincare"]).at("2026-07-20", "21:10", .open(steps))
+            .at("2026-07-20", "21:12", .check(routine: "skincare", item: "양치")).live()
+        // The facts after the last event of the day (before the day closes at 04:00).
+        let facts = try #require(lived.states.last?.facts)
         let schema = Shipped.ruleset.schema
         func fact(_ name: String) -> Value? { schema.fact(named: name).map { facts[$0.slot] } }
         #expect(fact("weekday") == .string("mon"))

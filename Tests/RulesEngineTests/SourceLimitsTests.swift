@@ -227,4 +227,19 @@ import Testing
         // The scan found the engine's own extensions (it is not looking at nothing).
         #expect(composing >= 5)
     }
+
+    /// The engine's tests build their days from Swift values (`EngineDays`): none runs a
+    /// scenario through the simulator, whose own tests cover scenarios and the device model.
+    @Test func theEnginesTestsDoNotUseTheSimulator() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 20)
+        for file in files {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import RulesSimulator") || line.hasPrefix("@testable import RulesSimulator")
+            {
+                Issue.record("\(file): \(line) — build the day with EngineDays")
+            }
+        }
+    }
 }

@@ -41,7 +41,9 @@ extension OperatorEngine {
             reading = reader.read(current, route: current.route.route, risk: risk, now: now)
         }
         let event = appEvent(&current, reading: reading, completedBefore: completedBefore, routeChanged: routeRequested || start == .announced)
-        current.earn(reading.routines)
+        // Under the same route and items the routines read as before, which were earned
+        // above (and `appEvent` keeps exactly the completed ones): only a new reading earns.
+        if routeChanged || itemsChanged { current.earn(reading.routines) }
         current.lastRun = time
         current.lastEvent = event
         let today = current.day

@@ -69,7 +69,7 @@ enum PopulationCommand {
             return usage("population takes one population file", io)
         }
         let (sizes, user) = (given.sizes, given.user)
-        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        guard let read = SimulationSupport.loaded(given.ruleset, io), let ruleset = read.ruleset else { return .usage }
         guard let population = load(path, ruleset: ruleset, io) else { return .failure }
         let options: PopulationOptions
         do throws(UsageError) { options = try sizes.options(for: population, ruleset: ruleset) } catch { return usage(error.message, io) }
@@ -97,8 +97,11 @@ enum PopulationCommand {
                 StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
             }
         }
-        // The ruleset decoded once; each job prepares its own tables from it (see `PopulationRun.run`).
-        var tally = PopulationRun.run(population, ruleset: ruleset, options: options, progress: progress)
+        // The files read once; every job but the first decodes its own copy of the ruleset from
+        // the same documents (see `PopulationRun.run`).
+        let documents = read.documents
+        var tally = PopulationRun.run(
+            population, ruleset: ruleset, options: options, perJob: { Ruleset.load(documents: documents).ruleset }, progress: progress)
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,

@@ -20,6 +20,16 @@ enum SimulationSupport {
     static func ruleset(
         _ path: String, _ io: CommandIO, hint: String = "run from the ruleset's directory, or name it with --ruleset DIR"
     ) -> (Ruleset, [String: SourceFile])? {
+        loaded(path, io, hint: hint).flatMap { load in load.ruleset.map { ($0, load.sources) } }
+    }
+
+    /// The ruleset's load (its ruleset, sources and documents), or nil after printing its
+    /// diagnostics.
+    static func loaded(
+        _ path: String, _ io: CommandIO, hint: String = "run from the ruleset's directory, or name it with --ruleset DIR"
+    )
+        -> RulesetLoad?
+    {
         let directory = io.resolve(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -27,7 +37,7 @@ enum SimulationSupport {
             return nil
         }
         let load = Ruleset.load(directory: directory, displayPrefix: path == "." ? "" : path)
-        guard let ruleset = load.ruleset else {
+        guard load.ruleset != nil else {
             if load.diagnostics.contains(where: { $0.code == "ruleset.no_files" }) {
                 io.fail(.noRuleset(path))
                 io.err("help: \(hint)\n")
@@ -37,7 +47,7 @@ enum SimulationSupport {
             io.err(TextRenderer(color: false).render(load.diagnostics, sources: load.sources))
             return nil
         }
-        return (ruleset, load.sources)
+        return load
     }
 
     struct LoadedScenario {

@@ -119,12 +119,17 @@ public struct RulesetLoad: Sendable {
     public var diagnostics: [Diagnostic]
     /// The text of every file read, for rendering snippets under diagnostics.
     public var sources: [String: SourceFile]
+    /// The documents a directory's load decoded (empty for a bundle): a caller that needs a
+    /// copy of the ruleset of its own decodes them again (`Ruleset.load(documents:)`), from
+    /// the same bytes.
+    public var documents: [RuleDocument]
 
     /// A load's outcome.
-    public init(ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile]) {
+    public init(ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile], documents: [RuleDocument] = []) {
         self.ruleset = ruleset
         self.diagnostics = diagnostics
         self.sources = sources
+        self.documents = documents
     }
 
     /// Whether a diagnostic is an error (then `ruleset` is nil).

@@ -321,6 +321,6 @@ extension Ruleset {
         }
         let all = DiagnosticCollector(walkProblems + yamlDiagnostics + diagnostics)
         let failed = all.hasFailures(strict: false)
-        return RulesetLoad(ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources)
+        return RulesetLoad(ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources, documents: failed ? [] : documents)
     }
 }

@@ -65,15 +65,15 @@ package enum PopulationRun {
     /// every `jobs`-th user of the shard and keeps its own tally; tallies merge exactly, so
     /// the result is the same for any number of jobs.
     ///
-    /// Every job prepares its own tables (`PreparedRuleset`) from the one decoded `ruleset`:
-    /// the ruleset is read once, so every job lives the same one. `perJob` (each job but the
-    /// first decodes its own copy) and `shared` (one prepared ruleset for every job) are kept
-    /// for `Benchmarks population`, which measures the three in turns. Sharing one prepared
-    /// ruleset ran 5–10 % slower in most runs: readings and plan candidates hold its routine
-    /// and rule boxes, retained and released at every app run, and shared by two cores those
-    /// reference counts bounce between the cores' caches; prepared per job, the boxes are the
-    /// job's own. A copy of the decoded ruleset per job was no faster than tables per job
-    /// within the host's noise (five runs: 0.76–1.13x).
+    /// Every job prepares its own tables (`PreparedRuleset`); with `perJob`, every job but the
+    /// first from its own decoded copy of the ruleset (`rules population` decodes each from the
+    /// documents it read once, so every job lives the same ruleset). Readings and plan
+    /// candidates hold the ruleset's routine and rule boxes and compiled expressions, retained
+    /// and released at every app run; shared by two cores, those reference counts bounce
+    /// between the cores' caches. Measured in turns (`Benchmarks population`, five runs each):
+    /// a copy per job gave 2 jobs 1.61–2.18x one job's speed, tables per job from one decoded
+    /// ruleset 1.57–1.97x, one prepared ruleset for both 1.45–1.72x (`shared`, kept for the
+    /// benchmark).
     /// `progress`, when given, is called (from any job) with the number of users lived so far.
     package static func run(
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,

@@ -87,10 +87,12 @@ enum DiffCommand {
             return RulesCLI.usageError("--no-population and --population exclude each other", usage: command.usage, helpName: "diff", io: io)
         }
         var rulesets: [Ruleset] = []
+        var documents: [[RuleDocument]] = []
         for path in given.positional {
             let hint = "name two ruleset directories (each with routines/, rules/ and templates/): rules diff OLD_DIR NEW_DIR"
-            guard let (ruleset, _) = SimulationSupport.ruleset(path, io, hint: hint) else { return .usage }
+            guard let read = SimulationSupport.loaded(path, io, hint: hint), let ruleset = read.ruleset else { return .usage }
             rulesets.append(ruleset)
+            documents.append(read.documents)
         }
         let (old, new) = (rulesets[0], rulesets[1])
         let newDirectory = given.positional[1]
@@ -99,7 +101,8 @@ enum DiffCommand {
         let explicit = given.population
         var sample: PopulationSample?
         if !given.noPopulation, let path = explicit ?? firstPopulation(in: newDirectory, io) {
-            switch PopulationSample.live(path, old, new, given.sizes, newRuleset: newDirectory, explicit: explicit != nil, io) {
+            let perJob = copies(documents[0], documents[1])
+            switch PopulationSample.live(path, old, new, given.sizes, newRuleset: newDirectory, explicit: explicit != nil, copies: perJob, io) {
             case .success(let lived): sample = lived
             case .failure(let code): return code.exit
             }
@@ -130,6 +133,15 @@ enum DiffCommand {
         io.out(report.rendered(given.format) ?? "")
         if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
         return diff.unreached.isEmpty ? .success : .unreached
+    }
+
+    /// Copies of the two rulesets decoded from the documents read once, for every job of the
+    /// population sample but the first (its own objects, not the first job's).
+    static func copies(_ old: [RuleDocument], _ new: [RuleDocument]) -> @Sendable () -> (old: Ruleset, new: Ruleset)? {
+        {
+            guard let old = Ruleset.load(documents: old).ruleset, let new = Ruleset.load(documents: new).ruleset else { return nil }
+            return (old, new)
+        }
     }
 
     /// The first population file (by name) under NEW_DIR's populations/, found by the same walk
@@ -225,7 +237,8 @@ struct PopulationSample {
     /// Lives the population under both rulesets. The sample's defaults: 1,000 users, 14
     /// days, 2 jobs (each no more than the file has).
     static func live(
-        _ path: String, _ old: Ruleset, _ new: Ruleset, _ sizes: PopulationCommand.Sizes, newRuleset: String, explicit: Bool, _ io: CommandIO
+        _ path: String, _ old: Ruleset, _ new: Ruleset, _ sizes: PopulationCommand.Sizes, newRuleset: String, explicit: Bool,
+        copies: (@Sendable () -> (old: Ruleset, new: Ruleset)?)? = nil, _ io: CommandIO
     ) -> Result<PopulationSample, Refusal> {
         var sizes = sizes
         // The population is read against the new ruleset (the one being proposed) and must
@@ -245,7 +258,7 @@ struct PopulationSample {
             _ = RulesCLI.usageError(error.message, usage: DiffCommand.command.usage, helpName: "diff", io: io)
             return .failure(.usage)
         }
-        var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options)
+        var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options, perJob: copies)
         // Each top user-day with why: both replays of that user compared.
         if explicit {
             for index in changed.indices {

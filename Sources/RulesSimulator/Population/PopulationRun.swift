@@ -213,20 +213,23 @@ extension PopulationRun {
     }
 
     /// The same users under two rulesets: both tallies and the `limit` user-days whose
-    /// deliveries changed most (ties: first user, first day).
+    /// deliveries changed most (ties: first user, first day). `perJob`, as in `run`: every
+    /// job but the first lives its own decoded copies of the two.
     package static func compare(
-        _ population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions, limit: Int = 10
+        _ population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions, limit: Int = 10,
+        perJob: (@Sendable () -> (old: Ruleset, new: Ruleset)?)? = nil
     ) -> (old: PopulationTally, new: PopulationTally, changed: [ChangedUserDay]) {
         let oldGenerator = PopulationGenerator(population: options.seeded(population), ruleset: old)
         let newGenerator = PopulationGenerator(population: options.seeded(population), ruleset: new)
         let clock = population.clock
         let start = population.start
-        let jobs = inJobs(options) { _, users in
+        let jobs = inJobs(options) { job, users in
             var before = PopulationTally()
             var after = PopulationTally()
             var top: [ChangedUserDay] = []
-            let preparedOld = PreparedRuleset(old)
-            let preparedNew = PreparedRuleset(new)
+            let copies = job == 0 ? nil : perJob?()
+            let preparedOld = PreparedRuleset(copies?.old ?? old)
+            let preparedNew = PreparedRuleset(copies?.new ?? new)
             for number in users {
                 let a = live(
                     oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, groups: population.groups, into: &before)

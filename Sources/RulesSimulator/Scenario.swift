@@ -32,17 +32,23 @@ package struct TrueHealth: Sendable, Hashable {
     /// Steps at logical position `position` (seconds after the day's start): linear between
     /// samples, rounded down; 0 before the first, the last value after the last.
     package func steps(at position: Int, dayStart: Int) -> Int {
-        let samples = steps.map { (logical(of: $0.seconds, dayStart: dayStart), $0.steps) }
-        guard let first = samples.first else { return 0 }
-        if position < first.0 { return 0 }
-        for (a, b) in zip(samples, samples.dropFirst()) where position >= a.0 && position <= b.0 {
-            if b.0 == a.0 { return b.1 }
-            // Exact integers, rounded down (730 × 105 / 150 is 511, where doubles give 510):
-            // counts are at most 10^9 and spans a day's seconds, so the product fits.
-            let (quotient, remainder) = ((b.1 - a.1) * (position - a.0)).quotientAndRemainder(dividingBy: b.0 - a.0)
-            return a.1 + quotient - (remainder < 0 ? 1 : 0)
+        // The samples are read in place (a device model asks at every event and delivery:
+        // an array of positions made per question was most of its cost).
+        guard let first = steps.first else { return 0 }
+        var a = (logical(of: first.seconds, dayStart: dayStart), first.steps)
+        if position < a.0 { return 0 }
+        for index in steps.indices.dropFirst() {
+            let b = (logical(of: steps[index].seconds, dayStart: dayStart), steps[index].steps)
+            if position >= a.0, position <= b.0 {
+                if b.0 == a.0 { return b.1 }
+                // Exact integers, rounded down (730 × 105 / 150 is 511, where doubles give 510):
+                // counts are at most 10^9 and spans a day's seconds, so the product fits.
+                let (quotient, remainder) = ((b.1 - a.1) * (position - a.0)).quotientAndRemainder(dividingBy: b.0 - a.0)
+                return a.1 + quotient - (remainder < 0 ? 1 : 0)
+            }
+            a = b
         }
-        return samples.last?.1 ?? 0
+        return steps.last?.steps ?? 0
     }
 
     /// The final count of the day (yesterday's figure for the next day).

@@ -48,12 +48,7 @@ enum CheckCommand {
                 .option(
                     \.after,
                     OptionSpec(name: "--after", valueName: "N", help: "For a bundle: the last sequence the app accepted (checked with --trust)."),
-                    as: { text throws(UsageError) in
-                        guard let number = Int(text), number >= 0 else {
-                            throw UsageError(message: "--after '\(text)' is not a whole number of 0 or more")
-                        }
-                        return number
-                    }),
+                    as: BundleSigning.lastSequence),
             ]
         }
     }

@@ -6,6 +6,13 @@ import RulesetFiles
 
 /// What `bundle`, `verify` and `check` share about keys and bundle files.
 enum BundleSigning {
+    /// `--after N` of `check` and `verify`: the last sequence the app accepted, a whole number
+    /// of 0 or more.
+    static func lastSequence(_ text: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number >= 0 else { throw UsageError(message: "--after '\(text)' is not a whole number of 0 or more") }
+        return number
+    }
+
     /// The private keys of `--sign` files: (key id, seed) each; a message naming the file
     /// that does not read.
     static func signingKeys(_ paths: [String], _ io: CommandIO) -> Result<[(id: String, seed: [UInt8])], UsageError> {

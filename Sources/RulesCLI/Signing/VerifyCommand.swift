@@ -37,12 +37,7 @@ enum VerifyCommand {
                 .option(\.channel, OptionSpec(name: "--channel", valueName: "NAME", help: "The app's channel (default: stable).")),
                 .option(
                     \.after, OptionSpec(name: "--after", valueName: "N", help: "The last sequence the app accepted (default: 0)."),
-                    as: { text throws(UsageError) in
-                        guard let number = Int(text), number >= 0 else {
-                            throw UsageError(message: "--after '\(text)' is not a whole number of 0 or more")
-                        }
-                        return number
-                    }),
+                    as: BundleSigning.lastSequence),
                 .option(
                     \.at,
                     OptionSpec(name: "--at", valueName: "DATE", help: "The day to check expiry on (default: today, UTC).", usageValue: "YYYY-MM-DD"),

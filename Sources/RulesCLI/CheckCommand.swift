@@ -53,39 +53,25 @@ enum CheckCommand {
         }
     }
 
-    /// What `rules check` was asked, read and checked before anything is loaded.
-    struct Request {
-        var paths: [String]
-        var format: DiagnosticFormat
-        var strict: Bool
-        /// For bundles: the keys the app trusts, its channel and the last sequence it accepted.
-        var keys: TrustedKeys
-        var channel: String
-        var after: Int
-    }
-
-    /// The request, or the usage error said.
-    static func read(_ given: Options, _ io: CommandIO) -> Request? {
-        let keys: TrustedKeys
+    /// The keys the app trusts (`--trust`), read before anything is loaded; nil after the
+    /// usage error is said.
+    static func trustedKeys(_ given: Options, _ io: CommandIO) -> TrustedKeys? {
         switch BundleSigning.trustedKeys(given.trust, io) {
-        case .success(let read): keys = read
+        case .success(let keys): return keys
         case .failure(let problem):
             _ = RulesCLI.usageError(problem.message, usage: command.usage, helpName: "check", io: io)
             return nil
         }
-        return Request(
-            paths: given.positional.isEmpty ? ["."] : given.positional, format: given.format, strict: given.strict, keys: keys,
-            channel: given.channel, after: given.after)
     }
 
     static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
         if let code = given.explain { return ExplainCode.run(code, io) }
-        guard let request = read(given, io) else { return .usage }
-        let (format, strict, keys, after) = (request.format, request.strict, request.keys, request.after)
+        guard let keys = trustedKeys(given, io) else { return .usage }
+        let (format, strict, after) = (given.format, given.strict, given.after)
         var collector = DiagnosticCollector()
         var sources: [String: SourceFile] = [:]
         var fileCount = 0
-        for path in request.paths {
+        for path in given.positional.isEmpty ? ["."] : given.positional {
             let absolute = io.resolve(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
@@ -105,7 +91,7 @@ enum CheckCommand {
                 fileCount += count
             } else if isBundle(absolute) {
                 fileCount += 1
-                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: request.channel, after: after))
+                collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: given.channel, after: after))
             } else {
                 fileCount += 1
                 checkFile(path, absolute: absolute, into: &collector, sources: &sources)

@@ -56,23 +56,20 @@ enum SimulateCommand {
         }
     }
 
-    /// What `rules simulate` was asked, read and checked before anything runs.
+    /// What `rules simulate` was asked, read and checked before anything runs: the options
+    /// as given and what was read from them.
     struct Request {
+        var given: Options
         var path: String
         var ruleset: Ruleset
         var scenario: Scenario
-        var format: ReportFormat
-        /// `--at`, as written and as a day and time.
-        var at: String?
+        /// `--at` as a day and time.
         var stop: (day: Int, seconds: Int)?
         var start: EngineState?
-        var restoreEachEvent: Bool
-        var out: String?
-        var stateOut: String?
         /// What this run reads (no output may replace one).
         var inputs: [String]
 
-        var options: SimulationOptions { SimulationOptions(stop: stop, restoreEachEvent: restoreEachEvent, start: start) }
+        var options: SimulationOptions { SimulationOptions(stop: stop, restoreEachEvent: given.restoreEachEvent, start: start) }
     }
 
     static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
@@ -128,22 +125,18 @@ enum SimulateCommand {
         }
         // No output replaces what this run reads: the scenario, the saved state, the rule files.
         let inputs = SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path] + [given.stateIn].compactMap { $0 })
-        return .success(
-            Request(
-                path: path, ruleset: ruleset, scenario: scenario, format: given.format,
-                at: given.at, stop: stop, start: start, restoreEachEvent: given.restoreEachEvent,
-                out: given.out, stateOut: given.stateOut, inputs: inputs))
+        return .success(Request(given: given, path: path, ruleset: ruleset, scenario: scenario, stop: stop, start: start, inputs: inputs))
     }
 
     /// A whole run, its records written as they come (the run keeps none).
     static func streamed(_ request: Request, _ io: CommandIO) -> ExitCode {
-        guard let output = io.openOutput(request.out, inputs: request.inputs) else { return .usage }
+        guard let output = io.openOutput(request.given.out, inputs: request.inputs) else { return .usage }
         let timeline = StreamedTimeline(request, output: output)
         let result = Simulation.run(request.scenario, ruleset: request.ruleset, options: request.options, sink: Streaming(timeline.add))
         guard finish(result, request, io) else { return .usage }
         timeline.finish(result)
         guard output.finish() else { return .usage }
-        if let out = request.out, out != "-" { io.out("wrote \(out)\n") }
+        if let out = request.given.out, out != "-" { io.out("wrote \(out)\n") }
         return .success
     }
 
@@ -153,22 +146,22 @@ enum SimulateCommand {
         guard finish(result, request, io) else { return .usage }
         let ruleset = request.ruleset
         var output: String
-        switch request.format {
+        switch request.given.format {
         case .json: output = Trace.jsonLines(result, ruleset: ruleset)
         case .html: output = HTMLReport.render(result, ruleset: ruleset)
         case .text:
             output = Trace.text(result, ruleset: ruleset)
-            let at = request.at ?? ""
+            let at = request.given.at ?? ""
             if let snapshot = result.engine.snapshot {
                 output += "\nsnapshot at \(at):\n" + snapshot.json(clock: result.engine.clock).prettyRendered() + "\n"
             } else {
                 output += "\nno snapshot at \(at): the app has not run yet\n"
             }
         }
-        if request.format == .json, let snapshot = result.engine.snapshot {
+        if request.given.format == .json, let snapshot = result.engine.snapshot {
             output += JSONValue.object([("kind", .string("snapshot.final"))] + (snapshotFields(snapshot, result.engine.clock))).rendered() + "\n"
         }
-        if let out = request.out {
+        if let out = request.given.out {
             guard io.writeAtomically(output, to: out, inputs: request.inputs) else { return .usage }
             if out != "-" { io.out("wrote \(out)\n") }
         } else {
@@ -180,7 +173,7 @@ enum SimulateCommand {
     /// After the run: the state written with --state-out, and the scenario's problems said.
     /// False when the state could not be written.
     static func finish(_ result: SimulationResult, _ request: Request, _ io: CommandIO) -> Bool {
-        if let stateOut = request.stateOut {
+        if let stateOut = request.given.stateOut {
             let data: Data
             do { data = try (result.stateAfterLastEvent ?? result.engine.state).encoded() } catch {
                 io.fail(.stateDidNotEncode("\(error)"))
@@ -235,7 +228,7 @@ final class StreamedTimeline {
     func add(_ engine: OperatorEngine, _ records: [EngineRecord]) {
         guard !records.isEmpty else { return }
         let (scenario, ruleset) = (request.scenario, request.ruleset)
-        if request.format == .html {
+        if request.given.format == .html {
             if page == nil {
                 let sections = sections
                 page = HTMLReportWriter(
@@ -248,7 +241,7 @@ final class StreamedTimeline {
         if writer == nil {
             // Made at the first records, when the first day's settings hold.
             let made = TraceWriter(
-                format: request.format == .json ? .json : .text, scenario: scenario, ruleset: ruleset,
+                format: request.given.format == .json ? .json : .text, scenario: scenario, ruleset: ruleset,
                 dayStart: engine.profile.dayStart(ruleset), clock: request.start?.clock ?? scenario.clock)
             output.write(made.header)
             writer = made
@@ -263,7 +256,7 @@ final class StreamedTimeline {
     /// of a text timeline that had no record.
     func finish(_ result: SimulationResult) {
         let sections = sections
-        if request.format == .html {
+        if request.given.format == .html {
             var drawn =
                 page
                 ?? HTMLReportWriter(scenario: request.scenario, ruleset: request.ruleset, dayStart: result.dayStart, sink: { sections.append($0) })
@@ -274,7 +267,8 @@ final class StreamedTimeline {
         } else if writer == nil {
             // A run without any record still has its timeline's header.
             output.write(
-                TraceWriter(format: request.format == .json ? .json : .text, scenario: request.scenario, ruleset: request.ruleset, dayStart: 0).header
+                TraceWriter(format: request.given.format == .json ? .json : .text, scenario: request.scenario, ruleset: request.ruleset, dayStart: 0)
+                    .header
             )
         }
     }

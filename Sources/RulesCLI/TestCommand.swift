@@ -71,13 +71,11 @@ enum TestCommand {
         }
     }
 
-    /// What `rules test` was asked: the coverage floor, whether to update (and only show)
-    /// failed expectations, the coverage to collect.
+    /// What `rules test` was asked, checked: the options as given, the ruleset and the
+    /// coverage to collect (with `--coverage` or `--min-coverage`).
     struct Request {
+        var given: Options
         var ruleset: Ruleset
-        var minimum: Double?
-        var update: Bool
-        var dryRun: Bool
         var coverage: RuleCoverage?
     }
 
@@ -111,7 +109,7 @@ enum TestCommand {
         var belowMinimum = false
         if let coverage = request.coverage {
             var floor = ""
-            if let minimum = request.minimum, coverage.percent < minimum {
+            if let minimum = request.given.minCoverage, coverage.percent < minimum {
                 floor = "coverage \(String(format: "%.1f", coverage.percent))% is below the minimum of \(Value.formatNumber(minimum))%\n"
                 belowMinimum = true
             }
@@ -124,7 +122,7 @@ enum TestCommand {
             }
             tally.out += (coverage.rendered(.text) ?? "") + floor
         }
-        tally.out += Applied.byCause(tally.applied, dryRun: request.dryRun)
+        tally.out += Applied.byCause(tally.applied, dryRun: request.given.dryRun)
         tally.out += "\(tally.passed) passed, \(tally.failed) failed\n"
         io.out(tally.out)
         return tally.failed == 0 && !belowMinimum ? .success : .failure
@@ -134,19 +132,18 @@ enum TestCommand {
         var code: ExitCode
     }
 
-    /// The request's options, checked: a floor from 0 to 100, --dry-run only with --update,
-    /// and no update where CI is set.
+    /// The request, checked: --dry-run only with --update, and no update where CI is set
+    /// (the floor's range is checked as `--min-coverage` is read).
     static func read(_ given: Options, ruleset: Ruleset, _ io: CommandIO) -> Result<Request, Refusal> {
         func usage(_ message: String) -> Result<Request, Refusal> {
             .failure(Refusal(code: RulesCLI.usageError(message, usage: command.usage, helpName: "test", io: io)))
         }
-        let (minimum, update, dryRun) = (given.minCoverage, given.update, given.dryRun)
-        if dryRun, !update { return usage("--dry-run goes with --update") }
-        if update, !dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
+        if given.dryRun, !given.update { return usage("--dry-run goes with --update") }
+        if given.update, !given.dryRun, let ci = io.environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" {
             return usage("--update is refused when CI is set: review and update expectations on your machine")
         }
-        let coverage = given.coverage || minimum != nil ? RuleCoverage(ruleset: ruleset) : nil
-        return .success(Request(ruleset: ruleset, minimum: minimum, update: update, dryRun: dryRun, coverage: coverage))
+        let coverage = given.coverage || given.minCoverage != nil ? RuleCoverage(ruleset: ruleset) : nil
+        return .success(Request(given: given, ruleset: ruleset, coverage: coverage))
     }
 
     /// One scenario file: its diagnostics, its run with each day's expectations checked when
@@ -182,11 +179,11 @@ enum TestCommand {
             scenarioFailures += 1
             tally.out += failure(outcome, result)
         }
-        if request.update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
+        if request.given.update, scenarioFailures > 0, let path = files.first(where: { $0.display == loaded.file })?.path {
             let (changed, left) = updated(
-                outcomes.filter { !$0.passed }, file: loaded.file, path: path, dryRun: request.dryRun, io: io, into: &tally.out,
+                outcomes.filter { !$0.passed }, file: loaded.file, path: path, dryRun: request.given.dryRun, io: io, into: &tally.out,
                 applied: &tally.applied)
-            if !request.dryRun {
+            if !request.given.dryRun {
                 scenarioFailures = left
                 tally.passed += changed
             }

@@ -3,16 +3,6 @@ import RulesDiagnostics
 /// The formats a report takes (`--format` of `test --coverage`, `diff` and `population`).
 package enum ReportFormat: String, CaseIterable, Sendable {
     case text, json, html
-
-    /// The format `--format` names (the command's default when it names none); nil for
-    /// a spelling no report takes (the option's parser refuses those first).
-    package init?(_ option: String?, default fallback: ReportFormat) {
-        guard let option else {
-            self = fallback
-            return
-        }
-        self.init(rawValue: option)
-    }
 }
 
 /// A report a command prints — rule coverage, a behaviour diff, a population's tally: its

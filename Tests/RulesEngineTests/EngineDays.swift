@@ -13,12 +13,12 @@ import Testing
 ///
 ///     let lived = EngineDays(routines: ["water"]).at("2026-07-20", "08:00", .open()).live()
 struct EngineDays {
-    var ruleset = Shipped.ruleset
-    var zone = "Asia/Seoul"
+    var ruleset: Ruleset
+    var zone: String
     /// The routines the user has on (nil: the ruleset's defaults).
     var routines: Set<String>?
     /// The user's setting values (the others read their defaults).
-    var settings: [String: Value] = [:]
+    var settings: [String: Value]
     var moments: [Moment] = []
 
     /// The events of one app run at a wall time of a date (a time before the day's start,
@@ -135,7 +135,7 @@ struct Lived {
         }
     }
 
-    /// The home line's template of each app run.
+    /// The template rendered on `surface` at each app run, by id.
     func rendered(on surface: String) -> [String] {
         records.compactMap { record in
             if case .templateRendered(let text) = record.kind, text.surface == surface { return text.templateID }

@@ -286,28 +286,48 @@ extension DayState {
         var newCompletion = false
         var newPartial = false
         // By index, the id read only for a completed or partial routine: a reading copied
-        // out retained its box, and each id read retained its string.
+        // out retained its box, and each id read retained its string. Both lists are in
+        // ruleset order, as the readings are: each id is looked for first where the last one
+        // found left off (one comparison, of equal strings), and only then in the whole list
+        // (comparing unequal ids is what cost: a search per routine made it quadratic).
+        var completedAt = 0
+        var partialAt = 0
         for index in routines.indices {
             switch routines[index].status {
             case .completed:
-                if !newCompletion, !completedRoutines.contains(routines[index].box.value.id) { newCompletion = true }
+                if !newCompletion, !Self.find(routines[index].box.value.id, in: completedRoutines, from: &completedAt) { newCompletion = true }
             case .partial:
-                if !newPartial, routines[index].enabled, !partialRoutines.contains(routines[index].box.value.id) { newPartial = true }
+                if !newPartial, routines[index].enabled, !Self.find(routines[index].box.value.id, in: partialRoutines, from: &partialAt) {
+                    newPartial = true
+                }
             default:
                 break
             }
         }
-        if newCompletion {
-            let kept = completedRoutines
-            completedRoutines = routines.map { $0.box.value.id }.filter { id in
-                kept.contains(id) || routines.contains { $0.box.value.id == id && $0.status == .completed }
-            }
+        // Made again in ruleset order (a loaded ruleset's routine ids are unique: a routine
+        // is earned by its own reading).
+        if newCompletion { completedRoutines = Self.earned(routines, kept: completedRoutines) { $0.status == .completed } }
+        if newPartial { partialRoutines = Self.earned(routines, kept: partialRoutines) { $0.status == .partial && $0.enabled } }
+    }
+
+    /// The ids of `routines` (in their order) that were `kept` or earn now.
+    private static func earned(_ routines: [RoutineReading], kept: [String], _ earns: (RoutineReading) -> Bool) -> [String] {
+        var result: [String] = []
+        var position = 0
+        for index in routines.indices {
+            let id = routines[index].box.value.id
+            if find(id, in: kept, from: &position) || earns(routines[index]) { result.append(id) }
         }
-        if newPartial {
-            let kept = partialRoutines
-            partialRoutines = routines.map { $0.box.value.id }.filter { id in
-                kept.contains(id) || routines.contains { $0.box.value.id == id && $0.status == .partial && $0.enabled }
-            }
+        return result
+    }
+
+    /// Whether `id` is in `list`: at `position` first (then the position moves past it), else
+    /// anywhere.
+    private static func find(_ id: String, in list: [String], from position: inout Int) -> Bool {
+        if position < list.count, list[position] == id {
+            position += 1
+            return true
         }
+        return list.contains(id)
     }
 }

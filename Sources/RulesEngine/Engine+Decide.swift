@@ -9,8 +9,33 @@ extension OperatorEngine {
     mutating func decide(at time: Date, routeRequested: Bool = false) {
         // The day is moved out while the run decides (nothing in between reads `self.day`)
         // and put back: a copy retained every array it holds, and the first change of one
-        // of them copied that array too.
-        guard var current = day.take() else { return }
+        // of them copied that array too. The local day lives in a scope that ends where it
+        // is put back: put back with the run going on, it was copied and the copy destroyed
+        // at the run's end.
+        var reading: DayReading
+        let event: String
+        let today: Int
+        do {
+            guard var current = day.take() else { return }
+            (reading, event, today) = decideDay(&current, at: time, routeRequested: routeRequested)
+            day = current
+        }
+
+        // Patched (the reading's array is shared with the decisions kept for explanations):
+        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
+        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
+            reading.facts.patch(layout.event, cell: cell)
+        } else {
+            reading.facts.patch(layout.event, .string(event))
+        }
+        memos.reading = KeptReading(day: today, profile: storedProfile, permissions: lastPermissions, reading: reading)
+        saveSnapshot(reading, event: event, at: time)
+        plan(at: time, today: reading)
+    }
+
+    /// The part of an app run that changes the day: risk, route, items and the quest, the
+    /// completions earned and the run's event; returns the reading with the route in force.
+    private mutating func decideDay(_ current: inout DayState, at time: Date, routeRequested: Bool) -> (DayReading, String, Int) {
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let before = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
         for message in before.problems { problem(at: time, .evaluation, message) }
@@ -46,19 +71,7 @@ extension OperatorEngine {
         if routeChanged || itemsChanged { current.earn(reading.routines) }
         current.lastRun = time
         current.lastEvent = event
-        let today = current.day
-        day = current
-
-        // Patched (the reading's array is shared with the decisions kept for explanations):
-        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
-            reading.facts.patch(layout.event, cell: cell)
-        } else {
-            reading.facts.patch(layout.event, .string(event))
-        }
-        memos.reading = KeptReading(day: today, profile: storedProfile, permissions: lastPermissions, reading: reading)
-        saveSnapshot(reading, event: event, at: time)
-        plan(at: time, today: reading)
+        return (reading, event, current.day)
     }
 
     /// The notification plan of this run (`NotificationPlanner`), applied: the requests iOS

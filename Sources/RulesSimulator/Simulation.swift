@@ -136,11 +136,18 @@ package enum Simulation {
     static func truth(_ day: ScenarioDay, engine: OperatorEngine, ruleset: Ruleset) -> (Date) -> HealthReading? {
         let clock = engine.clock
         let start = engine.profile.dayStart(ruleset)
-        let health = day.health
+        // Behind one reference: the closure's captures are handed down the device model's
+        // calls, and the health data inline was copied (a retain per field) at each.
+        let health = TruthBox(day.health)
         return { instant in
             let (_, seconds) = clock.local(instant)
-            return health.reading(at: logical(of: seconds, dayStart: start), dayStart: start)
+            return health.value.reading(at: logical(of: seconds, dayStart: start), dayStart: start)
         }
+    }
+
+    private final class TruthBox: Sendable {
+        let value: TrueHealth
+        init(_ value: TrueHealth) { self.value = value }
     }
 
     static func engineEvent(_ kind: ScenarioEvent.Kind, reading: HealthReading) -> EngineEvent {

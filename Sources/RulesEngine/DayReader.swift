@@ -112,8 +112,11 @@ struct DayReader {
     func fillFacts(_ reading: inout DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
         // Written straight into fresh cells: one allocation, no uniqueness check per fact.
         // The profile's cells (settings, ignore counts, routine names) come first, copied.
+        // The closure reads the routines and counts, not the reading being written: capturing
+        // that copied it (a retain of each array) and destroyed the copy, twice a reading.
+        let judged = DayReading(routines: reading.routines, completed: reading.completed, total: reading.total, facts: FactValues(count: 0))
         reading.facts = FactValues(base: baseCells, sharing: boxedSettings) { builder in
-            fill(&builder, reading, day: day, route: route, risk: risk, now: now, event: event)
+            fill(&builder, judged, day: day, route: route, risk: risk, now: now, event: event)
         }
     }
 

@@ -78,17 +78,19 @@ extension OperatorEngine {
     /// holds, the refusals, the plan's records and what the next plan may keep.
     private mutating func plan(at time: Date, today reading: DayReading) {
         guard let today = planDay else { return }
-        // The memos are moved into the plan (not copied: a kept array would be copied when
-        // the planner adds to it) and back with what it kept.
-        let planning = memos.planning
-        memos.planning = PlanMemos()
-        let plan = planner.plan(
-            PlanInput(today: today, reading: reading, pending: pending, refused: refused, delivered: delivered, time: time, memos: planning))
+        // The memos and the requests are swapped into the plan's input and its results
+        // swapped back, not copied: a kept array would be copied when the planner adds to it,
+        // and each field copied out of the plan was retained and the plan then destroyed.
+        var input = PlanInput(today: today, reading: reading, pending: [], refused: [], delivered: delivered, time: time, memos: PlanMemos())
+        swap(&input.memos, &memos.planning)
+        swap(&input.pending, &pending)
+        swap(&input.refused, &refused)
+        var plan = planner.plan(input)
         records += plan.records
-        pending = plan.pending
-        refused = plan.refused
+        swap(&pending, &plan.pending)
+        swap(&refused, &plan.refused)
         if let planned = plan.planned { decisions.planned = planned }
-        memos.planning = plan.memos
+        swap(&memos.planning, &plan.memos)
     }
 
     /// The run's `event` fact (`recovery_completed`, `route_changed`, `completed` or `home`),

@@ -69,20 +69,71 @@ final class ResolvedTemplate: Sendable {
 /// profile's cells at the slots plans read. Kept plans are keyed by it — equal inputs, the
 /// same plan — and arrays that were not made again compare in one step.
 struct PlanInputs: Sendable, Equatable {
-    let enabled: [Bool]
-    let typeOff: [Bool]
-    let reminders: [Int?]
-    let dayStart: Int
-    let tone: String?
-    let settings: [Value]
+    /// The values behind one reference, never changed in place: every plan's key holds the
+    /// inputs, and inline they were copied (a retain per array) into each key, compared and
+    /// destroyed at every app run. Inputs not made again compare by identity.
+    private final class Storage: Sendable {
+        let enabled: [Bool]
+        let typeOff: [Bool]
+        let reminders: [Int?]
+        let dayStart: Int
+        let tone: String?
+        let settings: [Value]
+        let weakening: [Int]
+        let planFacts: [FactCell]
+
+        init(
+            enabled: [Bool], typeOff: [Bool], reminders: [Int?], dayStart: Int, tone: String?, settings: [Value], weakening: [Int],
+            planFacts: [FactCell]
+        ) {
+            self.enabled = enabled
+            self.typeOff = typeOff
+            self.reminders = reminders
+            self.dayStart = dayStart
+            self.tone = tone
+            self.settings = settings
+            self.weakening = weakening
+            self.planFacts = planFacts
+        }
+
+        func with(weakening: [Int]? = nil, planFacts: [FactCell]? = nil) -> Storage {
+            Storage(
+                enabled: enabled, typeOff: typeOff, reminders: reminders, dayStart: dayStart, tone: tone, settings: settings,
+                weakening: weakening ?? self.weakening, planFacts: planFacts ?? self.planFacts)
+        }
+    }
+
+    private var storage: Storage
+
+    init(
+        enabled: [Bool], typeOff: [Bool], reminders: [Int?], dayStart: Int, tone: String?, settings: [Value], weakening: [Int], planFacts: [FactCell]
+    ) {
+        storage = Storage(
+            enabled: enabled, typeOff: typeOff, reminders: reminders, dayStart: dayStart, tone: tone, settings: settings, weakening: weakening,
+            planFacts: planFacts)
+    }
+
+    var enabled: [Bool] { storage.enabled }
+    var typeOff: [Bool] { storage.typeOff }
+    var reminders: [Int?] { storage.reminders }
+    var dayStart: Int { storage.dayStart }
+    var tone: String? { storage.tone }
+    var settings: [Value] { storage.settings }
     /// Per notification type: Int.min while not weakened, else the day it became weakened
     /// (Int.min + 1 when unknown).
-    var weakening: [Int]
+    var weakening: [Int] {
+        get { storage.weakening }
+        set { storage = storage.with(weakening: newValue) }
+    }
     /// The profile's cells at the slots plans read.
-    var planFacts: [FactCell]
+    var planFacts: [FactCell] {
+        get { storage.planFacts }
+        set { storage = storage.with(planFacts: newValue) }
+    }
 
     static func == (a: PlanInputs, b: PlanInputs) -> Bool {
-        a.dayStart == b.dayStart && a.enabled == b.enabled && a.typeOff == b.typeOff && a.reminders == b.reminders && a.tone == b.tone
+        if a.storage === b.storage { return true }
+        return a.dayStart == b.dayStart && a.enabled == b.enabled && a.typeOff == b.typeOff && a.reminders == b.reminders && a.tone == b.tone
             && a.weakening == b.weakening && sameCells(a.planFacts, b.planFacts) && a.settings == b.settings
     }
 

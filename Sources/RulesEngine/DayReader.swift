@@ -56,7 +56,7 @@ struct DayReader {
             let provisional: RoutineStatus = progress >= 1 ? .completed : value > 0 ? .inProgress : .notStarted
             reading.routines.append(
                 RoutineReading(
-                    box: box, enabled: index < enabled.count && enabled[index], value: value, goal: goal,
+                    index: index, core: box.value.core, enabled: index < enabled.count && enabled[index], value: value, goal: goal,
                     progress: progress, status: provisional))
         }
         if derived.judgementReadsOnlyBindings {
@@ -100,7 +100,7 @@ struct DayReader {
     private func countCompletion(_ reading: inout DayReading) {
         var total = 0
         var completed = 0
-        for routine in reading.routines where routine.enabled && routine.box.value.core {
+        for routine in reading.routines where routine.enabled && routine.core {
             total += 1
             if routine.status == .completed { completed += 1 }
         }
@@ -154,11 +154,12 @@ struct DayReader {
         facts.put(layout.sentToday, cell: .int(day.deliveries.count))
 
         EnumCells.put(event: event, layout.event, into: &facts)
-        // By index: a reading copied out of the array retains its routine's box. (Names,
+        // By index, with the routine's box read only for a name that is no cell. (Names,
         // enabled and core are among the profile's cells.)
         for index in reading.routines.indices where index < layout.routines.count {
             layout.routines[index].putReading(reading.routines[index], into: &facts)
-            if reading.routines[index].box.nameCell == nil { facts.put(layout.routines[index].name, .string(reading.routines[index].box.value.name)) }
+            let box = prepared.routine(of: reading.routines[index])
+            if box.nameCell == nil { facts.put(layout.routines[index].name, .string(box.value.name)) }
         }
     }
 
@@ -187,8 +188,7 @@ struct DayReader {
         facts.put(layout.healthSyncedAt, cell: day.syncedAt.map(FactCell.time) ?? .unknown)
     }
 
-    /// The value and goal of a routine by index (a reading copied out of the array retains
-    /// its routine's box), 0 without the routine.
+    /// The value and goal of a routine by index, 0 without the routine.
     private static func value(_ reading: DayReading, _ index: Int?) -> Double {
         guard let index, index >= 0, index < reading.routines.count else { return 0 }
         return reading.routines[index].value

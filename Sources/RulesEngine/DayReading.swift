@@ -41,10 +41,15 @@ final class RoutineBox: Sendable {
     }
 }
 
-/// One routine as judged at a moment.
+/// One routine as judged at a moment: a plain value (no reference), copied and dropped
+/// without reference counting — readings are copied, walked and dropped at every app run.
 struct RoutineReading: Sendable {
-    /// The routine, read through the box (`box.value.id`): a copy of it retains every field.
-    var box: RoutineBox
+    /// The routine's position in the ruleset: its box is `PreparedRuleset.routine(of:)`
+    /// (a reading is made from the routines in ruleset order, so also its position in the day's
+    /// reading).
+    var index: Int
+    /// Whether the routine is a core one (counted in the completion rate).
+    var core: Bool
     var enabled: Bool
     var value: Double
     var goal: Double
@@ -75,4 +80,10 @@ struct DayReading {
     var facts: FactValues
     /// Judgement conditions that failed to evaluate (reported by the app run that reads).
     var problems: [String] = []
+}
+
+extension PreparedRuleset {
+    /// The routine a reading is of (readings are made from these boxes, by position, and
+    /// read with the ruleset they were made with: an engine's memos go with its ruleset).
+    func routine(of reading: RoutineReading) -> RoutineBox { routineBoxes[reading.index] }
 }

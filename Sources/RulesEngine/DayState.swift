@@ -282,11 +282,11 @@ extension DayState {
     /// Keeps what `routines` (a reading in ruleset order) earned: completions join
     /// `completedRoutines`, partial statuses `partialRoutines`, both in ruleset order. The
     /// arrays change only when something new was earned.
-    mutating func earn(_ routines: [RoutineReading]) {
+    mutating func earn(_ routines: [RoutineReading], _ prepared: PreparedRuleset) {
         var newCompletion = false
         var newPartial = false
-        // By index, the id read only for a completed or partial routine: a reading copied
-        // out retained its box, and each id read retained its string. Both lists are in
+        // The id read only for a completed or partial routine (each id read retains its
+        // string). Both lists are in
         // ruleset order, as the readings are: each id is looked for first where the last one
         // found left off (one comparison, of equal strings), and only then in the whole list
         // (comparing unequal ids is what cost: a search per routine made it quadratic).
@@ -295,9 +295,13 @@ extension DayState {
         for index in routines.indices {
             switch routines[index].status {
             case .completed:
-                if !newCompletion, !Self.find(routines[index].box.value.id, in: completedRoutines, from: &completedAt) { newCompletion = true }
+                if !newCompletion, !Self.find(prepared.routine(of: routines[index]).value.id, in: completedRoutines, from: &completedAt) {
+                    newCompletion = true
+                }
             case .partial:
-                if !newPartial, routines[index].enabled, !Self.find(routines[index].box.value.id, in: partialRoutines, from: &partialAt) {
+                if !newPartial, routines[index].enabled,
+                    !Self.find(prepared.routine(of: routines[index]).value.id, in: partialRoutines, from: &partialAt)
+                {
                     newPartial = true
                 }
             default:
@@ -306,16 +310,20 @@ extension DayState {
         }
         // Made again in ruleset order (a loaded ruleset's routine ids are unique: a routine
         // is earned by its own reading).
-        if newCompletion { completedRoutines = Self.earned(routines, kept: completedRoutines) { $0.status == .completed } }
-        if newPartial { partialRoutines = Self.earned(routines, kept: partialRoutines) { $0.status == .partial && $0.enabled } }
+        if newCompletion { completedRoutines = Self.earned(routines, prepared, kept: completedRoutines) { $0.status == .completed } }
+        if newPartial { partialRoutines = Self.earned(routines, prepared, kept: partialRoutines) { $0.status == .partial && $0.enabled } }
     }
 
     /// The ids of `routines` (in their order) that were `kept` or earn now.
-    private static func earned(_ routines: [RoutineReading], kept: [String], _ earns: (RoutineReading) -> Bool) -> [String] {
+    private static func earned(
+        _ routines: [RoutineReading], _ prepared: PreparedRuleset, kept: [String], _ earns: (RoutineReading) -> Bool
+    )
+        -> [String]
+    {
         var result: [String] = []
         var position = 0
         for index in routines.indices {
-            let id = routines[index].box.value.id
+            let id = prepared.routine(of: routines[index]).value.id
             if find(id, in: kept, from: &position) || earns(routines[index]) { result.append(id) }
         }
         return result

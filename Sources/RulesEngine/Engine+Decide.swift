@@ -28,7 +28,7 @@ extension OperatorEngine {
         } else {
             reading.facts.patch(layout.event, .string(event))
         }
-        memos.reading = KeptReading(day: today, profile: storedProfile, permissions: lastPermissions, reading: reading)
+        memos.reading = KeptReading(day: today, profile: profileBox, permissions: lastPermissions, reading: reading)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }
@@ -45,7 +45,7 @@ extension OperatorEngine {
         // What this run's event earned under the route in force when it happened is kept
         // before the route is decided: a completion reached in the run that turns light →
         // recovery stays (the route never takes back what was done).
-        current.earn(before.routines)
+        current.earn(before.routines, prepared)
 
         let risk = decideRisk(&current, facts: before.facts, at: time)
         // Patched, not put: a put would copy the whole (shared) array of facts.
@@ -68,7 +68,7 @@ extension OperatorEngine {
         let event = appEvent(&current, reading: reading, completedBefore: completedBefore, routeChanged: routeRequested || start == .announced)
         // Under the same route and items the routines read as before, which were earned
         // above (and `appEvent` keeps exactly the completed ones): only a new reading earns.
-        if routeChanged || itemsChanged { current.earn(reading.routines) }
+        if routeChanged || itemsChanged { current.earn(reading.routines, prepared) }
         current.lastRun = time
         current.lastEvent = event
         return (reading, event, current.day)
@@ -103,7 +103,7 @@ extension OperatorEngine {
         var newlyCompleted = false
         var position = 0
         for routine in reading.routines where routine.status == .completed {
-            let id = routine.box.value.id
+            let id = prepared.routine(of: routine).value.id
             if position >= completedBefore.count || completedBefore[position] != id { sameCompleted = false }
             if !sameCompleted, !newlyCompleted, routine.enabled, !completedBefore.contains(id) { newlyCompleted = true }
             position += 1
@@ -121,7 +121,7 @@ extension OperatorEngine {
         current.recoveryWasCompleted = recoveryDone
         // A completion is kept whatever route follows (read() keeps it completed).
         if !sameCompleted {
-            current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { $0.box.value.id }
+            current.completedRoutines = reading.routines.filter { $0.status == .completed }.map { prepared.routine(of: $0).value.id }
         }
         return event
     }
@@ -130,11 +130,15 @@ extension OperatorEngine {
 /// An app run's reading, kept for the day's close: until the next app run the day changes
 /// only by deliveries (`notifications.sent_today`), so the close — which reads the day as
 /// of the last run — takes this reading with `event` back to `home` and the deliveries
-/// counted anew, unless the profile (its facts) or the known permissions changed since.
+/// counted anew, unless what a reading reads of the profile or the known permissions
+/// changed since.
 struct KeptReading {
     var day: Int
-    /// The profile it was read with (compared by value at the close: nothing bumped by hand).
-    var profile: OperatorProfile
+    /// What the profile gave the reading (compared at the close by what a reading reads of
+    /// it, `ProfileBox.readsSame`: nothing bumped by hand). The box, not a copy of the profile:
+    /// a copy was made at every app run, and the next change of an ignore count then copied
+    /// the profile's dictionaries it shared.
+    var profile: ProfileBox
     var permissions: KnownPermissions
     var reading: DayReading
 }

@@ -28,8 +28,10 @@ extension OperatorEngine {
         let seconds = clock.local(request.scheduledAt).seconds
         let reading = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: seconds)
         var facts = reading.facts
-        if let routine = request.routine, let routineReading = reading.routines.first(where: { $0.box.value.id == routine }) {
-            NotificationPlanner.bind(&facts, routineReading, reminder: profile.reminder(for: routine, in: ruleset) ?? seconds, layout: layout)
+        if let routine = request.routine, let routineReading = reading.routines.first(where: { prepared.routine(of: $0).value.id == routine }) {
+            NotificationPlanner.bind(
+                &facts, routineReading, of: prepared.routine(of: routineReading), reminder: profile.reminder(for: routine, in: ruleset) ?? seconds,
+                layout: layout)
         }
         var problems: [String] = []
         let atFire = GateContext.atFire(facts, fireSeconds: seconds, ruleset: ruleset, layout: layout, dayStart: dayStart, problems: &problems)

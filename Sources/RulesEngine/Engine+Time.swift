@@ -108,7 +108,7 @@ extension OperatorEngine {
 
     /// The day as the app knew it at its last run, which its close reads.
     private func closingReading(_ current: DayState) -> DayReading {
-        if memoises, let kept = memos.reading, kept.day == current.day, current.lastRun != nil, kept.profile == storedProfile,
+        if memoises, let kept = memos.reading, kept.day == current.day, current.lastRun != nil, kept.profile.readsSame(as: profileBox),
             kept.permissions == lastPermissions
         {
             // What the last run read (see `KeptReading`), as a fresh reading would give it.

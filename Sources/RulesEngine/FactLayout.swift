@@ -102,14 +102,14 @@ struct RoutineSlots: Sendable {
     }
 
     @inline(__always)
-    func put<Sink: FactSink>(_ reading: RoutineReading, into sink: inout Sink) {
-        if let cell = reading.box.nameCell { sink.put(name, cell: cell) } else { sink.put(name, .string(reading.box.value.name)) }
+    func put<Sink: FactSink>(_ reading: RoutineReading, of box: RoutineBox, into sink: inout Sink) {
+        if let cell = box.nameCell { sink.put(name, cell: cell) } else { sink.put(name, .string(box.value.name)) }
         sink.put(value, cell: .number(reading.value))
         sink.put(goal, cell: .number(reading.goal))
         sink.put(progress, cell: .number(reading.progress))
         sink.put(status, cell: reading.status.cell)
         sink.put(enabled, cell: .bool(reading.enabled))
-        sink.put(core, cell: .bool(reading.box.value.core))
+        sink.put(core, cell: .bool(reading.core))
     }
 }
 

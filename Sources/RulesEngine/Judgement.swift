@@ -33,7 +33,9 @@ struct Judgement {
             do {
                 if try entries[index].when.isTrue(&context) { return entries[index].status }
             } catch {
-                problems.append(evaluationProblem(entries[index].when, origin: entries[index].origin, error) + " (routine '\(reading.box.value.id)')")
+                problems.append(
+                    evaluationProblem(entries[index].when, origin: entries[index].origin, error)
+                        + " (routine '\(prepared.routine(of: reading).value.id)')")
             }
         }
         if closing { return skipped ? .skipped : .failed }
@@ -51,7 +53,9 @@ struct Judgement {
         // them): walked with the routines, one comparison each; in another order (a state
         // saved otherwise) each is searched for.
         var inOrder = 0
-        for routine in reading.routines where inOrder < completed.count && completed[inOrder] == routine.box.value.id { inOrder += 1 }
+        for routine in reading.routines where inOrder < completed.count && completed[inOrder] == prepared.routine(of: routine).value.id {
+            inOrder += 1
+        }
         let walk = inOrder == completed.count
         var nextCompleted = 0
         var problems = reading.problems
@@ -61,7 +65,7 @@ struct Judgement {
                 var kept = 0
                 for index in routines.indices {
                     if nextCompleted < completed.count {
-                        let id = routines[index].box.value.id
+                        let id = prepared.routine(of: routines[index]).value.id
                         let done = walk ? completed[nextCompleted] == id : completed.contains(id)
                         if done {
                             if walk { nextCompleted += 1 }
@@ -119,7 +123,7 @@ struct Judgement {
         var context = EvaluationContext(facts: reading.facts, dayStart: dayStart)
         var problems: [String] = []
         for routine in reading.routines where routine.enabled {
-            let id = routine.box.value.id
+            let id = prepared.routine(of: routine).value.id
             var status =
                 current.completedRoutines.contains(id)
                 ? .completed : judgeRoutine(routine, context: &context, closing: true, skipped: current.skipped, problems: &problems)

@@ -224,7 +224,7 @@ public struct OperatorEngine: Sendable {
         let reading = reader.read(
             day, route: day.route.route, risk: day.risk ?? .low,
             now: day.lastRun.map { clock.timeOfDay($0, inLogicalDay: day.day, dayStart: dayStart) } ?? 0)
-        return Dictionary(uniqueKeysWithValues: reading.routines.map { ($0.box.value.id, $0.status) })
+        return Dictionary(uniqueKeysWithValues: reading.routines.map { (prepared.routine(of: $0).value.id, $0.status) })
     }
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.

@@ -124,6 +124,15 @@ final class ProfileBox: Sendable {
         self.init(ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived))
     }
 
+    /// Whether a reading made with `other` reads the same of the profile as one made with
+    /// this box: the routines on, the cells every reading starts from, the settings boxed for
+    /// them and the day start (`DayReader` reads nothing else of it).
+    func readsSame(as other: ProfileBox) -> Bool {
+        if self === other { return true }
+        return value.dayStart == other.value.dayStart && value.enabled == other.value.enabled
+            && PlanInputs.sameCells(value.baseCells, other.value.baseCells) && value.boxedSettings == other.value.boxedSettings
+    }
+
     /// A new box with `change` made to a copy of the value (this one stays as it is: engines
     /// that share it are not changed).
     func changed(_ change: (inout ProfileDerived) -> Void) -> ProfileBox {

@@ -41,7 +41,7 @@ extension NotificationPlanner {
                 let reminders = profile.reminders
                 for (index, reading) in base.routines.enumerated() where reading.enabled {
                     guard index < reminders.count, let reminder = reminders[index] else { continue }
-                    let routine = reading.box.value.id
+                    let routine = prepared.routine(of: reading).value.id
                     var facts = base.facts
                     bind(&facts, reading, reminder: reminder)
                     if let made = candidate(
@@ -83,12 +83,12 @@ extension NotificationPlanner {
 
     /// Binds `routine.*` for a per-routine notification.
     func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int) {
-        Self.bind(&facts, reading, reminder: reminder, layout: layout)
+        Self.bind(&facts, reading, of: prepared.routine(of: reading), reminder: reminder, layout: layout)
     }
 
-    static func bind(_ facts: inout FactValues, _ reading: RoutineReading, reminder: Int, layout: FactLayout) {
-        layout.routineBinding.put(reading, into: &facts)
-        facts.put(layout.routineID, .string(reading.box.value.id))
+    static func bind(_ facts: inout FactValues, _ reading: RoutineReading, of box: RoutineBox, reminder: Int, layout: FactLayout) {
+        layout.routineBinding.put(reading, of: box, into: &facts)
+        facts.put(layout.routineID, .string(box.value.id))
         facts.put(layout.routineReminder, cell: .time(reminder))
     }
 }

@@ -252,7 +252,7 @@ struct NotificationPlanner {
             guard planned[index].today else { continue }
             var facts = reading.facts
             if let routine = planned[index].candidate.routine,
-                let position = reading.routines.firstIndex(where: { $0.box.value.id == routine }),
+                let position = reading.routines.firstIndex(where: { prepared.routine(of: $0).value.id == routine }),
                 position < profile.reminders.count, let reminder = profile.reminders[position]
             {
                 bind(&facts, reading.routines[position], reminder: reminder)

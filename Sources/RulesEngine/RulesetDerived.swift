@@ -207,12 +207,16 @@ struct PlanReads: Sendable {
     var bands: [PlanBand]
 
     /// The side of each band's constants the facts are on, band after band.
+    /// (Bands and checks by index: each one copied out of its array retained its threshold's
+    /// constant and fallback, at every plan.)
     func sides(of facts: FactValues, dayStart: Int) -> [UInt8] {
         var sides: [UInt8] = []
         sides.reserveCapacity(bands.count * 2)
-        for band in bands {
-            let cell = facts.cell(band.slot)
-            for check in band.thresholds { sides.append(check.side(of: cell, facts: facts, dayStart: dayStart)) }
+        for band in bands.indices {
+            let cell = facts.cell(bands[band].slot)
+            for check in bands[band].thresholds.indices {
+                sides.append(bands[band].thresholds[check].side(of: cell, facts: facts, dayStart: dayStart))
+            }
         }
         return sides
     }
@@ -220,10 +224,11 @@ struct PlanReads: Sendable {
     /// Whether the facts are on the sides `kept` records.
     func sidesMatch(_ kept: [UInt8], _ facts: FactValues, dayStart: Int) -> Bool {
         var position = 0
-        for band in bands {
-            let cell = facts.cell(band.slot)
-            for check in band.thresholds {
-                guard position < kept.count, kept[position] == check.side(of: cell, facts: facts, dayStart: dayStart) else { return false }
+        for band in bands.indices {
+            let cell = facts.cell(bands[band].slot)
+            for check in bands[band].thresholds.indices {
+                guard position < kept.count, kept[position] == bands[band].thresholds[check].side(of: cell, facts: facts, dayStart: dayStart)
+                else { return false }
                 position += 1
             }
         }

@@ -142,11 +142,11 @@ struct NotificationPlanner {
         if !unchanged { recordChanges(from: pending, to: accepted, refusals: draft.refusals, at: time, into: &draft.records) }
         var inputs = memo
         inputs.pending = accepted.count
-        // A plan that reported a problem is made again (and reports it again) at every run.
         // A delivery frees a place that a candidate refused for `max_pending` would take.
         let deliveries =
             explains || draft.refusals.contains { $0.reason == .maxPending }
             ? nil : KeptFires(today: fires, tomorrow: tomorrowFire)
+        // A plan that reported a problem is made again (and reports it again) at every run.
         memos.plan =
             draft.reported
             ? nil

@@ -21,7 +21,7 @@ extension OperatorEngine {
     /// user's settings no longer name one. An evaluation that fails does not hold and comes
     /// with its problem (the expression's file and line), never as a silent `false`.
     public func conditionAtFire(of request: ScheduledNotification, truth: HealthReading?) -> ConditionAtFire {
-        guard let rule = ruleset.notification(request.type), let when = rule.when, var current = day else {
+        guard let box = prepared.ruleBox(request.type), let when = box.value.when, var current = day else {
             return ConditionAtFire(holds: true, problems: [])
         }
         if let truth { current.health = truth.bounded }
@@ -39,7 +39,7 @@ extension OperatorEngine {
         do {
             return ConditionAtFire(holds: try when.isTrue(&context), problems: problems)
         } catch {
-            return ConditionAtFire(holds: false, problems: problems + [evaluationProblem(when, origin: rule.whenOrigin, error)])
+            return ConditionAtFire(holds: false, problems: problems + [evaluationProblem(when, origin: box.value.whenOrigin, error)])
         }
     }
 
@@ -130,7 +130,8 @@ extension OperatorEngine {
         storedProfile.ignoredStreaks[type] = streak
         storedProfile.weakenedSince[type] = weakenedSince
         if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
-            let (layout, policy) = (self.layout, ruleset.policy)
+            // The policy read through the prepared box: `ruleset` is a copy of all of it.
+            let (layout, policy) = (self.layout, prepared.ruleset.policy)
             profileBox = profileBox.changed { $0.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: policy) }
         }
     }

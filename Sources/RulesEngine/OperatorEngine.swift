@@ -55,8 +55,12 @@ public struct OperatorEngine: Sendable {
         set {
             let old = storedProfile
             storedProfile = newValue
-            let (ruleset, layout, derived) = (self.ruleset, self.layout, self.derived)
-            profileBox = profileBox.changed { $0.update(from: old, to: newValue, ruleset: ruleset, layout: layout, derived: derived) }
+            // The ruleset read through the prepared box in the closure: `self.ruleset` is a copy
+            // (a retain of each of its fields).
+            let prepared = self.prepared
+            profileBox = profileBox.changed {
+                $0.update(from: old, to: newValue, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)
+            }
         }
     }
     /// The profile itself: changed through `profile` (which works out what changed) or

@@ -18,6 +18,11 @@ public final class PreparedRuleset: Sendable {
     /// (no app run reads it: preparing a ruleset, once per launch, does not pay for it).
     func factReaders() -> FactReaders { FactReaders(ruleset: ruleset, schema: fullSchema, layout: layout, derived: derived) }
 
+    /// The boxed notification type of this id, read in place (`Ruleset.notification` returns a
+    /// copy of the rule, a retain of each of its fields). A walk of the few types: comparing a
+    /// few short ids costs less than hashing one for the ruleset's index (ids are unique).
+    func ruleBox(_ type: String) -> RuleBox? { ruleBoxes.first { $0.value.id == type } }
+
     /// Prepares `ruleset` (once per ruleset; share the value).
     public init(_ ruleset: Ruleset) {
         self.ruleset = ruleset

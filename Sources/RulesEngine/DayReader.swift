@@ -113,14 +113,17 @@ struct DayReader {
         // Written straight into fresh cells: one allocation, no uniqueness check per fact.
         // The profile's cells (settings, ignore counts, routine names) come first, copied.
         // The closure reads the routines and counts, not the reading being written: capturing
-        // that copied it (a retain of each array) and destroyed the copy, twice a reading.
-        let judged = DayReading(routines: reading.routines, completed: reading.completed, total: reading.total, facts: FactValues(count: 0))
+        // that copied it (a retain of each array) and destroyed the copy, twice a reading; a
+        // reading made for the closure still held (and destroyed) four references.
+        let judged = JudgedRoutines(routines: reading.routines, completed: reading.completed, total: reading.total, rate: reading.rate)
         reading.facts = FactValues(base: baseCells, sharing: boxedSettings) { builder in
             fill(&builder, judged, day: day, route: route, risk: risk, now: now, event: event)
         }
     }
 
-    private func fill(_ facts: inout FactBuilder, _ reading: DayReading, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String) {
+    private func fill(
+        _ facts: inout FactBuilder, _ reading: JudgedRoutines, day: DayState, route: RouteKind, risk: RiskLevel, now: Int, event: String
+    ) {
         facts.put(layout.now, cell: .time(now))
         facts.put(layout.today, cell: .date(day.day))
         facts.put(layout.weekday, cell: EnumCells.weekday(day.day))
@@ -165,7 +168,7 @@ struct DayReader {
 
     /// The steps, sleep and permission facts: HealthKit's when granted, else the routines'
     /// own values (steps and sleep logged by hand).
-    private func fillHealth(_ facts: inout FactBuilder, _ reading: DayReading, day: DayState) {
+    private func fillHealth(_ facts: inout FactBuilder, _ reading: JudgedRoutines, day: DayState) {
         let health = day.health
         let stepsGranted = health?.stepsPermission == .granted
         facts.put(
@@ -189,13 +192,21 @@ struct DayReader {
     }
 
     /// The value and goal of a routine by index, 0 without the routine.
-    private static func value(_ reading: DayReading, _ index: Int?) -> Double {
+    private static func value(_ reading: JudgedRoutines, _ index: Int?) -> Double {
         guard let index, index >= 0, index < reading.routines.count else { return 0 }
         return reading.routines[index].value
     }
 
-    private static func goal(_ reading: DayReading, _ index: Int?) -> Double {
+    private static func goal(_ reading: JudgedRoutines, _ index: Int?) -> Double {
         guard let index, index >= 0, index < reading.routines.count else { return 0 }
         return reading.routines[index].goal
     }
+}
+
+/// What filling the facts reads of a reading: its routines (judged) and their counts.
+private struct JudgedRoutines {
+    var routines: [RoutineReading]
+    var completed: Int
+    var total: Int
+    var rate: Double
 }

@@ -93,7 +93,8 @@ struct NotificationPlanner {
     var reader: DayReader { DayReader(prepared: prepared, profile: profileBox, permissions: permissions) }
 
     /// The plan from what the app knows now; the last plan stands when what it was made from
-    /// is the same and none of its candidates' fire time has come.
+    /// is the same and none of its candidates' fire time has come — or when the only
+    /// candidates whose time came were its requests, delivered since (`KeptPlan.afterDeliveries`).
     func plan(_ input: PlanInput) -> Plan {
         let current = input.today
         let reading = input.reading
@@ -106,13 +107,7 @@ struct NotificationPlanner {
             reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
             explained: explains)
         let reads = profile.planReads
-        if memoises, let kept = memos.plan, kept.inputs == memo, time < kept.nextFire, kept.reads.matches(reading.facts, slots: reads.slots),
-            reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
-        {
-            return Plan(
-                pending: pending, refused: input.refused, planned: explains ? keptCandidates(kept.planned, at: time, today: reading) : nil,
-                memos: memos)
-        }
+        if memoises, let kept = memos.plan, let plan = self.kept(kept, memo, input) { return plan }
         var draft = PlanDraft()
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         let todayIDs = Self.candidateIDs(day: current.day, &memos, ruleBoxes)
@@ -121,11 +116,21 @@ struct NotificationPlanner {
         order(&today)
         let recovery = current.route == .recovery ? TodaysRecovery(day: current.day, reason: current.reason) : nil
         let gates = gateContext(current)
+        var fires: [KeptFire] = []
+        fires.reserveCapacity(today.count)
         for candidate in today {
+            let acceptedBefore = draft.accepted.count
             decide(candidate, gates, &draft, skipped: current.skipped, recovery: recovery, today: current.day, at: time)
             draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt)
+            // Requested at its own time (not deferred): its delivery leaves the rest as it is.
+            let delivers = draft.accepted.count > acceptedBefore && draft.accepted[draft.accepted.count - 1].scheduledAt == candidate.fireAt
+            fires.append(KeptFire(at: candidate.fireAt, id: candidate.id, delivers: delivers))
         }
+        let todayNextFire = draft.nextFire
+        draft.nextFire = .distantFuture
         planTomorrow(&draft, current, gates: gates, recovery: recovery, memos: &memos, at: time)
+        let tomorrowFire = draft.nextFire
+        draft.nextFire = Swift.min(todayNextFire, tomorrowFire)
         // An `at:` that failed to evaluate leaves its type out of the plan, on the record.
         for message in draft.atProblems { draft.problem(at: time, message) }
         MaxPendingGate.apply(&draft.accepted, &draft.refusals, limit: ruleset.policy.maxPending)
@@ -137,14 +142,37 @@ struct NotificationPlanner {
         if !unchanged { recordChanges(from: pending, to: accepted, refusals: draft.refusals, at: time, into: &draft.records) }
         var inputs = memo
         inputs.pending = accepted.count
+        // A delivery frees a place that a candidate refused for `max_pending` would take.
+        let deliveries =
+            explains || draft.refusals.contains { $0.reason == .maxPending }
+            ? nil : KeptFires(today: fires, tomorrow: tomorrowFire)
         // A plan that reported a problem is made again (and reports it again) at every run.
         memos.plan =
             draft.reported
             ? nil
             : KeptPlan(
                 inputs: inputs, reads: FactSample(reading.facts, slots: reads.slots), sides: reads.sides(of: reading.facts, dayStart: dayStart),
-                nextFire: draft.nextFire, planned: draft.planned)
+                nextFire: draft.nextFire, planned: draft.planned, fires: deliveries)
         return Plan(pending: accepted, refused: draft.refusals, records: draft.records, planned: explains ? draft.planned : nil, memos: memos)
+    }
+
+    /// The last plan, when it stands (see `plan`): the requests iOS holds and the refusals as
+    /// they are; nil when the plan must be made again.
+    private func kept(_ kept: KeptPlan, _ memo: PlanMemo, _ input: PlanInput) -> Plan? {
+        let (reading, time, reads) = (input.reading, input.time, profile.planReads)
+        var memos = input.memos
+        if kept.inputs == memo, time < kept.nextFire {
+            guard kept.reads.matches(reading.facts, slots: reads.slots), reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart) else {
+                return nil
+            }
+            let planned = explains ? keptCandidates(kept.planned, at: time, today: reading) : nil
+            return Plan(pending: input.pending, refused: input.refused, planned: planned, memos: memos)
+        }
+        guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered),
+            kept.reads.matches(reading.facts, slots: reads.slots), reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
+        else { return nil }
+        memos.plan = rest
+        return Plan(pending: input.pending, refused: input.refused, planned: nil, memos: memos)
     }
 
     /// Tomorrow's candidates through the gates, into `draft`. They depend on the profile

@@ -220,14 +220,61 @@ final class KeptPlan: Sendable {
     let nextFire: Date
     /// Its candidates with their gates (explained as seen at a later run that keeps it).
     let planned: [PlannedCandidate]
+    /// Today's candidates by fire time and tomorrow's soonest, when a delivery may leave the
+    /// plan standing (nil: it may not — a candidate was refused for `max_pending`, or the
+    /// plan is explained).
+    let fires: KeptFires?
 
-    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date, planned: [PlannedCandidate]) {
+    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date, planned: [PlannedCandidate], fires: KeptFires? = nil) {
         self.inputs = inputs
         self.reads = reads
         self.sides = sides
         self.nextFire = nextFire
         self.planned = planned
+        self.fires = fires
     }
+
+    /// This plan after iOS delivered its soonest requests, each at its own time: the same
+    /// plan without them, kept for what is made now (`memo`) — nil unless every candidate
+    /// whose time has come was such a request, delivered since, and nothing else changed.
+    /// The gates count a delivery as they counted its request (the daily cap the same total
+    /// of the day's deliveries and requests, a category's cooldown the same time), its id is
+    /// left out of a new plan as delivered, and the facts plans read are compared by the
+    /// caller; a plan with a candidate refused for `max_pending` is not kept (the freed place
+    /// would go to it). A new plan made in its place asks iOS for nothing new.
+    func afterDeliveries(_ memo: PlanMemo, at time: Date, delivered: [String: ScheduledNotification]) -> KeptPlan? {
+        guard let fires else { return nil }
+        var passed = 0
+        while passed < fires.today.count, fires.today[passed].at <= time {
+            guard fires.today[passed].delivers, delivered[fires.today[passed].id] != nil else { return nil }
+            passed += 1
+        }
+        guard passed > 0, time < fires.tomorrow, memo.deliveries == inputs.deliveries + passed, memo.delivered == inputs.delivered + passed,
+            memo.pending == inputs.pending - passed
+        else { return nil }
+        var expected = inputs
+        (expected.deliveries, expected.delivered, expected.pending) = (memo.deliveries, memo.delivered, memo.pending)
+        guard expected == memo else { return nil }
+        let rest = KeptFires(today: Array(fires.today[passed...]), tomorrow: fires.tomorrow)
+        return KeptPlan(
+            inputs: memo, reads: reads, sides: sides, nextFire: Swift.min(rest.today.first?.at ?? .distantFuture, rest.tomorrow),
+            planned: planned, fires: rest)
+    }
+}
+
+/// A kept plan's candidates by fire time (`KeptPlan.afterDeliveries`): today's in plan order
+/// and the soonest of tomorrow's.
+struct KeptFires: Sendable {
+    var today: [KeptFire]
+    var tomorrow: Date
+}
+
+/// One of today's candidates of a kept plan: its fire time, its request id and whether iOS
+/// was asked to deliver it then (scheduled, not deferred).
+struct KeptFire: Sendable {
+    var at: Date
+    var id: String
+    var delivers: Bool
 }
 
 /// One candidate of a plan: a notification type (and routine) on a logical day.

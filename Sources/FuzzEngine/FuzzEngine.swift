@@ -115,7 +115,8 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     else { return 0 }
     // The comparing switch: every step runs again with every memo recomputed, and a
     // difference in its records, saved state or explanations is a problem record — a trap here.
-    // Every other input without explanations, as populations run (explained plans key their memos apart).
+    // Every other input without explanations, as populations run: a plan is kept after its
+    // requests are delivered only then (`KeptPlan.afterDeliveries`).
     let options = SimulationOptions(verification: .compared, explains: events.count % 2 == 0)
     let result = Simulation.run(scenario, ruleset: ruleset, options: options)
     check(result, ruleset: ruleset)

@@ -162,7 +162,7 @@ extension OperatorEngine {
 
     /// The risk of this run (`RouteTables.decideRisk`), its change recorded.
     mutating func decideRisk(_ current: inout DayState, facts: FactValues, at time: Date) -> RiskLevel {
-        let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time)
+        let decision = routeTables.decideRisk(kept: current.risk, skipped: current.skipped, facts: facts, at: time, explains: explains)
         for message in decision.problems { problem(at: time, .evaluation, message) }
         if explains, let explanation = decision.explanation { decisions.risk = explanation }
         if decision.level != current.risk {
@@ -174,7 +174,8 @@ extension OperatorEngine {
 
     /// The route of this run (`RouteTables.decideRoute`), started when it changes.
     mutating func decideRoute(_ current: inout DayState, facts: FactValues, at time: Date) -> RouteStart? {
-        let decision = routeTables.decideRoute(current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time)
+        let decision = routeTables.decideRoute(
+            current.route, decided: current.routeDecided, skipped: current.skipped, facts: facts, at: time, explains: explains)
         for message in decision.problems { problem(at: time, .evaluation, message) }
         if explains { decisions.route = decision.explanation }
         guard let (route, reason) = decision.chosen, !current.routeDecided || route != current.route.route else { return nil }

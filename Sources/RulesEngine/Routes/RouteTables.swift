@@ -32,13 +32,15 @@ struct RouteTables {
     }
 
     /// Risk by the first matching `risk:` entry (`low` when none); a skipped day keeps the
-    /// risk it had.
-    func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date) -> RiskDecision {
+    /// risk it had. The explanation only when `explains` (it holds the table and the facts:
+    /// made at every run, it retained and released both).
+    func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date, explains: Bool = true) -> RiskDecision {
         if skipped, let kept { return RiskDecision(level: kept, explanation: nil) }
         var problems: [String] = []
         let index = FirstMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
         return RiskDecision(
-            level: index.map { risk[$0].level } ?? .low, explanation: .table(.risk(risk), facts: facts, at: time, dayStart: dayStart),
+            level: index.map { risk[$0].level } ?? .low,
+            explanation: explains ? .table(.risk(risk), facts: facts, at: time, dayStart: dayStart) : nil,
             problems: problems)
     }
 
@@ -46,13 +48,15 @@ struct RouteTables {
     struct RouteDecision {
         /// The route and reason the table chose; nil when the route in force stays without it.
         var chosen: (route: RouteKind, reason: String)?
-        var explanation: PendingExplanation
+        /// Nil when not asked for (`explains`).
+        var explanation: PendingExplanation?
         var problems: [String] = []
     }
 
     /// The route: kept on a skipped day, after a user's request, or when sticky; otherwise
-    /// the first matching `route:` entry (`regular` when none).
-    func decideRoute(_ state: RouteState, decided: Bool, skipped: Bool, facts: FactValues, at time: Date) -> RouteDecision {
+    /// the first matching `route:` entry (`regular` when none). The explanation only when
+    /// `explains`.
+    func decideRoute(_ state: RouteState, decided: Bool, skipped: Bool, facts: FactValues, at time: Date, explains: Bool = true) -> RouteDecision {
         if skipped, decided { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .skippedDay, at: time)) }
         if state.requestedByUser { return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .userRequest, at: time)) }
         if decided, sticky.contains(state.route) {
@@ -61,7 +65,8 @@ struct RouteTables {
         var problems: [String] = []
         let index = FirstMatch.index(route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
         let chosen = (index.map { route[$0].route } ?? .regular, index.map { route[$0].reason } ?? "default")
-        return RouteDecision(chosen: chosen, explanation: .table(.route(route), facts: facts, at: time, dayStart: dayStart), problems: problems)
+        return RouteDecision(
+            chosen: chosen, explanation: explains ? .table(.route(route), facts: facts, at: time, dayStart: dayStart) : nil, problems: problems)
     }
 }
 

@@ -21,6 +21,9 @@ case "$target" in
     FuzzBundle) seeds=Fuzz/corpus/bundle ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
+# Swift's backtracer would take a trap's signal first and exit without libFuzzer writing
+# the crashing input (a FuzzEngine abort was lost that way): leave the signal to libFuzzer.
+export SWIFT_BACKTRACE=enable=no
 # A scratch path of its own: fuzzer builds never mix with (or wait on) the normal builds.
 swift build -c release --product "$target" --sanitize=fuzzer --scratch-path .build/fuzz
 grown="${FUZZ_CORPUS:-.build/fuzz/corpus}/$target"

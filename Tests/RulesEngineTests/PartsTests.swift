@@ -35,8 +35,13 @@ import Testing
         #expect(risk.level == .high && risk.problems.isEmpty)
         let route = tables.decideRoute(fresh, decided: true, skipped: false, facts: evening, at: Self.at(21))
         #expect(route.chosen?.route == .recovery)
-        let explained = Explainer(Self.prepared).explain(route.explanation)
+        let explained = Explainer(Self.prepared).explain(try #require(route.explanation))
         #expect(explained.outcome == "recovery" && explained.entries.last?.result == .matched)
+        // Not explaining, the same decisions without their explanations.
+        let quiet = tables.decideRoute(fresh, decided: true, skipped: false, facts: evening, at: Self.at(21), explains: false)
+        #expect(quiet.chosen?.route == .recovery && quiet.explanation == nil)
+        let quietRisk = tables.decideRisk(kept: .low, skipped: false, facts: evening, at: Self.at(21), explains: false)
+        #expect(quietRisk.level == .high && quietRisk.explanation == nil)
         // What keeps the route without the table: a skipped day, a request, a sticky route.
         #expect(tables.decideRisk(kept: .medium, skipped: true, facts: evening, at: Self.at(21)).level == .medium)
         var requested = fresh
@@ -47,7 +52,7 @@ import Testing
         sticky.route = .recovery
         let kept = tables.decideRoute(sticky, decided: true, skipped: false, facts: morning, at: Self.at(8))
         #expect(kept.chosen == nil)
-        #expect(Explainer(Self.prepared).explain(kept.explanation).note?.contains("sticky") == true)
+        #expect(Explainer(Self.prepared).explain(try #require(kept.explanation)).note?.contains("sticky") == true)
     }
 
     @Test func goalsScaleOnTheLightRouteAndOverridesWin() throws {

@@ -47,19 +47,23 @@ extension OperatorEngine {
         // recovery stays (the route never takes back what was done).
         current.earn(before.routines, prepared)
 
+        // What the reading read of the route: its kind (the goals), its items and the quest.
+        let (routeRead, itemsRead, questRead) = (current.route.route, current.route.items, current.quest)
         let risk = decideRisk(&current, facts: before.facts, at: time)
         // Patched, not put: a put would copy the whole (shared) array of facts.
         var facts = before.facts
         facts.patch(layout.risk, cell: risk.cell)
         let start = decideRoute(&current, facts: facts, at: time)
-        let routeChanged = start != nil
-        let itemsChanged = updateRouteItems(&current, at: time)
+        updateRouteItems(&current, at: time)
         RecoveryRoute.keepTexts(&current, prepared)
 
-        // The reading with the route in force: unless the route, its items or the quest
-        // changed, the first reading stands with the new risk.
+        // The reading with the route in force: unless the route's kind, its items or the quest
+        // changed, the first reading stands with the new risk — as on the day's first run,
+        // whose table starts the `regular` route the day was read with (a reading reads
+        // neither the route's reason nor its start).
         var reading: DayReading
-        if !routeChanged, !itemsChanged {
+        let sameReading = current.route.route == routeRead && current.route.items == itemsRead && current.quest == questRead
+        if sameReading {
             reading = before
             reading.facts.patch(layout.risk, cell: risk.cell)
         } else {
@@ -68,7 +72,7 @@ extension OperatorEngine {
         let event = appEvent(&current, reading: reading, completedBefore: completedBefore, routeChanged: routeRequested || start == .announced)
         // Under the same route and items the routines read as before, which were earned
         // above (and `appEvent` keeps exactly the completed ones): only a new reading earns.
-        if routeChanged || itemsChanged { current.earn(reading.routines, prepared) }
+        if !sameReading { current.earn(reading.routines, prepared) }
         current.lastRun = time
         current.lastEvent = event
         return (reading, event, current.day)
@@ -148,11 +152,10 @@ extension OperatorEngine {
     var recoveryRoute: RecoveryRoute { RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines) }
 
     /// Brings the route's items and quest up to date (`RecoveryRoute.updateItems`), each
-    /// item done recorded. Returns whether anything changed.
-    mutating func updateRouteItems(_ day: inout DayState, at time: Date) -> Bool {
+    /// item done recorded.
+    mutating func updateRouteItems(_ day: inout DayState, at time: Date) {
         let update = recoveryRoute.updateItems(&day)
         for item in update.done { note(at: time, .routeItemDone(item)) }
-        return update.changed
     }
 }
 

@@ -24,6 +24,25 @@ enum Measure {
         return best
     }
 
+    /// The median of `runs` timings of `body`, in seconds.
+    static func median(runs: Int, _ body: () -> Void) -> Double {
+        withoutActuallyEscaping(body) { medianInTurns(runs: runs, [$0])[0] }
+    }
+
+    /// The median time of each of `bodies` over `runs` rounds, measured in turns (one run of
+    /// each per round): a drift of the host's speed moves them all alike.
+    static func medianInTurns(runs: Int, _ bodies: [() -> Void]) -> [Double] {
+        var times = [[Double]](repeating: [], count: bodies.count)
+        for _ in 0..<runs {
+            for (index, body) in bodies.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                body()
+                times[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+        }
+        return times.map { $0.sorted()[$0.count / 2] }
+    }
+
     static func format(_ value: Double, decimals: Int = 2) -> String {
         String(format: "%.\(decimals)f", value)
     }

@@ -93,7 +93,7 @@ extension OperatorEngine {
         // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
         guard let current = day.take() else { return }
         let reading = closingReading(current)
-        let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time)
+        let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time, explains: explains)
         for message in closing.problems { problem(at: time, .evaluation, message) }
         if explains, let explanation = closing.explanation { decisions.day = explanation }
         // One change of the profile, not two (each change works out what runs read off it).

@@ -112,8 +112,9 @@ struct Judgement {
 
     /// Closes `current`, read as the app knew it at its last run (`reading`): each enabled
     /// routine's final status (completed earlier stays, partial earned earlier stays), the
-    /// day's result, XP gained and the streak and XP carried on from `streak` and `xp`.
-    func close(_ current: DayState, reading: DayReading, streak: Int, xp: Int, at time: Date) -> Closing {
+    /// day's result, XP gained and the streak and XP carried on from `streak` and `xp`. The
+    /// table's explanation only when `explains` (it holds the table and the day's facts).
+    func close(_ current: DayState, reading: DayReading, streak: Int, xp: Int, at time: Date, explains: Bool = true) -> Closing {
         var ids: [String] = []
         var statuses: [RoutineStatus] = []
         ids.reserveCapacity(reading.routines.count)
@@ -142,7 +143,7 @@ struct Judgement {
         } else {
             let table = judgement?.day ?? []
             let index = FirstMatch.index(table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &problems)
-            explanation = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart)
+            if explains { explanation = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart) }
             result = index.map { table[$0].result } ?? .failed
         }
         let points = judgement?.xp ?? ExperiencePoints()

@@ -103,6 +103,10 @@ import Testing
             empty, reading: reader.read(empty, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23))
         #expect(failed.close.result == .failed && failed.close.streak == 0 && failed.close.xp == 100)
         #expect(Explainer(Self.prepared).explain(try #require(failed.explanation)).outcome == "failed")
+        // Not explaining, the same close without its explanation.
+        let quiet = judgement.close(
+            empty, reading: reader.read(empty, route: .regular, risk: .low, now: 22 * 3600), streak: 4, xp: 100, at: Self.at(23), explains: false)
+        #expect(quiet.close == failed.close && quiet.explanation == nil)
         // Every enabled routine completed earlier: success, the streak goes on, 10 XP each.
         var done = DayState(day: Self.day)
         let enabled = Shipped.ruleset.routines.filter(\.defaultEnabled).map(\.id)

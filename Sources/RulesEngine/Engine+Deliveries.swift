@@ -129,7 +129,7 @@ extension OperatorEngine {
     mutating func setIgnores(_ type: String, streak: Int, weakenedSince: Int?) {
         storedProfile.ignoredStreaks[type] = streak
         storedProfile.weakenedSince[type] = weakenedSince
-        if let index = ruleBoxes.firstIndex(where: { $0.value.id == type }) {
+        if let index = prepared.ruleBox(type)?.index {
             // The policy read through the prepared box: `ruleset` is a copy of all of it.
             let (layout, policy) = (self.layout, prepared.ruleset.policy)
             profileBox = profileBox.changed { $0.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: policy) }

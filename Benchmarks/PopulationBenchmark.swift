@@ -75,38 +75,35 @@ enum PopulationBenchmark {
         let times = Measure.bestInTurns(rounds: 3, bodies)
         let drawing = times[0]
         print("population.draw_only: \(Measure.format(userDays / drawing, decimals: 0)) user-days/s (baseline: drawing the users' days)")
-        var perJob: [Int: Double] = [:]
         for (index, jobs) in [1, 2].enumerated() {
             let seconds = times[index + 1]
-            perJob[jobs] = seconds
             let rate = userDays / seconds
             print(
                 "population.jobs_\(jobs): \(Measure.format(rate, decimals: 0)) user-days/s, \(Measure.format(rate / Double(jobs), decimals: 0)) per core; "
                     + "\(Measure.format(seconds / drawing, decimals: 1))x the drawing baseline (goal ≤ 20x with one job; ≥ 10,000 per core)")
         }
-        if let one = perJob[1], let two = perJob[2] {
-            print("population.scaling: 2 jobs run \(Measure.format(one / two))x as fast as 1 (2 cores: at most 2x)")
-            // 2 jobs three ways, measured in turns: tables prepared per job from one decoded
-            // ruleset, the ruleset decoded anew per job from the same documents (as `rules
-            // population` runs), and one prepared ruleset shared by both.
-            let options = PopulationOptions(population: population, users: users, days: days, jobs: 2)
-            let prepared = PreparedRuleset(ruleset)
-            let times = Measure.bestInTurns(
-                rounds: 5,
-                [
-                    { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options)) },
-                    {
-                        blackHole(
-                            PopulationRun.run(population, ruleset: ruleset, options: options, perJob: { Ruleset.load(documents: documents).ruleset })
-                        )
-                    },
-                    { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options, shared: prepared)) },
-                ])
-            print(
-                "population.sharing: 2 jobs, 1 job's time divided by theirs (best of 5, in turns) — one ruleset prepared per job "
-                    + "\(Measure.format(one / times[0]))x, each its own decoded ruleset (as run) \(Measure.format(one / times[1]))x, "
-                    + "one prepared ruleset for both \(Measure.format(one / times[2]))x")
-        }
+        let (one, two) = (times[1], times[2])
+        print("population.scaling: 2 jobs run \(Measure.format(one / two))x as fast as 1 (2 cores: at most 2x)")
+        // 2 jobs three ways, measured in turns: tables prepared per job from one decoded
+        // ruleset, the ruleset decoded anew per job from the same documents (as `rules
+        // population` runs), and one prepared ruleset shared by both.
+        let options = PopulationOptions(population: population, users: users, days: days, jobs: 2)
+        let prepared = PreparedRuleset(ruleset)
+        let sharing = Measure.bestInTurns(
+            rounds: 5,
+            [
+                { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options)) },
+                {
+                    blackHole(
+                        PopulationRun.run(population, ruleset: ruleset, options: options, perJob: { Ruleset.load(documents: documents).ruleset })
+                    )
+                },
+                { blackHole(PopulationRun.run(population, ruleset: ruleset, options: options, shared: prepared)) },
+            ])
+        print(
+            "population.sharing: 2 jobs, 1 job's time divided by theirs (best of 5, in turns) — one ruleset prepared per job "
+                + "\(Measure.format(one / sharing[0]))x, each its own decoded ruleset (as run) \(Measure.format(one / sharing[1]))x, "
+                + "one prepared ruleset for both \(Measure.format(one / sharing[2]))x")
     }
 
     /// Peak memory after living 10 k and then 100 k users for 2 days: flat in users when the

@@ -11,6 +11,9 @@ final class RoutineBox: Sendable {
     let valueSource: ValueSource
     /// Its checklist items, each once (a repeated item counts once).
     let distinctItems: [String]
+    /// Whether no two of its items are canonically equivalent: then the item that has an
+    /// item's bytes is the one `==` would find first (see `OperatorEngine.tick`).
+    let itemsCanonicallyDistinct: Bool
 
     enum ValueSource: Sendable {
         /// HealthKit steps when permitted, else its logs.
@@ -29,6 +32,8 @@ final class RoutineBox: Sendable {
         var distinct: [String] = []
         for item in value.items where !distinct.contains(where: { $0.sameBytes(as: item) }) { distinct.append(item) }
         distinctItems = distinct
+        let items = value.items
+        itemsCanonicallyDistinct = items.indices.allSatisfy { index in !items[..<index].contains { $0 == items[index] } }
         if value.source == .healthkit, value.unit == .steps {
             valueSource = .healthSteps
         } else if value.source == .healthkit, value.category == .sleep {

@@ -321,6 +321,7 @@ extension DayState {
         -> [String]
     {
         var result: [String] = []
+        result.reserveCapacity(routines.count)
         var position = 0
         for index in routines.indices {
             let id = prepared.routine(of: routines[index]).value.id

@@ -155,13 +155,17 @@ extension OperatorEngine {
     /// Ticks or unticks a checklist item; false (with a problem record) when it does not exist.
     mutating func tick(routine id: String, item: String, checked: Bool, at time: Date) -> Bool {
         // A few routines: found in turn (hashing the id costs more), read through the box.
-        guard let routine = routineBoxes.first(where: { $0.value.id == id })?.value else {
+        guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
             problem(at: time, .unknownRoutine, "no routine '\(id)'")
             return false
         }
+        let routine = box.value
         // The tick keeps the ruleset's own spelling of the item (found by canonical
-        // equivalence), so counting ticks can compare bytes (see `value(of:in:)`).
-        guard let item = routine.items.first(where: { $0 == item }) else {
+        // equivalence), so counting ticks can compare bytes (see `value(of:in:)`). Bytes
+        // first when no two items are equivalent (the item found is the same): the app sends
+        // the ruleset's spelling, and `==` on Korean text walks Unicode's normalization data.
+        let byBytes = box.itemsCanonicallyDistinct ? routine.items.first(where: { $0.sameBytes(as: item) }) : nil
+        guard let item = byBytes ?? routine.items.first(where: { $0 == item }) else {
             problem(
                 at: time, .unknownItem,
                 "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
@@ -171,7 +175,7 @@ extension OperatorEngine {
             guard currentDay != nil, !hasTick(routine: id, item: item) else { return true }
             day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
         } else {
-            day?.ticks.removeAll { $0.routine == id && $0.item == item }
+            day?.ticks.removeAll { $0.routine == id && $0.item.sameBytes(as: item) }
             day?.forgetEarned(id)
         }
         note(at: time, .check(routine: id, item: item, checked: checked))

@@ -77,6 +77,13 @@ extension OperatorEngine {
             decisions.lines = LastLines(
                 home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
         }
+        // An engine that keeps only decisions (a population's) keeps no snapshot: nothing it
+        // returns reads one, and making it was a tenth of the run's lines. The lines above are
+        // chosen either way (a template that fails to render is a problem record).
+        guard recordsKept == .all else {
+            if day?.lastSnapshot != nil { day?.lastSnapshot = nil }
+            return
+        }
         let steps = reading.routines[safe: derived.stepsRoutine]
         let water = reading.routines[safe: derived.waterRoutine]
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }

@@ -29,8 +29,9 @@ public enum RecordsKept: Sendable {
     /// suppression, route changes, day closes and problems — what a population's tally and
     /// device model read. Causes of app runs, syncs, logs, ticks, responses, risk changes,
     /// route items, lines, snapshots, tool verdicts and reconciliations are not recorded
-    /// (their effects on the day and the plan are the same), and the plan's candidates are
-    /// not kept to be explained.
+    /// (their effects on the day and the plan are the same), the plan's candidates are
+    /// not kept to be explained, and no snapshot is kept (`snapshot` is nil; the lines are
+    /// still chosen, so a template that fails to render is still a problem record).
     case decisions
 }
 
@@ -193,7 +194,8 @@ public struct OperatorEngine: Sendable {
         return copy
     }
 
-    /// The snapshot saved at the last app run (what the widget shows).
+    /// The snapshot saved at the last app run (what the widget shows); nil on an engine that
+    /// keeps only decisions (`RecordsKept.decisions`).
     public var snapshot: DailySnapshot? { day?.lastSnapshot }
     /// The route of the current day.
     public var routeState: RouteState? { day?.route }
@@ -218,7 +220,11 @@ public struct OperatorEngine: Sendable {
         return SnapshotDay(day: day.day, route: day.route.route, risk: day.risk, quest: day.quest, stepsPermission: day.health?.stepsPermission)
     }
     /// Whether the current day has this tick.
-    func hasTick(routine: String, item: String) -> Bool { day?.ticks.contains(where: { $0.routine == routine && $0.item == item }) ?? false }
+    /// Whether `item` (the ruleset's own spelling, as ticks keep it) is ticked: bytes compared,
+    /// as counting ticks does (`==` on Korean text takes Unicode's slow path).
+    func hasTick(routine: String, item: String) -> Bool {
+        day?.ticks.contains(where: { $0.routine == routine && $0.item.sameBytes(as: item) }) ?? false
+    }
     /// Habit logs of the current day.
     public var habitLogs: [HabitLog] { day?.logs ?? [] }
 

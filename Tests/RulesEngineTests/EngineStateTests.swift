@@ -164,6 +164,54 @@ import Testing
         #expect(ticked(restored) == .number(2))
     }
 
+    /// A routine with two spellings of one item (NFC and NFD, canonically equivalent): a tick
+    /// finds the first, as `==` does, whatever bytes the app sent — the byte comparison that
+    /// finds an item first is used only where no two items are equivalent.
+    @Test func aTickFindsTheFirstOfTwoEquivalentItemsWhateverItsBytes() throws {
+        var ruleset = Shipped.ruleset
+        let index = try #require(ruleset.routines.firstIndex { $0.id == "skincare" })
+        let decomposed = "세수".decomposedStringWithCanonicalMapping
+        ruleset.routines[index].items = ["세수", decomposed]
+        for sent in ["세수", decomposed] {
+            var engine = OperatorEngine(ruleset: ruleset, clock: Self.seoul)
+            engine.handle(.appOpened(health: nil), at: Self.at(8))
+            engine.handle(.check(routine: "skincare", item: sent), at: Self.at(8, 10))
+            // Bytes searched (`String.contains` would match either spelling).
+            let state = try engine.state.encoded()
+            #expect(state.range(of: Data("\"세수\"".utf8)) != nil, "sent \(sent.utf8.count) bytes")
+            #expect(state.range(of: Data("\"\(decomposed)\"".utf8)) == nil, "sent \(sent.utf8.count) bytes")
+        }
+    }
+
+    /// An engine that keeps only decisions (a population's) keeps no snapshot, and still
+    /// chooses the lines: a home line that fails to render is the same problem record as on
+    /// an engine that keeps everything (which keeps the snapshot).
+    @Test func anEngineOfDecisionsKeepsNoSnapshotButReportsItsLines() throws {
+        let failing = try Shipped.variant([
+            (
+                "templates/character.yaml", "when: route != \"recovery\" && risk == \"low\"",
+                "when: route != \"recovery\" && risk == \"low\" && 1 / (completed - completed) == 1"
+            )
+        ])
+        func problems(_ kept: RecordsKept) -> ([String], DailySnapshot?) {
+            var engine = OperatorEngine(ruleset: failing, clock: Self.seoul)
+            engine.recordsKept = kept
+            // No sync: nothing completes, so the run's line is the day's default.
+            let records = engine.handle(.appOpened(health: nil), at: Self.at(9))
+            let messages = records.compactMap { record -> String? in
+                if case .problem(.evaluation, let message) = record.kind { return message }
+                return nil
+            }
+            return (messages, engine.snapshot)
+        }
+        let (all, snapshot) = problems(.all)
+        let (decisions, none) = problems(.decisions)
+        #expect(all.contains { $0.hasPrefix("templates/character.yaml:") && $0.contains("could not be evaluated") }, "\(all)")
+        #expect(decisions == all)
+        #expect(snapshot != nil)
+        #expect(none == nil)
+    }
+
     @Test func aRestoredEngineGoesOnExactlyAsTheOneThatKeptRunning() throws {
         var kept = morning()
         let restoredState = try #require(EngineState.decode(try kept.state.encoded()).state)

@@ -98,6 +98,11 @@ struct DayState: Sendable, Hashable, Codable {
         set { snapshotBox = newValue.map(SnapshotBox.init) }
     }
     private var snapshotBox: SnapshotBox?
+
+    /// Forgets the snapshot (an engine that keeps only decisions keeps none), in place.
+    mutating func dropSnapshot() {
+        if snapshotBox != nil { snapshotBox = nil }
+    }
     /// The event the last app run answered (`home`, `completed`, …), for its facts.
     var lastEvent = "home"
     /// Routines completed at the last app run, in ruleset order.

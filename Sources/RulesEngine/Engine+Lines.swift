@@ -52,14 +52,26 @@ extension OperatorEngine {
     /// Renders the home line (for the run's event, else `home`) and the widget line, and
     /// saves the snapshot the widget shows until the next run.
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
+        // The run's events are known: their lines are found without hashing a key.
+        let eventIndex = EnumCells.eventIndex(event)
+        let homeSpec = eventIndex.map { derived.homeLines[$0] } ?? derived.lineIndex[LineKey(surface: "home", event: event)]
+        // An engine that keeps only decisions (a population's) returns no line and keeps no
+        // snapshot: it chooses the lines only for the problems a choice can report, so not
+        // at all when none of the lines it could choose can report one.
+        if recordsKept != .all {
+            let lines = derived.lines
+            func canReport(_ spec: Int?) -> Bool { spec.map { $0 < lines.count && lines[$0].canReportProblem } ?? false }
+            guard canReport(homeSpec) || (eventIndex != 0 && canReport(derived.homeLines.first ?? nil)) || canReport(derived.widgetLine)
+            else {
+                day?.dropSnapshot()
+                return
+            }
+        }
         // Read in place: a copy of the day would retain every array it holds.
         guard let current = snapshotDay else { return }
         let today = current.day
         let tone = fromProfile.tone
         var problems: [String] = []
-        // The run's events are known: their lines are found without hashing a key.
-        let eventIndex = EnumCells.eventIndex(event)
-        let homeSpec = eventIndex.map { derived.homeLines[$0] } ?? derived.lineIndex[LineKey(surface: "home", event: event)]
         var homeLine = keptLine(homeSpec, tone: tone, day: today, facts: reading.facts, problems: &problems)
         if homeLine == nil, event != "home" {
             var facts = reading.facts
@@ -81,7 +93,7 @@ extension OperatorEngine {
         // returns reads one, and making it was a tenth of the run's lines. The lines above are
         // chosen either way (a template that fails to render is a problem record).
         guard recordsKept == .all else {
-            if day?.lastSnapshot != nil { day?.lastSnapshot = nil }
+            day?.dropSnapshot()
             return
         }
         let steps = reading.routines[safe: derived.stepsRoutine]

@@ -99,7 +99,8 @@ final class RulesetDerived: Sendable {
         lines = keys.indices.map { line in
             let reads = Array(Set(members[line].flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
             return LineSpec(
-                key: keys[line], templates: members[line], reads: reads, fallback: ruleset.surface(keys[line].surface)?.fallback ?? "")
+                key: keys[line], templates: members[line], reads: reads, fallback: ruleset.surface(keys[line].surface)?.fallback ?? "",
+                canReportProblem: members[line].contains { TemplateRenderer.canFailOnValues(ruleset.templates[$0]) })
         }
         self.lineIndex = lineIndex
         homeLines = EnumCells.eventNames.map { lineIndex[LineKey(surface: "home", event: $0)] }
@@ -300,11 +301,16 @@ final class LineSpec: Sendable {
     let templates: [Int]
     let reads: [Int]
     let fallback: String
+    /// Whether choosing the line can report a problem: a template's `when` or placeholder
+    /// that some values make fail (`CompiledExpression.canFailOnValues`). When none can, an
+    /// engine that keeps only decisions need not choose it.
+    let canReportProblem: Bool
 
-    init(key: LineKey, templates: [Int], reads: [Int], fallback: String) {
+    init(key: LineKey, templates: [Int], reads: [Int], fallback: String, canReportProblem: Bool) {
         self.key = key
         self.templates = templates
         self.reads = reads
         self.fallback = fallback
+        self.canReportProblem = canReportProblem
     }
 }

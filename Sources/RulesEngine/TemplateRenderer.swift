@@ -38,6 +38,16 @@ final class TemplateRenderer: Sendable {
         }
     }
 
+    /// Whether rendering `template` can report a problem: its `when` or a placeholder can
+    /// fail to evaluate on some values (the only problems a rendering reports).
+    static func canFailOnValues(_ template: Template) -> Bool {
+        if template.when?.canFailOnValues == true { return true }
+        return template.segments.contains { segment in
+            if case .placeholder(let placeholder) = segment { return placeholder.expression.canFailOnValues }
+            return false
+        }
+    }
+
     /// Renders `template` with `facts`; `refusedAt`: its refused segment (see
     /// `refusedSegment`), worked out by the caller once per ruleset.
     func render(_ template: Template, refusedAt: Int?, facts: FactValues) -> Outcome {

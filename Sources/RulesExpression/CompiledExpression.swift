@@ -10,12 +10,15 @@ public struct CompiledExpression: Sendable {
         let typed: TypedNode
         let program: Evaluable
         let factsRead: [String]
+        /// `Evaluable.failureFreeSteps` of the program, worked out once.
+        let failureFreeSteps: Int?
 
         init(source: String, typed: TypedNode, program: Evaluable, factsRead: [String]) {
             self.source = source
             self.typed = typed
             self.program = program
             self.factsRead = factsRead
+            failureFreeSteps = program.failureFreeSteps
         }
     }
     private let storage: Storage
@@ -34,6 +37,13 @@ public struct CompiledExpression: Sendable {
 
     /// Facts read, each once, in first-read order (computed once, at compile time).
     public var factsRead: [String] { storage.factsRead }
+
+    /// Whether some values of the facts it reads can make an evaluation fail (an evaluation
+    /// error: overflow, division by zero, not a number, a call's error, or more steps than
+    /// the budget); false when it has no arithmetic, no call and no scan of a list of run-time
+    /// length, and takes at most the budget's steps. Its types are the checker's: a value of
+    /// another type, or a required fact left unknown, would be the engine's fault.
+    public var canFailOnValues: Bool { storage.failureFreeSteps.map { $0 > InputLimits.evaluationBudget } ?? true }
 
     /// Parses, checks and compiles `source`. Returns nil with every diagnostic when it has
     /// errors, or when it names a routine of `schema.withheldRoutineIDs` (whose own error

@@ -12,11 +12,33 @@ class Evaluable: @unchecked Sendable {
         guard case .bool(let value) = try evaluate(&context) else { throw .typeFault("expected a bool") }
         return value
     }
+
+    /// The most steps an evaluation of this node takes when no fact's value can make it
+    /// fail; nil when one can: arithmetic (overflow, division by zero, not a number), calls,
+    /// and scans of a list whose length is known only at run time (the budget). A node of
+    /// another kind is nil until it says otherwise. (A fact holding another type than its
+    /// schema says, or a required fact left unknown, is a fault of the engine's, not of the
+    /// expression: the checker's types rule both out.) Trees are as deep as the compiler
+    /// allows, at most.
+    var failureFreeSteps: Int? { nil }
+
+    /// `own` steps plus each child's bound; nil when a child has none.
+    static func steps(_ own: Int, _ children: Evaluable...) -> Int? { steps(own, children) }
+
+    static func steps(_ own: Int, _ children: [Evaluable]) -> Int? {
+        var total = own
+        for child in children {
+            guard let steps = child.failureFreeSteps else { return nil }
+            total = total.addingReportingOverflow(steps).overflow ? Int.max : total + steps
+        }
+        return total
+    }
 }
 
 final class ConstantNode: Evaluable, @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+    override var failureFreeSteps: Int? { 0 }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value { value }
 }
 
@@ -31,6 +53,8 @@ final class FactNode: Evaluable, @unchecked Sendable {
         self.optional = optional
     }
 
+    override var failureFreeSteps: Int? { 1 }
+
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
         let cell = context.facts.cell(slot)
@@ -42,6 +66,7 @@ final class FactNode: Evaluable, @unchecked Sendable {
 final class NotNode: Evaluable, @unchecked Sendable {
     let operand: Evaluable
     init(_ operand: Evaluable) { self.operand = operand }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, operand) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         .bool(try bool(&context))
     }
@@ -58,6 +83,7 @@ final class AndNode: Evaluable, @unchecked Sendable {
         self.lhs = lhs
         self.rhs = rhs
     }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, lhs, rhs) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         .bool(try bool(&context))
     }
@@ -75,6 +101,7 @@ final class OrNode: Evaluable, @unchecked Sendable {
         self.lhs = lhs
         self.rhs = rhs
     }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, lhs, rhs) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         .bool(try bool(&context))
     }
@@ -92,6 +119,7 @@ final class CoalesceNode: Evaluable, @unchecked Sendable {
         self.lhs = lhs
         self.rhs = rhs
     }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, lhs, rhs) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
         let value = try lhs.evaluate(&context)
@@ -109,6 +137,7 @@ final class ConditionalNode: Evaluable, @unchecked Sendable {
         self.whenTrue = whenTrue
         self.whenFalse = whenFalse
     }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, condition, whenTrue, whenFalse) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
         return try condition.bool(&context) ? try whenTrue.evaluate(&context) : try whenFalse.evaluate(&context)
@@ -118,6 +147,7 @@ final class ConditionalNode: Evaluable, @unchecked Sendable {
 final class ListNode: Evaluable, @unchecked Sendable {
     let items: [Evaluable]
     init(_ items: [Evaluable]) { self.items = items }
+    override var failureFreeSteps: Int? { Evaluable.steps(1, items) }
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
         var values: [Value] = []
@@ -144,6 +174,8 @@ final class CompareNode: Evaluable, @unchecked Sendable {
         self.lhs = lhs
         self.rhs = rhs
     }
+
+    override var failureFreeSteps: Int? { Evaluable.steps(1, lhs, rhs) }
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
@@ -197,6 +229,8 @@ final class FactCompareNode: Evaluable, @unchecked Sendable {
         self.constant = constant
     }
 
+    override var failureFreeSteps: Int? { 1 }
+
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         .bool(try bool(&context))
     }
@@ -235,6 +269,8 @@ final class FactEqualityNode: Evaluable, @unchecked Sendable {
         constantCell = FactCell(constant)
     }
 
+    override var failureFreeSteps: Int? { 2 }
+
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         .bool(try bool(&context))
     }
@@ -266,6 +302,8 @@ final class EqualityNode: Evaluable, @unchecked Sendable {
         self.rhs = rhs
     }
 
+    override var failureFreeSteps: Int? { Evaluable.steps(1, lhs, rhs) }
+
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {
         try context.step()
         let equal = Value.sameValue(try lhs.evaluate(&context), try rhs.evaluate(&context))
@@ -280,6 +318,19 @@ final class InNode: Evaluable, @unchecked Sendable {
     init(_ element: Evaluable, _ list: Evaluable) {
         self.element = element
         self.list = list
+    }
+
+    /// The list's scan is bounded only when its length is written in the expression.
+    override var failureFreeSteps: Int? {
+        let length: Int
+        if let literal = list as? ListNode {
+            length = literal.items.count
+        } else if let constant = list as? ConstantNode, case .list(let items) = constant.value {
+            length = items.count
+        } else {
+            return nil
+        }
+        return Evaluable.steps(1 + length, element, list)
     }
 
     override func evaluate(_ context: inout EvaluationContext) throws(EvaluationError) -> Value {

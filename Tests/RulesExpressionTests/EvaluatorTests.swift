@@ -112,4 +112,44 @@ import Testing
             #expect(ConstantAnalysis.truth(of: expression) == truth, "\(text)")
         }
     }
+
+    /// Which expressions some values can make fail: arithmetic, calls and scans of a list of
+    /// run-time length can; comparisons, logic, `??`, `in` a written list and plain facts
+    /// cannot (an engine that keeps only decisions skips lines made only of those).
+    @Test(arguments: [
+        ("route == \"recovery\" && !recovery.completed", false), ("risk != \"low\" || completed >= total", false),
+        ("(sleep.minutes ?? 420) < 360", false), ("recovery.items_text", false), ("completed", false),
+        ("weekday in [\"sat\", \"sun\"]", false), ("now >= 21:00 ? completed : total", false), ("completed in [1, 2, 3]", false),
+        ("completion_rate < 60%", false),
+        ("completed + 1", true), ("steps.today / steps.goal", true), ("-steps.today", true), ("min(completed, total)", true),
+        ("count([1, 2]) > 1", true), ("route == \"light\" && completed * 2 > total", true),
+        ("settings.bedtime - 30m", true),
+    ])
+    func canFailOnValues(input: String, canFail: Bool) throws {
+        let expression = try #require(TestSchema.compile(input).0, "\(input)")
+        #expect(expression.canFailOnValues == canFail, "\(input)")
+    }
+
+    /// An expression said not to fail does not, at the ends of its facts' ranges: the
+    /// largest and smallest ints, unknown optionals, a completion rate that is not a number.
+    @Test func anExpressionThatCannotFailDoesNotAtTheExtremes() {
+        // (Every required fact set, as the engine sets them: the typical evening lacks one.)
+        let extremes: [[String: Value]] = [
+            ["completed": .int(Int.max), "total": .int(Int.min), "sleep.minutes": .unknown, "recovery.items_text": .unknown],
+            ["completed": .int(Int.min), "total": .int(Int.max), "completion_rate": .number(.nan), "now": .time(0)],
+            ["completion_rate": .number(.infinity), "sleep.minutes": .int(Int.max), "now": .time(86_400)],
+        ].map { $0.merging(["recovery.completed": .bool(false)]) { a, _ in a } }
+        for text in [
+            "route == \"recovery\" && !recovery.completed", "risk != \"low\" || completed >= total", "(sleep.minutes ?? 420) < 360",
+            "completion_rate < 60%", "now >= 21:00 ? completed : total", "recovery.items_text ?? \"\"",
+        ] {
+            #expect(TestSchema.compile(text).0?.canFailOnValues == false, "\(text)")
+            for overrides in extremes {
+                guard case .success? = TestSchema.evaluate(text, overrides) else {
+                    Issue.record("\(text) failed with \(overrides): \(String(describing: TestSchema.evaluate(text, overrides)))")
+                    continue
+                }
+            }
+        }
+    }
 }

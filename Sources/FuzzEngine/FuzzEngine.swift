@@ -120,6 +120,7 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let options = SimulationOptions(verification: .compared, explains: events.count % 2 == 0)
     let result = Simulation.run(scenario, ruleset: ruleset, options: options)
     check(result, ruleset: ruleset)
+    checkDecisionsOnly(scenario, ruleset: ruleset, against: result)
     hostileRun(ruleset, &bytes)
     return 0
 }
@@ -238,6 +239,23 @@ private func isMismatch(_ record: EngineRecord) -> Bool {
 }
 
 /// The invariants of a trace (the ones `rules population` counts); a violation aborts.
+/// A population's engine keeps only the records of decisions, makes no snapshot and chooses
+/// a line only when choosing it can report a problem (`CompiledExpression.canFailOnValues`):
+/// its records must be this run's records of those kinds, in order. A mutated template said
+/// not to fail that fails would be missing its problem record here.
+private func checkDecisionsOnly(_ scenario: Scenario, ruleset: Ruleset, against result: SimulationResult) {
+    let decisions = Simulation.run(scenario, ruleset: ruleset, options: SimulationOptions(recordsKept: .decisions, explains: false))
+    let expected = result.records.filter { record in
+        switch record.kind {
+        case .notificationScheduled, .notificationCancelled, .notificationDelivered, .notificationSuppressed, .routeChanged, .dayClosed,
+            .problem:
+            true
+        default: false
+        }
+    }
+    if decisions.records != expected { abort() }
+}
+
 private func check(_ result: SimulationResult, ruleset: Ruleset) {
     var invariants = Invariants(ruleset: ruleset, clock: result.scenario.clock)
     for record in result.records {

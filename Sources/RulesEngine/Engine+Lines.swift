@@ -50,7 +50,8 @@ extension OperatorEngine {
     var renderer: TemplateRenderer { fromProfile.renderer }
 
     /// Renders the home line (for the run's event, else `home`) and the widget line, and
-    /// saves the snapshot the widget shows until the next run.
+    /// saves the snapshot the widget shows until the next run. An engine that keeps only
+    /// decisions saves none, and chooses the lines only when that can report a problem.
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
         // The run's events are known: their lines are found without hashing a key.
         let eventIndex = EnumCells.eventIndex(event)
@@ -90,8 +91,7 @@ extension OperatorEngine {
                 home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
         }
         // An engine that keeps only decisions (a population's) keeps no snapshot: nothing it
-        // returns reads one, and making it was a tenth of the run's lines. The lines above are
-        // chosen either way (a template that fails to render is a problem record).
+        // returns reads one. The lines above were chosen for the problems they can report.
         guard recordsKept == .all else {
             day?.dropSnapshot()
             return

@@ -12,7 +12,8 @@ final class RoutineBox: Sendable {
     /// Its checklist items, each once (a repeated item counts once).
     let distinctItems: [String]
     /// Whether no two of its items are canonically equivalent: then the item that has an
-    /// item's bytes is the one `==` would find first (see `OperatorEngine.tick`).
+    /// item's bytes is the one `==` would find first (see `OperatorEngine.tick`). A loaded
+    /// ruleset always has this (its decoder refuses such items); a ruleset built in code may not.
     let itemsCanonicallyDistinct: Bool
 
     enum ValueSource: Sendable {
@@ -29,11 +30,13 @@ final class RoutineBox: Sendable {
     init(_ value: Routine) {
         self.value = value
         nameCell = FactCell.string(value.name)
-        var distinct: [String] = []
-        for item in value.items where !distinct.contains(where: { $0.sameBytes(as: item) }) { distinct.append(item) }
-        distinctItems = distinct
-        let items = value.items
-        itemsCanonicallyDistinct = items.indices.allSatisfy { index in !items[..<index].contains { $0 == items[index] } }
+        // Distinct by bytes (as ticks are counted), first spelling kept: a set of the bytes
+        // seen, linear in the items (a search of those kept before was quadratic).
+        var seen = Set<[UInt8]>()
+        distinctItems = value.items.filter { seen.insert(Array($0.utf8)).inserted }
+        // A set compares as `==` does (canonical equivalence): linear in the items, where
+        // comparing each with those before it was quadratic.
+        itemsCanonicallyDistinct = Set(value.items).count == value.items.count
         if value.source == .healthkit, value.unit == .steps {
             valueSource = .healthSteps
         } else if value.source == .healthkit, value.category == .sleep {

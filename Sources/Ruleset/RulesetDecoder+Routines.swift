@@ -59,9 +59,12 @@ extension RulesetDecoder {
     static func checklist(_ itemsNode: YAMLNode, _ reader: inout NodeReader) -> [String] {
         guard let list = reader.list(itemsNode, key: "items") else { return [] }
         var items: [String] = []
+        // Looked up in a set (which compares as `==` does: canonical equivalence), not in the
+        // items so far: that was quadratic (20,000 items took 4 s to check).
+        var seen = Set<String>()
         for item in list {
             guard let text = reader.string(item, key: "items") else { continue }
-            if items.contains(text) {
+            if !seen.insert(text).inserted {
                 reader.report(
                     RulesetDiagnostics.duplicateID(reader.file, item, kind: "checklist item", id: text, first: reader.origin(itemsNode)))
             } else {

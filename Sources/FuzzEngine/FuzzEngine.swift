@@ -238,7 +238,6 @@ private func isMismatch(_ record: EngineRecord) -> Bool {
     return false
 }
 
-/// The invariants of a trace (the ones `rules population` counts); a violation aborts.
 /// A population's engine keeps only the records of decisions, makes no snapshot and chooses
 /// a line only when choosing it can report a problem (`CompiledExpression.canFailOnValues`):
 /// its records must be this run's records of those kinds, in order. A mutated template said
@@ -256,6 +255,7 @@ private func checkDecisionsOnly(_ scenario: Scenario, ruleset: Ruleset, against 
     if decisions.records != expected { abort() }
 }
 
+/// The invariants of a trace (the ones `rules population` counts); a violation aborts.
 private func check(_ result: SimulationResult, ruleset: Ruleset) {
     var invariants = Invariants(ruleset: ruleset, clock: result.scenario.clock)
     for record in result.records {

@@ -103,6 +103,7 @@ struct DayState: Sendable, Hashable, Codable {
     mutating func dropSnapshot() {
         if snapshotBox != nil { snapshotBox = nil }
     }
+
     /// The event the last app run answered (`home`, `completed`, …), for its facts.
     var lastEvent = "home"
     /// Routines completed at the last app run, in ruleset order.

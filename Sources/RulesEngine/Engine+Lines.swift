@@ -62,7 +62,7 @@ extension OperatorEngine {
         if recordsKept != .all {
             let lines = derived.lines
             func canReport(_ spec: Int?) -> Bool { spec.map { $0 < lines.count && lines[$0].canReportProblem } ?? false }
-            guard canReport(homeSpec) || (eventIndex != 0 && canReport(derived.homeLines.first ?? nil)) || canReport(derived.widgetLine)
+            guard canReport(homeSpec) || (event != "home" && canReport(derived.homeLines.first ?? nil)) || canReport(derived.widgetLine)
             else {
                 day?.dropSnapshot()
                 return

@@ -141,6 +141,26 @@ enum ScalingBenchmark {
                 "settings:\n" + (0..<count).map { "  extra_flag\($0): { type: bool, default: true }\n" }.joined()
             }
         }
+        // One checklist routine of many items (duplicates were once found by comparing every
+        // item with those before it, in the checker and again when the simulator ticked one):
+        // checked, then a day simulated that ticks the last item; the same with one item (the
+        // shipped ruleset's own cost) subtracted.
+        let shipped = RulesetDirectory.read(RulesetDirectory.files(in: repository, folders: RulesetDirectory.rulesetFolders)).documents
+        func checklistCost(_ count: Int) -> Double {
+            let items = (0..<count).map { "항목\($0)" }.joined(separator: ", ")
+            let routine =
+                "id: chores\nname: 집안일\ncategory: room\nsource: checklist\nunit: count\nitems: [\(items)]\n"
+                + "core: false\ndefault_enabled: true\n"
+            guard let node = parse(routine) else { return 0 }
+            let documents = shipped + [RuleDocument(file: "routines/chores.yaml", kind: .routines, node: node, source: nil)]
+            guard let withItems = Ruleset.load(documents: documents).ruleset else { return 0 }
+            let day =
+                "name: chores\ndate: 2026-07-20\ntimezone: Asia/Seoul\nroutines: [chores]\nevents:\n"
+                + "  - { at: \"08:00\", app: open }\n  - { at: \"21:00\", check: { routine: chores, item: 항목\(count - 1) } }\n"
+            return Measure.best(runs: 3) { blackHole(Ruleset.load(documents: documents)) } + scenarioCost(day, withItems)
+        }
+        let oneItem = checklistCost(1)
+        report("checklist items in a routine", base: 2_000) { count in checklistCost(count) - oneItem }
         report("settings keys across documents", base: 10) { count in
             // 10 keys a document, every document a `settings:` section (one is the section,
             // the others duplicates reported once each).

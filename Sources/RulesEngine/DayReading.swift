@@ -15,6 +15,9 @@ final class RoutineBox: Sendable {
     /// item's bytes is the one `==` would find first (see `OperatorEngine.tick`). A loaded
     /// ruleset always has this (its decoder refuses such items); a ruleset built in code may not.
     let itemsCanonicallyDistinct: Bool
+    /// `Routine.scalesOnLightRoute`, worked out once (the getter, in another module, copied
+    /// the whole routine out of the box at every goal on the light route).
+    let scalesOnLightRoute: Bool
 
     enum ValueSource: Sendable {
         /// HealthKit steps when permitted, else its logs.
@@ -37,6 +40,7 @@ final class RoutineBox: Sendable {
         // A set compares as `==` does (canonical equivalence): linear in the items, where
         // comparing each with those before it was quadratic.
         itemsCanonicallyDistinct = Set(value.items).count == value.items.count
+        scalesOnLightRoute = value.scalesOnLightRoute
         if value.source == .healthkit, value.unit == .steps {
             valueSource = .healthSteps
         } else if value.source == .healthkit, value.category == .sleep {

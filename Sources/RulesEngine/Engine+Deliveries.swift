@@ -45,7 +45,7 @@ extension OperatorEngine {
 
     /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
     mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
-        pending.removeAll { $0.id == request.id }
+        pending.removeAll { $0.sameID(as: request) }
         if request.day == currentDay {
             day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
             delivered[request.id] = request

@@ -19,7 +19,7 @@ struct Goals {
         if !day.goalOverrides.isEmpty, let override = day.goalOverrides[box.value.id] { return override }
         guard route == .light else { return box.value.goal }
         if let light = box.value.lightGoal { return light }
-        guard box.value.scalesOnLightRoute, let scale = lightScale else { return box.value.goal }
+        guard box.scalesOnLightRoute, let scale = lightScale else { return box.value.goal }
         return (box.value.goal * scale + 0.5).rounded(.down)
     }
 

@@ -213,8 +213,11 @@ struct ProfileDerived: Sendable {
 
     /// Each type's weakening (see `weakening`).
     private static func weakening(_ profile: OperatorProfile, ruleset: Ruleset) -> [Int] {
-        ruleset.notifications.map { rule in
-            (profile.ignoredStreaks[rule.id] ?? 0) >= ruleset.policy.weakenAfterIgnored ? profile.weakenedSince[rule.id] ?? Int.min + 1 : Int.min
+        // By index: a rule bound in the loop was copied out of the array, every field retained.
+        let weakenAfter = ruleset.policy.weakenAfterIgnored
+        return ruleset.notifications.indices.map { index in
+            let id = ruleset.notifications[index].id
+            return (profile.ignoredStreaks[id] ?? 0) >= weakenAfter ? profile.weakenedSince[id] ?? Int.min + 1 : Int.min
         }
     }
 

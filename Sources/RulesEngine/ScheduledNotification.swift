@@ -70,6 +70,12 @@ public struct ScheduledNotification: Sendable, Hashable, Codable {
         box = Box(fields)
     }
 
+    /// Whether `other` has this request's id: the same box, or the ids compared where they
+    /// are (the `id` getter hands out a retained copy of each, released after the compare).
+    package func sameID(as other: ScheduledNotification) -> Bool {
+        box === other.box || box.fields.id == other.box.fields.id
+    }
+
     /// Stable request id: `<type>.<yyyyMMdd>` or `<type>.<routine>.<yyyyMMdd>`.
     public var id: String {
         get { box.fields.id }

@@ -27,11 +27,11 @@ struct Device {
         for record in records {
             switch record.kind {
             case .notificationScheduled(let request):
-                pending.removeAll { $0.id == request.id }
+                pending.removeAll { $0.sameID(as: request) }
                 pending.append(request)
                 changed = true
             case .notificationCancelled(let request, _):
-                pending.removeAll { $0.id == request.id }
+                pending.removeAll { $0.sameID(as: request) }
             default:
                 break
             }

@@ -222,6 +222,18 @@ import Testing
         #expect(refusals.map(\.id) == [latest.id] && refusals.first?.reason == .maxPending)
     }
 
+    @Test func requestsHaveTheSameIDWhateverBoxHoldsIt() throws {
+        let (_, made) = Self.candidates()
+        let first = try #require(made.first)
+        let second = try #require(made.dropFirst().first { $0.id != first.id })
+        let request = Self.request(first)
+        // The same box, another box with the same id (a request made again), another id.
+        var changed = request
+        changed.text = "다른 문구"
+        #expect(request.sameID(as: request) && request.sameID(as: changed) && changed.sameID(as: Self.request(first, category: "c")))
+        #expect(!request.sameID(as: Self.request(second)) && !Self.request(second).sameID(as: changed))
+    }
+
     static func request(_ candidate: Candidate, category: String = "other") -> ScheduledNotification {
         ScheduledNotification(
             id: candidate.id, type: candidate.box.value.id, routine: candidate.routine, scheduledAt: candidate.fireAt, day: candidate.day,

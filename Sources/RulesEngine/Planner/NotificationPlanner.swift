@@ -248,11 +248,11 @@ struct NotificationPlanner {
         into records: inout [EngineRecord]
     ) {
         if old.count + new.count <= 32 {
-            for request in old where !new.contains(where: { $0.id == request.id }) {
+            for request in old where !new.contains(where: { $0.sameID(as: request) }) {
                 let reason = refusals.first { $0.id == request.id }?.reason
                 records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: reason.map(CancelReason.refused) ?? .replanned)))
             }
-            for request in new where !(old.first { $0.id == request.id }.map { $0.sameRequest(as: request) } ?? false) {
+            for request in new where !(old.first { $0.sameID(as: request) }.map { $0.sameRequest(as: request) } ?? false) {
                 records.append(EngineRecord(at: time, kind: .notificationScheduled(request)))
             }
             return

@@ -113,14 +113,14 @@ struct RecoveryRoute {
     /// ones they were made from (see `keepTexts`), else made now.
     static func texts(_ day: DayState, _ prepared: PreparedRuleset) -> RouteTexts {
         if let kept = day.routeTexts, kept.from == day.route.items { return kept }
-        return RouteTexts(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
+        return RouteTexts.made(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
     }
 
     /// Keeps the texts of the day's route items with the day, so that readings until the
     /// items next change do not join them again.
     static func keepTexts(_ day: inout DayState, _ prepared: PreparedRuleset) {
         guard !day.route.items.isEmpty, day.routeTexts?.from != day.route.items else { return }
-        day.routeTexts = RouteTexts(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
+        day.routeTexts = RouteTexts.made(day.route.items, known: prepared.derived.recoveryItemTexts, ruleset: prepared.ruleset)
     }
 }
 
@@ -176,11 +176,14 @@ struct RouteTexts: Sendable, Hashable {
     var items: String
     var remaining: String
 
-    init(_ items: [RouteItemState], known: [RecoveryItemText], ruleset: Ruleset) {
-        from = items
-        self.items = RecoveryTexts.itemsText(items, known: known, ruleset: ruleset)
-        remaining =
-            items.isEmpty ? "" : RecoveryTexts.itemsText(items.filter { $0.status != .completed }, known: known, ruleset: ruleset)
+    /// Made by a function, not an initializer: an initializer takes its arguments owned, so
+    /// passing the prepared ruleset's `ruleset` copied all of it (~40 references retained)
+    /// to be destroyed inside.
+    static func made(_ items: [RouteItemState], known: [RecoveryItemText], ruleset: Ruleset) -> RouteTexts {
+        RouteTexts(
+            from: items, items: RecoveryTexts.itemsText(items, known: known, ruleset: ruleset),
+            remaining: items.isEmpty
+                ? "" : RecoveryTexts.itemsText(items.filter { $0.status != .completed }, known: known, ruleset: ruleset))
     }
 }
 

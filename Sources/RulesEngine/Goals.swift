@@ -24,7 +24,10 @@ struct Goals {
     }
 
     /// A routine's value: HealthKit steps and sleep when permitted, ticked checklist
-    /// items, or the sum of its logs.
+    /// items, or the sum of its logs. Inlined into the reading's loop, with the checklist's
+    /// count apart: as one function, its frame (the checklist's loop) cost more than the
+    /// lookup of a routine's logs it usually is.
+    @inline(__always)
     static func value(of box: RoutineBox, in day: DayState) -> Double {
         switch box.valueSource {
         case .healthSteps:
@@ -33,21 +36,41 @@ struct Goals {
             // Granted: HealthKit is the truth (no night recorded is 0), manual logs change nothing.
             if let health = day.health, health.sleepPermission == .granted { return Double(health.sleepMinutes ?? 0) }
         case .checklist:
-            // Ticked items plus any logged values (a value-less log counts 1).
-            if day.ticks.isEmpty { return day.logged(box.value.id) }
-            // The routine's items ticked today, each once (no sets built per reading). Ticks
-            // hold the ruleset's own spelling of an item (`tick`, reconciliation), so bytes
-            // are compared: `==` on Korean text that differs takes Unicode's slow path.
-            let id = box.value.id
-            var ticked = 0
-            for item in box.distinctItems where day.ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) }) {
-                ticked += 1
-            }
-            return Double(ticked) + day.logged(id)
+            if !day.ticks.isEmpty { return checklistValue(of: box, in: day) }
         case .logs:
             break
         }
         return day.logged(box.value.id)
+    }
+
+    /// Ticked items plus any logged values (a value-less log counts 1): the routine's items
+    /// ticked today, each once (no sets built per reading). Ticks hold the ruleset's own
+    /// spelling of an item (`tick`, reconciliation), so bytes are compared: `==` on Korean
+    /// text that differs takes Unicode's slow path.
+    @inline(never)
+    private static func checklistValue(of box: RoutineBox, in day: DayState) -> Double {
+        // The routine's ticks found once each, then matched to its items by bytes (a bit per
+        // item, so an item ticked twice counts once); searching the ticks for every item
+        // compared every tick's routine again for each item.
+        let id = box.value.id
+        let items = box.distinctItems
+        let ticks = day.ticks
+        var ticked = 0
+        if items.count <= UInt64.bitWidth {
+            var seen: UInt64 = 0
+            for index in ticks.indices where ticks[index].routine == id {
+                for position in items.indices where seen & (1 << position) == 0 && items[position].sameBytes(as: ticks[index].item) {
+                    seen |= 1 << position
+                    break
+                }
+            }
+            ticked = seen.nonzeroBitCount
+        } else {
+            for item in items where ticks.contains(where: { $0.routine == id && $0.item.sameBytes(as: item) }) {
+                ticked += 1
+            }
+        }
+        return Double(ticked) + day.logged(id)
     }
 }
 

@@ -71,6 +71,34 @@ import Testing
         #expect(goals.goal(of: sleep, on: .light, in: DayState(day: Self.day)) == sleep.value.goal)
     }
 
+    /// A checklist's value counts each of its items ticked today once, by the bytes the
+    /// ruleset spells it with: not a tick of another routine, an item it does not have or an
+    /// item ticked twice (a saved state may hold that) — with few items and with more than a
+    /// 64-bit mask holds.
+    @Test func aChecklistCountsEachOfItsItemsTickedOnce() throws {
+        let skincare = try Self.box("skincare")
+        let first = try #require(skincare.value.items.first)
+        let last = try #require(skincare.value.items.last)
+        func tick(_ routine: String, _ item: String) -> ChecklistTick { ChecklistTick(routine: routine, item: item, at: Self.at(8)) }
+        var current = DayState(day: Self.day)
+        current.ticks = [
+            tick("room", first), tick("skincare", first), tick("skincare", first), tick("skincare", "없는 항목"),
+            tick("skincare", first.decomposedStringWithCanonicalMapping),
+        ]
+        #expect(Goals.value(of: skincare, in: current) == 1)
+        current.ticks.append(tick("skincare", last))
+        #expect(Goals.value(of: skincare, in: current) == 2)
+
+        var many = skincare.value
+        many.items = (0..<70).map { "항목\($0)" }
+        let box = RoutineBox(many)
+        current.ticks = [tick("skincare", "항목69"), tick("skincare", "항목0"), tick("skincare", "항목69"), tick("room", "항목5")]
+        #expect(Goals.value(of: box, in: current) == 2)
+        many.items = Array(many.items.prefix(64))
+        current.ticks.append(tick("skincare", "항목63"))
+        #expect(Goals.value(of: RoutineBox(many), in: current) == 2)
+    }
+
     @Test func theRecoveryRouteStartsItsItemsAndCountsWhatCameAfter() throws {
         var current = DayState(day: Self.day)
         current.health = HealthReading(stepsPermission: .denied, sleepPermission: .granted, stepsToday: nil, stepsAverage7: nil, sleepMinutes: 400)

@@ -41,6 +41,14 @@ package enum VisibleText {
                 previous = scalar
                 offset += 1
             }
+            // Printable ASCII and Hangul syllables — most of a Korean ruleset — are letters,
+            // digits, spaces, punctuation and symbols: never hidden, each a base for the marks
+            // that follow (their properties were looked up, a table search each, for every one).
+            if (0x20...0x7E).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value) {
+                base = scalar
+                marks = 0
+                continue
+            }
             let properties = scalar.properties
             let category = properties.generalCategory
             // Emoji sequences: a presentation selector after an emoji, a joiner between two (the

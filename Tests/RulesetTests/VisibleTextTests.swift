@@ -81,6 +81,19 @@ import Testing
         #expect(VisibleText.firstHidden(in: text) == nil, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
+    /// Printable ASCII and Hangul syllables (read without looking up their properties) are
+    /// never hidden; a mark on a Hangul syllable, a space or punctuation still is, on a Latin
+    /// letter or a digit it is not.
+    @Test func printableASCIIAndHangulSyllablesAreNeverHidden() {
+        let scalars = (0x20...0x7E).compactMap(Unicode.Scalar.init) + (0xAC00...0xD7A3).compactMap(Unicode.Scalar.init)
+        #expect(scalars.count == 95 + 11_172)
+        let hidden = scalars.filter { VisibleText.firstHidden(in: String(String.UnicodeScalarView([$0]))) != nil }
+        #expect(hidden.isEmpty, "\(hidden.prefix(5).map { String($0.value, radix: 16) })")
+        for (base, takes) in [("수", false), ("힣", false), (" ", false), ("!", false), ("e", true), ("Z", true), ("7", true)] {
+            #expect((VisibleText.firstHidden(in: base + "\u{0301}") == nil) == takes, "\(base)")
+        }
+    }
+
     @Test func foldingRemovesWhatHidesAWord() {
         #expect(VisibleText.folded("수\u{200B}면 ＡＢ\u{00A0}c") == "수면ABc")
         #expect(VisibleText.says("한\u{2060}심하네", "한심"))

@@ -34,8 +34,8 @@ public enum InputLimits {
     /// Largest population result `rules population merge` reads, in bytes (256 MiB).
     public static let maxPopulationResultBytes = 256 * 1024 * 1024
     /// Logs a day keeps one by one: past this, the oldest merge per routine and source
-    /// (never across the start of a recovery route), so a state stays small and decodable
-    /// however many taps a day holds.
+    /// (never across the start of a recovery route, a merged log holding at most 10^9), so a
+    /// state stays small and decodable however many taps a day holds.
     public static let maxLogsPerDay = 64
     /// Largest saved engine state accepted by `EngineState.decode`, in bytes (4 MiB).
     public static let maxStateBytes = 4 * 1024 * 1024

@@ -198,11 +198,18 @@ struct DayState: Sendable, Hashable, Codable {
         if logs.count > InputLimits.maxLogsPerDay { mergeOldestLogs() }
     }
 
+    /// The largest value a merged log holds (every number of a saved state is within 10^9):
+    /// past it, a group's next logs start another merged log.
+    static let maxMergedLogValue = Double(InputLimits.maxNumber)
+
     /// Merges the older half of the day's logs, per routine and source, into one log each
     /// (the sum of their values, the first's creation and the last's id, number and update),
     /// never across `route.logsBefore` (the start of a recovery route, whose items count only
-    /// later logs). Totals stay exact; an edit or deletion of a merged-away id finds no log.
-    /// Amortised: a merge halves the logs it touches, so a day of n taps costs O(n).
+    /// later logs) and never past `maxMergedLogValue` (a group that would pass it goes on in a
+    /// new log, so every save loads again). Totals stay exact; an edit or deletion of a
+    /// merged-away id finds no log. Amortised: a merge halves the logs it touches, so a day of
+    /// n taps costs O(n) (until more than half the day's logs are full, which takes 32 × 10^9
+    /// of one routine: then each log costs a pass over the 64).
     private mutating func mergeOldestLogs() {
         let cut = logs.count / 2
         struct Key: Hashable {
@@ -210,22 +217,22 @@ struct DayState: Sendable, Hashable, Codable {
             var source: LogSource
             var afterRouteStart: Bool
         }
-        var merged: [Key: HabitLog] = [:]
-        var order: [Key] = []
+        // Each key's group still open for more, by its place in `groups`.
+        var open: [Key: Int] = [:]
+        var groups: [HabitLog] = []
         for log in logs[..<cut] {
             let key = Key(routine: log.routine, source: log.source, afterRouteStart: log.number > route.logsBefore)
-            if var group = merged[key] {
-                group.value += log.value
-                group.id = log.id
-                group.updatedAt = Swift.max(group.updatedAt, log.updatedAt)
-                merged[key] = group
+            if let index = open[key], groups[index].value + log.value <= Self.maxMergedLogValue {
+                groups[index].value += log.value
+                groups[index].id = log.id
+                groups[index].updatedAt = Swift.max(groups[index].updatedAt, log.updatedAt)
             } else {
-                merged[key] = log
-                order.append(key)
+                open[key] = groups.count
+                groups.append(log)
             }
         }
         // In the order of their numbers (each group's last): `logged(_:after:)` walks them so.
-        let groups = order.compactMap { merged[$0] }.sorted { $0.number < $1.number }
+        groups.sort { $0.number < $1.number }
         logs.replaceSubrange(..<cut, with: groups)
         rebuildTotals()
     }

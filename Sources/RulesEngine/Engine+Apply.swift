@@ -129,6 +129,11 @@ extension OperatorEngine {
             return .refused
         }
         guard let today = currentDay, let number = nextLogNumber else { return .refused }
+        // The day's log numbers end where a saved state's do: past it, the save would not load.
+        guard number < OperatorProfile.maxCount else {
+            problem(at: time, .outOfRange, "the day's log numbers are used up (\(OperatorProfile.maxCount)); the log of '\(id)' is not kept")
+            return .refused
+        }
         if routine.unit == .check, let current = day, Goals.value(of: box, in: current) >= routine.goal { return .alreadyCompleted }
         // The day's date as kept for its candidates' ids (made here when none is kept).
         let date = memos.planning.candidateIDs.first { $0.day == today }?.date ?? LocalClock.compactDate(today)

@@ -96,8 +96,7 @@ extension OperatorEngine {
             day?.dropSnapshot()
             return
         }
-        let steps = reading.routines[safe: derived.stepsRoutine]
-        let water = reading.routines[safe: derived.waterRoutine]
+        let (steps, water) = (reading.routines[safe: derived.stepsRoutine], reading.routines[safe: derived.waterRoutine])
         let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }
         var sleepMinutes: Int?
         if case .int(let minutes)? = sleepSlot { sleepMinutes = minutes }
@@ -108,7 +107,8 @@ extension OperatorEngine {
             waterML: Int(saturating: water?.value ?? 0), waterGoalML: Int(saturating: water?.goal ?? 0), completedRoutines: reading.completed,
             totalRoutines: reading.total, completionRate: reading.rate, route: current.route, risk: current.risk ?? .low,
             characterLine: homeLine?.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widgetLine,
-            stepsPermission: current.stepsPermission ?? lastPermissions.steps)
+            stepsPermission: current.stepsPermission ?? lastPermissions.steps
+        ).withinStateBounds
         day?.lastSnapshot = snapshot
         note(at: time, .snapshot(snapshot))
     }

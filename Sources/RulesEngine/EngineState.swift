@@ -286,8 +286,10 @@ extension EngineState {
         else { return "a notification request is out of range" }
         if let day {
             guard dayRange.contains(day.day) else { return "day \(day.day) is out of range" }
-            guard day.logs.allSatisfy({ OperatorEngine.logValueProblem($0.value) == nil }) else {
-                return "a log value is not a number from 0 to 1,000,000"
+            // A kept log may be the sum of several merged ones (a day keeps 64 one by one),
+            // up to the bound of every number of a state.
+            guard day.logs.allSatisfy({ $0.value.isFinite && $0.value >= 0 && $0.value <= DayState.maxMergedLogValue }) else {
+                return "a log value is not a number from 0 to 10^9"
             }
             guard day.nextLogNumber >= 1, day.nextLogNumber <= bound else { return "the next log number is out of range" }
             guard day.goalOverrides.values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return "a goal override is out of range" }

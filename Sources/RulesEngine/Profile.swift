@@ -39,11 +39,14 @@ public struct OperatorProfile: Sendable, Hashable {
     /// may hold (10^9).
     public static let maxCount = InputLimits.maxNumber
 
+    /// `value` within 0…`maxCount`, where a saved state holds counts.
+    static func clampedCount(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), maxCount) }
+
     /// The profile within what a saved state may hold: streak, XP and ignore counts within
     /// 0…`maxCount`, weakening days within the days the engine lives (others dropped). A
     /// host's profile is read so; the engine keeps every count inside these itself.
     var bounded: OperatorProfile {
-        func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, 0), Self.maxCount) }
+        let clamp = Self.clampedCount
         var copy = self
         copy.streakDays = clamp(streakDays)
         copy.xp = clamp(xp)

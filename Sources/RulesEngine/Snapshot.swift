@@ -177,3 +177,19 @@ extension ScheduledNotification {
         ])
     }
 }
+
+extension DailySnapshot {
+    /// This snapshot with its counts within a saved state's bound (0…10^9): a day's logs can
+    /// add up past it (a thousand logs of 1,000,000 ml), and a snapshot past it would make the
+    /// engine's save refused at the next load.
+    var withinStateBounds: DailySnapshot {
+        let bounded = OperatorProfile.clampedCount
+        var copy = self
+        copy.stepsToday = bounded(stepsToday)
+        copy.stepsGoal = bounded(stepsGoal)
+        copy.sleepMinutes = sleepMinutes.map(bounded)
+        copy.waterML = bounded(waterML)
+        copy.waterGoalML = bounded(waterGoalML)
+        return copy
+    }
+}

@@ -79,7 +79,9 @@ public struct ToolValidator: Sendable {
         switch parameter.type {
         case .number, .int:
             guard !isString, text != "true", text != "false", text != "null" else { return .failure(.wrongType) }
-            guard let number = Double(text), number.isFinite else { return .failure(.outOfRange) }
+            // Within the bound of every number a rule file or a saved state holds (10^9), declared
+            // bounds or not: a goal or quest step past it would make the engine's save refused.
+            guard let number = Double(text), number.isFinite, abs(number) <= Double(InputLimits.maxNumber) else { return .failure(.outOfRange) }
             if parameter.type == .int {
                 guard number == number.rounded(), abs(number) <= 9_007_199_254_740_992 else {
                     return .failure(number == number.rounded() ? .outOfRange : .wrongType)

@@ -167,6 +167,50 @@ import Testing
     /// A routine with two spellings of one item (NFC and NFD, canonically equivalent): a tick
     /// finds the first, as `==` does, whatever bytes the app sent — the byte comparison that
     /// finds an item first is used only where no two items are equivalent.
+    /// Whatever the engine does to a state it loaded, its save loads again: a day whose log
+    /// numbers reach the loader's bound refuses a new log instead of passing it, and logs merged
+    /// past the day's 64 keep a sum of values each at most the bound of one log.
+    @Test func everyStateTheEngineSavesLoadsAgain() throws {
+        var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: Self.seoul)
+        engine.handle(.appOpened(health: nil), at: Self.at(8))
+        for minute in 0..<(InputLimits.maxLogsPerDay + 8) {
+            engine.handle(
+                .log(routine: "water", value: InputLimits.maxLogValue, unit: nil, source: .manual), at: Self.at(9 + minute / 60, minute % 60))
+        }
+        let merged = try engine.state.encoded()
+        #expect(try #require(String(data: merged, encoding: .utf8)).contains("\"nextLogNumber\":\(InputLimits.maxLogsPerDay + 9)"))
+        #expect(EngineState.decode(merged).state != nil, "\(EngineState.decode(merged).diagnostics.map(\.message))")
+
+        // Past 10^9 of one routine in a day, merged logs hold at most 10^9 each and the
+        // total stays exact.
+        var heavy = OperatorEngine(ruleset: Shipped.ruleset, clock: Self.seoul)
+        heavy.handle(.appOpened(health: nil), at: Self.at(8))
+        let count = 1_100
+        for index in 0..<count {
+            heavy.handle(
+                .log(routine: "water", value: InputLimits.maxLogValue, unit: nil, source: .manual), at: Self.at(9).addingTimeInterval(Double(index)))
+        }
+        let saved = try heavy.state.encoded()
+        #expect(EngineState.decode(saved).state != nil, "\(EngineState.decode(saved).diagnostics.map(\.message))")
+        let object = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        let logs = try #require((object["day"] as? [String: Any])?["logs"] as? [[String: Any]])
+        let values = logs.compactMap { $0["value"] as? Double }
+        #expect(logs.count <= InputLimits.maxLogsPerDay && values.count == logs.count)
+        #expect(values.allSatisfy { $0 <= 1e9 } && values.contains { $0 > InputLimits.maxLogValue })
+        #expect(values.reduce(0, +) == Double(count) * InputLimits.maxLogValue)
+
+        // A loaded state whose next log number is the bound.
+        let text = try #require(String(data: merged, encoding: .utf8))
+        let next = try #require(text.range(of: #""nextLogNumber":\d+"#, options: .regularExpression))
+        let atBound = text.replacingCharacters(in: next, with: "\"nextLogNumber\":\(OperatorProfile.maxCount)")
+        let state = try #require(EngineState.decode(Data(atBound.utf8)).state)
+        var restored = try #require(OperatorEngine(ruleset: Shipped.ruleset, state: state))
+        let records = restored.handle(.log(routine: "water", value: 250, unit: nil, source: .manual), at: Self.at(12))
+        #expect(records.contains { if case .problem(.outOfRange, _) = $0.kind { true } else { false } })
+        let afterBound = try restored.state.encoded()
+        #expect(EngineState.decode(afterBound).state != nil, "\(EngineState.decode(afterBound).diagnostics.map(\.message))")
+    }
+
     @Test func aTickFindsTheFirstOfTwoEquivalentItemsWhateverItsBytes() throws {
         var ruleset = Shipped.ruleset
         let index = try #require(ruleset.routines.firstIndex { $0.id == "skincare" })

@@ -38,6 +38,19 @@ import Testing
         #expect(verdict.reason == reason, "\(json)")
     }
 
+    /// A number past 10^9 is out of range even where the tool declares no maximum: a goal or
+    /// a quest's steps past it would make the engine's saved state refused at the next load.
+    @Test func numbersPastTheEnginesBoundAreOutOfRangeWithoutADeclaredMaximum() throws {
+        let unbounded = try Shipped.variant([
+            ("rules/tools.yaml", "goal:    { type: number, min: 1, max: 100000, required: true }", "goal:    { type: number, required: true }")
+        ])
+        let validator = ToolValidator(ruleset: unbounded)
+        for (goal, outcome) in [("1000000000", "accepted"), ("1000000001", "rejected"), ("1e300", "rejected"), ("-1000000001", "rejected")] {
+            let (verdict, _) = validator.validate(#"{"name":"set_goal","arguments":{"routine":"water","goal":"# + goal + "}}")
+            #expect(verdict.outcome.rawValue == outcome, "\(goal)")
+        }
+    }
+
     @Test func hostileNestingAndSizeAreRejectedNotTrapped() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(validator.validate(#"{"name":"no_action","arguments":"# + deep + "}").verdict.reason == "too_deep")

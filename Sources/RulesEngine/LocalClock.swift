@@ -125,6 +125,15 @@ public struct LocalClock: Sendable, Hashable {
         }
     }
 
+    /// The same wall time one day after `instant`, when the zone keeps one offset over both
+    /// (then a day is 86,400 seconds and every duration between shifted instants stays as it
+    /// was); nil in a zone with transitions, where a caller works the later day out afresh.
+    func sameWallTimeNextDay(_ instant: Date) -> Date? {
+        guard fixedOffset != nil, instant >= FixedOffsets.start.addingTimeInterval(86_400) else { return nil }
+        let later = instant.addingTimeInterval(86_400)
+        return later < FixedOffsets.end.addingTimeInterval(-86_400) ? later : nil
+    }
+
     /// The instant of a wall time inside logical `day`: times before `dayStart` fall on the
     /// next calendar day (the early hours after midnight).
     public func instant(logicalDay day: Int, seconds: Int, dayStart: Int) -> Date {

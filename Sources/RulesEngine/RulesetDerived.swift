@@ -63,6 +63,10 @@ final class RulesetDerived: Sendable {
     /// at planning) or a routine judgement entry (tomorrow's fresh statuses) reads `now`.
     /// Then tomorrow's plan is keyed by that time too (see `TomorrowPlan`).
     let tomorrowReadsNow: Bool
+    /// Whether planning tomorrow reads no date fact (`today`, `weekday`): no `at:`, `when:`,
+    /// notification text, risk or route entry or routine judgement does. Then tomorrow's plan
+    /// of one day is yesterday's moved by a day (see `TomorrowPlan.nextDay`).
+    let tomorrowReadsNoDate: Bool
     /// Which bindings the entries read: with only those read, routines that agree on them
     /// (and on whether anything was done) get the same status.
     let judgementReads: (progress: Bool, value: Bool, goal: Bool)
@@ -110,6 +114,7 @@ final class RulesetDerived: Sendable {
         judgementReadsOnlyBindings = routineJudgement.allSatisfy { $0.when.factsRead.allSatisfy(bindings.contains) }
         tomorrowReadsNow =
             ruleset.notifications.contains { $0.at.factsRead.contains("now") } || routineJudgement.contains { $0.when.factsRead.contains("now") }
+        tomorrowReadsNoDate = Self.planFacts(ruleset).allSatisfy { $0 != "today" && $0 != "weekday" }
         let read = Set(routineJudgement.flatMap(\.when.factsRead))
         judgementReads = (read.contains("progress"), read.contains("value"), read.contains("goal"))
         stepsRoutine = ruleset.routines.firstIndex { $0.unit == .steps && $0.source == .healthkit }
@@ -121,6 +126,19 @@ final class RulesetDerived: Sendable {
 }
 
 extension RulesetDerived {
+    /// Every fact a plan's expressions name: `at:`, `when:`, the notification texts and
+    /// titles, the risk and route tables (evaluated at fire times) and the routine judgement
+    /// (tomorrow's statuses).
+    static func planFacts(_ ruleset: Ruleset) -> [String] {
+        var names: [String] = []
+        for rule in ruleset.notifications {
+            names += rule.at.factsRead + (rule.when?.factsRead ?? [])
+            for id in [rule.template] + (rule.title.map { [$0] } ?? []) { names += ruleset.template(id)?.factsRead ?? [] }
+        }
+        names += ruleset.risk.flatMap(\.when.factsRead) + ruleset.route.flatMap(\.when.factsRead)
+        return names + (ruleset.judgement?.routine ?? []).flatMap(\.when.factsRead)
+    }
+
     /// The slots of every fact a plan reads from the run's facts: what `at:` reads, and
     /// what is read at a candidate's fire time — `when:`, the risk and route tables, the
     /// notification texts — except `now` and `risk`, which are set anew there; with a

@@ -76,6 +76,17 @@ public struct ScheduledNotification: Sendable, Hashable, Codable {
         box === other.box || box.fields.id == other.box.fields.id
     }
 
+    /// The same request a day later: its id (of the next date), its time and its day (one box).
+    func movedToNextDay(id: String, at scheduledAt: Date) -> ScheduledNotification {
+        var moved = self
+        moved.change {
+            $0.id = id
+            $0.scheduledAt = scheduledAt
+            $0.day += 1
+        }
+        return moved
+    }
+
     /// Stable request id: `<type>.<yyyyMMdd>` or `<type>.<routine>.<yyyyMMdd>`.
     public var id: String {
         get { box.fields.id }

@@ -20,6 +20,10 @@ struct EngineDays {
     /// The user's setting values (the others read their defaults).
     var settings: [String: Value]
     var moments: [Moment] = []
+    /// Whether the engine explains its plans (the simulator's way); off, it plans as the app
+    /// and populations do.
+    var explains = true
+    var verification = Verification.memoised
 
     /// The events of one app run at a wall time of a date (a time before the day's start,
     /// `03:59`, is the early hours after midnight: still the date's logical day).
@@ -50,7 +54,8 @@ struct EngineDays {
     func live(restoring: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Lived {
         let clock = try #require(LocalClock(identifier: zone), sourceLocation: sourceLocation)
         var engine = OperatorEngine(ruleset: ruleset, clock: clock)
-        engine.explains = true
+        engine.explains = explains
+        engine.verification = verification
         if let routines { engine.useRoutines(routines) }
         engine.useSettings(settings)
         let dayStart = engine.profile.dayStart(ruleset)
@@ -65,7 +70,8 @@ struct EngineDays {
                 guard restoring else { return }
                 let saved = try JSONDecoder().decode(EngineState.self, from: JSONEncoder().encode(engine.state))
                 engine = try #require(OperatorEngine(ruleset: ruleset, state: saved), sourceLocation: sourceLocation)
-                engine.explains = true
+                engine.explains = explains
+                engine.verification = verification
             }
             if day != lastDay {
                 // A new date opens at its start: the days between close on the way.

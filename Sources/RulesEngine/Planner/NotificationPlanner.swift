@@ -182,42 +182,28 @@ struct NotificationPlanner {
     private func planTomorrow(
         _ draft: inout PlanDraft, _ current: PlanDay, gates: GateContext, recovery: TodaysRecovery?, memos: inout PlanMemos, at time: Date
     ) {
-        // The latest of each category today: a short list (a day has a few categories), not
-        // a dictionary made and hashed at every plan.
-        var latestToday: [CategoryTime] = []
-        latestToday.reserveCapacity(ruleBoxes.count)
-        func note(_ category: String, _ at: Date) {
-            if let index = latestToday.firstIndex(where: { $0.category == category }) {
-                latestToday[index].at = max(latestToday[index].at, at)
-            } else {
-                latestToday.append(CategoryTime(category: category, at: at))
-            }
-        }
-        for request in draft.accepted { note(request.category, request.scheduledAt) }
-        for delivery in current.deliveries { note(delivery.category, delivery.at) }
+        let latestToday = Self.latestByCategory(draft.accepted, current.deliveries, capacity: ruleBoxes.count)
         let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
-        func touchesToday(_ candidates: [Candidate]) -> Bool {
-            candidates.contains { candidate in
-                let category = candidate.box.value.category
-                return latestToday.contains { $0.category == category && $0.at.addingTimeInterval(cooldown) > candidate.fireAt }
-            }
+        func touchesToday(_ fires: [CategoryTime]) -> Bool {
+            fires.contains { fire in latestToday.contains { $0.category == fire.category && $0.at.addingTimeInterval(cooldown) > fire.at } }
         }
         // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let tomorrowNow = derived.tomorrowReadsNow ? now : nil
-        if memoises, let cached = memos.tomorrowPlan, cached.day == current.day + 1, cached.planInputs == profile.planInputs,
-            cached.explained == explains,
-            cached.permissions == permissions, cached.now == tomorrowNow, !deferredIntoTomorrow, !touchesToday(cached.candidates)
+        if memoises, !deferredIntoTomorrow, let cached = memos.tomorrowPlan, cached.planInputs == profile.planInputs, cached.explained == explains,
+            cached.permissions == permissions, cached.now == tomorrowNow,
+            let plan = cached.day == current.day + 1 ? cached : movesToNextDay(cached, today: current.day), !touchesToday(plan.fires)
         {
-            for candidate in cached.candidates { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
-            draft.accepted += cached.accepted
-            draft.refusals += cached.refusals
-            draft.planned += cached.planned.map { planned in
+            for fire in plan.fires { draft.nextFire = Swift.min(draft.nextFire, fire.at) }
+            draft.accepted += plan.accepted
+            draft.refusals += plan.refusals
+            draft.planned += plan.planned.map { planned in
                 var copy = planned
                 copy.at = time
                 return copy
             }
+            if plan !== cached { memos.tomorrowPlan = plan }
             return
         }
         let tomorrow = DayState(day: current.day + 1)
@@ -228,16 +214,46 @@ struct NotificationPlanner {
         order(&made)
         for candidate in made { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
         let before = (draft.accepted.count, draft.refusals.count, draft.planned.count)
+        let reportedBefore = (draft.records.count, draft.atProblems.count)
         for candidate in made {
             decide(candidate, gates, &draft, skipped: false, recovery: recovery, today: current.day, at: time)
         }
+        let fires = made.map { CategoryTime(category: $0.box.value.category, at: $0.fireAt) }
+        // A plan that met a problem is made again (and tells it again) at every run.
+        let reported = draft.records.count != reportedBefore.0 || draft.atProblems.count != reportedBefore.1
         memos.tomorrowPlan =
-            touchesToday(made) || deferredIntoTomorrow
+            touchesToday(fires) || deferredIntoTomorrow || reported
             ? nil
             : TomorrowPlan(
-                day: current.day + 1, planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, candidates: made,
+                day: current.day + 1, planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, fires: fires,
                 accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
                 planned: Array(draft.planned[before.2...]), explained: explains)
+    }
+
+    /// The latest request or delivery of each category today: a short list (a day has a few
+    /// categories), not a dictionary made and hashed at every plan.
+    private static func latestByCategory(_ accepted: [ScheduledNotification], _ deliveries: [Delivery], capacity: Int) -> [CategoryTime] {
+        var latest: [CategoryTime] = []
+        latest.reserveCapacity(capacity)
+        func note(_ category: String, _ at: Date) {
+            if let index = latest.firstIndex(where: { $0.category == category }) {
+                latest[index].at = max(latest[index].at, at)
+            } else {
+                latest.append(CategoryTime(category: category, at: at))
+            }
+        }
+        for request in accepted { note(request.category, request.scheduledAt) }
+        for delivery in deliveries { note(delivery.category, delivery.at) }
+        return latest
+    }
+
+    /// Today's plan of tomorrow, made yesterday, moved to the day after (`TomorrowPlan.nextDay`)
+    /// when nothing a plan reads tells the days apart: no date fact, and no type weakened to
+    /// every other day (its parity moves with the day). Nil otherwise.
+    private func movesToNextDay(_ cached: TomorrowPlan, today: Int) -> TomorrowPlan? {
+        guard cached.day == today, derived.tomorrowReadsNoDate else { return nil }
+        if ruleset.policy.weakenEffect == .everyOtherDay, profile.planInputs.weakening.contains(where: { $0 != Int.min }) { return nil }
+        return cached.nextDay(clock: clock)
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the

@@ -154,7 +154,8 @@ final class TomorrowPlan: Sendable {
     /// The planning run's time of day, when tomorrow's plan reads it
     /// (`RulesetDerived.tomorrowReadsNow`), else nil.
     let now: Int?
-    let candidates: [Candidate]
+    /// Each candidate's category and fire time (what today's requests are checked against).
+    let fires: [CategoryTime]
     let accepted: [ScheduledNotification]
     let refusals: [SuppressedNotification]
     /// The candidates with their gates (empty when the plan kept none to be explained).
@@ -162,7 +163,7 @@ final class TomorrowPlan: Sendable {
     let explained: Bool
 
     init(
-        day: Int, planInputs: PlanInputs, permissions: KnownPermissions, now: Int?, candidates: [Candidate], accepted: [ScheduledNotification],
+        day: Int, planInputs: PlanInputs, permissions: KnownPermissions, now: Int?, fires: [CategoryTime], accepted: [ScheduledNotification],
         refusals: [SuppressedNotification], planned: [PlannedCandidate], explained: Bool
     ) {
         self.explained = explained
@@ -170,10 +171,49 @@ final class TomorrowPlan: Sendable {
         self.planInputs = planInputs
         self.now = now
         self.permissions = permissions
-        self.candidates = candidates
+        self.fires = fires
         self.accepted = accepted
         self.refusals = refusals
         self.planned = planned
+    }
+
+    /// The same plan for the next day: what a fresh plan of `day + 1` gives when nothing it
+    /// reads tells the two days apart — no date fact is read (`RulesetDerived.tomorrowReadsNoDate`),
+    /// no type is weakened to every other day, and the zone keeps one offset over both days
+    /// (`LocalClock.sameWallTimeNextDay`; every fire time and request moves by 86,400 s and
+    /// every id to the next date). Nil when one of its instants or ids cannot move so, or when
+    /// it was kept to be explained.
+    func nextDay(clock: LocalClock) -> TomorrowPlan? {
+        guard !explained else { return nil }
+        let oldDate = LocalClock.compactDate(day)
+        let newDate = LocalClock.compactDate(day + 1)
+        func moved(_ id: String) -> String? {
+            guard id.utf8.count > oldDate.utf8.count, id.hasSuffix(oldDate) else { return nil }
+            return String(id.utf8.dropLast(oldDate.utf8.count)).map { $0 + newDate }
+        }
+        var fires: [CategoryTime] = []
+        fires.reserveCapacity(self.fires.count)
+        for fire in self.fires {
+            guard let at = clock.sameWallTimeNextDay(fire.at) else { return nil }
+            fires.append(CategoryTime(category: fire.category, at: at))
+        }
+        var accepted: [ScheduledNotification] = []
+        accepted.reserveCapacity(self.accepted.count)
+        for request in self.accepted {
+            guard let at = clock.sameWallTimeNextDay(request.scheduledAt), let id = moved(request.id) else { return nil }
+            accepted.append(request.movedToNextDay(id: id, at: at))
+        }
+        var refusals: [SuppressedNotification] = []
+        refusals.reserveCapacity(self.refusals.count)
+        for refusal in self.refusals {
+            guard let at = clock.sameWallTimeNextDay(refusal.fireAt), let id = moved(refusal.id) else { return nil }
+            refusals.append(
+                SuppressedNotification(id: id, type: refusal.type, routine: refusal.routine, fireAt: at, day: refusal.day + 1, reason: refusal.reason)
+            )
+        }
+        return TomorrowPlan(
+            day: day + 1, planInputs: planInputs, permissions: permissions, now: now, fires: fires, accepted: accepted, refusals: refusals,
+            planned: [], explained: false)
     }
 }
 

@@ -101,4 +101,24 @@ import Testing
         let times = Set(Self.scheduled(lived, "morning_checkin").map { $0.suffix(5) })
         #expect(times == ["09:00"], "\(times)")
     }
+
+    /// A plan that met a problem (an `at:` or a `when:` that cannot be evaluated, today's and
+    /// tomorrow's alike) is made again at every run and tells the problem again: tomorrow's
+    /// part is not kept either.
+    @Test(arguments: [
+        "at: \"steps.today / streak.days > 100 ? 10:00 : 11:00\"",
+        "at: \"10:00\"\n    when: steps.today / streak.days > 100",
+    ])
+    func aPlanThatMeetsAProblemTellsItAtEveryRun(_ rule: String) throws {
+        let rules = try Shipped.variant([
+            (
+                "rules/notifications.yaml", "  - id: bedtime",
+                "  - id: broken_note\n    category: note\n    \(rule)\n    template: checkin_ready\n\n  - id: bedtime"
+            )
+        ])
+        let lived = try Self.sameEveryWay(Self.week(rules, days: 2), rule)
+        let divisions = lived.problems.filter { $0.contains("division by zero") }
+        // Each plan tells today's and tomorrow's (the first day's first runs, before 10:00).
+        #expect(divisions.count > 4, "\(lived.problems)")
+    }
 }

@@ -209,17 +209,17 @@ struct NotificationPlanner {
         let tomorrow = DayState(day: current.day + 1)
         let fresh = reader.read(tomorrow, route: .regular, risk: .low, now: now)
         let tomorrowIDs = Self.candidateIDs(day: tomorrow.day, &memos, ruleBoxes)
+        let reportedBefore = (draft.records.count, draft.atProblems.count)
         var made = candidates(
             for: tomorrow.day, today: current.day, reading: fresh, at: time, ids: tomorrowIDs, delivered: [:], problems: &draft.atProblems)
         order(&made)
         for candidate in made { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
         let before = (draft.accepted.count, draft.refusals.count, draft.planned.count)
-        let reportedBefore = (draft.records.count, draft.atProblems.count)
         for candidate in made {
             decide(candidate, gates, &draft, skipped: false, recovery: recovery, today: current.day, at: time)
         }
         let fires = made.map { CategoryTime(category: $0.box.value.category, at: $0.fireAt) }
-        // A plan that met a problem is made again (and tells it again) at every run.
+        // A plan that met a problem (an `at:` or a gate's) is made again, and tells it again, at every run.
         let reported = draft.records.count != reportedBefore.0 || draft.atProblems.count != reportedBefore.1
         memos.tomorrowPlan =
             touchesToday(fires) || deferredIntoTomorrow || reported

@@ -181,15 +181,15 @@ final class TomorrowPlan: Sendable {
     /// reads tells the two days apart — no date fact is read (`RulesetDerived.tomorrowReadsNoDate`),
     /// no type is weakened to every other day, and the zone keeps one offset over both days
     /// (`LocalClock.sameWallTimeNextDay`; every fire time and request moves by 86,400 s and
-    /// every id to the next date). Nil when one of its instants or ids cannot move so, or when
-    /// it was kept to be explained.
+    /// every id to the next date). Nil when one of its instants cannot move so, or when it was
+    /// kept to be explained.
     func nextDay(clock: LocalClock) -> TomorrowPlan? {
         guard !explained else { return nil }
-        let oldDate = LocalClock.compactDate(day)
-        let newDate = LocalClock.compactDate(day + 1)
-        func moved(_ id: String) -> String? {
-            guard id.utf8.count > oldDate.utf8.count, id.hasSuffix(oldDate) else { return nil }
-            return String(id.utf8.dropLast(oldDate.utf8.count)).map { $0 + newDate }
+        // Every id of the plan is its type's (and routine's) with the planned day's date, as
+        // `NotificationPlanner.candidates` makes them: made again with the next date.
+        let date = LocalClock.compactDate(day + 1)
+        func moved(_ type: String, _ routine: String?) -> String {
+            routine.map { String.joined(String.joined(type, ".", $0), ".", date) } ?? String.joined(type, ".", date)
         }
         var fires: [CategoryTime] = []
         fires.reserveCapacity(self.fires.count)
@@ -200,13 +200,14 @@ final class TomorrowPlan: Sendable {
         var accepted: [ScheduledNotification] = []
         accepted.reserveCapacity(self.accepted.count)
         for request in self.accepted {
-            guard let at = clock.sameWallTimeNextDay(request.scheduledAt), let id = moved(request.id) else { return nil }
-            accepted.append(request.movedToNextDay(id: id, at: at))
+            guard let at = clock.sameWallTimeNextDay(request.scheduledAt) else { return nil }
+            accepted.append(request.movedToNextDay(id: moved(request.type, request.routine), at: at))
         }
         var refusals: [SuppressedNotification] = []
         refusals.reserveCapacity(self.refusals.count)
         for refusal in self.refusals {
-            guard let at = clock.sameWallTimeNextDay(refusal.fireAt), let id = moved(refusal.id) else { return nil }
+            guard let at = clock.sameWallTimeNextDay(refusal.fireAt) else { return nil }
+            let id = moved(refusal.type, refusal.routine)
             refusals.append(
                 SuppressedNotification(id: id, type: refusal.type, routine: refusal.routine, fireAt: at, day: refusal.day + 1, reason: refusal.reason)
             )

@@ -8,7 +8,7 @@ import RulesetFiles
 import Testing
 
 /// What the engine memoises is keyed by everything it was made from: for rulesets whose
-/// `at:` and `when:` read `now`, steps, sleep, settings and logs, every shipped scenario gives
+/// `at:` and `when:` read `now`, steps, sleep, settings, logs and the weekday, every shipped scenario gives
 /// the same records with the memos on, with the verification switch off (everything
 /// recomputed at every run) and with the state restored into a fresh engine after every event.
 @Suite struct MemoDifferentialTests {
@@ -20,6 +20,8 @@ import Testing
         ("settings in at", "at: \"(settings.bedtime ?? 22:00) - 3h\""),
         ("logs in when", "at: \"19:00\"\n    when: routines.water.value < 1000 && steps.today < 5000"),
         ("logs in at", "at: \"routines.water.value > 600 ? now + 1h : 21:00\""),
+        // A date fact read: tomorrow's plan is made afresh each day, never moved from the last.
+        ("weekday in when", "at: \"10:30\"\n    when: weekday != \"sun\" && completion_rate < 0.9"),
     ]
 
     static func ruleset(_ rule: String) throws -> Ruleset {

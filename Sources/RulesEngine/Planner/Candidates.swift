@@ -8,7 +8,7 @@ extension NotificationPlanner {
     static func candidateIDs(day: Int, _ memos: inout PlanMemos, _ ruleBoxes: [RuleBox]) -> CandidateIDs {
         for index in memos.candidateIDs.indices where memos.candidateIDs[index].day == day { return memos.candidateIDs[index] }
         let date = LocalClock.compactDate(day)
-        let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { String.joined($0.value.id, ".", date) })
+        let made = CandidateIDs(day: day, date: date, ids: ruleBoxes.map { CandidateIDs.id(type: $0.value.id, routine: nil, date: date) })
         memos.candidateIDs.removeAll { $0.day < day - 1 || $0.day > day + 1 }
         memos.candidateIDs.append(made)
         return made
@@ -75,7 +75,7 @@ extension NotificationPlanner {
         guard case .time(let seconds) = at else { return nil }
         let fireAt = clock.instant(logicalDay: day, seconds: seconds, dayStart: dayStart)
         guard fireAt > time else { return nil }
-        let id = made ?? routine.map { box.value.id + "." + $0 + "." + date } ?? box.value.id + "." + date
+        let id = made ?? CandidateIDs.id(type: box.value.id, routine: routine, date: date)
         // A day has a few deliveries: compared in turn (hashing the id costs more).
         if today, !delivered.isEmpty, delivered.keys.contains(where: { $0 == id }) { return nil }
         return Candidate(box: box, routine: routine, day: day, seconds: seconds % 86_400, fireAt: fireAt, facts: context.facts, id: id)

@@ -185,12 +185,10 @@ final class TomorrowPlan: Sendable {
     /// kept to be explained.
     func nextDay(clock: LocalClock) -> TomorrowPlan? {
         guard !explained else { return nil }
-        // Every id of the plan is its type's (and routine's) with the planned day's date, as
-        // `NotificationPlanner.candidates` makes them: made again with the next date.
+        // Every id of the plan is its type's (and routine's) with the planned day's date
+        // (`CandidateIDs.id`): made again with the next date.
         let date = LocalClock.compactDate(day + 1)
-        func moved(_ type: String, _ routine: String?) -> String {
-            routine.map { String.joined(String.joined(type, ".", $0), ".", date) } ?? String.joined(type, ".", date)
-        }
+        func moved(_ type: String, _ routine: String?) -> String { CandidateIDs.id(type: type, routine: routine, date: date) }
         var fires: [CategoryTime] = []
         fires.reserveCapacity(self.fires.count)
         for fire in self.fires {
@@ -242,6 +240,12 @@ struct CandidateIDs: Sendable {
     var day: Int
     var date: String
     var ids: [String]
+
+    /// A request's id: `<type>.<yyyymmdd>`, or `<type>.<routine>.<yyyymmdd>` for a per-routine
+    /// type, with the date of the candidate's day (`LocalClock.compactDate`).
+    static func id(type: String, routine: String?, date: String) -> String {
+        routine.map { String.joined(String.joined(type, ".", $0), ".", date) } ?? String.joined(type, ".", date)
+    }
 }
 
 /// The latest notification of a category (see `plan`).

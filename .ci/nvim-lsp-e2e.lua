@@ -4,22 +4,9 @@
 -- diagnostic, types the fix, waits for it to clear; completes a fact inside the expression;
 -- hovers a template id and goes to its definition; types the error again and applies the
 -- quick fix. Exits non-zero on any failure.
-local root = os.getenv("RULES_ROOT")
-local binary = os.getenv("RULES_BIN")
-local function fail(message)
-  io.stderr:write("FAIL: " .. message .. "\n")
-  vim.cmd("cquit 1")
-end
-vim.cmd("edit " .. root .. "/rules/route.yaml")
-local buf = vim.api.nvim_get_current_buf()
-local client = vim.lsp.start_client({ name = "rules", cmd = { binary, "lsp" }, root_dir = root })
-if not client then fail("the server did not start") end
-vim.lsp.buf_attach_client(buf, client)
-local started = vim.wait(10000, function()
-  local c = vim.lsp.get_client_by_id(client)
-  return c ~= nil and c.server_capabilities ~= nil and next(c.server_capabilities) ~= nil
-end, 50)
-if not started then fail("no answer to initialize") end
+local common = dofile(".ci/nvim-lsp-common.lua")
+local root, fail, request = common.root, common.fail, common.request
+local buf, client = common.start("rules/route.yaml")
 -- Type an error: "completion_rate" loses its last letter.
 local row, col
 for index, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
@@ -38,12 +25,6 @@ vim.api.nvim_buf_set_text(buf, row, col, row, col, { "e" })
 if not vim.wait(10000, function() return #vim.diagnostic.get(buf) == 0 end, 50) then fail("the diagnostic did not clear") end
 print("cleared after the fix")
 -- Complete a fact inside the expression: after "completion_ra".
-local function request(bufnr, method, params)
-  local answers = vim.lsp.buf_request_sync(bufnr, method, params, 10000) or {}
-  local answer = answers[client]
-  if not answer or answer.err then fail(method .. " got no answer") end
-  return answer.result
-end
 local completion = request(buf, "textDocument/completion", { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = row, character = col - 1 } })
 local labels = {}
 for _, item in ipairs(completion.items or completion) do labels[item.label] = true end

@@ -2,6 +2,7 @@ import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesExpression
+import RulesLanguageServer
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -17,7 +18,7 @@ enum DiagnosticOutput {
     static var catalogue: [CodeDescription] {
         YAMLDiagnostics.descriptions + JSONReader.descriptions + ExpressionDiagnostics.descriptions
             + RulesetDiagnostics.descriptions + LintCatalogue.checks.map(\.description) + ScenarioDiagnostics.descriptions
-            + RulesetBundle.descriptions + RulesetDirectory.descriptions + EngineState.descriptions
+            + RulesetBundle.descriptions + RulesetDirectory.descriptions + EngineState.descriptions + LanguageServer.descriptions
     }
 
     /// The examples of a lint check, as `--explain` prints them.

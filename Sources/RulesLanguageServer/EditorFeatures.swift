@@ -5,12 +5,14 @@ import RulesExpression
 import RulesSimulator
 import Ruleset
 
-/// Completion, hover and go to definition for a cursor context, from the workspace's last
-/// ruleset that loaded and the file kind's schema (the same the editor schemas are built from).
+/// Completion, hover and go to definition for a cursor context, from what the workspace's
+/// latest load decoded (whole, or the parts that load while a file is broken) and the file
+/// kind's schema (the same the editor schemas are built from).
 struct EditorFeatures {
     let ruleset: Ruleset
-    /// The preview's sample days for this ruleset (the server keeps them per ruleset).
-    let preview: () -> (prepared: PreparedRuleset, samples: [TemplatePreview.Sample])
+    /// The preview's sample days, lived on the last ruleset that loaded whole (the server
+    /// keeps them per ruleset); nil while none has.
+    let preview: (() -> (prepared: PreparedRuleset, samples: [TemplatePreview.Sample]))?
 
     /// Keys that hold expressions.
     static let expressionKeys: Set<String> = ["when", "at", "that"]
@@ -217,9 +219,17 @@ struct EditorFeatures {
         if let template = ruleset.templates.first(where: { $0.id == token }) {
             let surface = ruleset.surface(template.surface)
             var text = "**template \(template.id)** · \(template.surface)\n\n> \(template.source)"
-            // As the preview renders it, with each sample day's facts.
-            let (prepared, samples) = preview()
-            for sample in samples {
+            // As the preview renders it, with each sample day's facts: the template as the last
+            // whole ruleset has it (a partial ruleset lives no days).
+            let lived = preview?()
+            let shown = lived?.prepared.ruleset.templates.first { $0.id == template.id }
+            if lived == nil || shown == nil {
+                text += "\n\n(rendered previews wait until the ruleset loads without errors)"
+            } else if shown?.source != template.source {
+                text += "\n\nAs last loaded without errors:"
+            }
+            for sample in shown == nil ? [] : (lived?.samples ?? []) {
+                guard let prepared = lived?.prepared, let template = shown else { break }
                 switch TemplatePreview.render(template, prepared: prepared, facts: sample.facts) {
                 case .text(let shown): text += "\n\n\(sample.name): \(shown)"
                 case .redacted(let fallback): text += "\n\n\(sample.name): redacted — the surface shows \"\(fallback)\""

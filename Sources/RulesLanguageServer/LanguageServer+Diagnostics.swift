@@ -10,6 +10,15 @@ import RulesetFiles
 /// The diagnostics the server publishes: `rules check` over the workspace with the open
 /// buffers in place of their files, and the open scenarios read against that ruleset.
 extension LanguageServer {
+    /// The codes only the language server reports.
+    public static let descriptions: [CodeDescription] = [
+        CodeDescription(
+            code: "lsp.partial_ruleset", severity: .note, summary: "what completion and hover do without while the workspace has errors",
+            rationale:
+                "While a file has an error the editor keeps completing and hovering from what loads: the files that parse, the entries without errors, and for template previews the last version of the ruleset that loaded whole. The note on each file with an error says what was left out; it goes when the errors do."
+        )
+    ]
+
     /// Runs the checks and publishes every file's diagnostics (an empty list for a file
     /// whose problems are gone).
     public func publishDiagnostics() {
@@ -30,8 +39,10 @@ extension LanguageServer {
         var overlay: [String: String] = [:]
         for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
         let load = Ruleset.load(directory: root, overlay: overlay)
-        if let ruleset = load.ruleset { lastRuleset = ruleset }
+        if let ruleset = load.ruleset { lastGoodRuleset = ruleset }
+        if let partial = load.partial { editorRuleset = partial }
         var found = load.diagnostics
+        if load.ruleset == nil { found += Self.partialNotes(load.diagnostics, hasWhole: lastGoodRuleset != nil) }
         var texts: [String: String] = [:]
         for (file, source) in load.sources { texts[file] = source.text }
         // Open scenario files, read against the ruleset when it loaded.
@@ -53,10 +64,33 @@ extension LanguageServer {
         var byURI: [String: [JSONValue]] = [:]
         for diagnostic in found where !diagnostic.file.isEmpty && diagnostic.file != "." {
             let uri = Self.uri(of: root + "/" + diagnostic.file)
-            let text = texts[diagnostic.file] ?? (try? String(contentsOfFile: root + "/" + diagnostic.file, encoding: .utf8)) ?? ""
+            let text = texts[diagnostic.file] ?? WorkspaceFiles.text(at: root + "/" + diagnostic.file, root: root) ?? ""
             byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href, root: root))
         }
         return byURI
+    }
+
+    /// While the workspace does not load whole, one note per file with an error saying what
+    /// completion and hover do without (`lsp.partial_ruleset`): a file that did not parse (or
+    /// was not read) is left out whole; elsewhere only the entries with errors are.
+    static func partialNotes(_ diagnostics: [Diagnostic], hasWhole: Bool) -> [Diagnostic] {
+        var notes: [Diagnostic] = []
+        var seen = Set<String>()
+        let previews =
+            hasWhole ? "template previews show the last version that loaded" : "template previews wait until the ruleset loads"
+        for diagnostic in diagnostics where diagnostic.severity == .error && !diagnostic.file.isEmpty && diagnostic.file != "." {
+            guard seen.insert(diagnostic.file).inserted else { continue }
+            let unread = ["yaml", "io"].contains(diagnostic.code.phase)
+            let message =
+                unread
+                ? "completion and hover answer without this file until it is read and parses; \(previews)"
+                : "completion and hover leave out the entries with errors in this file; \(previews)"
+            notes.append(
+                Diagnostic(
+                    code: "lsp.partial_ruleset", severity: .note, file: diagnostic.file, location: .fileStart, message: message,
+                    hint: "fix the errors above and the editor uses all of it again"))
+        }
+        return notes
     }
 
     /// A diagnostic as the protocol has it: range, severity, code with its reference, message

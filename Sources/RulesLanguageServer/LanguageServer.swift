@@ -244,9 +244,14 @@ public final class LanguageServer: @unchecked Sendable {
 
     // MARK: Completion, hover, definition, references
 
-    /// The last ruleset of the workspace that loaded (the features answer from it while the
-    /// buffer being typed does not load).
-    var lastRuleset: Ruleset?
+    /// What the features answer from: the latest load of the workspace (with the open
+    /// buffers), whole or — while a file is broken — what decoded of the files that parsed
+    /// (`RulesetLoad.partial`): facts of the routines and settings that load, templates of the
+    /// template files that load, ids of every file that parses.
+    var editorRuleset: Ruleset?
+    /// The last ruleset of the workspace that loaded whole: the parts that need a whole one
+    /// (the template previews, which live sample days) use it.
+    var lastGoodRuleset: Ruleset?
 
     /// The preview's sample days, lived once per ruleset (by content hash) for template hovers.
     var previews: (sha256: String, prepared: PreparedRuleset, samples: [TemplatePreview.Sample])?
@@ -259,22 +264,31 @@ public final class LanguageServer: @unchecked Sendable {
         return (prepared, samples)
     }
 
-    /// The text of a file: its buffer when open, else the file.
+    /// The text of a file: its buffer when open, else the file when it lies inside the
+    /// workspace (`WorkspaceFiles`): nothing outside the root is ever read.
     func text(of uri: String) -> String? {
-        documents[uri]?.text ?? (try? String(contentsOfFile: Self.path(of: uri), encoding: .utf8))
+        if let document = documents[uri] { return document.text }
+        guard let root else { return nil }
+        return WorkspaceFiles.text(at: Self.path(of: uri), root: root)
+    }
+
+    /// Loads the workspace with the open buffers when nothing has been loaded yet.
+    func loadEditorRulesetIfNeeded(root: String) {
+        guard editorRuleset == nil else { return }
+        var overlay: [String: String] = [:]
+        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
+        let load = Ruleset.load(directory: root, overlay: overlay)
+        editorRuleset = load.partial
+        if let whole = load.ruleset { lastGoodRuleset = whole }
     }
 
     func answer(_ method: String, uri: String, position: TextDocument.Position) -> JSONValue {
         let path = Self.path(of: uri)
         guard let root, let kind = CursorContext.kind(of: path), let text = text(of: uri) else { return .null }
-        if lastRuleset == nil {
-            var overlay: [String: String] = [:]
-            for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
-            // The buffers as typed, else the saved files.
-            lastRuleset = Ruleset.load(directory: root, overlay: overlay).ruleset ?? Ruleset.load(directory: root).ruleset
-        }
-        guard let ruleset = lastRuleset else { return .null }
-        let features = EditorFeatures(ruleset: ruleset, preview: { self.previewSamples(ruleset) })
+        loadEditorRulesetIfNeeded(root: root)
+        guard let ruleset = editorRuleset else { return .null }
+        let whole = lastGoodRuleset
+        let features = EditorFeatures(ruleset: ruleset, preview: whole.map { good in { self.previewSamples(good) } })
         let context = CursorContext.at(position, in: text, kind: kind)
         switch method {
         case "textDocument/completion":

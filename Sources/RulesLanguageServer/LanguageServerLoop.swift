@@ -2,17 +2,20 @@ import Foundation
 
 /// The language server's transport over a pair of streams (stdin and stdout for `rules lsp`):
 /// a reader thread frames the bytes as they come; one serial queue handles each message in
-/// order and runs the diagnostics once the edits have paused for `debounce` seconds (typing
-/// runs them once, not per keystroke). Returns the exit code: 0 after `shutdown` and `exit`,
-/// 1 for an `exit` without `shutdown` or input that ends first.
+/// order and runs the diagnostics once the edits have paused for `delay` (by default a small
+/// multiple of the last check's time, `DiagnosticsDelay`: typing runs them once a pause, not
+/// per keystroke, and a small ruleset answers within tens of milliseconds). Returns the exit
+/// code: 0 after `shutdown` and `exit`, 1 for an `exit` without `shutdown` or input that ends
+/// first.
 public enum LanguageServerLoop {
     public static func run(
-        input: FileHandle, output: FileHandle, debounce: Double = 0.15, explain: @escaping @Sendable (String) -> String? = { _ in nil }
+        input: FileHandle, output: FileHandle, delay: DiagnosticsDelay = DiagnosticsDelay(),
+        explain: @escaping @Sendable (String) -> String? = { _ in nil }
     ) -> Int32 {
         let queue = DispatchQueue(label: "rules.lsp")
         let done = DispatchSemaphore(value: 0)
         let server = LanguageServer(send: { bytes in output.write(Data(bytes)) }, explain: explain)
-        let state = LoopState()
+        let state = LoopState(delay: delay)
         @Sendable func handle(_ body: [UInt8]) {
             server.receive(body)
             if server.exitCode != nil {
@@ -28,9 +31,14 @@ public enum LanguageServerLoop {
             }
             guard server.diagnosticsDue else { return }
             state.pending?.cancel()
-            let work = DispatchWorkItem { if server.diagnosticsDue, server.exitCode == nil { server.publishDiagnostics() } }
+            let work = DispatchWorkItem {
+                guard server.diagnosticsDue, server.exitCode == nil else { return }
+                let start = DispatchTime.now().uptimeNanoseconds
+                server.publishDiagnostics()
+                state.delay.checked(taking: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
             state.pending = work
-            queue.asyncAfter(deadline: .now() + debounce, execute: work)
+            queue.asyncAfter(deadline: .now() + state.delay.seconds, execute: work)
         }
         let reader = Thread {
             var framer = MessageFramer()
@@ -52,8 +60,11 @@ public enum LanguageServerLoop {
         return queue.sync { server.exitCode ?? 1 }
     }
 
-    /// The pending diagnostics run, touched only on the loop's queue.
+    /// The pending diagnostics run and the delay before the next, touched only on the loop's
+    /// queue.
     final class LoopState: @unchecked Sendable {
         var pending: DispatchWorkItem?
+        var delay: DiagnosticsDelay
+        init(delay: DiagnosticsDelay) { self.delay = delay }
     }
 }

@@ -6,10 +6,18 @@ extension Ruleset {
     /// Decodes and lints parsed documents (from YAML files or a bundle). Returns the
     /// ruleset when nothing is an error, and every diagnostic in output order.
     public static func load(documents: [RuleDocument]) -> (ruleset: Ruleset?, diagnostics: [Diagnostic]) {
+        let load = loadKeepingPartial(documents: documents)
+        return (load.ruleset, load.diagnostics)
+    }
+
+    /// The same, with what decoded whether or not an error refused the whole: `partial` holds
+    /// every entry that decoded on its own (an entry with an error is left out). For editors,
+    /// which complete and hover on broken files; never for the engine.
+    public static func loadKeepingPartial(documents: [RuleDocument]) -> (ruleset: Ruleset?, partial: Ruleset, diagnostics: [Diagnostic]) {
         var (decoded, diagnostics) = RulesetDecoder.decode(documents)
         decoded.sha256 = RulesetBundle.contentHash(documents)
         let all = DiagnosticCollector(diagnostics + Lint.run(decoded))
-        return (all.hasFailures(strict: false) ? nil : decoded, all.report())
+        return (all.hasFailures(strict: false) ? nil : decoded, decoded, all.report())
     }
 }
 

@@ -123,13 +123,20 @@ public struct RulesetLoad: Sendable {
     /// copy of the ruleset of its own decodes them again (`Ruleset.load(documents:)`), from
     /// the same bytes.
     public var documents: [RuleDocument]
+    /// What decoded from the files that parsed, whether or not an error refused the whole
+    /// (nil when nothing was read): an editor completes and hovers from it while a file is
+    /// broken. Never for the engine: use `ruleset`.
+    public var partial: Ruleset?
 
     /// A load's outcome.
-    public init(ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile], documents: [RuleDocument] = []) {
+    public init(
+        ruleset: Ruleset?, diagnostics: [Diagnostic], sources: [String: SourceFile], documents: [RuleDocument] = [], partial: Ruleset? = nil
+    ) {
         self.ruleset = ruleset
         self.diagnostics = diagnostics
         self.sources = sources
         self.documents = documents
+        self.partial = partial ?? ruleset
     }
 
     /// Whether a diagnostic is an error (then `ruleset` is nil).

@@ -295,7 +295,7 @@ extension Ruleset {
             return RulesetLoad(ruleset: nil, diagnostics: [diagnostic], sources: [:])
         }
         let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files, overlay: overlay)
-        var (ruleset, diagnostics) = Ruleset.load(documents: documents)
+        var (ruleset, partial, diagnostics) = Ruleset.loadKeepingPartial(documents: documents)
         // A file that did not parse is missing from the ruleset: findings that only say
         // something is unused or missing may just follow from that. They are left out, with
         // one note, so the parse error stands alone.
@@ -321,6 +321,7 @@ extension Ruleset {
         }
         let all = DiagnosticCollector(walkProblems + yamlDiagnostics + diagnostics)
         let failed = all.hasFailures(strict: false)
-        return RulesetLoad(ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources, documents: failed ? [] : documents)
+        return RulesetLoad(
+            ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources, documents: failed ? [] : documents, partial: partial)
     }
 }

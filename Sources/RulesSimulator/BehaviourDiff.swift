@@ -7,6 +7,7 @@ import Ruleset
 /// What one simulated day did, reduced to behaviour a designer cares about.
 struct DayBehaviour {
     var deliveries: [String: [Int]] = [:]  // type → fire times (seconds after the day's start)
+    var passive: [String: [Int]] = [:]  // type → fire times of deliveries made passive (weakened)
     var suppressions: [String: [String]] = [:]  // type → reasons
     var routeStarts: [RouteKind: Int] = [:]  // first time each route was entered
     var riskStarts: [RiskLevel: Int] = [:]
@@ -56,7 +57,7 @@ package struct BehaviourDiff: Sendable {
         var changes: [Change] = []
         var days = 0
         let rules = RuleChanges(old: old, new: new)
-        let reach = ChangeReach(rules)
+        let reach = ChangeReach(rules, old: old, new: new)
         for (oldScenario, newScenario) in scenarios {
             let a = behaviour(oldScenario, ruleset: old, reach: reach)
             let b = behaviour(newScenario, ruleset: new, reach: reach)
@@ -75,6 +76,7 @@ package struct BehaviourDiff: Sendable {
     /// (the run keeps none: a long scenario is diffed in the memory of one day).
     static func behaviour(_ scenario: Scenario, ruleset: Ruleset, reach: ChangeReach? = nil) -> [Int: DayBehaviour] {
         var collector = BehaviourCollector(clock: scenario.clock)
+        for template in ruleset.templates { collector.surfaces[template.id] = template.surface }
         reach?.begin(scenario)
         _ = Simulation.run(
             scenario, ruleset: ruleset,
@@ -82,6 +84,7 @@ package struct BehaviourDiff: Sendable {
                 collector.add(records, dayStart: engine.profile.dayStart(ruleset))
                 reach?.observe(engine, records)
             })
+        reach?.end()
         return collector.days
     }
 
@@ -90,6 +93,8 @@ package struct BehaviourDiff: Sendable {
     struct BehaviourCollector {
         var clock: LocalClock
         var days: [Int: DayBehaviour] = [:]
+        /// The surface of each template: a delivered notice's text is shown on it.
+        var surfaces: [String: String] = [:]
 
         mutating func add(_ records: [EngineRecord], dayStart: Int) {
             for record in records {
@@ -103,6 +108,10 @@ package struct BehaviourDiff: Sendable {
                 switch record.kind {
                 case .notificationDelivered(let n, _):
                     days[n.day, default: DayBehaviour()].deliveries[n.type, default: []].append(position(n.scheduledAt).1)
+                    days[n.day, default: DayBehaviour()].texts[surfaces[n.templateID] ?? "notification", default: []].insert(n.text)
+                    if n.interruptionLevel == .passive {
+                        days[n.day, default: DayBehaviour()].passive[n.type, default: []].append(position(n.scheduledAt).1)
+                    }
                 case .notificationSuppressed(let s): days[s.day, default: DayBehaviour()].suppressions[s.type, default: []].append(s.reason.rawValue)
                 case .routeChanged(_, let to, _):
                     if days[day, default: DayBehaviour()].routeStarts[to] == nil { days[day, default: DayBehaviour()].routeStarts[to] = at }
@@ -161,7 +170,11 @@ package struct BehaviourDiff: Sendable {
         let gained = notifications.reduce(0) { $0 + $1.gained }
         let lost = notifications.reduce(0) { $0 + $1.lost }
         let moved = notifications.reduce(0) { $0 + $1.moved }
-        if gained + lost + moved > 0 {
+        // Deliveries kept at their times but made passive (or active again).
+        let levels = notifications.count {
+            $0.gained + $0.lost + $0.moved == 0 && $0.delta == 0 && ($0.message.hasSuffix("passive") || $0.message.hasSuffix("(weakened: no sound)"))
+        }
+        if gained + lost + moved + levels > 0 {
             var counts: [String] = []
             if gained > 0 { counts.append("\(gained) gained") }
             if lost > 0 {
@@ -171,6 +184,7 @@ package struct BehaviourDiff: Sendable {
                 counts.append("\(lost) lost (\(because))")
             }
             if moved > 0 { counts.append("\(moved) moved") }
+            if levels > 0 { counts.append("\(levels) between active and passive") }
             parts.append("notifications \(counts.joined(separator: ", ")) over \(days) day\(days == 1 ? "" : "s")")
         }
         for kind in ["route", "risk"] {
@@ -201,24 +215,39 @@ package struct BehaviourDiff: Sendable {
         return line
     }
 
+    /// The summary, the changed elements, then each group of identical changes once with the
+    /// days it happened on (17 days of one moved notice are one entry, not 17).
     package func text() -> String {
         var out = summary + "\n"
         let lines = elementLines
         if !lines.isEmpty { out += "\n" + lines.joined(separator: "\n") + "\n" }
-        var current = ""
-        for change in changes {
-            let header = "\(change.scenario) \(DateFormat.string(change.day))"
-            if header != current {
-                out += "\n\(header)\n"
-                current = header
-            }
-            out += "  \(change.kind): \(change.message)"
+        if !grouped.isEmpty { out += "\n" }
+        for group in grouped {
+            let change = group[0]
+            out += "\(change.kind): \(change.message)"
             if !change.because.isEmpty {
                 out += " ← " + change.because.prefix(3).map(\.label).joined(separator: ", ") + (change.because.count > 3 ? ", …" : "")
             }
-            out += "\n"
+            let days = Self.days(group)
+            if days.count == 1 {
+                out += "\n  on " + (group.count == 1 ? "" : "\(group.count) days: ") + days[0] + "\n"
+            } else {
+                out += "\n  on \(group.count) days:\n" + days.map { "    " + $0 + "\n" }.joined()
+            }
         }
         return out
+    }
+
+    /// A group's days, one entry per scenario in the order first seen:
+    /// `scenarios/a.yaml 2026-07-06, 2026-07-07`.
+    package static func days(_ group: [Change]) -> [String] {
+        var order: [String] = []
+        var dates: [String: [String]] = [:]
+        for change in group {
+            if dates[change.scenario] == nil { order.append(change.scenario) }
+            dates[change.scenario, default: []].append(DateFormat.string(change.day))
+        }
+        return order.map { "\($0) " + (dates[$0] ?? []).joined(separator: ", ") }
     }
 
     /// The diff as a page that reads on a phone: the summary, then each scenario day as a
@@ -226,7 +255,7 @@ package struct BehaviourDiff: Sendable {
     /// can explain it under it.
     /// The changes, identical ones (same kind, message, sides and causes) grouped, in the
     /// order first seen.
-    var grouped: [[Change]] {
+    package var grouped: [[Change]] {
         var order: [String] = []
         var groups: [String: [Change]] = [:]
         for change in changes {
@@ -241,7 +270,7 @@ package struct BehaviourDiff: Sendable {
     }
 
     /// A scenario's file name without its directories (the page is read on a phone).
-    static func shortName(_ path: String) -> String { (path as NSString).lastPathComponent }
+    package static func shortName(_ path: String) -> String { (path as NSString).lastPathComponent }
 
     /// Text for the page with a break opportunity after each `_`, `/` and `.` of identifiers
     /// and paths, so they wrap at their own boundaries on a phone, never inside a word or number.
@@ -335,11 +364,19 @@ package struct BehaviourDiff: Sendable {
             (
                 "changes",
                 .array(
-                    changes.map { change in
-                        .object([
-                            ("scenario", .string(change.scenario)), ("date", .string(DateFormat.string(change.day))),
+                    grouped.map { group in
+                        let change = group[0]
+                        return .object([
                             ("kind", .string(change.kind)), ("subject", .string(change.subject)), ("message", .string(change.message)),
-                            ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)),
+                            ("before", .string(change.before)), ("after", .string(change.after)),
+                            ("minutes", .optional(change.minutes)), ("notifications", .int(change.delta)), ("count", .int(group.count)),
+                            (
+                                "days",
+                                .array(
+                                    group.map {
+                                        .object([("scenario", .string($0.scenario)), ("date", .string(DateFormat.string($0.day)))])
+                                    })
+                            ),
                             (
                                 "changed_rules",
                                 .array(

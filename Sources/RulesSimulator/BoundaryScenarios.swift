@@ -114,8 +114,9 @@ package enum BoundaryScenarios {
 
 /// `rules diff`'s boundary days: for each moved threshold no scenario reached, generated days
 /// that put its fact on both sides of the old and the new constant (and between them); for a
-/// moved fire time, a day the app opens around both times; for a moved daily cap, a day of
-/// many candidates — each lived under both rulesets: what the change does where the
+/// moved fire time, a day the app opens around both times; for a changed quiet-hours window,
+/// cap, cooldown or `after_ignored`, days whose candidates the two values answer differently
+/// (`PolicyBoundaryDays`) — each lived under both rulesets: what the change does where the
 /// designer's scenarios never go.
 package struct BoundaryDays: Sendable {
     package struct Day: Sendable {
@@ -138,11 +139,14 @@ package struct BoundaryDays: Sendable {
         /// Lives the day of `text` under both rulesets and keeps what changed.
         func live(_ label: String, probing: String, _ text: String) {
             guard let node = parse(label, text), let before = ScenarioLoader.load(node, file: label, source: nil, ruleset: old).scenario,
-                let after = ScenarioLoader.load(node, file: label, source: nil, ruleset: new).scenario, let date = after.days.first?.date
+                let after = ScenarioLoader.load(node, file: label, source: nil, ruleset: new).scenario
             else { return }
             let a = BehaviourDiff.behaviour(before, ruleset: old)
             let b = BehaviourDiff.behaviour(after, ruleset: new)
-            let changes = BehaviourDiff.compare(a[date] ?? DayBehaviour(), b[date] ?? DayBehaviour(), scenario: label, day: date)
+            var changes: [BehaviourDiff.Change] = []
+            for date in after.days.map(\.date) {
+                changes += BehaviourDiff.compare(a[date] ?? DayBehaviour(), b[date] ?? DayBehaviour(), scenario: label, day: date)
+            }
             days.append(Day(label: label, threshold: probing, changes: changes))
         }
         let date = "date: 2026-07-01\ntimezone: Asia/Seoul\n"
@@ -152,6 +156,7 @@ package struct BoundaryDays: Sendable {
             }
             return date + "events: [" + sorted.map { "{ at: \"\(TimeFormat.clock($0))\", app: open }" }.joined(separator: ", ") + "]\n"
         }
+        let reminderDays = PolicyBoundaryDays(new)
         for element in elements where !element.reached {
             // A notification's fire time moved: the app opened a minute before, at and after both.
             if element.entry.kind == "notification", let times = movedTime(element.entry.id, old: old, new: new) {
@@ -160,11 +165,11 @@ package struct BoundaryDays: Sendable {
                     "app opened around \(a) and \(b)", probing: "\(element.entry.id) at \(a) → \(b)", opens(times.flatMap { [$0 - 60, $0, $0 + 60] }))
                 continue
             }
-            // The daily cap moved: a day of many candidates (the app opened every half hour, nothing done).
-            if element.entry.kind == "policy", element.entry.id == "max_per_day" {
-                live(
-                    "the app opened every half hour, nothing done", probing: "max_per_day \(element.entry.values ?? "")",
-                    opens(Array(stride(from: 6 * 3600, through: 23 * 3600 + 1800, by: 1800))))
+            // A policy value: days with a candidate where the two values answer differently.
+            if element.entry.kind == "policy" {
+                for day in reminderDays?.days(for: element.entry.id, values: element.entry.values ?? "", old: old.policy, new: new.policy) ?? [] {
+                    live(day.label, probing: day.probing, day.text)
+                }
                 continue
             }
             guard let move = element.entry.move else { continue }

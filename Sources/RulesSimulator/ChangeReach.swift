@@ -9,10 +9,16 @@ import Ruleset
 /// - a threshold moved from a to b is reached when some value of its fact seen at an app run
 ///   lies between a and b (the two comparisons disagree on it);
 /// - a template is reached when it is rendered; a notification when one of its type is
-///   delivered or refused by a gate; a policy value when its gate refuses something (the
-///   quiet hours also when a delivery falls inside either window);
-/// - a table or judgement entry whose condition was rewritten or whose result changed, when
-///   it matched (a judgement entry: when its status or result was given);
+///   delivered or refused by a gate;
+/// - the quiet hours, the daily cap, the category cooldown and `weaken.after_ignored` when a
+///   candidate was seen that the old and the new value answer differently (`PolicyReach`: a
+///   time inside one window only, a day over the smaller cap, a gap between the two
+///   cooldowns, an ignore count between the two); the other policy values when their gate
+///   refused something;
+/// - a table, judgement or notification condition that was rewritten, when the old and the
+///   new condition answered differently on a set of facts a run observed (`ConditionReach`);
+///   an entry whose result changed (or a new one), when it matched (a judgement entry: when
+///   its status or result was given);
 /// - a setting's default, when a notification or table entry that reads it was reached; the
 ///   light route's scale, when the light route was entered; a routine, when a scenario had it on.
 /// Both runs (old and new ruleset) are observed; an element is reached if either run reached it.
@@ -27,6 +33,7 @@ package final class ChangeReach {
         /// `not reached: no value between 360 and 390 was seen (nearest 330 and 420)`.
         package var note: String {
             if reached { return "reached" }
+            if let why = ChangeReach.unreachedNote(entry) { return "not reached: " + why }
             guard let move = entry.move else { return "not reached" }
             var note = "not reached: no \(move.fact) between \(move.old) and \(move.new) was seen"
             switch (nearestBelow, nearestAbove) {
@@ -40,6 +47,12 @@ package final class ChangeReach {
     }
 
     let entries: [RuleChanges.Entry]
+    let old: Ruleset
+    let new: Ruleset
+    /// The rewritten conditions, by entry index.
+    let conditions: [Int: ConditionReach]
+    /// What the current run showed of the policy, judged when it ends.
+    var policy = PolicyReach()
     var reached: [Bool]
     var below: [Value?]
     var above: [Value?]
@@ -48,8 +61,15 @@ package final class ChangeReach {
     /// read each setting.
     var settingReaders: [String: [String: (notifications: Set<String>, entries: Set<String>)]] = [:]
 
-    package init(_ changes: RuleChanges) {
+    package init(_ changes: RuleChanges, old: Ruleset, new: Ruleset) {
         entries = changes.entries
+        self.old = old
+        self.new = new
+        var conditions: [Int: ConditionReach] = [:]
+        for (index, entry) in changes.entries.enumerated() {
+            if let condition = ConditionReach(entry, old: old, new: new) { conditions[index] = condition }
+        }
+        self.conditions = conditions
         reached = Array(repeating: false, count: changes.entries.count)
         below = Array(repeating: nil, count: changes.entries.count)
         above = Array(repeating: nil, count: changes.entries.count)
@@ -62,25 +82,49 @@ package final class ChangeReach {
     package var unreached: [Element] { elements.filter { !$0.reached } }
 
     /// Starts observing a run of `scenario` (its clock reads delivery times for the quiet hours).
-    package func begin(_ scenario: Scenario) { clock = scenario.clock }
+    package func begin(_ scenario: Scenario) {
+        clock = scenario.clock
+        policy = PolicyReach()
+    }
+
+    /// Ends a run: the policy values are judged on all its candidates.
+    package func end() {
+        for index in entries.indices where !reached[index] && entries[index].kind == "policy" {
+            if policy.disagrees(on: entries[index].id, old: old.policy, new: new.policy) == true { reached[index] = true }
+        }
+        policy = PolicyReach()
+    }
+
+    /// What an unreached element's note says, when more than "not reached".
+    static func unreachedNote(_ entry: RuleChanges.Entry) -> String? {
+        switch (entry.kind, entry.id) {
+        case ("policy", "quiet_hours"): return "no candidate fell inside one window and not the other"
+        case ("policy", "max_per_day"): return "no day had more candidates than the smaller cap"
+        case ("policy", "category_cooldown"): return "no candidate came between the two cooldowns after one of its category"
+        case ("policy", "weaken_after_ignored"): return "no candidate came after an ignore count between the two"
+        case ("policy", _): return "its gate refused nothing"
+        default:
+            return entry.conditionRewritten ? "the old and the new condition never answered differently on the facts seen" : nil
+        }
+    }
 
     /// Records what one step of a run reached.
     package func observe(_ engine: OperatorEngine, _ records: [EngineRecord]) {
+        policy.observe(records, engine: engine, clock: clock)
         let seen = seen(engine, records)
         let schema = engine.ruleset.perRoutineSchema
         for index in entries.indices where !reached[index] { reach(index, seen, engine.ruleset, schema: schema) }
     }
 
     /// What one step showed: the notification types decided, the templates rendered, the
-    /// gates that refused, the routes entered, the statuses and results given, the times
-    /// delivered (in the logical day), the table entries matched, and the facts of the run.
+    /// gates that refused, the routes entered, the statuses and results given, the table entries
+    /// matched, and the facts of the run.
     struct Seen {
         var decided = Set<String>()
         var rendered = Set<String>()
         var gates = Set<String>()
         var entered = Set<RouteKind>()
         var given = Set<String>()
-        var deliveredAt: [Int] = []
         var matched = Set<String>()
         var statuses: [String: RoutineStatus] = [:]
         var facts: FactValues?
@@ -88,14 +132,12 @@ package final class ChangeReach {
 
     private func seen(_ engine: OperatorEngine, _ records: [EngineRecord]) -> Seen {
         var seen = Seen()
-        let dayStart = engine.profile.dayStart(engine.ruleset)
         for record in records {
             switch record.kind {
             case .timeZoneChanged(_, let to): if let next = LocalClock(identifier: to) { clock = next }
             case .notificationDelivered(let n, _):
                 seen.decided.insert(n.type)
                 seen.rendered.insert(n.templateID)
-                if let clock { seen.deliveredAt.append(clock.logical(n.scheduledAt, dayStart: dayStart).seconds) }
             case .notificationSuppressed(let s):
                 seen.decided.insert(s.type)
                 seen.gates.insert(s.reason.rawValue)
@@ -124,6 +166,8 @@ package final class ChangeReach {
     private func reach(_ index: Int, _ seen: Seen, _ ruleset: Ruleset, schema: FactSchema) {
         let entry = entries[index]
         switch entry.kind {
+        case _ where entry.conditionRewritten:
+            if let condition = conditions[index], let facts = seen.facts { reached[index] = condition.disagrees(on: facts, observed: ruleset) }
         case "threshold":
             guard let move = entry.move, let facts = seen.facts else { return }
             for value in RuleCoverage.values(of: move.fact, in: facts, schema: schema, ruleset: ruleset) {
@@ -136,11 +180,9 @@ package final class ChangeReach {
         case "notification": reached[index] = seen.decided.contains(entry.id)
         case "template": reached[index] = seen.rendered.contains(entry.id)
         case "policy":
-            let gate = ["max_per_day": "daily_cap", "weaken_after_ignored": "weakened", "weaken_effect": "weakened"][entry.id] ?? entry.id
-            let gateName = entry.id == "cancel_when_completed" ? "completed" : gate
-            reached[index] =
-                seen.gates.contains(gateName)
-                || (entry.id == "quiet_hours" && seen.deliveredAt.contains { Self.inQuietHours($0, ruleset.policy) })
+            // The values `PolicyReach` judges are judged when the run ends.
+            let gate = ["weaken_effect": "weakened", "cancel_when_completed": "completed"][entry.id] ?? entry.id
+            if ["max_pending", "weaken_effect", "cancel_when_completed"].contains(entry.id) { reached[index] = seen.gates.contains(gate) }
         case "route", "risk":
             reached[index] = entryMatched(entry, kind: entry.kind, in: ruleset, matched: seen.matched)
         case "judgement":
@@ -173,11 +215,6 @@ package final class ChangeReach {
         } else if x > Swift.max(a, b) {
             if above[index].flatMap(position).map({ x < $0 }) ?? true { above[index] = value }
         }
-    }
-
-    static func inQuietHours(_ seconds: Int, _ policy: NotificationPolicy) -> Bool {
-        guard let window = policy.quietHours else { return false }
-        return window.start <= window.end ? (seconds >= window.start && seconds < window.end) : (seconds >= window.start || seconds < window.end)
     }
 
     /// The notifications and table entries (`route[0]`) that read each setting.

@@ -74,6 +74,20 @@ struct DayComparison {
             }
             count(old, new, cause: gate)
         }
+        // The same deliveries, made passive (weakened) under one ruleset only.
+        for type in Set(a.passive.keys).union(b.passive.keys).sorted() where a.deliveries[type] == b.deliveries[type] {
+            let old = a.passive[type] ?? []
+            let new = b.passive[type] ?? []
+            guard old != new else { continue }
+            let now = new.filter { !old.contains($0) }
+            let before = old.filter { !new.contains($0) }
+            let message =
+                now.isEmpty
+                ? "\(type) at \(times(before)) active, no longer passive" : "\(type) at \(times(now)) made passive (weakened: no sound)"
+            change(
+                "notification", type, message, before: old.isEmpty ? "\(type) active" : "\(type) passive at \(times(old))",
+                after: new.isEmpty ? "\(type) active" : "\(type) passive at \(times(new))")
+        }
     }
 
     /// A route entered or a risk level reached at another time, newly, or no longer:

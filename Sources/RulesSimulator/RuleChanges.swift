@@ -110,6 +110,11 @@ package struct RuleChanges: Sendable {
         package var move: ThresholdMove? = nil
         /// For a policy value: before and after (`3 → 2`).
         package var values: String? = nil
+        /// For a table or judgement entry: its position in its table (0-based).
+        package var position: Int? = nil
+        /// Whether its condition was rewritten (not only a constant moved) and the old ruleset
+        /// had one at its place: then it is reached where the two conditions disagree.
+        package var conditionRewritten = false
 
         /// `notification 'x' (rules/notifications.yaml:19)`,
         /// `threshold 'sleep.minutes < 360 → 390' in route 'short_sleep' (rules/route.yaml:18)`.
@@ -155,7 +160,7 @@ package struct RuleChanges: Sendable {
         /// an entry of its own.
         mutating func compare(
             kind: String, id: String, subject: String, origin: Origin, whenOrigin: Origin?,
-            conditions: (CompiledExpression?, CompiledExpression?), fields: (String?, String)
+            conditions: (CompiledExpression?, CompiledExpression?), fields: (String?, String), position: Int? = nil
         ) {
             let condition = fields.0 == nil ? ConditionChange.rewritten : ConditionChange(conditions.0, conditions.1)
             var rewritten = false
@@ -169,7 +174,13 @@ package struct RuleChanges: Sendable {
                             kind: "threshold", id: move.text, origin: whenOrigin ?? origin, subject: subject, site: kind, siteID: id, move: move))
                 }
             }
-            if rewritten || fields.0 != fields.1 { entries.append(Entry(kind: kind, id: id, origin: origin, subject: subject)) }
+            if rewritten || fields.0 != fields.1 {
+                var entry = Entry(kind: kind, id: id, origin: origin, subject: subject, position: position)
+                // Only a condition that was there before and reads differently now: a new
+                // entry, or one whose result changed too, is reached where it matched.
+                entry.conditionRewritten = rewritten && fields.0 == fields.1 && conditions.0 != nil && conditions.1 != nil
+                entries.append(entry)
+            }
         }
 
         /// Notification types: each of the new ruleset against the old one of its id.
@@ -232,7 +243,7 @@ package struct RuleChanges: Sendable {
                 let before = index < old.count ? old[index] : nil
                 compare(
                     kind: kind, id: id(index, entry), subject: subject(entry), origin: entry.origin, whenOrigin: entry.whenOrigin,
-                    conditions: (before?.when, entry.when), fields: (before.map(fields), fields(entry)))
+                    conditions: (before?.when, entry.when), fields: (before.map(fields), fields(entry)), position: index)
             }
         }
 

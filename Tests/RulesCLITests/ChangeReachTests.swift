@@ -61,7 +61,8 @@ import Testing
     }
 
     /// A moved fire time and a lower cap that the one scenario named never reaches: a day the
-    /// app opens around both times, and a day of many candidates, each lived under both.
+    /// app opens around both times, and days of exactly the old and the new cap, each lived
+    /// under both.
     @Test func boundaryDaysProbeAMovedTimeAndAMovedCap() throws {
         let new = try copy(editing: "rules/notifications.yaml") {
             $0.replacingOccurrences(of: "max_per_day: 3", with: "max_per_day: 1").replacingOccurrences(of: "at: \"20:30\"", with: "at: \"19:00\"")
@@ -69,7 +70,10 @@ import Testing
         let run = CapturedRun(["diff", ".", new, "--scenarios", "scenarios/untouched_day.yaml", "--no-population"], in: Self.root)
         #expect(run.exitCode == .unreached)
         #expect(run.stdout.contains("  app opened around 20:30 and 19:00: evening_underachievement moved from 20:30 to 19:00"), "\(run.stdout)")
-        #expect(run.stdout.contains("  the app opened every half hour, nothing done: −1 "), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("  a day of exactly 3 reminders (the old cap): −2 routine_reminder: was at 10:30, 12:00 (now daily_cap)"),
+            "\(run.stdout)")
+        #expect(run.stdout.contains("  a day of exactly 1 reminder (the new cap): same under both"), "\(run.stdout)")
     }
 
     /// A routine is an element too: the water goal raised is listed, reached (scenarios have
@@ -144,5 +148,69 @@ import Testing
         #expect(spaced.map(\.kind) == ["threshold"])
         let rewritten = try changed { $0.replacingOccurrences(of: "(sleep.minutes ?? 420) < 360", with: "(sleep.minutes ?? 400) < 360") }
         #expect(rewritten.map(\.kind) == ["route"])
+    }
+
+    /// "Reached" means a value was seen where the old and the new policy answer differently:
+    /// a candidate inside one quiet-hours window only, a day over the smaller cap, a gap
+    /// between the two cooldowns, an ignore count between the two `after_ignored`. The
+    /// shipped scenarios have none of these for each change below (a delivery inside both
+    /// windows, as the 22:30 → 22:00 move has, is not one): NOT REACHED, exit 3, and a boundary
+    /// day whose candidate the new ruleset alone refuses or weakens.
+    @Test(arguments: [
+        (
+            "quiet_hours: { start: \"22:30\"", "quiet_hours: { start: \"22:00\"", "policy 'quiet_hours' 22:30-07:00 → 22:00-07:00",
+            "  a reminder at 22:15: −1 routine_reminder: was at 22:15 (now quiet_hours)"
+        ),
+        (
+            "max_per_day: 3 ", "max_per_day: 4 ", "policy 'max_per_day' 3 → 4",
+            "  a day of exactly 4 reminders (the new cap): +1 routine_reminder at 13:30"
+        ),
+        (
+            "category_cooldown: 90m", "category_cooldown: 120m", "policy 'category_cooldown' 1h30m → 2h",
+            "  two reminders 1h45m apart: −1 routine_reminder: was at 10:45 (now category_cooldown)"
+        ),
+        (
+            "after_ignored: 3,", "after_ignored: 4,", "policy 'weaken_after_ignored' 3 → 4",
+            "  a reminder ignored 3 days in a row, then due again: routine_reminder at 12:00 active, no longer passive"
+        ),
+    ])
+    func aPolicyValueIsReachedOnlyWhereTheTwoValuesDisagree(change: (String, String, String, String)) throws {
+        let (old, new, label, boundary) = change
+        let directory = try copy(editing: "rules/notifications.yaml") { $0.replacingOccurrences(of: old, with: new) }
+        let run = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios/good_day.yaml", "--no-population"], in: Self.root)
+        #expect(run.exitCode == .unreached, "\(run.stdout)")
+        #expect(run.stdout.contains("NOT REACHED \(label)"), "\(run.stdout)")
+        #expect(run.stdout.contains(boundary), "\(run.stdout)")
+    }
+
+    /// The quiet hours moved 22:30 → 22:00 over every shipped scenario: deliveries fall inside
+    /// both windows, none between 22:00 and 22:30, so nothing checked the move.
+    @Test func aDeliveryInsideBothWindowsDoesNotReachAQuietHoursMove() throws {
+        let directory = try copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(of: "quiet_hours: { start: \"22:30\"", with: "quiet_hours: { start: \"22:00\"")
+        }
+        let run = CapturedRun(["diff", ".", directory, "--no-population"], in: Self.root)
+        #expect(run.exitCode == .unreached)
+        #expect(run.stdout.contains("NOT REACHED policy 'quiet_hours'"), "\(run.stdout)")
+        #expect(run.stdout.contains("no candidate fell inside one window and not the other"))
+    }
+
+    /// A rewritten condition is reached where the old and the new condition answer differently
+    /// on facts a run saw: `streak.days < 100` added to the evening notice never changes its
+    /// answer in the shipped scenarios; `completion_rate < 0.9` instead of `< 0.6 && …` does.
+    @Test func aRewrittenConditionIsReachedWhereTheTwoAnswersDiffer() throws {
+        let same = try copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(of: "    when: completion_rate < 0.6\n", with: "    when: completion_rate < 0.6 && streak.days < 100\n")
+        }
+        let unreached = CapturedRun(["diff", ".", same, "--no-population"], in: Self.root)
+        #expect(unreached.exitCode == .unreached, "\(unreached.stdout)")
+        #expect(
+            unreached.stdout.contains("NOT REACHED notification 'evening_underachievement'")
+                && unreached.stdout.contains("the old and the new condition never answered differently on the facts seen"), "\(unreached.stdout)")
+        let differs = try copy(editing: "rules/notifications.yaml") {
+            $0.replacingOccurrences(of: "    when: completion_rate < 0.6\n", with: "    when: completion_rate < 0.9 || streak.days > 100\n")
+        }
+        let reached = CapturedRun(["diff", ".", differs, "--no-population"], in: Self.root)
+        #expect(reached.stdout.contains("reached     notification 'evening_underachievement'"), "\(reached.stdout)")
     }
 }

@@ -95,7 +95,7 @@ import Testing
         let directory = try edited { $0.replacingOccurrences(of: "at: \"09:00\"", with: "at: \"08:00\"") }
         let diff = CapturedRun(["diff", Self.root, "."], in: directory)
         #expect(diff.exitCode == .failure)
-        #expect(diff.stdout.contains("\nscenarios/collapsed_day.yaml 2026-06-29\n"), "\(diff.stdout.prefix(600))")
+        #expect(diff.stdout.contains(" scenarios/collapsed_day.yaml 2026-06-29\n"), "\(diff.stdout.prefix(600))")
         #expect(!diff.stdout.contains("./scenarios/"))
     }
 
@@ -123,5 +123,54 @@ import Testing
         #expect(told.contains("risk high 95 minutes earlier"), "\(told)")
         let html = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--format", "html"], in: Self.root).stdout
         #expect(html.contains("recovery not entered") && html.contains("risk high not reached"))
+    }
+
+    /// The evening notice moved 20:30 → 20:00 changes 17 scenario days the same way: the text
+    /// (what CI logs show) says it once with its days, and JSON has one group that keeps every day.
+    @Test func identicalChangesAreOneGroupInTextAndJSON() throws {
+        let directory = try edited { $0.replacingOccurrences(of: "at: \"20:30\"", with: "at: \"20:00\"") }
+        let text = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--no-population"], in: Self.root)
+        #expect(text.exitCode == .failure)
+        let moved = text.stdout.components(separatedBy: "evening_underachievement moved from 20:30 to 20:00").count - 1
+        #expect(moved == 1, "said once, not once a day: \(text.stdout.prefix(1500))")
+        #expect(text.stdout.contains("\n  on 17 days:\n    scenarios/cold_tone.yaml 2026-07-16\n"), "\(text.stdout.prefix(1500))")
+        #expect(text.stdout.contains("    scenarios/ignored_week.yaml 2026-07-06, 2026-07-07, 2026-07-08"))
+        let json = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--no-population", "--format", "json"], in: Self.root)
+        let value = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let groups = try #require(value["changes"] as? [[String: Any]])
+        let evening = groups.filter { ($0["message"] as? String) == "evening_underachievement moved from 20:30 to 20:00" }
+        #expect(evening.count == 1)
+        #expect(evening.first?["count"] as? Int == 17)
+        #expect((evening.first?["days"] as? [[String: Any]])?.count == 17)
+    }
+
+    /// `--format markdown` is short enough for a pull request: the headline, the elements, the
+    /// grouped changes. A template whose text tries Markdown, HTML, a table cell, a mention and an
+    /// issue link cannot break out: every character of it arrives as text (a line feed in a
+    /// template is a check error already; the escaping turns any control character into a space).
+    @Test func theMarkdownDiffIsEscapedAndGrouped() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let path = directory + "/templates/notifications.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let hostile = "text: \"[루트](https://x.invalid) @here <img src=x> | # 1 **굵게**\""
+        try text.replacingOccurrences(of: "text: 아직 살릴 수 있는 루트가 있어.", with: hostile).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = CapturedRun(["diff", ".", directory, "--scenarios", "scenarios", "--no-population", "--format", "markdown"], in: Self.root)
+        #expect(run.exitCode == .failure, "\(run.stderr)")
+        let markdown = run.stdout
+        #expect(markdown.hasPrefix("### rules diff: Behaviour changed\n"), "\(markdown.prefix(300))")
+        #expect(markdown.contains("| reached | template 'evening\\_salvage'"), "\(markdown.prefix(800))")
+        #expect(markdown.contains("\\[루트\\]\\(https://x.invalid\\)"), "\(markdown)")
+        #expect(markdown.contains("&#64;here &lt;img src=x&gt; &#124; &#35; 1 \\*\\*굵게\\*\\*"), "\(markdown)")
+        #expect(!markdown.contains("<img") && !markdown.contains("@here") && !markdown.contains("](http"))
+        #expect(markdown.split(separator: "\n").count < 60, "short enough for a comment")
+        // --out writes it, and never over an input.
+        let out = Fixtures.temporaryDirectory() + "/diff.md"
+        let written = CapturedRun(
+            ["diff", ".", directory, "--scenarios", "scenarios", "--no-population", "--format", "markdown", "--out", out], in: Self.root)
+        #expect(written.exitCode == .failure)
+        #expect((try? String(contentsOfFile: out, encoding: .utf8)) == markdown)
+        let over = CapturedRun(["diff", ".", directory, "--no-population", "--out", path], in: Self.root)
+        #expect(over.exitCode == .usage)
+        #expect((try? String(contentsOfFile: path, encoding: .utf8))?.contains("x.invalid") == true, "the input is unchanged")
     }
 }

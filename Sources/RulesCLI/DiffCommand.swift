@@ -36,13 +36,19 @@ enum DiffCommand {
             run: run)
     }
 
+    /// The report formats: those of every report, and Markdown for pull requests.
+    enum Format: String, CaseIterable, ArgumentValue {
+        case text, json, html, markdown
+    }
+
     /// The options as given.
     struct Options: CommandOptions {
         typealias Sizes = PopulationCommand.Sizes
         var positional: [String] = []
         /// Absent: NEW_DIR's scenarios/.
         var scenarios: [String]?
-        var format = ReportFormat.text
+        var format = Format.text
+        var out: String?
         var population: String?
         var sizes = Sizes()
         var noPopulation = false
@@ -50,7 +56,12 @@ enum DiffCommand {
         static var fields: [OptionField<Self>] {
             [
                 .repeated(\.scenarios, OptionSpec(name: "--scenarios", valueName: "PATH", help: "Scenario files or directories (repeatable).")),
-                .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
+                .option(
+                    \.format,
+                    OptionSpec(
+                        name: "--format", valueName: "FORMAT",
+                        help: "Output format (default: text; markdown: short, for a pull-request comment or a job summary).")),
+                .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output.")),
                 .option(
                     \.population,
                     OptionSpec(
@@ -115,24 +126,48 @@ enum DiffCommand {
             scenarioPaths = []
         }
         guard let files = scenarioPaths.isEmpty ? [] : SimulationSupport.scenarioFiles(scenarioPaths, io) else { return .usage }
-        let oldScenarios = SimulationSupport.scenarios(files, ruleset: old)
-        let newScenarios = SimulationSupport.scenarios(files, ruleset: new)
+        let diff = BehaviourDiff.compare(pairs(files, old: old, new: new, io), old: old, new: new)
+        let boundary = BoundaryDays.compare(diff.elements, old: old, new: new) { name, text in
+            YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
+        }
+        let report = ChangeReport(diff: diff, boundary: boundary, sample: sample)
+        let inputs =
+            given.positional.flatMap { SimulationSupport.inputs(ruleset: $0, io, extra: []) } + files.map(\.path) + (explicit.map { [$0] } ?? [])
+        guard write(report, given, inputs: inputs, io) else { return .usage }
+        if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
+        return diff.unreached.isEmpty ? .success : .unreached
+    }
+
+    /// The scenarios read against both rulesets; one that does not load against both is said
+    /// and skipped.
+    static func pairs(_ files: [RulesetDirectory.File], old: Ruleset, new: Ruleset, _ io: CommandIO) -> [(old: Scenario, new: Scenario)] {
         var pairs: [(old: Scenario, new: Scenario)] = []
-        for (a, b) in zip(oldScenarios, newScenarios) {
+        for (a, b) in zip(SimulationSupport.scenarios(files, ruleset: old), SimulationSupport.scenarios(files, ruleset: new)) {
             guard let oldScenario = a.scenario, let newScenario = b.scenario else {
                 io.err("warning: \(a.file) does not load against both rulesets; skipped\n")
                 continue
             }
             pairs.append((oldScenario, newScenario))
         }
-        let diff = BehaviourDiff.compare(pairs, old: old, new: new)
-        let boundary = BoundaryDays.compare(diff.elements, old: old, new: new) { name, text in
-            YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
+        return pairs
+    }
+
+    /// The report in the chosen format, to standard output or `--out` (never over an input).
+    static func write(_ report: ChangeReport, _ given: Options, inputs: [String], _ io: CommandIO) -> Bool {
+        let output: String
+        switch given.format {
+        case .markdown: output = DiffMarkdown(report: report).render()
+        case .text: output = report.rendered(.text) ?? ""
+        case .json: output = report.rendered(.json) ?? ""
+        case .html: output = report.rendered(.html) ?? ""
         }
-        let report = ChangeReport(diff: diff, boundary: boundary, sample: sample)
-        io.out(report.rendered(given.format) ?? "")
-        if !diff.isEmpty || (explicit != nil && sample?.changed == true) { return .failure }
-        return diff.unreached.isEmpty ? .success : .unreached
+        guard let out = given.out else {
+            io.out(output)
+            return true
+        }
+        guard io.writeAtomically(output, to: out, inputs: inputs) else { return false }
+        io.out("wrote \(out)\n")
+        return true
     }
 
     /// Copies of the two rulesets decoded from the documents read once, for every job of the

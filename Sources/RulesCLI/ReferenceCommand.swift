@@ -104,7 +104,8 @@ enum Reference {
         var out = intro + factRowsSection(ruleset) + languageSection(ruleset) + fileSections(ruleset)
         out += SchemaReference.markdown(examples: examples)
         out += SchemaReference.minimalFiles
-        out += "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see README for the kinds.\n"
+        out +=
+            "\n## Trace records\n\n`rules simulate --format json` writes one object per line with `at` and `kind`; see docs/ARCHITECTURE.md (\"Trace kinds\") for the kinds.\n"
         return out + commandsSection() + diagnosticsSection()
     }
 
@@ -174,7 +175,7 @@ enum Reference {
         out += "\n## Scenario expectations\n\n| key | meaning |\n|---|---|\n"
         for row in ScenarioSchema.expectationKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out +=
-            "\n## Population files\n\n`rules population populations/FILE.yaml` lives synthetic users (see README). Top-level keys:\n\n| key | meaning |\n|---|---|\n"
+            "\n## Population files\n\n`rules population populations/FILE.yaml` lives synthetic users (see docs/GUIDE.md). Top-level keys:\n\n| key | meaning |\n|---|---|\n"
         for row in PopulationSchema.topKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
         out += "\nEach entry of `groups`:\n\n| key | meaning |\n|---|---|\n"
         for row in PopulationSchema.groupKeys { out += "| `\(row.key)` | \(cell(row.description)) |\n" }
@@ -211,7 +212,7 @@ enum Reference {
         return out
     }
 
-    /// How the days of a multi-day scenario relate (the same paragraph as README's).
+    /// How the days of a multi-day scenario relate (docs/ARCHITECTURE.md says the same).
     static let multiDayRules = """
         ### Days of a scenario
 

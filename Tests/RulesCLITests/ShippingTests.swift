@@ -6,7 +6,7 @@ import Ruleset
 import TestSupport
 import Testing
 
-/// README's "Shipping a ruleset", followed end to end: keygen → bundle --sign → verify → the
+/// docs/GUIDE.md's "Shipping a ruleset", followed end to end: keygen → bundle --sign → verify → the
 /// embedding example accepts it; a forgery with its hash computed again is refused by
 /// `rules verify`, `rules check` and the example.
 @Suite struct ShippingTests {

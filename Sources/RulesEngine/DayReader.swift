@@ -146,6 +146,7 @@ struct DayReader {
             if !texts.items.isEmpty { facts.put(layout.recoveryItemsText, .string(texts.items)) }
             if !texts.remaining.isEmpty { facts.put(layout.recoveryRemainingText, .string(texts.remaining)) }
         }
+        facts.put(layout.recoveryItemCount, cell: .int(day.route.items.isEmpty ? derived.plannedRecoveryCount : day.route.items.count))
         if let quest = day.quest {
             facts.put(layout.questStart, cell: .int(quest.startSteps))
             facts.put(layout.questTarget, cell: .int(quest.targetDelta))

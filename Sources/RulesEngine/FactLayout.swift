@@ -11,7 +11,7 @@ struct FactLayout: Sendable {
     let healthSteps, healthSleep, healthSyncedAt: Int?
     let waterML, waterGoal: Int?
     let completed, total, completionRate, route, risk: Int?
-    let recoveryCompleted, recoveryItemsText, recoveryRemainingText: Int?
+    let recoveryCompleted, recoveryItemsText, recoveryRemainingText, recoveryItemCount: Int?
     let questStart, questTarget, questClear, questCurrent, questRemaining, questProgress: Int?
     let sentToday, streakDays, event: Int?
     /// Per routine (in ruleset order): `routines.<id>.*`.
@@ -54,6 +54,7 @@ struct FactLayout: Sendable {
         recoveryCompleted = slot(.recoveryCompleted)
         recoveryItemsText = slot(.recoveryItemsText)
         recoveryRemainingText = slot(.recoveryRemainingText)
+        recoveryItemCount = slot(.recoveryItemCount)
         questStart = slot(.questStart)
         questTarget = slot(.questTarget)
         questClear = slot(.questClear)

@@ -41,6 +41,8 @@ public final class PreparedRuleset: Sendable {
 final class RulesetDerived: Sendable {
     /// `recovery.items_text` before the route starts (the declared items).
     let plannedRecoveryText: String
+    /// `recovery.item_count` before the route starts: how many declared items it would offer.
+    let plannedRecoveryCount: Int
     /// Each declared recovery item's text (`물 300ml`, `양치`, `300보`), worked out once.
     let recoveryItemTexts: [RecoveryItemText]
     /// Per template (ruleset order): the segment at which rendering is refused for privacy
@@ -80,7 +82,9 @@ final class RulesetDerived: Sendable {
     let planReadsWithRoutines: PlanReads
 
     init(ruleset: Ruleset, schema: FactSchema) {
-        plannedRecoveryText = RecoveryTexts.itemsText(RecoveryTexts.plannedRecoveryItems(ruleset), ruleset: ruleset)
+        let planned = RecoveryTexts.plannedRecoveryItems(ruleset)
+        plannedRecoveryText = RecoveryTexts.itemsText(planned, ruleset: ruleset)
+        plannedRecoveryCount = planned.count
         recoveryItemTexts = (ruleset.recovery?.items ?? []).map { item in
             RecoveryItemText(
                 routine: item.routine, requirement: item.requirement,

@@ -24,6 +24,7 @@ public enum BuiltInFact: Int, Sendable, CaseIterable {
     case recoveryCompleted
     case recoveryItemsText
     case recoveryRemainingText
+    case recoveryItemCount
     case questStart
     case questTarget
     case questClear
@@ -60,6 +61,7 @@ public enum BuiltInFact: Int, Sendable, CaseIterable {
         case .recoveryCompleted: "recovery.completed"
         case .recoveryItemsText: "recovery.items_text"
         case .recoveryRemainingText: "recovery.remaining_text"
+        case .recoveryItemCount: "recovery.item_count"
         case .questStart: "quest.steps.start"
         case .questTarget: "quest.steps.target"
         case .questClear: "quest.steps.clear"
@@ -98,6 +100,7 @@ public enum BuiltInFact: Int, Sendable, CaseIterable {
         case .recoveryCompleted: .bool
         case .recoveryItemsText: .optional(.string)
         case .recoveryRemainingText: .optional(.string)
+        case .recoveryItemCount: .int
         case .questStart: .optional(.int)
         case .questTarget: .optional(.int)
         case .questClear: .optional(.int)

@@ -50,6 +50,10 @@ public enum FactCatalogue {
         Entry(
             .recoveryRemainingText, unit: "text", meaning: "the recovery items not done yet; unknown when none is left",
             example: "\"양치, 300보\""),
+        Entry(
+            .recoveryItemCount, unit: "items",
+            meaning: "how many recovery items the route offers: the day's items once it started, else the declared ones it would offer",
+            example: "3"),
         Entry(.questStart, unit: "steps", meaning: "the walking quest's start count (unknown without a quest)", example: "4066"),
         Entry(.questTarget, unit: "steps", meaning: "the quest's delta", example: "300"),
         Entry(.questClear, unit: "steps", meaning: "start + delta", example: "4366"),

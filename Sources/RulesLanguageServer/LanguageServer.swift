@@ -117,8 +117,7 @@ public final class LanguageServer: @unchecked Sendable {
                 respondError(id: id, .invalidParams, "textDocument is needed")
                 return
             }
-            let text = text(of: uri) ?? ""
-            respond(id: id, .array((params?["context"]?["diagnostics"]?.items ?? []).flatMap { QuickFixes.fixes(for: $0, uri: uri, text: text) }))
+            respond(id: id, .array(codeActions(uri: uri, diagnostics: params?["context"]?["diagnostics"]?.items ?? [])))
         case "textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references":
             guard let uri = params?["textDocument"]?["uri"]?.string, let line = params?["position"]?["line"]?.int,
                 let character = params?["position"]?["character"]?.int

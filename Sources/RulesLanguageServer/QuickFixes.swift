@@ -12,7 +12,7 @@ import RulesDocument
 /// - `quote the value: at: "8:30"` quotes the value;
 /// - ``write `routines.x.enabled && …` `` replaces the condition from where it starts.
 enum QuickFixes {
-    static func fixes(for diagnostic: YAMLNode, uri: String, text: String) -> [JSONValue] {
+    static func fixes(for diagnostic: YAMLNode, uri: String, text: String) -> [QuickFix] {
         guard let message = diagnostic["message"]?.string, let range = LanguageServer.range(diagnostic["range"] ?? diagnostic) else { return [] }
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(range.start.line).first.map(String.init) ?? ""
         let site = Site(diagnostic: diagnostic, uri: uri, range: range, scalars: Array(line.unicodeScalars))
@@ -27,7 +27,7 @@ enum QuickFixes {
         }
         if let rest = between(message + "\n", "write a duration without spaces: ", "\n") {
             let (from, to) = site.span { isDigit($0) || "hms ".unicodeScalars.contains($0) }
-            var out: [JSONValue] = []
+            var out: [QuickFix] = []
             if let compact = rest.split(separator: ",").first.map(String.init) { out.append(site.fix("Write \(compact)", from, to, compact)) }
             if let minutes = between(rest, ", or ", " where") {
                 out.append(site.fix("Write \(minutes) (minutes)", from, to, minutes, preferred: false))
@@ -38,9 +38,11 @@ enum QuickFixes {
             let evening = message.range(of: " for the morning").flatMap({ between(String(message[$0.upperBound...]), " or ", " for the evening") })
         {
             let (from, to) = site.span { isDigit($0) || $0 == ":" || $0 == "\"" }
+            // A quoted time stays quoted.
+            let quote = site.scalars.dropFirst(site.offset(from)).first == "\"" ? "\"" : ""
             return [
-                site.fix("Write \(morning) (morning)", from, to, morning),
-                site.fix("Write \(evening) (evening)", from, to, evening, preferred: false),
+                site.fix("Write \(morning) (morning)", from, to, quote + morning + quote),
+                site.fix("Write \(evening) (evening)", from, to, quote + evening + quote, preferred: false),
             ]
         }
         if let quoted = between(message + "\n", "quote the value: ", "\n"), let colon = quoted.firstIndex(of: ":") {
@@ -91,16 +93,47 @@ enum QuickFixes {
             return (utf16(start), utf16(end))
         }
 
-        /// A quick fix replacing characters `from` to `to` of the line with `replacement`.
-        func fix(_ title: String, _ from: Int, _ to: Int, _ replacement: String, preferred: Bool = true) -> JSONValue {
-            func position(_ character: Int) -> JSONValue { .object([("line", .int(range.start.line)), ("character", .int(character))]) }
-            let edit: JSONValue = .object([
-                ("range", .object([("start", position(from)), ("end", position(to))])), ("newText", .string(replacement)),
-            ])
-            return .object([
-                ("title", .string(title)), ("kind", .string("quickfix")), ("isPreferred", .bool(preferred)),
-                ("diagnostics", .array([LanguageServer.json(diagnostic)])), ("edit", .object([("changes", .object([(uri, .array([edit]))]))])),
-            ])
+        /// A quick fix replacing characters `from` to `to` (UTF-16) of the line with `replacement`.
+        func fix(_ title: String, _ from: Int, _ to: Int, _ replacement: String, preferred: Bool = true) -> QuickFix {
+            QuickFix(
+                title: title, line: range.start.line, from: from, to: to, replacement: replacement, preferred: preferred, diagnostic: diagnostic,
+                uri: uri)
         }
+    }
+}
+
+/// One quick fix: an edit of one line, offered for one diagnostic.
+struct QuickFix {
+    var title: String
+    /// 0-based line; `from` and `to` are UTF-16 characters of it.
+    var line: Int
+    var from: Int
+    var to: Int
+    var replacement: String
+    var preferred: Bool
+    let diagnostic: YAMLNode
+    let uri: String
+
+    /// `text` with the edit made.
+    func applied(to text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard line < lines.count else { return text }
+        let units = Array(lines[line].utf16)
+        let start = Swift.min(Swift.max(0, from), units.count)
+        let end = Swift.min(Swift.max(start, to), units.count)
+        let before = String(decoding: units[..<start], as: UTF16.self)
+        let after = String(decoding: units[end...], as: UTF16.self)
+        lines[line] = before + replacement + after
+        return lines.joined(separator: "\n")
+    }
+
+    /// The protocol's code action.
+    var json: JSONValue {
+        func position(_ character: Int) -> JSONValue { .object([("line", .int(line)), ("character", .int(character))]) }
+        let edit: JSONValue = .object([("range", .object([("start", position(from)), ("end", position(to))])), ("newText", .string(replacement))])
+        return .object([
+            ("title", .string(title)), ("kind", .string("quickfix")), ("isPreferred", .bool(preferred)),
+            ("diagnostics", .array([LanguageServer.json(diagnostic)])), ("edit", .object([("changes", .object([(uri, .array([edit]))]))])),
+        ])
     }
 }

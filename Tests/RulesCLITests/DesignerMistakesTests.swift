@@ -50,4 +50,69 @@ import Testing
         let reference = try String(contentsOfFile: Self.root + "/docs/REFERENCE.md", encoding: .utf8)
         #expect(reference.contains("when: routines.stretching.enabled && routines.stretching.status != \"completed\""))
     }
+
+    /// Nonsense that `rules check --strict` once passed: a share written as a percent, sleep
+    /// said with 잤 on the lock screen, an evening notice at `8:30`. Each is an error now.
+    @Test(arguments: [
+        (
+            "rules/notifications.yaml", "    when: completion_rate < 0.6\n", "    when: completion_rate < 60\n", "lint.fraction_as_percent",
+            "did you mean '0.6'?"
+        ),
+        (
+            "templates/notifications.yaml", "text: 아직 살릴 수 있는 루트가 있어.", "text: 어젯밤 6시간도 못 잤지만 아직 살릴 수 있어.", "lint.sensitive_word",
+            "says '잤' (a form of '자다')"
+        ),
+        (
+            "templates/notifications.yaml", "text: 아직 살릴 수 있는 루트가 있어.", "text: 잠을 줄였으니 지금 살리자.", "lint.sensitive_word",
+            "says '잠' (a form of '자다')"
+        ),
+        ("rules/notifications.yaml", "at: \"20:30\"", "at: \"8:30\"", "lint.ambiguous_time", "write 08:30 for the morning or 20:30 for the evening"),
+    ])
+    func nonsenseFailsTheCheck(edit: (String, String, String, String, String)) throws {
+        let (file, old, new, code, words) = edit
+        let (directory, missing) = try Fixtures.variantOfShipped([(file, old, new)])
+        #expect(missing.isEmpty, "\(missing)")
+        let run = CapturedRun(["check", "."], in: directory)
+        #expect(run.exitCode == .failure, "\(run.stdout)")
+        #expect(run.stdout.contains("error:") && run.stdout.contains("[\(code)]") && run.stdout.contains(words), "\(run.stdout)")
+    }
+
+    /// Everyday words that hold a form of a sensitive verb are not the topic: `잠깐`, `혼자`.
+    @Test func everydayWordsAreNotTheTopic() throws {
+        let (directory, missing) = try Fixtures.variantOfShipped([
+            ("templates/notifications.yaml", "text: 아직 살릴 수 있는 루트가 있어.", "text: 잠깐, 혼자는 어려워도 아직 살릴 수 있어.")
+        ])
+        #expect(missing.isEmpty)
+        let run = CapturedRun(["check", "--strict", "."], in: directory)
+        #expect(run.exitCode == .success, "\(run.stdout)")
+    }
+
+    /// The recovery route says how many items it offers (`recovery.item_count`), and a line
+    /// that writes a number it no longer offers is warned: "세 개만 살리자" after the route
+    /// offers four.
+    @Test func aRecoveryLineWithAStaleCountIsWarned() throws {
+        let (directory, missing) = try Fixtures.variantOfShipped([
+            ("rules/route.yaml", "  max_items: 3\n", "  max_items: 4\n"),
+            (
+                "rules/route.yaml", "    - { routine: steps, delta: 300 }\n",
+                "    - { routine: steps, delta: 300 }\n    - { routine: reading, target: 10 }\n"
+            ),
+        ])
+        #expect(missing.isEmpty, "\(missing)")
+        let run = CapturedRun(["check", "--strict", "."], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(
+            run.stdout.contains("template 'home_recovery_calm' says '세 개', but the recovery route offers up to 4 items [lint.stale_count]"),
+            "\(run.stdout)")
+        #expect(run.stdout.contains("help: write {recovery.item_count}개, which follows the route"))
+        // Written with the fact, the line follows the route: no warning, and the day says how
+        // many items this user's route holds (3: the scenario's user does not read).
+        let text = try String(contentsOfFile: directory + "/templates/character.yaml", encoding: .utf8)
+        try text.replacingOccurrences(of: "세 개만 살리자", with: "{recovery.item_count}개만 살리자").write(
+            toFile: directory + "/templates/character.yaml", atomically: true, encoding: .utf8)
+        let fixed = CapturedRun(["check", "--strict", "."], in: directory)
+        #expect(fixed.exitCode == .success, "\(fixed.stdout)")
+        let day = CapturedRun(["simulate", Self.root + "/scenarios/light_then_recovery.yaml", "--ruleset", "."], in: directory)
+        #expect(day.stdout.contains("3개만 살리자"), "\(day.stdout.prefix(3000))")
+    }
 }

@@ -293,6 +293,18 @@ import Testing
         let (server, sent, root) = try EditorFeatureTests.started()
         let uri = "file://" + root + "/rules/route.yaml"
         let range: [String: Any] = ["start": ["line": 6, "character": 26], "end": ["line": 6, "character": 40]]
+        // The buffer has the typo the diagnostic is about (a fix is tried on the text first).
+        let saved = try String(contentsOfFile: root + "/rules/route.yaml", encoding: .utf8)
+        server.receive(
+            LanguageServerTests.json([
+                "jsonrpc": "2.0", "method": "textDocument/didOpen",
+                "params": [
+                    "textDocument": [
+                        "uri": uri, "languageId": "yaml", "version": 1,
+                        "text": saved.replacingOccurrences(of: "now >= 18:00 && completion_rate", with: "now >= 18:00 && completion_rat"),
+                    ]
+                ],
+            ]))
         server.receive(
             LanguageServerTests.json([
                 "jsonrpc": "2.0", "id": 9, "method": "textDocument/codeAction",
@@ -412,6 +424,10 @@ import Testing
                 at: 8:30
                 when: routines.water.status != "completed"
                 template: checkin_ready
+              - id: quoted
+                category: nudge
+                at: "9:15"
+                template: checkin_ready
 
             """
         server.receive(
@@ -424,6 +440,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(published.utf8)) as? [String: Any])
         let diagnostics = try #require((object["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]])
         var titles: [String] = []
+        var preferred: [String] = []
         var edits: [String] = []
         for diagnostic in diagnostics {
             server.receive(
@@ -434,6 +451,7 @@ import Testing
             let answer = try #require(try JSONSerialization.jsonObject(with: Data((sent.messages.last ?? "").utf8)) as? [String: Any])
             for action in answer["result"] as? [[String: Any]] ?? [] {
                 titles.append(action["title"] as? String ?? "")
+                if action["isPreferred"] as? Bool == true { preferred.append(action["title"] as? String ?? "") }
                 let changes = ((action["edit"] as? [String: Any])?["changes"] as? [String: [[String: Any]]])?[uri] ?? []
                 for change in changes {
                     guard let range = change["range"] as? [String: [String: Int]], let start = range["start"], let end = range["end"],
@@ -446,8 +464,13 @@ import Testing
             }
         }
         #expect(edits.contains("8:30pm → 20:30"), "\(edits) \(titles)")
-        #expect(edits.contains("6h 30m → 6h30m") && edits.contains("6h 30m → 390"), "\(edits)")
+        // Every fix is tried first: `6h30m` would not check where a fact counts minutes, so
+        // `390` is the one offered, and preferred.
+        #expect(!edits.contains("6h 30m → 6h30m") && edits.contains("6h 30m → 390"), "\(edits)")
+        #expect(preferred.contains("Write 390 (minutes)"), "\(preferred)")
         #expect(edits.contains("8:30 → 08:30") && edits.contains("8:30 → 20:30"), "\(edits)")
+        // A quoted time stays quoted.
+        #expect(edits.contains("\"9:15\" → \"09:15\"") && edits.contains("\"9:15\" → \"21:15\""), "\(edits)")
         #expect(
             edits.contains("routines.water.status != \"completed\" → routines.water.enabled && routines.water.status != \"completed\""), "\(edits)")
     }

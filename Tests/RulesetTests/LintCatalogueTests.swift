@@ -46,7 +46,7 @@ import Testing
                 "lint.notification_surface", "lint.text_too_long", "lint.undecidable_particle", "lint.unused_template",
                 "lint.forbidden_phrase", "lint.missing_line", "lint.never_fires", "lint.long_cooldown", "lint.recovery_too_long",
                 "lint.non_positive", "lint.light_scale", "lint.no_toggle", "lint.status_without_enabled", "lint.sensitive_word",
-                "lint.cooldown_clash", "lint.hidden_character", "lint.ambiguous_time",
+                "lint.cooldown_clash", "lint.hidden_character", "lint.ambiguous_time", "lint.fraction_as_percent", "lint.stale_count",
             ])
     }
 }

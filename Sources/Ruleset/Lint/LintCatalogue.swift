@@ -25,6 +25,8 @@ package enum LintCatalogue {
         CooldownClashCheck.self,
         HiddenCharacterCheck.self,
         AmbiguousTimeCheck.self,
+        FractionAsPercentCheck.self,
+        StaleCountCheck.self,
     ]
 
     package static let checks: [LintCheck] = rules.map { $0.check }

@@ -4,7 +4,7 @@ import RulesExpression
 
 /// One lint check: its own type in a file of `Lint/Checks` (numbered in the order the checks
 /// run), listed by `LintCatalogue.rules`.
-package protocol LintRule {
+package protocol LintRule: SendableMetatype {
     static var check: LintCheck { get }
 }
 

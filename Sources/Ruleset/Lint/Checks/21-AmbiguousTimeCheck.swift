@@ -5,10 +5,10 @@ import RulesExpression
 enum AmbiguousTimeCheck: LintRule {
     /// `at: "8:30"` meant for the evening: times are 24-hour, so a one-digit hour is the morning.
     static let check = LintCheck(
-        "lint.ambiguous_time", .warning,
+        "lint.ambiguous_time", .error,
         summary: "a time written with a one-digit hour",
         rationale:
-            "Times are 24-hour: `8:30` is 08:30 in the morning, though an evening notice is often meant. Write the hour with two digits — 08:30 or 20:30 — so the file says which.",
+            "Times are 24-hour: `8:30` is 08:30 in the morning, though an evening notice is often meant, and a notice at the wrong end of the day is no small slip. Write the hour with two digits — 08:30 or 20:30 — so the file says which.",
         triggering: [
             LintExample([
                 "rules/n.yaml": """

@@ -130,7 +130,8 @@ enum DiffCommand {
         let boundary = BoundaryDays.compare(diff.elements, old: old, new: new) { name, text in
             YAMLReader.parse(text, file: name).documents.first { !$0.isNull }
         }
-        let report = ChangeReport(diff: diff, boundary: boundary, sample: sample)
+        let templates = TemplateChangePreview.make(diff.elements, old: old, new: new)
+        let report = ChangeReport(diff: diff, boundary: boundary, templates: templates, sample: sample)
         let inputs =
             given.positional.flatMap { SimulationSupport.inputs(ruleset: $0, io, extra: []) } + files.map(\.path) + (explicit.map { [$0] } ?? [])
         guard write(report, given, inputs: inputs, io) else { return .usage }
@@ -195,13 +196,28 @@ enum DiffCommand {
 struct ChangeReport: Report {
     var diff: BehaviourDiff
     var boundary: BoundaryDays
+    /// The changed templates no scenario showed, rendered on the preview's days.
+    var templates = TemplateChangePreview(templates: [])
     var sample: PopulationSample?
+
+    /// The first line's word on the population sample: how many headline metrics changed and
+    /// the one that moved most, so a sample that moved is never only said at the bottom.
+    var sampleHeadline: String? {
+        guard let sample, sample.changed, let largest = sample.diff.largestHeadline else { return nil }
+        let count = sample.lines.count
+        return "the population sample changed \(count) headline metric\(count == 1 ? "" : "s") (most: \(largest))"
+    }
 
     func text() -> String {
         var out = diff.text()
+        if let headline = sampleHeadline, let end = out.firstIndex(of: "\n") { out.insert(contentsOf: "; " + headline, at: end) }
         if !boundary.days.isEmpty {
             out += "\nboundary days (generated for the changes no scenario reached, not your scenarios):\n"
             out += boundary.lines.map { "  " + $0 + "\n" }.joined()
+        }
+        if !templates.templates.isEmpty {
+            out += "\nchanged templates no scenario showed, on the preview's sample days (old → new):\n"
+            out += templates.lines.map { "  " + $0 + "\n" }.joined()
         }
         if let sample { out += "\n" + sample.text() }
         return out
@@ -211,6 +227,7 @@ struct ChangeReport: Report {
         var fields: [(String, JSONValue)] = []
         if case .object(let scenario) = diff.json() { fields = scenario }
         fields.append(("boundary_days", boundary.json()))
+        fields.append(("unseen_templates", templates.json()))
         fields.append(("population", sample.map { $0.json() } ?? .null))
         return .object(fields)
     }
@@ -224,6 +241,11 @@ struct ChangeReport: Report {
         if !boundary.days.isEmpty {
             out += "<div class=\"day\"><h2>Boundary days (generated, not your scenarios)</h2>\n"
             for line in boundary.lines { out += "<div class=\"change\">\(escape(line))</div>\n" }
+            out += "</div>\n"
+        }
+        if !templates.templates.isEmpty {
+            out += "<div class=\"day\"><h2>Changed templates no scenario showed</h2>\n"
+            for line in templates.lines { out += "<div class=\"change\">\(escape(line))</div>\n" }
             out += "</div>\n"
         }
         if let sample {

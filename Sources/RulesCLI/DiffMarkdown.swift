@@ -26,7 +26,7 @@ struct DiffMarkdown {
     func render() -> String {
         let escape = MarkdownText.escape
         let diff = report.diff
-        var out = "### rules diff: \(headline)\n\n\(escape(diff.summary))\n"
+        var out = "### rules diff: \(headline)\n\n\(escape(diff.summary + (report.sampleHeadline.map { "; " + $0 } ?? "")))\n"
         if !diff.elements.isEmpty {
             out += "\n| reached | changed element |\n|---|---|\n"
             for element in diff.elements.prefix(Self.maxLines) {
@@ -54,6 +54,11 @@ struct DiffMarkdown {
             out += "\n**Boundary days** (generated for the changes no scenario reached)\n\n"
             out += report.boundary.lines.prefix(Self.maxLines).map { "- " + escape($0) + "\n" }.joined()
             out += Self.more(report.boundary.lines.count, shown: Self.maxLines, what: "day")
+        }
+        if !report.templates.templates.isEmpty {
+            out += "\n**Changed templates no scenario showed** (old → new on the preview's sample days)\n\n"
+            out += report.templates.lines.prefix(Self.maxLines).map { "- " + escape($0.trimmingCharacters(in: .whitespaces)) + "\n" }.joined()
+            out += Self.more(report.templates.lines.count, shown: Self.maxLines, what: "line")
         }
         if let sample = report.sample {
             let lines = sample.lines

@@ -64,7 +64,8 @@ package struct BehaviourDiff: Sendable {
             days += newScenario.days.count
             for day in newScenario.days.map(\.date) {
                 for var change in compare(a[day] ?? DayBehaviour(), b[day] ?? DayBehaviour(), scenario: newScenario.file, day: day) {
-                    change.because = rules.causes(kind: change.kind, subject: change.subject, ruleset: new)
+                    change.because = rules.causes(
+                        kind: change.kind, subject: change.subject, ruleset: new, routinesOn: newScenario.routines.map { Set($0) })
                     changes.append(change)
                 }
             }

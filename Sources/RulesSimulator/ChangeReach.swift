@@ -210,9 +210,11 @@ package final class ChangeReach {
     func nearest(_ index: Int, _ value: Value, _ move: ThresholdMove, dayStart: Int) {
         func position(_ value: Value) -> Double? { Threshold.position(of: value, dayStart: dayStart) }
         guard let x = position(value), let a = position(move.old), let b = position(move.new) else { return }
-        if x < Swift.min(a, b) {
+        // The constants themselves count: 390 seen for `< 360 → 390` is the nearest above
+        // (both comparisons answer it alike), as coverage and the editor say.
+        if x <= Swift.min(a, b) {
             if below[index].flatMap(position).map({ x > $0 }) ?? true { below[index] = value }
-        } else if x > Swift.max(a, b) {
+        } else if x >= Swift.max(a, b) {
             if above[index].flatMap(position).map({ x < $0 }) ?? true { above[index] = value }
         }
     }

@@ -281,7 +281,11 @@ package struct RuleChanges: Sendable {
     /// notification type, a route, a risk level, a surface), most direct first. A changed
     /// setting is named only where the decision reads it: a notification's own toggle or a
     /// setting its `when` or `at` reads; for routes, risk and texts, a setting the tables read.
-    package func causes(kind: String, subject: String, ruleset: Ruleset) -> [Entry] {
+    /// A changed routine is named for a notification only when the scenario had it on
+    /// (`routinesOn`; nil: every routine on by default): a routine nobody had cannot have moved
+    /// `completion_rate`.
+    package func causes(kind: String, subject: String, ruleset: Ruleset, routinesOn: Set<String>? = nil) -> [Entry] {
+        let on = routinesOn ?? Set(ruleset.routines.filter(\.defaultEnabled).map(\.id))
         let tables = Set(ruleset.route.flatMap(\.when.factsRead) + ruleset.risk.flatMap(\.when.factsRead))
         func readByTables(_ entry: Entry) -> Bool { entry.kind == "setting" && tables.contains("settings." + entry.id) }
         switch kind {
@@ -291,7 +295,7 @@ package struct RuleChanges: Sendable {
             let direct = entries.filter {
                 ($0.isAbout("notification") && ($0.siteID ?? $0.id) == subject) || ($0.isAbout("template") && ($0.siteID ?? $0.id) == rule?.template)
                     || $0.kind == "policy" || ($0.kind == "setting" && ($0.id == subject || read.contains("settings." + $0.id)))
-                    || ($0.kind == "routine" && Self.reads(read, routine: $0.id))
+                    || ($0.kind == "routine" && on.contains($0.id) && Self.reads(read, routine: $0.id))
             }
             if !direct.isEmpty { return direct }
             // Another notification changed: they share the cap and the cooldowns.

@@ -94,6 +94,9 @@ import Testing
         #expect(run.exitCode == .unreached)
         #expect(run.stdout.contains("population sample populations/office_workers.yaml: 60 users × 7 days, seed "), "\(run.stdout)")
         let rise = run.stdout.split(separator: "\n").first { $0.hasPrefix("  routes.light.share: ") }
+        // The first line says the sample moved, with the metric that moved most.
+        let first = run.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("; the population sample changed ") && first.contains("(most: routes.light.share: "), "\(first)")
         let numbers = try #require(rise).split(separator: " ").compactMap { Double($0) }
         #expect(numbers.count == 2 && numbers[1] > numbers[0], "\(String(describing: rise))")
         // --no-population skips it; both together are a usage error.
@@ -212,5 +215,47 @@ import Testing
         }
         let reached = CapturedRun(["diff", ".", differs, "--no-population"], in: Self.root)
         #expect(reached.stdout.contains("reached     notification 'evening_underachievement'"), "\(reached.stdout)")
+    }
+
+    /// NOT REACHED names the nearest values seen on each side, the constants included, as
+    /// coverage and the editor do: 390 seen for `< 360 → 390`.
+    @Test func theNearestValuesIncludeTheConstants() throws {
+        let new = try lighterRoute()
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        #expect(run.stdout.contains("no sleep.minutes between 360 and 390 was seen (nearest 350 and 390)"), "\(run.stdout)")
+    }
+
+    /// A changed template no scenario shows: its old and new text on the preview's sample
+    /// days, and when it appears.
+    @Test func anUnseenTemplateIsRenderedOldAndNew() throws {
+        let new = try copy(editing: "templates/notifications.yaml") {
+            $0.replacingOccurrences(of: "text: 오늘 마무리 루틴을 시작하자.", with: "text: 이제 마무리 루틴 시간이야.")
+        }
+        let run = CapturedRun(["diff", ".", new, "--scenarios", "scenarios/good_day.yaml", "--no-population"], in: Self.root)
+        #expect(run.exitCode == .unreached)
+        #expect(
+            run.stdout.contains(
+                "  template 'bedtime_start' (lock_screen, sent by notification 'bedtime' at settings.bedtime - 30m), shown by no scenario:"),
+            "\(run.stdout)")
+        #expect(run.stdout.contains(": \"오늘 마무리 루틴을 시작하자.\" → \"이제 마무리 루틴 시간이야.\""), "\(run.stdout)")
+        let json = CapturedRun(["diff", ".", new, "--scenarios", "scenarios/good_day.yaml", "--no-population", "--format", "json"], in: Self.root)
+        let value = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((value["unseen_templates"] as? [[String: Any]])?.first?["template"] as? String == "bedtime_start")
+    }
+
+    /// A new routine no scenario has on is not blamed for the evening notice that moved.
+    @Test func anUnrelatedNewRoutineIsNotACause() throws {
+        let new = try copy(editing: "rules/notifications.yaml") { $0.replacingOccurrences(of: "at: \"20:30\"", with: "at: \"20:00\"") }
+        try Fixtures.write(
+            [
+                "routines/stretching.yaml":
+                    "id: stretching\nname: 스트레칭\ncategory: exercise\nsource: manual\nunit: count\ngoal: 1\ndefault_enabled: false\n"
+            ],
+            to: new)
+        let run = CapturedRun(["diff", ".", new, "--no-population"], in: Self.root)
+        let moved = run.stdout.split(separator: "\n").filter { $0.contains("evening_underachievement moved from 20:30 to 20:00") }
+        #expect(!moved.isEmpty, "\(run.stdout.prefix(1500))")
+        #expect(moved.allSatisfy { !$0.contains("routine 'stretching'") }, "\(moved)")
+        #expect(run.stdout.contains("routine 'stretching'"), "the new routine is still a changed element: \(run.stdout.prefix(800))")
     }
 }

@@ -69,6 +69,17 @@ package struct PopulationDiff: Sendable {
         }
     }
 
+    /// The headline metric that moved most, relative to where it was (a share from 0.06 to
+    /// 0.12 before a count from 7,057 to 7,067), as its line: what a first line names.
+    package var largestHeadline: String? {
+        let headline = changes.filter { Self.isHeadline($0.metric) && !$0.metric.hasPrefix("groups.") }
+        let pool = headline.isEmpty ? changes.filter { Self.isHeadline($0.metric) } : headline
+        func relative(_ change: Change) -> Double { abs(change.new - change.old) / Swift.max(abs(change.old), 1e-9) }
+        guard let top = pool.max(by: { relative($0) < relative($1) || (relative($0) == relative($1) && $0.metric > $1.metric) }) else { return nil }
+        let delta = top.new - top.old
+        return "\(top.metric): \(Self.format(top.old)) → \(Self.format(top.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
+    }
+
     /// `population sample populations/x.yaml: 1,000 users × 14 days, seed 7`.
     package func title(sample: Bool) -> String {
         "population \(sample ? "sample " : "")\(header.file): \(PopulationReport.grouped(header.users)) users × \(header.days) days, seed \(header.seed)"

@@ -106,7 +106,7 @@ enum WatchCommand {
 
         var last: [String: Stamp]?
         var round = 0
-        var lastReport: String?
+        var watch = WatchRound(scenario: scenario, html: html, rulesetPath: rulesetPath, directory: directory)
         io.out("watching \(rulesetPath == "." ? "the current directory" : rulesetPath) — Ctrl-C to stop\n")
         while !flag.isStopped {
             let now = fingerprint(directory: directory, scenario: scenario.map(io.resolve))
@@ -114,14 +114,14 @@ enum WatchCommand {
                 round += 1
                 let changed = last.map { changes(from: $0, to: now) } ?? []
                 io.out("\n── round \(round)\(changed.isEmpty ? "" : ": " + changed.joined(separator: ", ")) ──\n")
-                lastReport = runRound(scenario: scenario, html: html, rulesetPath: rulesetPath, directory: directory, io: io) ?? lastReport
+                watch.run(io)
                 last = now
                 if let rounds, round >= rounds { break }
             }
             Thread.sleep(forTimeInterval: interval)
         }
-        // The report stays, without its reload script.
-        let kept = html.flatMap { html in lastReport.map { io.writeAtomically($0, to: html) } } ?? true
+        // The report stays, without its reload script (with the errors, if the rules were broken).
+        let kept = html.flatMap { html in watch.shown.map { io.writeAtomically($0, to: html) } } ?? true
         io.out("\nwatch ended after \(round) round\(round == 1 ? "" : "s")\n")
         return kept ? .success : .usage
     }
@@ -135,54 +135,6 @@ enum WatchCommand {
             source.resume()
             return source
         }
-    }
-
-    /// One round: check, test, simulate. Returns the report without its reload script.
-    static func runRound(scenario: String?, html: String?, rulesetPath: String, directory: String, io: CommandIO) -> String? {
-        let ruleset = ["--ruleset", rulesetPath]
-        io.out("rules check\n")
-        _ = RulesCLI.run(arguments: ["check", rulesetPath], io: io)
-        if FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("scenarios")) {
-            io.out("rules test\n")
-            let scenarios = rulesetPath == "." ? "scenarios" : (rulesetPath as NSString).appendingPathComponent("scenarios")
-            _ = RulesCLI.run(arguments: ["test", scenarios] + ruleset, io: io)
-        }
-        guard let scenario else { return nil }
-        guard let html else {
-            io.out("rules simulate \(scenario)\n")
-            _ = RulesCLI.run(arguments: ["simulate", scenario] + ruleset, io: io)
-            return nil
-        }
-        var page = ""
-        var capture = io
-        capture.out = { page += $0 }
-        let status = RulesCLI.run(arguments: ["simulate", scenario, "--format", "html"] + ruleset, io: capture)
-        guard status == .success else {
-            io.out("rules simulate \(scenario): the scenario does not simulate; the report keeps its last version\n")
-            return nil
-        }
-        let inputs = [scenario] + RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders).map(\.path)
-        guard io.writeAtomically(withReload(page), to: html, inputs: inputs) else { return nil }
-        io.out("report: \(html) (reloads itself while the watch runs)\n")
-        return page
-    }
-
-    /// `page` with a script that reloads it every 1.5 s, keeping the scroll position.
-    static func withReload(_ page: String) -> String {
-        let script = """
-            <div id="rules-watch" style="position:fixed;right:8px;bottom:8px;padding:2px 8px;border-radius:4px;background:#222;color:#fff;font:12px sans-serif;opacity:.7">rules watch: live</div>
-            <script>
-            (function () {
-              var key = "rules-watch-scroll:" + location.pathname;
-              var y = sessionStorage.getItem(key);
-              if (y !== null) { window.scrollTo(0, Number(y)); }
-              setTimeout(function () { sessionStorage.setItem(key, String(window.scrollY)); location.reload(); }, 1500);
-            })();
-            </script>
-
-            """
-        guard let end = page.range(of: "</body>", options: .backwards) else { return page + script }
-        return page.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: script)
     }
 
     /// A file's size and modification time.

@@ -121,7 +121,7 @@ enum PreviewCommand {
         var out = """
             <!doctype html><html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>Template preview</title><style>
-            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e}
+            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;word-break:keep-all;overflow-wrap:break-word}
             h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}p.note{color:#636366;margin:0 0 12px}
             .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px}
             .card{background:#fff;border-radius:14px;padding:12px;box-shadow:0 1px 2px rgba(0,0,0,.08);min-width:0}

@@ -292,7 +292,7 @@ package struct BehaviourDiff: Sendable {
         var out = """
             <!DOCTYPE html>
             <html lang="ko"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><title>rules diff</title><style>
-            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;overflow-wrap:break-word}
+            body{font:15px/1.45 -apple-system,"Apple SD Gothic Neo","Noto Sans CJK KR",sans-serif;margin:0;padding:16px;background:#f2f2f7;color:#1c1c1e;overflow-wrap:break-word;word-break:keep-all}
             .on{font-size:13px;color:#3a3a3c;margin-top:2px}.when{white-space:nowrap}time{font-variant-numeric:tabular-nums;white-space:nowrap}
             h1{font-size:20px;margin:0 0 4px}p.summary{margin:0 0 16px;color:#3a3a3c}
             .day{background:#fff;border-radius:12px;padding:10px 12px;margin:0 0 12px;box-shadow:0 1px 2px rgba(0,0,0,.08)}

@@ -42,7 +42,7 @@ package enum HTMLReport {
 
     static let style = """
         * { box-sizing: border-box; }
-        body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 0 auto; padding: 16px; max-width: 1440px; color: #1d1d1f; background: #f5f5f7; overflow-wrap: break-word; }
+        body { font-family: -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", "Malgun Gothic", sans-serif; margin: 0 auto; padding: 16px; max-width: 1440px; color: #1d1d1f; background: #f5f5f7; overflow-wrap: break-word; word-break: keep-all; }
         h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 19px; margin: 0 0 8px; } h3 { font-size: 15px; margin: 14px 0 6px; }
         .meta { color: #666; margin: 0 0 16px; }
         section.day { background: #fff; border-radius: 12px; padding: 16px; margin: 0 0 20px; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
@@ -60,7 +60,7 @@ package enum HTMLReport {
         .band-regular { fill: #e8f1ff; } .band-light { fill: #fff6d6; } .band-recovery { fill: #ffe3e3; }
         .steps { fill: none; stroke: #0a84ff; stroke-width: 2; } .known { fill: #0a84ff; }
         .goal { stroke: #0a84ff; stroke-dasharray: 4 4; } .completion { fill: none; stroke: #30a14e; stroke-width: 2; }
-        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { fill: #555; } .tag { fill: #1d1d1f; }
+        .delivered { fill: #ff9f0a; } .suppressed { fill: #8e8e93; } .axis { stroke: #ccc; } .label { fill: #555; } .completion-scale { fill: #30a14e; } .tag { fill: #1d1d1f; }
         .legend { font-size: 12px; color: #555; margin: 6px 0; } .legend span { display: inline-block; margin-right: 12px; }
         ol.events { list-style: none; padding: 0; margin: 0; font-size: 14px; }
         ol.events li { display: grid; grid-template-columns: 3.2em minmax(0, 1fr); gap: 8px; padding: 3px 0; border-bottom: 1px solid #f0f0f0; }
@@ -73,8 +73,9 @@ package enum HTMLReport {
         .notice .title { font-weight: 600; } .notice.redacted .body { font-style: italic; }
         .lines { font-size: 13px; margin: 0; padding: 0; list-style: none; } .lines li { padding: 4px 6px; border-bottom: 1px solid #333; }
         .lines time { color: #aaa; margin-right: 6px; } .lines .where { color: #8ab4ff; font-size: 11px; margin-right: 4px; }
-        .table { overflow-x: auto; } table { border-collapse: collapse; background: #fff; font-size: 13px; width: 100%; }
-        td, th { border-bottom: 1px solid #e5e5ea; padding: 4px 8px; text-align: left; white-space: nowrap; } th { color: #666; font-weight: 500; }
+        table { border-collapse: collapse; background: #fff; font-size: 13px; width: 100%; }
+        td, th { border-bottom: 1px solid #e5e5ea; padding: 4px 6px; text-align: left; vertical-align: top; } th { color: #666; font-weight: 500; }
+        @media (max-width: 600px) { table { font-size: 12px; } td, th { padding: 4px 3px; } }
         ul.checklist { list-style: none; padding: 0; margin: 0; font-size: 14px; } ul.checklist li { padding: 2px 0; }
         nav.overview { background: #fff; border-radius: 12px; padding: 12px 16px; margin-bottom: 20px; }
         a { color: #0a60d0; }

@@ -33,12 +33,13 @@ struct TimelineChart {
         var plotWidth: Double { width - left - right }
         var height: Double { top + plotHeight + font * 2 + 6 }
 
-        /// Shown in boxes at least 640 px wide: 960 units drawn at 640–1,100 px, labels 16 units.
+        /// Shown in boxes at least 640 px wide: 1,000 units drawn at 640–1,100 px, labels 16 units
+        /// (10.2 px at the narrowest); the right margin holds the completion scale.
         static let wide = Layout(
-            name: "wide", width: 960, left: 56, right: 14, top: 16 + 3 * 25, plotHeight: 220, font: 16, hourStep: 3, markerRows: 3)
+            name: "wide", width: 1000, left: 56, right: 54, top: 16 + 3 * 25, plotHeight: 220, font: 16, hourStep: 3, markerRows: 3)
         /// Shown in narrower boxes (a phone: about 326 px): 400 units, labels 13 units.
         static let narrow = Layout(
-            name: "narrow", width: 400, left: 50, right: 8, top: 20, plotHeight: 190, font: 13, hourStep: 6, markerRows: 0)
+            name: "narrow", width: 400, left: 50, right: 40, top: 20, plotHeight: 190, font: 13, hourStep: 6, markerRows: 0)
     }
 
     var day: ScenarioDay
@@ -61,7 +62,7 @@ struct TimelineChart {
             out += "</ol>\n"
         }
         out +=
-            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion</span><span style=\"color:#c77700\">● delivered</span><span style=\"color:#8e8e93\">● not sent</span><span>bands: regular / light / recovery</span></div>\n"
+            "<div class=\"legend\"><span>— steps (real), ● synced</span><span>- - steps goal in force</span><span style=\"color:#30a14e\">— completion (right scale, %)</span><span style=\"color:#c77700\">● delivered</span><span style=\"color:#8e8e93\">● not sent</span><span>bands: regular / light / recovery</span></div>\n"
         return out + "</div>\n"
     }
 
@@ -198,6 +199,12 @@ struct TimelineChart {
             }
             points.append("\(fmt(plot.x(86_400))),\(fmt(last))")
             svg += "<polyline class=\"completion\" points=\"\(points.joined(separator: " "))\"><title>completion rate</title></polyline>\n"
+        }
+        // Its own scale on the right: completion is a share, not steps.
+        for (share, text) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+            let y = plot.bottom - layout.plotHeight * share
+            svg +=
+                "<text class=\"label completion-scale\" \(plot.font) x=\"\(fmt(layout.width - 2))\" y=\"\(fmt(y + layout.font * 0.35))\" text-anchor=\"end\">\(text)</text>\n"
         }
         return svg
     }

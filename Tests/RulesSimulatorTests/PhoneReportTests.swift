@@ -51,11 +51,27 @@ import Testing
 
     @Test func bothLayoutsAndNoFixedWidth() {
         let html = Self.chart([(5 * 3600, "morning_checkin")]).html()
-        #expect(html.contains("<svg class=\"wide\" viewBox=\"0 0 960 "))
+        #expect(html.contains("<svg class=\"wide\" viewBox=\"0 0 1000 "))
         #expect(html.contains("<svg class=\"narrow\" viewBox=\"0 0 400 "))
         #expect(html.contains("<ol class=\"markers\">"))
         #expect(!HTMLReport.style.contains("min-width: 960px"))
         #expect(HTMLReport.style.contains("@container (min-width: 640px)"))
+    }
+
+    /// Completion is a share, not steps: it has its own scale on the right, 0 % to 100 %,
+    /// inside the chart in both layouts.
+    @Test func completionHasAScaleOfItsOwn() {
+        let chart = Self.chart([(5 * 3600, "morning_checkin")])
+        for layout in [TimelineChart.Layout.wide, .narrow] {
+            let scale = Self.labels(chart.svg(layout)).filter { $0.text.hasSuffix("%") }
+            #expect(scale.map(\.text) == ["0%", "50%", "100%"], "\(layout.name)")
+            for label in scale {
+                let width = TimelineChart.textWidth(label.text, font: layout.font)
+                #expect(label.x - width >= layout.left + layout.plotWidth, "\(label.text) sits right of the plot in \(layout.name)")
+                #expect(label.x <= layout.width)
+            }
+        }
+        #expect(chart.html().contains("completion (right scale, %)"))
     }
 
     /// Crowded markers near the evening and one at the right edge: each label is inside the

@@ -93,7 +93,8 @@ extension PopulationReport {
             h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
             .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
             figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
-            code{font-size:.85em;overflow-wrap:anywhere}.table{overflow-x:auto}*{box-sizing:border-box}body{overflow-wrap:break-word}
+            code{font-size:.85em;overflow-wrap:anywhere}*{box-sizing:border-box}body{overflow-wrap:break-word;word-break:keep-all}td,th{vertical-align:top}
+            @media (max-width:600px){td,th{padding:4px 3px;font-size:13px}}
             </style></head><body>
             <h1>\(escape(header.name))</h1>
             <p>\(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days · seed \(header.seed) · from \(DateFormat.string(header.start)) · ruleset <code>\(header.rulesetSHA256.prefix(12))</code>\(shard.map { $0 == .whole ? "" : " · shard \($0.text)" } ?? "")</p>

@@ -93,11 +93,14 @@ import Testing
         let run = CapturedRun(["diff", Self.root, ".", "--users", "60", "--days", "7"], in: new)
         #expect(run.exitCode == .unreached)
         #expect(run.stdout.contains("population sample populations/office_workers.yaml: 60 users × 7 days, seed "), "\(run.stdout)")
-        let rise = run.stdout.split(separator: "\n").first { $0.hasPrefix("  routes.light.share: ") }
+        // In words and percentages, the dotted name after them.
+        let rise = run.stdout.split(separator: "\n").first { $0.hasPrefix("  share of user-days ending on the light route: ") }
         // The first line says the sample moved, with the metric that moved most.
         let first = run.stdout.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.contains("; the population sample changed ") && first.contains("(most: routes.light.share: "), "\(first)")
-        let numbers = try #require(rise).split(separator: " ").compactMap { Double($0) }
+        #expect(
+            first.contains("; the population sample changed ") && first.contains("(most: share of user-days ending on the light route: "), "\(first)")
+        #expect(rise?.hasSuffix(" points) [routes.light.share]") == true, "\(String(describing: rise))")
+        let numbers = try #require(rise).split(separator: " ").compactMap { Double($0) }.prefix(2).map { $0 }
         #expect(numbers.count == 2 && numbers[1] > numbers[0], "\(String(describing: rise))")
         // --no-population skips it; both together are a usage error.
         let skipped = CapturedRun(["diff", Self.root, ".", "--no-population"], in: new)

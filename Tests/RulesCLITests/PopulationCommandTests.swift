@@ -144,8 +144,8 @@ import Testing
         let diff = CapturedRun(
             ["diff", ".", directory, "--population", "populations/office_workers.yaml", "--users", "10", "--days", "3"], in: Self.root)
         #expect(diff.exitCode == .failure)
-        #expect(diff.stdout.contains("notifications.per_user_day.max: 3 → 2 (-1)"), "\(diff.stdout)")
-        #expect(diff.stdout.contains(".suppressed.daily_cap: 0 → "))
+        #expect(diff.stdout.contains("notices a user-day (max): 3 → 2 (-1) [notifications.per_user_day.max]"), "\(diff.stdout)")
+        #expect(diff.stdout.contains(" was refused by daily_cap: 0 → "), "\(diff.stdout)")
         #expect(diff.stdout.contains("user-days whose deliveries changed most:"))
         #expect(diff.stdout.contains("--ruleset \(directory) --users 10 --days 3 --seed 7 --user "))
         // Each top user-day says why: with a cap of 2, a third notice is now refused by it.
@@ -293,5 +293,17 @@ import Testing
         let one = CapturedRun(["population", directory + "/heavy.yaml"], in: Self.root)
         #expect(one.exitCode == .usage)
         #expect(one.stderr.contains("events a user"), "\(one.stderr)")
+    }
+
+    /// Reports in people's units: what the route `none` means is said, shares are percentages,
+    /// and a histogram's bars carry their counts on the page.
+    @Test func reportsSpeakInPeoplesUnits() throws {
+        let text = CapturedRun(["population", "populations/office_workers.yaml", "--users", "50", "--days", "3"], in: Self.root)
+        #expect(text.stdout.contains("none 14.7 %"), "\(text.stdout)")
+        #expect(text.stdout.contains("(none: user-days on which the app never ran, so no route was chosen)"))
+        let html = CapturedRun(["population", "populations/office_workers.yaml", "--users", "50", "--days", "3", "--format", "html"], in: Self.root)
+        #expect(html.stdout.contains("<text class=\"count\""), "counts on the bars")
+        #expect(html.stdout.contains(">61</text>"), "the busiest bar's count: \(html.stdout.prefix(200))")
+        #expect(html.stdout.contains("user-days on which the app never ran"))
     }
 }

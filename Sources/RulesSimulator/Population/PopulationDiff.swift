@@ -61,12 +61,11 @@ package struct PopulationDiff: Sendable {
             || metric.hasPrefix("day_results.") || metric == "streak.mean" || metric.hasPrefix("groups.")
     }
 
-    /// `routes.light.share: 0.0606 → 0.1206 (+0.06)` for each changed metric (or headline metric).
+    /// `share of user-days ending on the light route: 6.1 % → 12.1 % (+6.0 points)
+    /// [routes.light.share]` for each changed metric (or headline metric): in words and a
+    /// reader's units (`MetricWords`).
     package func lines(headlineOnly: Bool = false) -> [String] {
-        changes.filter { !headlineOnly || Self.isHeadline($0.metric) }.map { change in
-            let delta = change.new - change.old
-            return "\(change.metric): \(Self.format(change.old)) → \(Self.format(change.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
-        }
+        changes.filter { !headlineOnly || Self.isHeadline($0.metric) }.map { MetricWords.line($0.metric, old: $0.old, new: $0.new) }
     }
 
     /// The headline metric that moved most, relative to where it was (a share from 0.06 to
@@ -76,8 +75,7 @@ package struct PopulationDiff: Sendable {
         let pool = headline.isEmpty ? changes.filter { Self.isHeadline($0.metric) } : headline
         func relative(_ change: Change) -> Double { abs(change.new - change.old) / Swift.max(abs(change.old), 1e-9) }
         guard let top = pool.max(by: { relative($0) < relative($1) || (relative($0) == relative($1) && $0.metric > $1.metric) }) else { return nil }
-        let delta = top.new - top.old
-        return "\(top.metric): \(Self.format(top.old)) → \(Self.format(top.new)) (\(delta > 0 ? "+" : "")\(Self.format(delta)))"
+        return MetricWords.line(top.metric, old: top.old, new: top.new)
     }
 
     /// `population sample populations/x.yaml: 1,000 users × 14 days, seed 7`.

@@ -42,6 +42,9 @@ package struct PopulationHeader: Sendable, Equatable {
 /// `PopulationReportText` and `PopulationReportHTML` are the views (`PopulationSummary` is
 /// the tally as a `Report`).
 package enum PopulationReport {
+    /// What the route `none` means in a report.
+    package static let noRoute = "user-days on which the app never ran, so no route was chosen"
+
     static let invariantKinds = Invariants.Kind.allCases.map(\.rawValue)
 
     /// Adds the keys every report shows even at zero: each notification type, route, day

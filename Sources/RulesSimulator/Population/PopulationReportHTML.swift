@@ -52,11 +52,16 @@ extension PopulationReport {
         var svg =
             "<figure><figcaption>\(escape(title))</figcaption><svg viewBox=\"0 0 320 165\" role=\"img\" aria-label=\"\(escape(title))\">"
         for (index, count) in bins.enumerated() {
-            let height = largest == 0 ? 0 : Int(Double(count) / Double(largest) * 110)
+            // At most 96 units high, so a count fits above the tallest bar.
+            let height = largest == 0 ? 0 : Int(Double(count) / Double(largest) * 96)
             let x = 10 + index * barWidth
             let label = width == 1 ? "\(low + index)" : "\(low + index * width)–\(low + (index + 1) * width - 1)"
             svg +=
                 "<rect x=\"\(x)\" y=\"\(120 - height)\" width=\"\(Swift.max(1, barWidth - 2))\" height=\"\(height)\"><title>\(label): \(count)</title></rect>"
+            // Its count above the bar, when the bars are wide enough for one.
+            if binCount <= 8, count > 0, TimelineChart.textWidth(grouped(count), font: 12) <= Double(barWidth) {
+                svg += "<text class=\"count\" x=\"\(x + barWidth / 2)\" y=\"\(116 - height)\" text-anchor=\"middle\">\(grouped(count))</text>"
+            }
             // At most about 7 labels, each the bin's first value: they never overlap.
             if binCount <= 8 || index % Swift.max(1, (binCount + 5) / 6) == 0 {
                 svg +=
@@ -75,7 +80,7 @@ extension PopulationReport {
         }
         func shares(_ values: [String: Int]) -> String {
             values.sorted { $0.key < $1.key }.map {
-                "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td><td class=n>\(percent($0.value, of: tally.userDays))</td></tr>"
+                "<tr><td>\(escape($0.key))\($0.key == "none" ? "<br/><small>\(escape(PopulationReport.noRoute))</small>" : "")</td><td class=n>\(grouped($0.value))</td><td class=n>\(percent($0.value, of: tally.userDays))</td></tr>"
             }.joined()
         }
         let invariants = tally.invariants.sorted { $0.key < $1.key }.map { kind, count in
@@ -91,8 +96,8 @@ extension PopulationReport {
             <style>
             body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
             h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
-            .n{text-align:right;font-variant-numeric:tabular-nums}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
-            figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+            .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
+            figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}svg text.count{font-size:12px;fill:#1d1d1f}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
             code{font-size:.85em;overflow-wrap:anywhere}*{box-sizing:border-box}body{overflow-wrap:break-word;word-break:keep-all}td,th{vertical-align:top}
             @media (max-width:600px){td,th{padding:4px 3px;font-size:13px}}
             </style></head><body>

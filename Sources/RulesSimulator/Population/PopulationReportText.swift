@@ -44,6 +44,7 @@ extension PopulationReport {
         out += "\nroute at the day's end: "
         out +=
             tally.routes.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(percent($0.value, of: tally.userDays))" }.joined(separator: ", ") + "\n"
+        if (tally.routes["none"] ?? 0) > 0 { out += "  (none: " + PopulationReport.noRoute + ")\n" }
         let changes = tally.routeChanges.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }
         out += "route changes: \(changes.isEmpty ? "none" : changes.joined(separator: ", "))\n"
         out += "day results: "

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A population metric in a reader's words and units: `routes.light.share` is "user-days ending
+/// on the light route", shown as a percentage (8.7 % → 15.1 %, +6.4 points); counts keep their
+/// thousands separators. JSON keeps the dotted names (scripts filter on them); text and pages
+/// show these words with the dotted name after them.
+package enum MetricWords {
+    /// The words for a dotted metric name; the name itself when none are known.
+    package static func words(_ metric: String) -> String {
+        let parts = metric.split(separator: ".").map(String.init)
+        switch parts.first {
+        case "routes" where parts.count == 3:
+            let route = parts[1] == "none" ? "no route (the app never ran)" : "the \(parts[1]) route"
+            return parts[2] == "share" ? "share of user-days ending on \(route)" : "user-days ending on \(route)"
+        case "day_results" where parts.count == 2: return "\(parts[1]) days"
+        case "notifications" where parts.count == 3 && parts[1] == "per_user_day":
+            return "notices a user-day (\(statistic(parts[2])))"
+        case "notifications" where parts.count >= 4 && parts[1] == "by_type":
+            return parts[3] == "delivered"
+                ? "\(parts[2]) delivered" : "user-days \(parts[2]) was refused\(parts.count > 4 ? " by \(parts[4])" : "")"
+        case "route_changes" where parts.count == 2: return "route changes for \(parts[1])"
+        case "streak" where parts.count == 2: return "streak at the end (\(statistic(parts[1])))"
+        case "xp" where parts.count == 2: return "XP at the end (\(statistic(parts[1])))"
+        case "busiest_day" where parts.count == 2: return "a user's busiest day of notices (\(statistic(parts[1])))"
+        case "groups" where parts.count >= 3:
+            return "\(parts[1]): " + words(parts.dropFirst(2).joined(separator: "."))
+        case "deliveries" where parts.count == 1: return "notices delivered"
+        default: return metric
+        }
+    }
+
+    /// Whether the metric is a share from 0 to 1 (shown as a percentage).
+    package static func isShare(_ metric: String) -> Bool { metric.hasSuffix(".share") }
+
+    /// `mean`, `median`, `90th percentile`.
+    static func statistic(_ name: String) -> String {
+        switch name {
+        case "p50": "median"
+        case "p90": "90th percentile"
+        case "p99": "99th percentile"
+        default: name
+        }
+    }
+
+    /// `share of user-days ending on the light route: 8.7 % → 15.1 % (+6.4 points)
+    /// [routes.light.share]`.
+    package static func line(_ metric: String, old: Double, new: Double) -> String {
+        let delta = new - old
+        let sign = delta > 0 ? "+" : ""
+        if isShare(metric) {
+            return "\(words(metric)): \(percent(old)) → \(percent(new)) (\(sign)\(String(format: "%.1f", delta * 100)) points) [\(metric)]"
+        }
+        let named = words(metric)
+        return "\(named): \(PopulationDiff.format(old)) → \(PopulationDiff.format(new)) (\(sign)\(PopulationDiff.format(delta)))"
+            + (named == metric ? "" : " [\(metric)]")
+    }
+
+    /// `8.7 %`.
+    package static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
+}

@@ -54,6 +54,12 @@ enum PopulationCommand {
                     \.sizes.shard,
                     OptionSpec(name: "--shard", valueName: "K/N", help: "Live every N-th user from the K-th and write a partial result."),
                     as: Sizes.shard),
+                .option(
+                    \.sizes.randomize,
+                    OptionSpec(
+                        name: "--randomize", valueName: "P",
+                        help: "Withhold each due delivery with probability P and report the effects of a delivery (a micro-randomized trial)."),
+                    as: Sizes.randomize),
                 .option(\.format, OptionSpec(name: "--format", valueName: "FORMAT", help: "Output format (default: text).")),
                 .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write to FILE instead of standard output.")),
                 .number(
@@ -182,11 +188,20 @@ enum PopulationCommand {
         var seed: Int?
         var jobs: Int?
         var shard = Shard.whole
+        /// The trial's chance to withhold each due delivery (0: none).
+        var randomize = 0.0
 
         static let users = 1...Population.maxUsers
         static let days = 1...Population.maxDays
         static let seeds = 0...InputLimits.maxNumber
         static let jobs = 1...256
+
+        static func randomize(_ text: String) throws(UsageError) -> Double {
+            guard let p = Double(text), p.isFinite, p >= 0, p <= 1 else {
+                throw UsageError(message: "--randomize takes a probability from 0 to 1, e.g. 0.5")
+            }
+            return p
+        }
 
         static func shard(_ text: String) throws(UsageError) -> Shard {
             guard let parsed = Shard(text) else { throw UsageError(message: "--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/8") }
@@ -194,9 +209,10 @@ enum PopulationCommand {
         }
 
         func options(for population: Population, ruleset: Ruleset) throws(UsageError) -> PopulationOptions {
-            let options = PopulationOptions(
+            var options = PopulationOptions(
                 population: population, users: users, days: days, seed: seed.map(UInt64.init),
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, shard: shard)
+            options.randomize = randomize
             guard Population.livesWithinEngineDays(start: population.start, days: options.days) else {
                 let last = DateFormat.string(population.start + options.days - 1)
                 throw UsageError(message: "--days \(options.days) " + ScenarioLoader.outsideEngineDays("ends on \(last), which"))

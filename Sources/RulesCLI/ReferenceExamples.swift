@@ -113,6 +113,7 @@ struct ReferenceExamples {
         "scenario › events[] › settings": "settings: { tone: cold_persistent }",
         "population › description": "description: 평일 9시 출근",
         "population › groups[] › description": "description: 출근 전에 운동하는 사람들",
+        "population › groups[] › acts": "acts: { default: { p: 0.1, within: 30m }, routine_reminder: { p: 0.3, within: 20m }, half_life: 20 }",
         // Whole sections, each the smallest value that says what the section holds.
         "rules › route": "route: [{ use: recovery, when: now >= 21:00 && completion_rate < 0.6 }]",
         "rules › judgement": "judgement: { streak_counts: [success, recovered] }",

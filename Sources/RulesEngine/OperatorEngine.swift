@@ -201,6 +201,8 @@ public struct OperatorEngine: Sendable {
     public var routeState: RouteState? { day?.route }
     /// The current logical day.
     public var currentDay: Int? { day?.day }
+    /// When the day's last app run was (a log, a tick and an opening are each one).
+    package var lastRunAt: Date? { day?.lastRun }
 
     // Read-outs of the day for mutating methods: there, reading `day?.x` copied the whole
     // day out first (a retain of every array it holds); through a non-mutating read-out the

@@ -26,7 +26,7 @@ struct SimulationDriver<Sink: RecordSink> {
     var closes: [DayClose] = []
     var handedDay = Int.min
     /// Responses a responder has decided on, soonest first.
-    var answers: [(time: Date, id: String, response: NotificationResponse)] = []
+    var answers: [(time: Date, id: String, event: Answer.Event)] = []
     var dayEnd = Date.distantFuture
     var lastEventTime: Date?
     var lastEventState: EngineState?
@@ -158,6 +158,7 @@ struct SimulationDriver<Sink: RecordSink> {
 
     /// A step's records: kept as the sink keeps them, and shown to it.
     private mutating func took(_ batch: [EngineRecord]) {
+        options.afterRun?(engine)
         switch sink.keeping {
         case .all: records += batch
         case .expectations: records += batch.filter { EngineRecord.readByExpectations($0) }
@@ -200,22 +201,35 @@ struct SimulationDriver<Sink: RecordSink> {
             if let answer = answers.first, answer.time <= time, delivery.map({ answer.time < $0 }) ?? true {
                 answers.removeFirst()
                 out += deliver(until: answer.time, truth: truth)
-                let response = engine.records(
-                    of: [.notificationResponse(id: answer.id, response: answer.response, health: truth(answer.time))], now: answer.time)
+                let event: EngineEvent
+                switch answer.event {
+                case .response(let response): event = .notificationResponse(id: answer.id, response: response, health: truth(answer.time))
+                case .log(let routine, let value): event = .log(routine: routine, value: value, unit: nil, source: .manual)
+                case .check(let routine, let item): event = .check(routine: routine, item: item)
+                case .settings(let values): event = .settings(values)
+                }
+                let response = engine.records(of: [event], now: answer.time)
+                // A setting the user changed stays changed on the days after, as a scenario's does.
+                if case .settings(let values) = answer.event {
+                    for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }
+                }
                 device.apply(response)
                 restore()
                 out += response
+                options.afterRun?(engine)
                 continue
             }
             guard let delivery, delivery <= time else { break }
             let delivered = deliver(until: delivery, truth: truth)
             out += delivered
             for record in delivered {
-                guard case .notificationDelivered(let request, _) = record.kind, let answer = responder(request) else { continue }
-                let at = record.at.addingTimeInterval(TimeInterval(answer.delay))
-                guard at < dayEnd else { continue }
-                let index = answers.firstIndex { $0.time > at } ?? answers.endIndex
-                answers.insert((at, request.id, answer.response), at: index)
+                guard case .notificationDelivered(let request, _) = record.kind else { continue }
+                for answer in responder(request, engine) {
+                    let at = record.at.addingTimeInterval(TimeInterval(answer.delay))
+                    guard at < dayEnd else { continue }
+                    let index = answers.firstIndex { $0.time > at } ?? answers.endIndex
+                    answers.insert((at, request.id, answer.event), at: index)
+                }
             }
         }
         return out + deliver(until: time, truth: truth)

@@ -1,5 +1,6 @@
 import Foundation
 import RulesEngine
+import RulesExpression
 import Ruleset
 
 /// How a simulation runs; every field's default is a plain run of the whole scenario.
@@ -9,10 +10,14 @@ package struct SimulationOptions {
     /// Write the engine's state to JSON and read it back into a fresh engine after every
     /// event and delivery, as the app does between runs: the records must not change.
     package var restoreEachEvent = false
-    /// Answers delivered notifications as a user would (a population's users): its answer
-    /// comes as a response event `delay` seconds after the delivery, in time order with the
-    /// other events and deliveries, if it falls within the same logical day.
-    package var responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)?
+    /// Answers delivered notifications as a user would (a population's users): each of its
+    /// answers comes as an event `delay` seconds after the delivery, in time order with the
+    /// other events and deliveries, if it falls within the same logical day. It sees the
+    /// engine as it is at the delivery (which routines are still open).
+    package var responder: Responder?
+    /// Called with the engine after every app run the simulation makes — a scenario's event
+    /// or a responder's answer — as it is then (a population's trial watches routines done).
+    package var afterRun: ((OperatorEngine) -> Void)?
     /// The ruleset's prepared tables, when the caller has them (used only for this ruleset).
     package var prepared: PreparedRuleset?
     /// `.decisions` keeps only the records of decisions (see `RecordsKept`).
@@ -31,7 +36,7 @@ package struct SimulationOptions {
 
     package init(
         stop: (day: Int, seconds: Int)? = nil, restoreEachEvent: Bool = false,
-        responder: ((ScheduledNotification) -> (delay: Int, response: NotificationResponse)?)? = nil, prepared: PreparedRuleset? = nil,
+        responder: Responder? = nil, prepared: PreparedRuleset? = nil,
         recordsKept: RecordsKept = .all, start: EngineState? = nil, verification: Verification = .memoised, explains: Bool = true
     ) {
         self.stop = stop
@@ -123,4 +128,29 @@ package struct Streaming: RecordSink {
     package init(_ observe: @escaping (OperatorEngine, [EngineRecord]) -> Void) { self.observe = observe }
 
     package mutating func step(_ records: [EngineRecord], engine: OperatorEngine) { observe(engine, records) }
+}
+
+/// How a simulated user answers a delivered notification: events at delays after it.
+package typealias Responder = (ScheduledNotification, OperatorEngine) -> [Answer]
+
+/// One thing a user does after a delivery, `delay` seconds after it.
+package struct Answer: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
+        /// Opened, ignored, or a button of the notice.
+        case response(NotificationResponse)
+        /// A log of the routine (an app run).
+        case log(routine: String, value: Double)
+        /// A checklist item ticked (an app run).
+        case check(routine: String, item: String)
+        /// Settings changed in the app (an app run): a type switched off.
+        case settings([String: Value])
+    }
+
+    package var delay: Int
+    package var event: Event
+
+    package init(delay: Int, _ event: Event) {
+        self.delay = delay
+        self.event = event
+    }
 }

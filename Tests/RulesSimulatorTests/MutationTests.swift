@@ -104,7 +104,7 @@ import Testing
         var g = Generator(state: 11)
         var ran = 0
         var refused = 0
-        for round in 0..<300 {
+        for round in 0..<400 {
             let name = names[round % names.count]
             let shipped = try String(contentsOfFile: Self.root + "/populations/" + name, encoding: .utf8)
             // One value changed, to a population's bound as often as to a hostile value.

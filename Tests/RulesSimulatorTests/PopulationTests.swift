@@ -69,9 +69,9 @@ import Testing
         var deliveries = 0
         for number in 1...12 {
             let user = generator.user(number, days: 7)
-            let plain = Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response))
+            let plain = Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.responder(ruleset: ruleset)))
             let restored = Simulation.run(
-                user.scenario, ruleset: ruleset, options: SimulationOptions(restoreEachEvent: true, responder: user.response))
+                user.scenario, ruleset: ruleset, options: SimulationOptions(restoreEachEvent: true, responder: user.responder(ruleset: ruleset)))
             let a = Trace.jsonLines(plain, ruleset: ruleset)
             let b = Trace.jsonLines(restored, ruleset: ruleset)
             if a != b {
@@ -114,9 +114,9 @@ import Testing
         var problems = 0
         for number in 1...10 {
             let user = generator.user(number, days: 5)
-            let every = Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response))
+            let every = Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.responder(ruleset: ruleset)))
             let decisions = Simulation.run(
-                user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response, recordsKept: .decisions))
+                user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.responder(ruleset: ruleset), recordsKept: .decisions))
             let expected = lines(every).filter { decisionKinds.contains(kind($0)) }
             #expect(lines(decisions) == expected, "user \(number)")
             #expect(lines(every).count > expected.count)

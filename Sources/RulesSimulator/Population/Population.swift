@@ -55,6 +55,8 @@ package struct PopulationGroup: Sendable {
     package var ignored: Double
     package var skipToday: Double
     package var origin: Origin
+    /// What notices make the group's users do, how that wears off, fatigue and opt-outs.
+    package var behaviour = Behaviour()
 }
 
 /// A population file (`populations/*.yaml`): synthetic users the engine lives day by day.
@@ -125,10 +127,11 @@ package struct PopulationLoader {
     var reader: NodeReader
 
     package static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
-    package static let groupKeys = [
-        "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
-        "response", "skip_today", "description",
-    ]
+    package static let groupKeys =
+        [
+            "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
+            "response", "skip_today", "description",
+        ] + behaviourKeys
 
     /// The population of a parsed document; nil with diagnostics when it has errors.
     package static func load(
@@ -225,11 +228,12 @@ package struct PopulationLoader {
             ?? TimeDraw(p: 1, at: 21 * 3600 + 1800, sdMinutes: 45)
         let (opened, ignored) = fields["response"].map { responses($0) } ?? (0, 0)
         let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
+        let behaviour = self.behaviour(fields)
         guard let name, let weight else { return nil }
         return PopulationGroup(
             name: name, weight: weight, routines: routines, stepsPermission: stepsPermission, sleepPermission: sleepPermission,
             sleepMinutes: sleepMinutes, wake: wake, steps: steps, appOpens: appOpens, logs: logs, checks: checks, checkTime: checkTime,
-            opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node))
+            opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node), behaviour: behaviour)
     }
 
     /// `checks:` — checklist routines and the chance each of their items is ticked.
@@ -314,7 +318,7 @@ package struct PopulationLoader {
         return LogDraw(routine: routine, p: p, value: value, count: count, time: TimeDraw(p: 1, at: at % 86_400, sdMinutes: sd))
     }
 
-    private mutating func routineID(_ node: YAMLNode, key: String) -> String? {
+    mutating func routineID(_ node: YAMLNode, key: String) -> String? {
         ScenarioLoader.routineID(node, key: key, ruleset: ruleset, &reader)
     }
 }

@@ -13,6 +13,13 @@ package struct SyntheticUser: Sendable {
     var responseKey: UInt64
     var opened: Double
     var ignored: Double
+    /// What notices make the user do (the group's).
+    var behaviour = Behaviour()
+    /// By routine: how much the group logs it (probability × count; a checklist's ticks), the
+    /// weights an act's target is drawn by.
+    var logWeights: [String: Double] = [:]
+    /// By routine: the value the group logs.
+    var logValues: [String: Double] = [:]
 
     /// The user's answer to `request` and how many seconds after its delivery it comes:
     /// opened 1–30 minutes later, ignored (dismissed) after an hour, or none.
@@ -73,23 +80,7 @@ package struct PopulationGenerator: Sendable {
             health.average7 = recent.isEmpty ? nil : recent.reduce(0, +) / recent.count
             totals.append(total)
             // App opens, logs, evening ticks, a skipped day.
-            var firstOpen: Int?
-            for open in spec.appOpens where random.chance(open.p) {
-                let position = draw(open, &random)
-                firstOpen = min(firstOpen ?? position, position)
-                add(position, .app(refresh: false))
-            }
-            for log in spec.logs where enabled.contains(log.routine) && random.chance(log.p) {
-                for _ in 0..<log.count {
-                    add(draw(log.time, &random), .log(routine: log.routine, value: log.value, unit: nil, source: .manual))
-                }
-            }
-            for check in spec.checks where enabled.contains(check.routine) {
-                for item in checklistItems[check.routine] ?? [] where random.chance(check.p) {
-                    add(draw(spec.checkTime, &random), .check(routine: check.routine, item: item))
-                }
-            }
-            if random.chance(spec.skipToday), let firstOpen { add(min(firstOpen + 60, 86_340), .action(.skipToday)) }
+            for (position, kind) in doings(spec, enabled: enabled, &random) { add(position, kind) }
             events.sort { ($0.position, $0.order) < ($1.position, $1.order) }
             scenarioDays.append(
                 ScenarioDay(
@@ -100,8 +91,49 @@ package struct PopulationGenerator: Sendable {
         let scenario = Scenario(
             name: "\(population.name) — user \(number) (\(spec.name))", file: population.file, clock: population.clock,
             timeZoneName: population.timeZoneName, routines: spec.routines, days: scenarioDays)
+        let (weights, values) = logs(spec, enabled: enabled)
         return SyntheticUser(
-            number: number, group: group, scenario: scenario, responseKey: random.next(), opened: spec.opened, ignored: spec.ignored)
+            number: number, group: group, scenario: scenario, responseKey: random.next(), opened: spec.opened, ignored: spec.ignored,
+            behaviour: spec.behaviour, logWeights: weights, logValues: values)
+    }
+
+    /// A day's app opens, logs, evening ticks and skip, in the order they are drawn (the
+    /// order every user's stream has always had).
+    private func doings(_ spec: PopulationGroup, enabled: Set<String>, _ random: inout SplitMix64) -> [(Int, ScenarioEvent.Kind)] {
+        var out: [(Int, ScenarioEvent.Kind)] = []
+        var firstOpen: Int?
+        for open in spec.appOpens where random.chance(open.p) {
+            let position = draw(open, &random)
+            firstOpen = min(firstOpen ?? position, position)
+            out.append((position, .app(refresh: false)))
+        }
+        for log in spec.logs where enabled.contains(log.routine) && random.chance(log.p) {
+            for _ in 0..<log.count {
+                out.append((draw(log.time, &random), .log(routine: log.routine, value: log.value, unit: nil, source: .manual)))
+            }
+        }
+        for check in spec.checks where enabled.contains(check.routine) {
+            for item in checklistItems[check.routine] ?? [] where random.chance(check.p) {
+                out.append((draw(spec.checkTime, &random), .check(routine: check.routine, item: item)))
+            }
+        }
+        if random.chance(spec.skipToday), let firstOpen { out.append((min(firstOpen + 60, 86_340), .action(.skipToday))) }
+        return out
+    }
+
+    /// By routine: how much a group logs it (probability × count, a checklist's ticks) and
+    /// the value it logs — what an act's target is drawn by and what it logs.
+    private func logs(_ spec: PopulationGroup, enabled: Set<String>) -> (weights: [String: Double], values: [String: Double]) {
+        var weights: [String: Double] = [:]
+        var values: [String: Double] = [:]
+        for log in spec.logs where enabled.contains(log.routine) {
+            weights[log.routine, default: 0] += log.p * Double(log.count)
+            if values[log.routine] == nil { values[log.routine] = log.value }
+        }
+        for check in spec.checks where enabled.contains(check.routine) {
+            weights[check.routine, default: 0] += check.p * Double(checklistItems[check.routine]?.count ?? 0)
+        }
+        return (weights, values)
     }
 
     private func pickGroup(_ draw: Double) -> Int {

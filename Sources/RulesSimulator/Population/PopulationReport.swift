@@ -118,6 +118,7 @@ package enum PopulationReport {
             )
         }
         fields.append(("examples", .object(examples)))
+        if let answers = tally.answers { fields += answers.json() }
         return .object(fields)
     }
 

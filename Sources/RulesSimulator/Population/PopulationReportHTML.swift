@@ -118,8 +118,33 @@ extension PopulationReport {
             <div class="table"><h2>Day results</h2><table>\(shares(tally.dayResults))</table></div>
             <div class="table"><h2>Route changes</h2><table>\(tally.routeChanges.sorted { $0.key < $1.key }.map { "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td></tr>" }.joined())</table></div>
             </div>
+            \(tally.answers.map(answersHTML) ?? "")
             </body></html>
 
             """
+    }
+
+    /// The answers: per type seen, acted on and switched off; the trial's effects.
+    static func answersHTML(_ answers: AnswersTally) -> String {
+        let types = Set(answers.delivered.keys).union(answers.acted.keys).sorted()
+        let rows = types.map { type in
+            let seen = answers.delivered[type] ?? 0
+            let did = answers.acted[type] ?? 0
+            return "<tr><td>\(escape(type))</td><td class=n>\(grouped(seen))</td><td class=n>\(grouped(did)) (\(percent(did, of: seen)))</td>"
+                + "<td class=n>\(grouped(answers.optedOut[type] ?? 0))</td></tr>"
+        }.joined()
+        var html = """
+            <h2>Answers</h2>
+            <table><thead><tr><th>type</th><th class=n>seen</th><th class=n>acted on</th><th class=n>users who switched it off</th></tr></thead><tbody>\(rows)</tbody></table>
+            <p>Every notice switched off in the system settings: \(grouped(answers.optedOutAll)) users.</p>
+            """
+        if !answers.effects.isEmpty {
+            html += "<h2>Effects of a delivery (delivered − withheld)</h2><ul>"
+            for type in answers.effects.keys.sorted() {
+                html += "<li><b>\(escape(type))</b>: \(escape(answers.effects[type]?.text ?? ""))</li>"
+            }
+            html += "</ul>"
+        }
+        return html
     }
 }

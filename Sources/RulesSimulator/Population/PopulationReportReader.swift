@@ -51,6 +51,7 @@ extension PopulationReport {
         if let groups = node["groups"] { try readGroups(groups, into: &tally) }
         tally.invariants = try countMap(node["invariants"], "invariants")
         try checkConsistent(tally, shard: shard, header: header, busiestDayRead: node["busiest_day"] != nil)
+        tally.answers = try AnswersTally.read(answers: node["answers"], effects: node["effects"])
         for pair in node["examples"]?.pairs ?? [] {
             guard let day = DateFormat.days(try string(pair.value["day"], "examples.day")) else { throw fail("an example's day is not a date") }
             tally.examples[pair.key.scalar ?? ""] = InvariantExample(

@@ -53,6 +53,7 @@ extension PopulationReport {
             + "\n"
         out += "streak at the end: \(summary(tally.streak, p99: false))\n"
         out += "XP at the end: \(summary(tally.xp, p99: false))\n"
+        if let answers = tally.answers { out += answers.text }
         out += "\ninvariants: "
         out += tally.invariants.sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }.joined(separator: ", ") + "\n"
         for (kind, example) in tally.examples.sorted(by: { $0.key < $1.key }) {

@@ -41,6 +41,8 @@ package struct PopulationOptions: Sendable {
     package var seed: UInt64
     package var jobs: Int
     package var shard: Shard
+    /// The trial (`--randomize P`): the chance each due delivery is withheld at the device.
+    package var randomize: Double = 0
 
     package init(population: Population, users: Int? = nil, days: Int? = nil, seed: UInt64? = nil, jobs: Int = 1, shard: Shard = .whole) {
         self.users = users ?? population.users
@@ -87,7 +89,9 @@ package enum PopulationRun {
             // Each job its own prepared tables (from its own copy of the ruleset).
             let prepared = perJob == nil ? (shared ?? PreparedRuleset(ruleset)) : PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
             for number in users {
-                live(generator.user(number, days: options.days), prepared: prepared, clock: clock, groups: population.groups, into: &tally)
+                live(
+                    generator.user(number, days: options.days), prepared: prepared, clock: clock, groups: population.groups,
+                    randomize: options.randomize, into: &tally)
                 if let progress { progress(counter.add()) }
             }
             return tally
@@ -112,7 +116,8 @@ package enum PopulationRun {
     /// Lives one user into `tally`; returns their deliveries per day.
     @discardableResult
     static func live(
-        _ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, groups: [PopulationGroup] = [], into tally: inout PopulationTally
+        _ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, groups: [PopulationGroup] = [], randomize: Double = 0,
+        into tally: inout PopulationTally
     ) -> [Int] {
         let ruleset = prepared.ruleset
         var counter = UserTally(user: user.number, ruleset: ruleset, clock: clock)
@@ -120,11 +125,24 @@ package enum PopulationRun {
         // The user's own small tally, merged once: copying the job's tally (with its
         // histograms) per user would cost more the more users it holds.
         var mine = PopulationTally()
+        let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: randomize, ruleset: ruleset)
+        let answers = !user.behaviour.isEmpty || randomize > 0
+        var options = SimulationOptions(responder: answering.answer, prepared: prepared, recordsKept: .decisions, explains: false)
+        if answers {
+            // Routines are done at app runs: each is watched at its own time.
+            options.afterRun = { engine in
+                if let at = engine.lastRunAt { answering.seen.observe(statuses: { engine.statuses() }, at: at) }
+            }
+        }
         let result = Simulation.run(
-            user.scenario, ruleset: ruleset,
-            options: SimulationOptions(responder: user.response, prepared: prepared, recordsKept: .decisions, explains: false),
-            sink: Streaming { _, records in counter.count(records, into: &mine) })
+            user.scenario, ruleset: ruleset, options: options,
+            sink: Streaming { _, records in
+                counter.count(records, into: &mine)
+                guard answers else { return }
+                for record in records { if case .dayClosed(let close) = record.kind { answering.closed(close) } }
+            })
         counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
+        if answers { mine.answers = answering.tally() }
         tally.merge(mine)
         return counter.deliveriesByDay
     }
@@ -133,7 +151,8 @@ package enum PopulationRun {
     /// `rules population … --user N`.
     package static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
         let user = PopulationGenerator(population: options.seeded(population), ruleset: ruleset).user(number, days: options.days)
-        return Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.response))
+        let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: options.randomize, ruleset: ruleset)
+        return Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: answering.answer))
     }
 
     /// Users lived so far, over all jobs.
@@ -232,9 +251,11 @@ extension PopulationRun {
             let preparedNew = PreparedRuleset(copies?.new ?? new)
             for number in users {
                 let a = live(
-                    oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, groups: population.groups, into: &before)
+                    oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, groups: population.groups,
+                    randomize: options.randomize, into: &before)
                 let b = live(
-                    newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, groups: population.groups, into: &after)
+                    newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, groups: population.groups,
+                    randomize: options.randomize, into: &after)
                 for day in 0..<Swift.max(a.count, b.count) {
                     let x = day < a.count ? a[day] : 0
                     let y = day < b.count ? b[day] : 0

@@ -62,7 +62,70 @@ package enum PopulationSchema {
                         [("opened", probability("Opened (1–30 minutes later).")), ("ignored", probability("Dismissed (an hour later)."))])
                 ),
                 ("skip_today", probability("Probability of 'skip today' at the first app open of a day.")),
-            ], required: ["name"])
+            ] + answers, required: ["name"])
+    }
+
+    /// The keys of users who answer the operator: acts, fatigue, opt-outs.
+    static var answers: [(String, JSONValue)] {
+        [
+            ("acts", acts),
+            (
+                "fatigue",
+                S.object(
+                    "Each delivery beyond `after` on a day raises the chance to ignore the next by `per_extra` (at most 1).",
+                    [
+                        ("after", S.number("Deliveries a day before fatigue.", integer: true, minimum: 0)),
+                        ("per_extra", probability("Extra chance to ignore per delivery beyond `after`.")),
+                    ], required: ["after"])
+            ),
+            (
+                "opt_out",
+                S.object(
+                    "Switching notices off: a type in the app's settings (per ignored delivery), or every notice at the system level (per delivery above `above` a day; the engine is not told).",
+                    [
+                        ("type", probability("Chance per ignored delivery that its type is switched off.")),
+                        ("all", probability("Chance per delivery above `above` that day that every notice is switched off.")),
+                        ("above", S.number("Deliveries a day before `all` applies.", integer: true, minimum: 0)),
+                    ])
+            ),
+        ]
+    }
+
+    /// One act: what a seen notice makes a user do.
+    static var act: JSONValue {
+        S.object(
+            "What a delivered, seen notice makes a user do.",
+            [
+                ("p", probability("Chance the user does it.")),
+                ("within", S.string("How soon (default 30m, at most 24h).", pattern: S.durationPattern)),
+                (
+                    "does",
+                    S.list(
+                        "Routines the notice asks for (default: the ruleset's target: the notice's routine, a recovery item, or a routine still open).",
+                        S.string("Routine id.", pattern: S.idPattern))
+                ),
+            ], required: ["p"])
+    }
+
+    /// `acts:` — per notification type or category, a default, and how acts wear off.
+    static var acts: JSONValue {
+        .object([
+            ("type", .string("object")),
+            (
+                "description",
+                .string(
+                    "What notices make users do, per notification type or category (`default` for the rest); `half_life` (deliveries of a type after which its chance has halved) and `floor` say how it wears off."
+                )
+            ),
+            (
+                "properties",
+                .object([
+                    ("default", act), ("half_life", S.number("Deliveries of a type after which its act chance has halved (above 0).", minimum: 0)),
+                    ("floor", probability("The act chance never wears below this.")),
+                ])
+            ),
+            ("additionalProperties", act),
+        ])
     }
 
     package static var schema: JSONValue {

@@ -85,6 +85,9 @@ package struct PopulationTally: Sendable, Equatable {
     package var groups: [String: GroupTally] = [:]
     package var invariants: [String: Int] = [:]
     package var examples: [String: InvariantExample] = [:]
+    /// What users who answer the operator did (nil: no group has behaviour keys and nothing
+    /// was randomised, so the report is as it always was).
+    package var answers: AnswersTally?
 
     package init() {}
 
@@ -105,6 +108,11 @@ package struct PopulationTally: Sendable, Equatable {
         for (name, group) in other.groups { groups[name, default: GroupTally()].merge(group) }
         for (key, value) in other.invariants { invariants[key, default: 0] += value }
         for (key, example) in other.examples { note(key, example) }
+        if let theirs = other.answers {
+            var mine = answers ?? AnswersTally()
+            mine.merge(theirs)
+            answers = mine
+        }
     }
 
     mutating func note(_ kind: String, _ example: InvariantExample) {

@@ -306,4 +306,24 @@ import Testing
         #expect(html.stdout.contains(">61</text>"), "the busiest bar's count: \(html.stdout.prefix(200))")
         #expect(html.stdout.contains("user-days on which the app never ran"))
     }
+
+    /// The diff's population sample names acts and opt-outs among its headline metrics: a new
+    /// 21:45 nudge is acted on, and some users switch it off.
+    @Test func theDiffSampleShowsActsAndOptOuts() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
+        for (file, old, new) in [
+            (
+                "rules/notifications.yaml", "  - id: bedtime",
+                "  - id: late_nudge\n    category: nudge\n    at: \"21:45\"\n    when: completion_rate < 0.6\n    template: evening_salvage\n\n  - id: bedtime"
+            ),
+            ("rules/settings.yaml", "  tone:", "  late_nudge:               { type: bool, default: true }\n  tone:"),
+        ] {
+            let path = directory + "/" + file
+            try (try String(contentsOfFile: path, encoding: .utf8)).replacingOccurrences(of: old, with: new).write(
+                toFile: path, atomically: true, encoding: .utf8)
+        }
+        let run = CapturedRun(["diff", Self.root, ".", "--users", "150", "--days", "14"], in: directory)
+        #expect(run.stdout.contains("  late_nudge acted on: 0 → "), "\(run.stdout)")
+        #expect(run.stdout.contains("[answers.by_type.late_nudge.opted_out]"), "\(run.stdout)")
+    }
 }

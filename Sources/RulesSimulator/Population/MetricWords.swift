@@ -25,12 +25,23 @@ package enum MetricWords {
         case "groups" where parts.count >= 3:
             return "\(parts[1]): " + words(parts.dropFirst(2).joined(separator: "."))
         case "deliveries" where parts.count == 1: return "notices delivered"
+        case "answers" where parts.count == 4 && parts[1] == "by_type":
+            switch parts[3] {
+            case "acted": return "\(parts[2]) acted on"
+            case "acted_share": return "share of \(parts[2]) acted on"
+            case "opted_out": return "users who switched \(parts[2]) off"
+            case "withheld": return "\(parts[2]) withheld (the trial)"
+            default: return "\(parts[2]) seen"
+            }
+        case "answers" where parts.count == 2 && parts[1] == "opted_out_all": return "users who switched every notice off"
+        case "answers" where parts.count == 4 && parts[1] == "completions":
+            return parts[3] == "nudged" ? "\(parts[2]) completions an act was behind" : "\(parts[2]) completions"
         default: return metric
         }
     }
 
     /// Whether the metric is a share from 0 to 1 (shown as a percentage).
-    package static func isShare(_ metric: String) -> Bool { metric.hasSuffix(".share") }
+    package static func isShare(_ metric: String) -> Bool { metric.hasSuffix(".share") || metric.hasSuffix("_share") }
 
     /// `mean`, `median`, `90th percentile`.
     static func statistic(_ name: String) -> String {

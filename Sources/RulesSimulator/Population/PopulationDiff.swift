@@ -55,10 +55,13 @@ package struct PopulationDiff: Sendable {
     }
 
     /// Headline metrics: route shares, deliveries per user-day, day results, the mean
-    /// streak, and each group's.
+    /// streak, each group's, and what users who answer did: acts and opt-outs per type, users
+    /// who switched every notice off, completions per routine.
     package static func isHeadline(_ metric: String) -> Bool {
         (metric.hasPrefix("routes.") && metric.hasSuffix(".share")) || metric.hasPrefix("notifications.per_user_day.")
             || metric.hasPrefix("day_results.") || metric == "streak.mean" || metric.hasPrefix("groups.")
+            || (metric.hasPrefix("answers.by_type.") && (metric.hasSuffix(".acted") || metric.hasSuffix(".opted_out")))
+            || metric == "answers.opted_out_all" || (metric.hasPrefix("answers.completions.") && metric.hasSuffix(".completions"))
     }
 
     /// `share of user-days ending on the light route: 6.1 % → 12.1 % (+6.0 points)

@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
         .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
-        .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
+        .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "RulesDocument", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesSimulator"]),
         .executableTarget(name: "FuzzBundle", dependencies: ["Ruleset"]),
         .executableTarget(

@@ -3,6 +3,7 @@
 // reported — never a trap, never unbounded work. Run from the repository root (it loads the
 // shipped ruleset): Fuzz/run.sh FuzzPopulation.
 import Foundation
+import RulesDocument
 import RulesSimulator
 import RulesYAML
 import Ruleset
@@ -33,7 +34,9 @@ public func fuzzPopulation(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The work bound answers before anything is lived, whatever the file says.
     _ = population.workProblem(users: population.users, days: population.days, ruleset: ruleset)
     guard population.workProblem(users: 1, days: days, ruleset: ruleset) == nil else { return 0 }
-    let options = PopulationOptions(population: population, users: 1, days: days, jobs: 1)
+    var options = PopulationOptions(population: population, users: 1, days: days, jobs: 1)
+    // The trial on a third of the inputs, withholding all or half of the deliveries.
+    options.randomize = [0, 0.5, 1][size % 3]
     var tally = PopulationRun.run(population, ruleset: ruleset, options: options)
     PopulationReport.complete(&tally, ruleset: ruleset)
     // Every user-day is counted once in each tally.
@@ -43,5 +46,11 @@ public func fuzzPopulation(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         populationSHA256: population.sha256)
     _ = PopulationReport.text(tally, header: header)
     _ = PopulationReport.html(tally, header: header)
+    // What users who answer did reads back from the JSON as it was counted (shards merge so).
+    let json = PopulationReport.json(tally, header: header).prettyRendered()
+    guard let reread = JSONReader.parse(Array(json.utf8), file: "result.json", maxBytes: 1 << 26, maxDepth: 64).documents.first,
+        let back = try? PopulationReport.read(reread)
+    else { abort() }
+    if back.tally.answers != tally.answers { abort() }
     return 0
 }

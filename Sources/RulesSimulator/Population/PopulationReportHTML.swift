@@ -130,12 +130,14 @@ extension PopulationReport {
         let rows = types.map { type in
             let seen = answers.delivered[type] ?? 0
             let did = answers.acted[type] ?? 0
-            return "<tr><td>\(escape(type))</td><td class=n>\(grouped(seen))</td><td class=n>\(grouped(did)) (\(percent(did, of: seen)))</td>"
+            // A type's id breaks after its underscores, so four columns fit a phone.
+            return "<tr><td>\(BehaviourDiff.breakable(type))</td><td class=n>\(grouped(seen))</td><td class=n>\(grouped(did))<br/>\(percent(did, of: seen))</td>"
                 + "<td class=n>\(grouped(answers.optedOut[type] ?? 0))</td></tr>"
         }.joined()
         var html = """
             <h2>Answers</h2>
-            <table><thead><tr><th>type</th><th class=n>seen</th><th class=n>acted on</th><th class=n>users who switched it off</th></tr></thead><tbody>\(rows)</tbody></table>
+            <table><thead><tr><th>type</th><th class=n>seen</th><th class=n>acted on</th><th class=n>users off</th></tr></thead><tbody>\(rows)</tbody></table>
+            <p>Users off: users who switched the type off in the app.</p>
             <p>Every notice switched off in the system settings: \(grouped(answers.optedOutAll)) users.</p>
             """
         if !answers.effects.isEmpty {

@@ -19,6 +19,10 @@ final class AnsweringUser {
     /// What the run saw of the user's answers, for the tally.
     var seen = AnswersSeen()
     private var typeDeliveries: [String: Int] = [:]
+    /// Routines a user logs by hand (an act can do them), and the recovery items' routines:
+    /// worked out once, not at every delivery.
+    private let loggable: Set<String>
+    private let recoveryRoutines: [String]
     private var day = Int.min
     private var dayDeliveries = 0
     private var systemOff = false
@@ -39,6 +43,8 @@ final class AnsweringUser {
         self.behaviour = behaviour
         self.randomize = randomize
         self.ruleset = ruleset
+        loggable = Set(ruleset.routines.filter { $0.source != .healthkit }.map(\.id))
+        recoveryRoutines = Array(Set((ruleset.recovery?.items ?? []).map(\.routine))).sorted()
     }
 
     /// A closed day: its completions, and those an act of the day was for.
@@ -69,11 +75,18 @@ final class AnsweringUser {
         }
         let rule = ruleset.notification(request.type)
         let act = behaviour.act(type: request.type, category: request.category)
-        let target = self.target(request, rule: rule, act: act, engine)
+        // The target is worked out only when something needs it: the trial, or an act.
+        var target: String??
+        func targeted() -> String? {
+            if let known = target { return known }
+            let found = self.target(request, act: act, engine)
+            target = .some(found)
+            return found
+        }
         if randomize > 0 {
             var withhold = stream(.withhold, request)
             let held = withhold.uniform() < randomize
-            seen.decision(request, target: target, delivered: !held, deliveriesBefore: typeDeliveries[request.type] ?? 0, within: act?.within)
+            seen.decision(request, target: targeted(), delivered: !held, deliveriesBefore: typeDeliveries[request.type] ?? 0, within: act?.within)
             if held { return [] }
         }
         let before = typeDeliveries[request.type] ?? 0
@@ -93,7 +106,7 @@ final class AnsweringUser {
                     answers.append(Answer(delay: 3_660, .settings([rule.id: .bool(false)])))
                 }
             }
-        } else if let act, let target, acts(act, deliveriesBefore: before, request) {
+        } else if let act, acts(act, deliveriesBefore: before, request), let target = targeted() {
             answers += doing(target, request: request, rule: rule, within: act.within)
             seen.acted[request.type, default: 0] += 1
             seen.nudged.insert(DayRoutine(day: request.day, routine: target))
@@ -118,16 +131,15 @@ final class AnsweringUser {
     /// What the notice asks for: its routine (a per-routine notice), one of `does`, one of the
     /// recovery items (the recovery notice), else one of the user's routines still open — drawn
     /// by the group's own log weights. Nil when nothing is left to do.
-    func target(_ request: ScheduledNotification, rule: NotificationRule?, act: Behaviour.Act?, _ engine: OperatorEngine) -> String? {
+    func target(_ request: ScheduledNotification, act: Behaviour.Act?, _ engine: OperatorEngine) -> String? {
         if let routine = request.routine { return routine }
         let statuses = engine.statuses()
-        let loggable = Set(ruleset.routines.filter { $0.source != .healthkit }.map(\.id))
         func open(_ id: String) -> Bool { loggable.contains(id) && statuses[id] != nil && statuses[id] != .completed }
         var candidates: [String]
         if let does = act?.does {
             candidates = does.filter(open)
-        } else if request.category == "recovery", let items = ruleset.recovery?.items {
-            candidates = Array(Set(items.map(\.routine))).sorted().filter(open)
+        } else if request.category == "recovery", !recoveryRoutines.isEmpty {
+            candidates = recoveryRoutines.filter(open)
         } else {
             candidates = statuses.keys.sorted().filter(open)
         }

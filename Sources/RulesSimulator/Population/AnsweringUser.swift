@@ -23,6 +23,8 @@ final class AnsweringUser {
     /// worked out once, not at every delivery.
     private let loggable: Set<String>
     private let recoveryRoutines: [String]
+    /// The notification types by id.
+    private let rules: [String: NotificationRule]
     private var day = Int.min
     private var dayDeliveries = 0
     private var systemOff = false
@@ -45,6 +47,7 @@ final class AnsweringUser {
         self.ruleset = ruleset
         loggable = Set(ruleset.routines.filter { $0.source != .healthkit }.map(\.id))
         recoveryRoutines = Array(Set((ruleset.recovery?.items ?? []).map(\.routine))).sorted()
+        rules = Dictionary(ruleset.notifications.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A closed day: its completions, and those an act of the day was for.
@@ -60,20 +63,24 @@ final class AnsweringUser {
         return tally
     }
 
+    /// The hash of the request id being answered, worked out once per delivery.
+    private var requestKey: UInt64 = 0
+
     func stream(_ salt: Salt, _ request: ScheduledNotification) -> SplitMix64 {
-        SplitMix64(mixing: user.responseKey &+ salt.rawValue, SplitMix64.fnv1a(request.id))
+        SplitMix64(mixing: user.responseKey &+ salt.rawValue, requestKey)
     }
 
     /// The user's answers to a delivery (the `Responder` of their run).
     func answer(_ request: ScheduledNotification, _ engine: OperatorEngine) -> [Answer] {
-        if behaviour.isEmpty, randomize == 0 { return user.response(to: request).map { [Answer(delay: $0.delay, .response($0.response))] } ?? [] }
+        requestKey = SplitMix64.fnv1a(request.id)
+        if behaviour.isEmpty, randomize == 0 { return user.response(key: requestKey).map { [Answer(delay: $0.delay, .response($0.response))] } ?? [] }
         // Notices off at the system level: the device shows nothing, the engine is not told.
         guard !systemOff else { return [] }
         if request.day != day {
             day = request.day
             dayDeliveries = 0
         }
-        let rule = ruleset.notification(request.type)
+        let rule = rules[request.type]
         let act = behaviour.act(type: request.type, category: request.category)
         // The target is worked out only when something needs it: the trial, or an act.
         var target: String??
@@ -97,7 +104,7 @@ final class AnsweringUser {
         // A tired user ignores; else the group's own answer, from the same draw as ever.
         var tired = stream(.fatigue, request)
         let response: (delay: Int, response: NotificationResponse)? =
-            tired.uniform() < behaviour.fatigue(dayDeliveries) ? (3_600, .ignored) : user.response(to: request)
+            tired.uniform() < behaviour.fatigue(dayDeliveries) ? (3_600, .ignored) : user.response(key: requestKey)
         if response?.response == .ignored {
             if let rule, behaviour.optOutType > 0, ruleset.settings.declaration(rule.id)?.type == .bool {
                 var draw = stream(.optOutType, request)

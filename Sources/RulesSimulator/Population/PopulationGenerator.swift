@@ -24,7 +24,12 @@ package struct SyntheticUser: Sendable {
     /// The user's answer to `request` and how many seconds after its delivery it comes:
     /// opened 1–30 minutes later, ignored (dismissed) after an hour, or none.
     package func response(to request: ScheduledNotification) -> (delay: Int, response: NotificationResponse)? {
-        var stream = SplitMix64(mixing: responseKey, SplitMix64.fnv1a(request.id))
+        response(key: SplitMix64.fnv1a(request.id))
+    }
+
+    /// The same, from the request id's hash (`SplitMix64.fnv1a`).
+    func response(key: UInt64) -> (delay: Int, response: NotificationResponse)? {
+        var stream = SplitMix64(mixing: responseKey, key)
         let draw = stream.uniform()
         if draw < opened { return (60 * (1 + Int(stream.uniform() * 30)), .opened) }
         if draw < opened + ignored { return (3_600, .ignored) }

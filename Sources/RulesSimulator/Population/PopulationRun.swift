@@ -128,10 +128,12 @@ package enum PopulationRun {
         let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: randomize, ruleset: ruleset)
         let answers = !user.behaviour.isEmpty || randomize > 0
         var options = SimulationOptions(responder: answering.answer, prepared: prepared, recordsKept: .decisions, explains: false)
-        if answers {
-            // Routines are done at app runs: each is watched at its own time.
+        if randomize > 0 {
+            // The trial's decision points wait for their routine: routines are done at app
+            // runs, so each run is watched at its own time (only while a point waits).
             options.afterRun = { engine in
-                if let at = engine.lastRunAt { answering.seen.observe(statuses: { engine.statuses() }, at: at) }
+                guard !answering.seen.pending.isEmpty, let at = engine.lastRunAt else { return }
+                answering.seen.observe(statuses: { engine.statuses() }, at: at)
             }
         }
         let result = Simulation.run(

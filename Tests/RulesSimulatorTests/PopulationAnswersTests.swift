@@ -174,4 +174,15 @@ import Testing
         #expect(said.contains(bad.1), "\(said)")
         #expect(load.diagnostics.allSatisfy { $0.location.line > 1 }, "positioned: \(load.diagnostics)")
     }
+
+    /// The work bound counts what acts add to a day (an opening, a log or a checklist's ticks,
+    /// a type switched off, for each delivery), so a run with acts is bounded before it starts.
+    @Test func theWorkBoundCountsActs() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let plain = try #require(try PopulationTests.load(Self.trial(seed: 1, acts: ""), ruleset: ruleset).population)
+        let acting = try #require(
+            try PopulationTests.load(Self.trial(seed: 1, acts: "    acts:\n      default: { p: 1 }"), ruleset: ruleset).population)
+        let items = ruleset.routines.map(\.items.count).max() ?? 0
+        #expect(acting.maxEventsPerDay(ruleset: ruleset) == plain.maxEventsPerDay(ruleset: ruleset) + ruleset.policy.maxPerDay * (2 + items))
+    }
 }

@@ -96,11 +96,14 @@ package struct Population: Sendable {
 
     /// The most events a user of any group can have in a day: app opens, logs (each
     /// `count`), checklist ticks, a skip, and a response to each delivery (at most the
-    /// policy's daily cap).
+    /// policy's daily cap) — with acts, each delivery's act too (an opening, a log or every
+    /// item of a checklist ticked) and a type switched off.
     package func maxEventsPerDay(ruleset: Ruleset) -> Int {
-        groups.map { group in
+        let mostItems = ruleset.routines.map(\.items.count).max() ?? 0
+        return groups.map { group in
             let ticks = group.checks.reduce(0) { $0 + (ruleset.routine($1.routine)?.items.count ?? 0) }
-            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + ruleset.policy.maxPerDay
+            let perDelivery = group.behaviour.isEmpty ? 1 : 3 + mostItems
+            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + ruleset.policy.maxPerDay * perDelivery
         }.max() ?? 0
     }
 

@@ -90,15 +90,19 @@ extension AnswersTally {
             guard let seen = number("delivered"), let did = number("acted"), let held = number("withheld"), let off = number("opted_out"),
                 [seen, did, held, off].allSatisfy({ $0 >= 0 && $0 <= ClusteredDifference.maxSum })
             else { throw fail("answers of '\(type)' are not counts") }
-            (tally.delivered[type], tally.acted[type], tally.withheld[type], tally.optedOut[type]) = (seen, did, held, off)
+            // A tally holds no zero counts (it only ever adds): the ones written as 0 stay out.
+            for (count, keyPath) in [(seen, \AnswersTally.delivered), (did, \.acted), (held, \.withheld), (off, \.optedOut)] where count > 0 {
+                tally[keyPath: keyPath][type] = count
+            }
         }
         let all = answers.pairs?.first { $0.key.scalar == "opted_out_all" }?.value.scalar.flatMap(Int.init) ?? 0
         tally.optedOutAll = Swift.max(0, Swift.min(all, ClusteredDifference.maxSum))
         for pair in answers.pairs?.first(where: { $0.key.scalar == "completions" })?.value.pairs ?? [] {
             guard let routine = pair.key.scalar else { continue }
             func number(_ key: String) -> Int { pair.value.pairs?.first { $0.key.scalar == key }?.value.scalar.flatMap(Int.init) ?? 0 }
-            tally.completions[routine] = Swift.max(0, Swift.min(number("completions"), ClusteredDifference.maxSum))
-            tally.nudgedCompletions[routine] = Swift.max(0, Swift.min(number("nudged"), ClusteredDifference.maxSum))
+            let (done, nudged) = (Swift.min(number("completions"), ClusteredDifference.maxSum), Swift.min(number("nudged"), ClusteredDifference.maxSum))
+            if done > 0 { tally.completions[routine] = done }
+            if nudged > 0 { tally.nudgedCompletions[routine] = nudged }
         }
         for pair in effects?.pairs ?? [] {
             guard let type = pair.key.scalar else { continue }

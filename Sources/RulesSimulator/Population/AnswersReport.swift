@@ -100,7 +100,9 @@ extension AnswersTally {
         for pair in answers.pairs?.first(where: { $0.key.scalar == "completions" })?.value.pairs ?? [] {
             guard let routine = pair.key.scalar else { continue }
             func number(_ key: String) -> Int { pair.value.pairs?.first { $0.key.scalar == key }?.value.scalar.flatMap(Int.init) ?? 0 }
-            let (done, nudged) = (Swift.min(number("completions"), ClusteredDifference.maxSum), Swift.min(number("nudged"), ClusteredDifference.maxSum))
+            let (done, nudged) = (
+                Swift.min(number("completions"), ClusteredDifference.maxSum), Swift.min(number("nudged"), ClusteredDifference.maxSum)
+            )
             if done > 0 { tally.completions[routine] = done }
             if nudged > 0 { tally.nudgedCompletions[routine] = nudged }
         }

@@ -326,4 +326,23 @@ import Testing
         #expect(run.stdout.contains("  late_nudge acted on: 0 → "), "\(run.stdout)")
         #expect(run.stdout.contains("[answers.by_type.late_nudge.opted_out]"), "\(run.stdout)")
     }
+
+    /// Bad behaviour keys are findings of the population file (positioned, exit 1, as `rules
+    /// check` says them; nothing lived); `--randomize` outside 0…1 is a usage error (exit 2).
+    @Test func badAnswersAreSaidAndNothingIsLived() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
+        try Fixtures.write(
+            [
+                "populations/bad.yaml":
+                    "seed: 1\nusers: 5\ndays: 2\nstart: 2026-07-06\ngroups:\n  - name: x\n    acts:\n      morning_checkin: { p: 0.2, does: [suplement] }\n"
+            ], to: directory)
+        let run = CapturedRun(["population", "populations/bad.yaml"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("populations/bad.yaml:8:41: error: no routine 'suplement'"), "\(run.stdout)")
+        #expect(run.stdout.contains("did you mean 'supplement'?"))
+        #expect(!run.stdout.contains("user-days"), "nothing lived")
+        let usage = CapturedRun(["population", "populations/office_workers.yaml", "--randomize", "1.5"], in: directory)
+        #expect(usage.exitCode == .usage)
+        #expect(usage.stderr.contains("--randomize takes a probability from 0 to 1"), "\(usage.stderr)")
+    }
 }

@@ -345,4 +345,16 @@ import Testing
         #expect(usage.exitCode == .usage)
         #expect(usage.stderr.contains("--randomize takes a probability from 0 to 1"), "\(usage.stderr)")
     }
+
+    /// The trial's shards merge into what one run gives, effects and all, byte for byte.
+    @Test func randomisedShardsMergeIntoTheWholeRun() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
+        let base = ["population", "populations/office_workers.yaml", "--users", "8", "--days", "3", "--randomize", "0.5"]
+        let whole = CapturedRun(base + ["--format", "json"], in: directory)
+        for k in 1...2 { _ = CapturedRun(base + ["--shard", "\(k)/2", "--out", "s\(k).json"], in: directory) }
+        let merged = CapturedRun(["population", "merge", "s1.json", "s2.json", "--format", "json"], in: directory)
+        #expect(merged.exitCode == .success, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        #expect(whole.stdout.contains("\"effects\"") && whole.stdout.contains("\"by_deliveries_so_far\""))
+    }
 }

@@ -125,6 +125,12 @@ import Testing
         let changed = result.records.filter { if case .settingsChanged(let keys) = $0.kind { keys.contains("morning_checkin") } else { false } }
         #expect(!changed.isEmpty, "the ignored check-in was switched off")
         let after = try #require(changed.first?.at)
+        // The ignore that led to it reached the engine first (it counts toward weakening).
+        let ignored = result.records.contains { record in
+            guard record.at <= after, case .notificationResponse(_, let type, let response) = record.kind else { return false }
+            return type == "morning_checkin" && response == "ignored"
+        }
+        #expect(ignored, "the ignore is answered before the type is switched off")
         let later = result.records.filter { record in
             guard record.at > after.addingTimeInterval(86_400) else { return false }
             if case .notificationDelivered(let n, _) = record.kind { return n.type == "morning_checkin" }

@@ -23,8 +23,6 @@ final class AnsweringUser {
     /// worked out once, not at every delivery.
     private let loggable: Set<String>
     private let recoveryRoutines: [String]
-    /// The notification types by id.
-    private let rules: [String: NotificationRule]
     private var day = Int.min
     private var dayDeliveries = 0
     private var systemOff = false
@@ -47,7 +45,6 @@ final class AnsweringUser {
         self.ruleset = ruleset
         loggable = Set(ruleset.routines.filter { $0.source != .healthkit }.map(\.id))
         recoveryRoutines = Array(Set((ruleset.recovery?.items ?? []).map(\.routine))).sorted()
-        rules = Dictionary(ruleset.notifications.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A closed day: its completions, and those an act of the day was for.
@@ -80,7 +77,7 @@ final class AnsweringUser {
             day = request.day
             dayDeliveries = 0
         }
-        let rule = rules[request.type]
+        let rule = ruleset.notification(request.type)
         let act = behaviour.act(type: request.type, category: request.category)
         // The target is worked out only when something needs it: the trial, or an act.
         var target: String??
@@ -114,11 +111,21 @@ final class AnsweringUser {
                 }
             }
         } else if let act, acts(act, deliveriesBefore: before, request), let target = targeted() {
-            answers += doing(target, request: request, rule: rule, within: act.within)
+            // Doing it is the answer: it opens the notice (or presses its button) itself.
             seen.acted[request.type, default: 0] += 1
             seen.nudged.insert(DayRoutine(day: request.day, routine: target))
+            systemOptOut(request)
+            return doing(target, request: request, rule: rule, within: act.within)
         }
-        if answers.isEmpty, let response { answers.append(Answer(delay: response.delay, .response(response.response))) }
+        // The group's answer, before a type switched off after it (an ignore still counts).
+        if let response { answers.insert(Answer(delay: response.delay, .response(response.response)), at: 0) }
+        systemOptOut(request)
+        return answers
+    }
+
+    /// Every notice switched off at the system level after this delivery, per delivery above
+    /// `opt_out.above` that day: the device shows nothing more (the engine is not told).
+    private func systemOptOut(_ request: ScheduledNotification) {
         if behaviour.optOutAll > 0, dayDeliveries > behaviour.optOutAbove {
             var draw = stream(.optOutAll, request)
             if draw.uniform() < behaviour.optOutAll {
@@ -126,7 +133,6 @@ final class AnsweringUser {
                 seen.optedOutAll = true
             }
         }
-        return answers
     }
 
     /// Whether this delivery makes the user act: `p`, worn off by the type's deliveries so far.

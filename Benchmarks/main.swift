@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [population-memory]
+//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [population-memory]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
 let selected = Set(CommandLine.arguments.dropFirst())
@@ -17,6 +17,7 @@ if wants("scaling") { ScalingBenchmark.run(repository: repositoryRoot()) }
 if wants("population") { PopulationBenchmark.run(repository: repositoryRoot()) }
 if wants("diff-sample") { PopulationBenchmark.diffSample(repository: repositoryRoot()) }
 if wants("lsp") { LanguageServerBenchmark.run(repository: repositoryRoot()) }
+if wants("tune") { TuneBenchmark.run(repository: repositoryRoot()) }
 // Minutes long: only when named.
 if selected.contains("population-memory") { PopulationBenchmark.memory(repository: repositoryRoot()) }
 

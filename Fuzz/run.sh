@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
-# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge, FuzzBundle (FuzzToolCall,
-# FuzzEngine and FuzzPopulation load the shipped
+# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge, FuzzBundle, FuzzTune (FuzzToolCall,
+# FuzzEngine, FuzzPopulation and FuzzTune load the shipped
 # ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
 # whichever comes first. Crashes are written to the repository root as crash-*; seeds are
 # Fuzz/corpus/<kind>. The corpus a run grows is kept in .build/fuzz/corpus/TARGET (or under
 # FUZZ_CORPUS), so the next run goes on from it instead of from the seeds alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge|FuzzBundle [SECONDS] [RUNS]}"
+target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge|FuzzBundle|FuzzTune [SECONDS] [RUNS]}"
 seconds="${2:-60}"
 runs="${3:--1}"
 case "$target" in
@@ -19,6 +19,7 @@ case "$target" in
     FuzzPopulation) seeds=Fuzz/corpus/population ;;
     FuzzMerge) seeds=Fuzz/corpus/merge ;;
     FuzzBundle) seeds=Fuzz/corpus/bundle ;;
+    FuzzTune) seeds=Fuzz/corpus/tune ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # Swift's backtracer would take a trap's signal first and exit without libFuzzer writing

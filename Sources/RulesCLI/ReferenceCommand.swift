@@ -64,8 +64,8 @@ enum ReferenceCommand {
     }
 
     static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
-        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
-        let text = Reference.markdown(ruleset, examples: ReferenceExamples(directory: io.resolve(given.ruleset)))
+        guard let load = SimulationSupport.loaded(given.ruleset, io), let ruleset = load.ruleset else { return .usage }
+        let text = Reference.markdown(ruleset, examples: ReferenceExamples(directory: io.resolve(given.ruleset)), tune: TuneReference.markdown(load))
         guard let out = given.out else {
             io.out(text)
             return .success
@@ -84,7 +84,7 @@ enum Reference {
 
     static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
 
-    static func markdown(_ ruleset: Ruleset, examples: ReferenceExamples) -> String {
+    static func markdown(_ ruleset: Ruleset, examples: ReferenceExamples, tune: String = "") -> String {
         let intro = """
             # Operator rules — reference
 
@@ -101,7 +101,7 @@ enum Reference {
             |---|---|---|---|---|---|
 
             """
-        var out = intro + factRowsSection(ruleset) + languageSection(ruleset) + fileSections(ruleset)
+        var out = intro + factRowsSection(ruleset) + languageSection(ruleset) + fileSections(ruleset) + tune
         out += SchemaReference.markdown(examples: examples)
         out += SchemaReference.minimalFiles
         out +=

@@ -8,7 +8,7 @@ public enum RulesCLI {
         [
             CheckCommand.command, SimulateCommand.command, TestCommand.command, ExplainCommand.command, DiffCommand.command, BundleCommand.command,
             ToolsCommand.command, SchemaCommand.command, FactsCommand.command, ReferenceCommand.command, WatchCommand.command,
-            PopulationCommand.command, KeygenCommand.command, VerifyCommand.command, PreviewCommand.command, LSPCommand.command,
+            PopulationCommand.command, KeygenCommand.command, VerifyCommand.command, PreviewCommand.command, LSPCommand.command, TuneCommand.command,
         ]
     }
 

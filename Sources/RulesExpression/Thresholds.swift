@@ -11,6 +11,8 @@ public struct Threshold: Sendable, Hashable {
     public var fallback: Value?
     /// Where in the expression text the comparison is.
     public var range: TextRange
+    /// Where in the expression text the constant is (nil for a threshold built in code).
+    public var constantRange: TextRange?
 
     public init(fact: String, op: BinaryOperator, constant: Value, fallback: Value?, range: TextRange) {
         self.fact = fact
@@ -85,9 +87,13 @@ public struct Threshold: Sendable, Hashable {
         while let current = stack.popLast() {
             if case .binary(let op, let lhs, let rhs) = current.kind, [.less, .lessEqual, .greater, .greaterEqual, .equal, .notEqual].contains(op) {
                 if let (fact, fallback) = factSide(lhs), case .constant(let value) = rhs.kind, isOrdered(value) {
-                    found.append(Threshold(fact: fact, op: op, constant: value, fallback: fallback, range: current.range))
+                    var threshold = Threshold(fact: fact, op: op, constant: value, fallback: fallback, range: current.range)
+                    threshold.constantRange = rhs.range
+                    found.append(threshold)
                 } else if let (fact, fallback) = factSide(rhs), case .constant(let value) = lhs.kind, isOrdered(value) {
-                    found.append(Threshold(fact: fact, op: flipped(op), constant: value, fallback: fallback, range: current.range))
+                    var threshold = Threshold(fact: fact, op: flipped(op), constant: value, fallback: fallback, range: current.range)
+                    threshold.constantRange = lhs.range
+                    found.append(threshold)
                 }
             }
             stack.append(contentsOf: current.children.reversed())

@@ -1,0 +1,169 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesSimulator
+import Ruleset
+import RulesetFiles
+
+/// What `rules tune` checks before any user is lived: the knobs and their values, the
+/// targets and the objective, the sizes, the budget and every candidate's ruleset. Every
+/// problem is a usage error (exit 2) and nothing is lived or written.
+enum TuneSetup {
+    /// Defaults: the last round of a search lives 1,000 users × 14 days, as the sample of
+    /// `rules diff` does.
+    static let defaultUsers = 1_000
+    static let defaultDays = 14
+
+    static func question(
+        _ given: TuneCommand.Options, catalogue: KnobCatalogue, ruleset: Ruleset, population: Population
+    ) -> Result<
+        TuneQuestion, KnobProblem
+    > {
+        guard !given.vary.isEmpty else {
+            return .failure(
+                KnobProblem("tune needs a knob to vary", hint: "e.g. --vary policy.max_per_day=2..4 (rules tune --list-knobs lists them)"))
+        }
+        var knobs: [Knob] = []
+        var values: [[Double]] = []
+        for text in given.vary {
+            switch KnobRange.parse(text, catalogue: catalogue) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let (knob, range)):
+                guard !knobs.contains(where: { $0.name == knob.name }) else {
+                    return .failure(
+                        KnobProblem("--vary names \(knob.name) twice", hint: "give each knob once, with every value in one range or list"))
+                }
+                knobs.append(knob)
+                values.append(range)
+            }
+        }
+        let answers = population.groups.contains { !$0.behaviour.isEmpty }
+        let metrics = TuneMetric.names(ruleset: ruleset, groups: population.groups.map(\.name), answers: answers)
+        var targets: [TuneTarget] = []
+        for text in given.targets {
+            switch TuneTarget.parse(text, metrics: metrics) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let target): targets.append(target)
+            }
+        }
+        if given.maximise != nil, given.minimise != nil { return .failure(KnobProblem("--maximise and --minimise exclude each other")) }
+        let objective = given.maximise ?? given.minimise
+        if let objective, !metrics.contains(objective) {
+            let near = Suggestions.nearest(to: objective, among: metrics)
+            return .failure(
+                KnobProblem(
+                    "--\(given.maximise != nil ? "maximise" : "minimise") names an unknown metric '\(TuneQuestion.shown(objective))'",
+                    hint: near.map { "did you mean '\($0)'?" } ?? "metrics are the population report's names (docs/REFERENCE.md lists them)"))
+        }
+        guard objective != nil || !targets.isEmpty else {
+            return .failure(
+                KnobProblem("tune needs something to look for", hint: "give --target 'METRIC OP VALUE', --maximise METRIC or --minimise METRIC"))
+        }
+        let question = TuneQuestion(knobs: knobs, values: values, targets: targets, objective: objective, maximise: given.minimise == nil)
+        if let contradiction = question.contradiction { return .failure(KnobProblem("the targets contradict each other: \(contradiction)")) }
+        guard question.gridSize <= TuneQuestion.maxGrid else {
+            return .failure(
+                KnobProblem(
+                    "the knobs' values make \(question.gridSize) combinations, over the limit of \(TuneQuestion.maxGrid)",
+                    hint: "take larger steps or fewer knobs (at most \(TuneQuestion.maxCandidates) candidates are lived; a larger grid is sampled)"))
+        }
+        return .success(question)
+    }
+
+    /// The sizes, the candidates within the budget and each candidate's ruleset.
+    static func setup(
+        _ given: TuneCommand.Options, question: TuneQuestion, population: Population, read: RulesetLoad, prefix: String, _ io: CommandIO
+    )
+        -> Result<TuneSearch.Setup, KnobProblem>
+    {
+        let users = given.users ?? defaultUsers
+        let days = given.days ?? defaultDays
+        guard Population.livesWithinEngineDays(start: population.start, days: days) else {
+            return .failure(KnobProblem("--days \(days) runs past the last day the engine can close"))
+        }
+        guard let ruleset = read.ruleset else { return .failure(KnobProblem("the ruleset has errors")) }
+        if let problem = population.workProblem(users: users, days: days, ruleset: ruleset) { return .failure(KnobProblem(problem)) }
+        var limit = Swift.min(question.gridSize + 1, TuneQuestion.maxCandidates)
+        if let budget = given.budget {
+            guard let fits = TuneSchedule.candidatesWithin(budget, candidates: limit, users: users, days: days) else {
+                let least = TuneSchedule(candidates: 2, users: users, days: days).cost
+                return .failure(
+                    KnobProblem(
+                        "--budget \(budget) user-days is too small for one round",
+                        hint:
+                            "the least that works at \(users) users × \(days) days is \(least) (the current ruleset and one candidate); or lower --users"
+                    ))
+            }
+            limit = fits
+        }
+        let seed = given.seed.map(UInt64.init) ?? population.seed
+        let settings = TuneCandidates.make(question, limit: limit, seed: seed)
+        var rulesets: [Ruleset] = []
+        let directory = io.resolve(given.ruleset)
+        let sources = TuneCommand.relative(read.sources, prefix)
+        for setting in settings {
+            let texts = KnobEdit.texts(setting, knobs: question.knobs, sources: sources)
+            guard !texts.isEmpty else {
+                rulesets.append(ruleset)
+                continue
+            }
+            var overlay: [String: String] = [:]
+            for (file, text) in texts { overlay[(directory as NSString).appendingPathComponent(file)] = text }
+            let load = Ruleset.load(directory: directory, displayPrefix: prefix, overlay: overlay)
+            guard let candidate = load.ruleset else {
+                let first = load.diagnostics.first { $0.severity == .error }
+                return .failure(
+                    KnobProblem(
+                        "the candidate \(setting.text(question.knobs)) does not load: \(first.map { "\($0.file):\($0.location.line): \($0.message)" } ?? "errors")",
+                        hint: "narrow the range to values the ruleset accepts"))
+            }
+            rulesets.append(candidate)
+        }
+        let jobs = given.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let metrics = TuneMetric.names(
+            ruleset: ruleset, groups: population.groups.map(\.name), answers: population.groups.contains { !$0.behaviour.isEmpty })
+        return .success(
+            TuneSearch.Setup(
+                population: population, rulesets: rulesets, settings: settings, users: users, days: days, seed: seed, jobs: jobs, metrics: metrics))
+    }
+
+    /// Which target no candidate met with confidence, and the closest candidate; nil when one
+    /// candidate meets every target.
+    static func unmet(_ result: TuneResult) -> String? {
+        guard result.meeting.isEmpty else { return nil }
+        let finals = result.candidates.indices.filter { result.candidates[$0].stopped == nil }
+        let report = TuneReport(result: result, file: "", edit: "")
+        for target in result.question.targets {
+            let meeting = finals.filter { result.candidates[$0].estimates[target.metric].map(target.met) ?? false }
+            guard meeting.isEmpty else { continue }
+            let all = result.candidates.indices.compactMap { index in result.candidates[index].estimates[target.metric].map { (index, $0) } }
+            guard
+                let closest = all.max(by: { target.margin($0.1.high) + target.margin($0.1.low) < target.margin($1.1.high) + target.margin($1.1.low) })
+            else {
+                continue
+            }
+            let e = closest.1
+            return "no candidate met '\(target.text)' with confidence; the closest was candidate \(closest.0) (\(report.settingText(closest.0))): "
+                + "\(TuneReport.number(e.value, target.metric)), 95 % \(TuneReport.number(e.low, target.metric)) … \(TuneReport.number(e.high, target.metric))"
+                + "\nhelp: widen the knobs' ranges, loosen the target, or live more users (--users) for a narrower interval"
+        }
+        return "no candidate met every target at once with confidence\nhelp: widen the knobs' ranges or loosen a target"
+    }
+
+    /// One progress line on standard error, on a terminal only and never under CI: round,
+    /// candidates left, user-days lived and the time left.
+    static func progress(_ io: CommandIO, setup: TuneSearch.Setup) -> TuneSearch.Progress? {
+        guard isatty(2) == 1, (io.environment["CI"] ?? "").isEmpty else { return nil }
+        let started = Date()
+        let planned = TuneSchedule(candidates: setup.settings.count, users: setup.users, days: setup.days).cost
+        return { round, rounds, alive, lived in
+            let elapsed = Date().timeIntervalSince(started)
+            let left = lived > 0 ? elapsed / Double(lived) * Double(Swift.max(0, planned - lived)) : 0
+            let done = round == rounds
+            StandardStream.error.write(
+                done
+                    ? "\r\u{1B}[K"
+                    : "\rround \(round)/\(rounds): \(alive) candidates, \(lived) user-days lived, about \(Int(left.rounded())) s left\u{1B}[K")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A metric of one candidate over the users lived so far: its value, its 95 % interval, and
+/// its paired difference from the baseline (the same users, the same streams) with its own
+/// 95 % interval. Two candidates that answer alike for every user differ by exactly 0, with an
+/// interval of width 0.
+package struct TuneEstimate: Sendable, Equatable {
+    package var value: Double
+    package var low: Double
+    package var high: Double
+    package var difference: Double
+    package var differenceLow: Double
+    package var differenceHigh: Double
+
+    /// Bootstrap resamples for quantiles.
+    static let resamples = 200
+
+    /// `metric` for `users` (a candidate's outcomes) against `baseline` (the same users under
+    /// the current ruleset), a count scaled to `population` users; `seed` fixes the resamples.
+    static func of(
+        _ metric: TuneMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64
+    )
+        -> TuneEstimate
+    {
+        switch metric {
+        case .count(let key):
+            let x = users.map { $0.value(key) }
+            let b = baseline.map { $0.value(key) }
+            let scale = Double(population)
+            let (m, se) = meanAndError(x)
+            let (d, dse) = meanAndError(zip(x, b).map { $0 - $1 })
+            return TuneEstimate(
+                value: m * scale, low: (m - 1.96 * se) * scale, high: (m + 1.96 * se) * scale, difference: d * scale,
+                differenceLow: (d - 1.96 * dse) * scale, differenceHigh: (d + 1.96 * dse) * scale)
+        case .ratio(let top, let bottom):
+            let (r, z) = linearised(users, top, bottom)
+            let (rb, zb) = linearised(baseline, top, bottom)
+            let se = spread(z)
+            let dse = spread(zip(z, zb).map { $0 - $1 })
+            return TuneEstimate(
+                value: r, low: r - 1.96 * se, high: r + 1.96 * se, difference: r - rb, differenceLow: r - rb - 1.96 * dse,
+                differenceHigh: r - rb + 1.96 * dse)
+        case .quantile(let family, let q):
+            return bootstrap(family, q, users: users, baseline: baseline, seed: seed)
+        }
+    }
+
+    /// The mean and its standard error.
+    static func meanAndError(_ x: [Double]) -> (Double, Double) {
+        guard !x.isEmpty else { return (0, 0) }
+        let n = Double(x.count)
+        let mean = x.reduce(0, +) / n
+        guard x.count > 1 else { return (mean, 0) }
+        let ss = x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        return (mean, (ss / (n - 1) / n).squareRoot())
+    }
+
+    /// The ratio Σtop / Σbottom and each user's linearised part of it, (top − r·bottom) / mean bottom.
+    static func linearised(_ users: ArraySlice<UserOutcome>, _ top: String, _ bottom: String) -> (Double, [Double]) {
+        let x = users.map { $0.value(top) }
+        let y = users.map { $0.value(bottom) }
+        let sy = y.reduce(0, +)
+        guard sy > 0 else { return (0, Array(repeating: 0, count: x.count)) }
+        let r = x.reduce(0, +) / sy
+        let mean = sy / Double(y.count)
+        return (r, zip(x, y).map { ($0 - r * $1) / mean })
+    }
+
+    /// The standard error of a mean of linearised parts: √(Σz² / (n(n−1))).
+    static func spread(_ z: [Double]) -> Double {
+        guard z.count > 1 else { return 0 }
+        let n = Double(z.count)
+        return (z.reduce(0) { $0 + $1 * $1 } / (n * (n - 1))).squareRoot()
+    }
+
+    /// A quantile with percentile-bootstrap intervals over users, paired: each resample draws
+    /// the same users for the candidate and the baseline.
+    static func bootstrap(
+        _ family: String, _ q: Double, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, seed: UInt64
+    )
+        -> TuneEstimate
+    {
+        let mine = users.map { $0.histogram(family) }
+        let theirs = baseline.map { $0.histogram(family) }
+        let all = Array(0..<mine.count)
+        let value = quantile(mine, all, q)
+        let base = quantile(theirs, all, q)
+        guard mine.count > 1 else {
+            return TuneEstimate(
+                value: value, low: value, high: value, difference: value - base, differenceLow: value - base, differenceHigh: value - base)
+        }
+        var random = SplitMix64(mixing: seed, SplitMix64.fnv1a(family + "\u{1}\(q)"))
+        var values: [Double] = []
+        var differences: [Double] = []
+        var picks = Array(repeating: 0, count: mine.count)
+        for _ in 0..<resamples {
+            for i in picks.indices { picks[i] = Int(random.next() % UInt64(mine.count)) }
+            let a = quantile(mine, picks, q)
+            values.append(a)
+            differences.append(a - quantile(theirs, picks, q))
+        }
+        let (low, high) = percentiles(values)
+        let (dLow, dHigh) = percentiles(differences)
+        return TuneEstimate(
+            value: value, low: Swift.min(low, value), high: Swift.max(high, value), difference: value - base,
+            differenceLow: Swift.min(dLow, value - base),
+            differenceHigh: Swift.max(dHigh, value - base))
+    }
+
+    /// The nearest-rank quantile of the histograms of the users `picks` (as `Histogram.quantile`).
+    static func quantile(_ histograms: [[(Int, Int)]], _ picks: [Int], _ q: Double) -> Double {
+        var counts: [Int: Int] = [:]
+        var total = 0
+        for pick in picks {
+            for (value, count) in histograms[pick] {
+                counts[value, default: 0] += count
+                total += count
+            }
+        }
+        guard total > 0 else { return 0 }
+        let rank = Swift.max(1, Int((q * Double(total)).rounded(.up)))
+        var seen = 0
+        for value in counts.keys.sorted() {
+            seen += counts[value] ?? 0
+            if seen >= rank { return Double(value) }
+        }
+        return Double(counts.keys.max() ?? 0)
+    }
+
+    /// The 2.5th and 97.5th percentiles.
+    static func percentiles(_ values: [Double]) -> (Double, Double) {
+        let sorted = values.sorted()
+        guard let first = sorted.first, let last = sorted.last else { return (0, 0) }
+        let n = sorted.count
+        let low = Int((0.025 * Double(n)).rounded(.down))
+        let high = Int((0.975 * Double(n)).rounded(.up)) - 1
+        return (low < n ? sorted[low] : first, high >= 0 && high < n ? sorted[high] : last)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import RulesDiagnostics
+
+/// A search's report: the candidates that meet every target with confidence (best first),
+/// every candidate with the round it stopped in and why, the Pareto set of the objective and
+/// the first target, and the best candidate's edit. Text and JSON here; the page in
+/// `TuneReportHTML`.
+package struct TuneReport: Sendable {
+    package var result: TuneResult
+    /// The population file as given.
+    package var file: String
+    /// The best candidate's edit as a unified diff ("" when it is the current ruleset).
+    package var edit: String
+
+    package init(result: TuneResult, file: String, edit: String) {
+        self.result = result
+        self.file = file
+        self.edit = edit
+    }
+
+    /// The best candidate: the first that meets every target.
+    package var best: Int? { result.meeting.first }
+
+    /// A metric's value in a reader's units: a share as a percentage, a mean with two decimals,
+    /// a count grouped.
+    package static func number(_ value: Double, _ metric: String) -> String {
+        if value < 0 { return "−" + number(-value, metric) }
+        if MetricWords.isShare(metric) { return MetricWords.percent(value) }
+        let whole: Bool
+        switch TuneMetric.form(metric) {
+        case .count?, .quantile?: whole = true
+        default: whole = value == value.rounded()
+        }
+        if whole, abs(value) < 1e15 { return PopulationReport.grouped(Int(value.rounded())) }
+        return String(format: "%.2f", value)
+    }
+
+    /// A difference in the same units, signed (`+0.4 points`, `−12`).
+    static func signed(_ value: Double, _ metric: String) -> String {
+        let sign = value > 0 ? "+" : value < 0 ? "−" : "±"
+        if MetricWords.isShare(metric) { return sign + String(format: "%.1f", abs(value) * 100) + " points" }
+        return sign + number(abs(value), metric)
+    }
+
+    /// The value as a JSON number rounded as the population report rounds it: shares to four
+    /// decimals, means to two, counts whole when they are.
+    static func rounded(_ value: Double, _ metric: String) -> Double {
+        if MetricWords.isShare(metric) { return (value * 10_000).rounded() / 10_000 }
+        if metric.hasSuffix(".mean") { return (value * 100).rounded() / 100 }
+        return (value * 10_000).rounded() / 10_000
+    }
+
+    /// The Pareto set of the objective and the first target among every candidate (each at
+    /// its last round): none is better on one and at least as good on the other.
+    package var pareto: [Int] {
+        guard let axes = axes else { return [] }
+        let points = result.candidates.indices.compactMap { index -> (Int, Double, Double)? in
+            guard let x = result.candidates[index].estimates[axes.x.metric], let y = result.candidates[index].estimates[axes.y.metric] else {
+                return nil
+            }
+            return (index, axes.x.sign * x.value, axes.y.sign * y.value)
+        }
+        return points.filter { p in !points.contains { q in q.1 >= p.1 && q.2 >= p.2 && (q.1 > p.1 || q.2 > p.2) } }.map(\.0)
+    }
+
+    /// The two metrics the report draws: the objective (else the second target) across, the
+    /// first target up; each with +1 when more is better.
+    package var axes: (x: (metric: String, sign: Double), y: (metric: String, sign: Double))? {
+        let question = result.question
+        guard let first = question.targets.first else { return nil }
+        let targetSign: Double = first.op == .atMost || first.op == .below ? -1 : 1
+        if let objective = question.objective, objective != first.metric {
+            return ((objective, question.maximise ? 1 : -1), (first.metric, targetSign))
+        }
+        guard question.targets.count > 1 else { return nil }
+        let second = question.targets[1]
+        return ((second.metric, second.op == .atMost || second.op == .below ? -1 : 1), (first.metric, targetSign))
+    }
+
+    /// `policy.max_per_day=2` or `(the current ruleset)`.
+    package func settingText(_ index: Int) -> String {
+        let text = result.candidates[index].setting.text(result.question.knobs)
+        return index == 0 ? "\(text) (now)" : text
+    }
+
+    package func text() -> String {
+        var out = header()
+        let meeting = result.meeting
+        if meeting.isEmpty {
+            out += "\nno candidate meets every target with confidence\n"
+        } else {
+            out += "\nmeet every target with confidence, best first:\n"
+            for (rank, index) in meeting.enumerated() {
+                out += "  \(rank + 1). candidate \(index): \(settingText(index))\n"
+                for metric in result.metrics.prefix(result.question.targets.count + (result.question.objective == nil ? 0 : 1)) {
+                    if let e = result.candidates[index].estimates[metric] { out += "       \(line(metric, e))\n" }
+                }
+            }
+        }
+        out += "\ncandidates (users lived; how each ended):\n"
+        for (index, candidate) in result.candidates.enumerated() {
+            let fate =
+                candidate.stopped ?? (meeting.contains(index) ? "meets every target" : "lived the last round; not every target met with confidence")
+            out += "  \(index). \(settingText(index)) — \(PopulationReport.grouped(candidate.users)) users; \(fate)\n"
+        }
+        let front = pareto
+        if let axes, !front.isEmpty {
+            out += "\nPareto set (\(axes.x.metric) against \(axes.y.metric)): candidates \(front.map(String.init).joined(separator: ", "))\n"
+        }
+        if let best {
+            out += "\nbest: candidate \(best) (\(settingText(best)))\n"
+            // The targets and the objective, then the headline metrics the edit moves.
+            let asked = result.question.targets.count + (result.question.objective == nil ? 0 : 1)
+            for (position, metric) in result.metrics.enumerated() {
+                guard let e = result.candidates[best].estimates[metric], position < asked || e.difference != 0 else { continue }
+                out += "  \(line(metric, e))\n"
+            }
+            out += edit.isEmpty ? "\nthe best candidate is the current ruleset: nothing to edit\n" : "\nthe edit:\n" + edit
+        }
+        return out
+    }
+
+    func header() -> String {
+        let q = result.question
+        let sizes = result.schedule.users.prefix(result.roundsRun).map { PopulationReport.grouped($0) }.joined(separator: " → ")
+        let full = TuneSchedule.fullCost(candidates: result.candidates.count, users: result.population, days: result.days)
+        let share = full == 0 ? 0 : Double(result.userDays) / Double(full) * 100
+        var out =
+            "rules tune \(PopulationReport.line(file)): \(result.candidates.count) candidates, \(result.roundsRun) round\(result.roundsRun == 1 ? "" : "s") "
+        out += "(\(sizes) users × \(result.days) days), seed \(result.seed)\n"
+        for (knob, values) in zip(q.knobs, q.values) {
+            out += "  vary \(knob.name) (\(knob.place)) over \(values.map(knob.literal).joined(separator: ", ")); now \(knob.literal(knob.current))\n"
+        }
+        for target in q.targets { out += "  target \(target.text)\n" }
+        if let objective = q.objective { out += "  \(q.maximise ? "maximise" : "minimise") \(objective)\n" }
+        out +=
+            "  lived \(PopulationReport.grouped(result.userDays)) user-days: \(String(format: "%.1f", share)) % of living every candidate at full size (\(PopulationReport.grouped(full)))\n"
+        if result.budgetEnded {
+            out += "  the budget ended before the last round: the last round ran at \(sizes.split(separator: " ").last ?? "") users\n"
+        }
+        return out
+    }
+
+    /// `notices a user-day (mean): 1.91 (95 % 1.88 … 1.94); −0.31 against now (95 % −0.33 … −0.29) [notifications.per_user_day.mean]`.
+    func line(_ metric: String, _ e: TuneEstimate) -> String {
+        let words = MetricWords.words(metric)
+        return
+            "\(words == metric ? metric : words): \(Self.number(e.value, metric)) (95 % \(Self.number(e.low, metric)) … \(Self.number(e.high, metric))); "
+            + "\(Self.signed(e.difference, metric)) against now (95 % \(Self.signed(e.differenceLow, metric)) … \(Self.signed(e.differenceHigh, metric)))"
+            + (words == metric ? "" : " [\(metric)]")
+    }
+
+    package func json() -> JSONValue {
+        let q = result.question
+        func estimate(_ metric: String, _ e: TuneEstimate) -> JSONValue {
+            .object([
+                ("metric", .string(metric)), ("value", .number(Self.rounded(e.value, metric))), ("low", .number(Self.rounded(e.low, metric))),
+                ("high", .number(Self.rounded(e.high, metric))), ("difference", .number(Self.rounded(e.difference, metric))),
+                ("difference_low", .number(Self.rounded(e.differenceLow, metric))),
+                ("difference_high", .number(Self.rounded(e.differenceHigh, metric))),
+            ])
+        }
+        let candidates: [JSONValue] = result.candidates.enumerated().map { index, c in
+            .object([
+                ("candidate", .int(index)), ("baseline", .bool(index == 0)),
+                ("values", .object(zip(q.knobs, c.setting.values).map { ($0.name, .string($0.literal($1))) })),
+                ("users", .int(c.users)), ("last_round", .int(c.round + 1)), ("stopped", c.stopped.map(JSONValue.string) ?? .null),
+                ("meets_targets", .bool(result.meeting.contains(index))),
+                ("metrics", .array(result.metrics.compactMap { m in c.estimates[m].map { estimate(m, $0) } })),
+                ("rounds", .array(c.rounds.map { r in .array(r.keys.sorted().compactMap { m in r[m].map { estimate(m, $0) } }) })),
+            ])
+        }
+        let knobs: [JSONValue] = zip(q.knobs, q.values).map { knob, values in
+            .object([
+                ("knob", .string(knob.name)), ("file", .string(knob.file)), ("line", .int(knob.line)), ("now", .string(knob.literal(knob.current))),
+                ("values", .array(values.map { .string(knob.literal($0)) })),
+            ])
+        }
+        return .object([
+            ("population", .string(file)), ("users", .int(result.population)), ("days", .int(result.days)),
+            ("seed", .int(Int(clamping: result.seed))),
+            ("knobs", .array(knobs)), ("targets", .array(q.targets.map { .string($0.text) })),
+            (
+                "objective",
+                q.objective.map { .object([("metric", .string($0)), ("direction", .string(q.maximise ? "maximise" : "minimise"))]) } ?? .null
+            ),
+            ("rounds", .array(result.schedule.users.prefix(result.roundsRun).map { .int($0) })), ("budget_ended", .bool(result.budgetEnded)),
+            ("user_days", .int(result.userDays)),
+            ("full_size_user_days", .int(TuneSchedule.fullCost(candidates: result.candidates.count, users: result.population, days: result.days))),
+            ("meeting", .array(result.meeting.map { .int($0) })), ("best", best.map { .int($0) } ?? .null),
+            ("pareto", .array(pareto.map { .int($0) })),
+            ("candidates", .array(candidates)), ("edit", .string(edit)),
+        ])
+    }
+}

@@ -1,0 +1,215 @@
+import CLITestSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// `rules tune` as a designer asks it: the known answers (the cap that meets a cap-sized
+/// target, a threshold at the boundary a target cuts, identical candidates differing by
+/// exactly nothing, a planted best never stopped), the tuned copy `--write` leaves behind,
+/// and every bad input refused with exit 2 and nothing written.
+@Suite struct TuneCommandTests {
+    static let root = Fixtures.repositoryRoot()
+    static let office = ["tune", "populations/office_workers.yaml", "--users", "60", "--days", "5", "--jobs", "2"]
+
+    static func json(_ run: CapturedRun, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+        return try #require(object as? [String: Any], sourceLocation: sourceLocation)
+    }
+
+    static func candidates(_ report: [String: Any]) -> [[String: Any]] { report["candidates"] as? [[String: Any]] ?? [] }
+
+    static func metric(_ candidate: [String: Any], _ name: String) -> [String: Double] {
+        let metrics = candidate["metrics"] as? [[String: Any]] ?? []
+        guard let found = metrics.first(where: { $0["metric"] as? String == name }) else { return [:] }
+        var out: [String: Double] = [:]
+        for (key, value) in found { if let number = value as? NSNumber { out[key] = number.doubleValue } }
+        return out
+    }
+
+    static func values(_ candidate: [String: Any]) -> [String: String] { candidate["values"] as? [String: String] ?? [:] }
+
+    @Test func picksTheCapThatMeetsACapSizedTarget() throws {
+        let run = CapturedRun(
+            Self.office + [
+                "--vary", "policy.max_per_day=1..5", "--target", "notifications.per_user_day.max <= 2", "--maximise",
+                "notifications.per_user_day.mean", "--format", "json",
+            ], in: Self.root)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        let report = try Self.json(run)
+        let best = try #require(report["best"] as? Int)
+        #expect(Self.values(Self.candidates(report)[best]) == ["policy.max_per_day": "2"])
+        // Every cap above 2 is ruled out by the target, and says so.
+        for candidate in Self.candidates(report) where (Int(Self.values(candidate)["policy.max_per_day"] ?? "") ?? 0) > 2 {
+            #expect((candidate["stopped"] as? String)?.contains("ruled out by 'notifications.per_user_day.max <= 2'") == true)
+        }
+        #expect(run.stdout.contains("\"edit\": \"--- a/rules/notifications.yaml"))
+    }
+
+    @Test func aThresholdLandsWithinOneStepOfTheBoundaryATargetCuts() throws {
+        // The light route's share grows with the sleep threshold; the target cuts it at 20 %.
+        let tune = CapturedRun(
+            Self.office + [
+                "--vary", "route.short_sleep=300..480/30", "--target", "routes.light.share <= 20%", "--maximise", "routes.light.share", "--format",
+                "json",
+            ], in: Self.root)
+        #expect(tune.exitCode == .success, "\(tune.stderr)")
+        let chosen = try #require(Self.candidates(try Self.json(tune))[try #require(try Self.json(tune)["best"] as? Int)])
+        let value = try #require(Int(Self.values(chosen)["route.short_sleep"] ?? ""))
+        // The truth: every value lived at full size on the same users.
+        var boundary = 0
+        for threshold in stride(from: 300, through: 480, by: 30) {
+            let variant = try Fixtures.variantOfShipped([("rules/route.yaml", "< 360", "< \(threshold)")])
+            try FileManager.default.copyItem(atPath: Self.root + "/populations", toPath: variant.directory + "/populations")
+            let lived = CapturedRun(
+                ["population", "populations/office_workers.yaml", "--users", "60", "--days", "5", "--format", "json"], in: variant.directory)
+            let share = try #require(((try Self.json(lived)["routes"] as? [String: Any])?["light"] as? [String: Any])?["share"] as? Double)
+            if share <= 0.2 { boundary = threshold }
+        }
+        #expect(boundary > 300)
+        #expect(abs(value - boundary) <= 30, "chose \(value), the boundary is \(boundary)")
+    }
+
+    @Test func candidatesThatAnswerAlikeDifferByExactlyNothing() throws {
+        // At most 60 or 64 notices pending: nobody is ever near either, so the two rulesets
+        // answer every user alike.
+        let run = CapturedRun(
+            Self.office + ["--vary", "policy.max_pending=60", "--maximise", "notifications.per_user_day.mean", "--format", "json"], in: Self.root)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        let report = try Self.json(run)
+        let other = try #require(Self.candidates(report).first { Self.values($0)["policy.max_pending"] == "60" })
+        for entry in other["metrics"] as? [[String: Any]] ?? [] {
+            let name = entry["metric"] as? String ?? ""
+            let numbers = Self.metric(other, name)
+            #expect(numbers["difference"] == 0 && numbers["difference_low"] == 0 && numbers["difference_high"] == 0, "\(name): \(numbers)")
+        }
+    }
+
+    @Test(arguments: [3, 11, 29])
+    func aPlantedBestIsNeverStoppedEarly(seed: Int) throws {
+        // The lowest cap sends strictly the fewest notices: the planted best of a search that
+        // minimises them, over four rounds of halving.
+        let run = CapturedRun(
+            Self.office + [
+                "--seed", "\(seed)", "--vary", "policy.max_per_day=1..8", "--minimise", "notifications.per_user_day.mean", "--format", "json",
+            ], in: Self.root)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        let report = try Self.json(run)
+        #expect((report["rounds"] as? [Int])?.count ?? 0 >= 3)
+        let planted = try #require(Self.candidates(report).first { Self.values($0)["policy.max_per_day"] == "1" })
+        #expect(planted["stopped"] is NSNull)
+        #expect(report["best"] as? Int == planted["candidate"] as? Int)
+    }
+
+    @Test func sameCommandSameBytesWhateverTheJobs() {
+        let arguments = [
+            "tune", "populations/office_workers.yaml", "--users", "40", "--days", "4", "--vary", "policy.max_per_day=2..4", "--maximise",
+            "streak.mean", "--format", "json",
+        ]
+        let one = CapturedRun(arguments + ["--jobs", "1"], in: Self.root)
+        let two = CapturedRun(arguments + ["--jobs", "2"], in: Self.root)
+        #expect(one.exitCode == .success, "\(one.stderr)")
+        #expect(one.stdout == two.stdout)
+    }
+
+    @Test func theTunedCopyPassesCheckDiffNamesTheKnobAndItsPopulationEqualsTheLastRound() throws {
+        let out = Fixtures.temporaryDirectory() + "/tuned"
+        let tune = CapturedRun(
+            Self.office + [
+                "--vary", "policy.max_per_day=1..5", "--target", "notifications.per_user_day.max <= 2", "--maximise",
+                "notifications.per_user_day.mean", "--format", "json", "--write", out,
+            ], in: Self.root)
+        #expect(tune.exitCode == .success, "\(tune.stderr)")
+        let report = try Self.json(tune)
+        let best = Self.candidates(report)[try #require(report["best"] as? Int)]
+        let check = CapturedRun(["check", out], in: Self.root)
+        #expect(check.exitCode == .success, "\(check.stdout)\(check.stderr)")
+        // `rules diff` names exactly the tuned element, at its line in the copy.
+        let diff = CapturedRun(["diff", ".", out, "--no-population", "--scenarios", "scenarios/good_day.yaml", "--format", "json"], in: Self.root)
+        let elements = try #require(try Self.json(diff)["elements"] as? [[String: Any]])
+        #expect(elements.map { "\($0["kind"] ?? "") \($0["id"] ?? "") :\($0["line"] ?? "")" } == ["policy max_per_day :4"])
+        let lived = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--ruleset", out, "--users", "60", "--days", "5", "--format", "json"], in: Self.root)
+        let population = try Self.json(lived)
+        let perDay = try #require((population["notifications"] as? [String: Any])?["per_user_day"] as? [String: Any])
+        #expect(Self.metric(best, "notifications.per_user_day.mean")["value"] == (perDay["mean"] as? Double))
+        #expect(Self.metric(best, "notifications.per_user_day.max")["value"] == (perDay["max"] as? Double))
+        let light = ((population["routes"] as? [String: Any])?["light"] as? [String: Any])?["share"] as? Double
+        #expect(Self.metric(best, "routes.light.share")["value"] == light)
+        let failed = (population["day_results"] as? [String: Any])?["failed"] as? Double
+        #expect(Self.metric(best, "day_results.failed")["value"] == failed)
+    }
+
+    @Test(arguments: [
+        (["--vary", "policy.max_per_dya=2..4", "--maximise", "streak.mean"], "did you mean 'policy.max_per_day'?"),
+        (["--vary", "policy.max_per_day=0..3", "--maximise", "streak.mean"], "0 is outside what its key allows (1 … 64)"),
+        (["--vary", "policy.max_per_day=2,1000", "--maximise", "streak.mean"], "1000 is outside what its key allows"),
+        (["--vary", "policy.quiet_hours.start=22:00..25:00/30m", "--maximise", "streak.mean"], "the ends are not times of day"),
+        (["--vary", "route.short_sleep=330..420/20", "--maximise", "streak.mean"], "does not divide"),
+        (["--vary", "policy.max_per_day=4..2", "--maximise", "streak.mean"], "is empty"),
+        (["--vary", "policy.max_per_day=2..4", "--maximise", "streak.maen"], "did you mean 'streak.mean'?"),
+        (
+            [
+                "--vary", "policy.max_per_day=2..4", "--target", "notifications.per_user_day.max <= 1", "--target",
+                "notifications.per_user_day.max >= 2",
+            ],
+            "cannot both hold"
+        ),
+        (["--vary", "policy.max_per_day=2..4", "--maximise", "streak.mean", "--budget", "10"], "the least that works"),
+        (["--vary", "rules/route.yaml:14=0.5,0.7", "--maximise", "streak.mean"], "holds 2 knobs"),
+        (
+            [
+                "--vary", "policy.max_per_day=1..64", "--vary", "policy.weaken.after_ignored=1..100", "--vary", "recovery.max_items=1..10", "--vary",
+                "policy.max_pending=1..64", "--maximise", "streak.mean",
+            ], "over the limit of 100000"
+        ),
+        (["--vary", "policy.max_per_day=2..4"], "needs something to look for"),
+        (
+            ["--vary", "policy.max_per_day=2..4", "--target", "notifications.per_user_day.max <= 0"],
+            "no candidate met 'notifications.per_user_day.max <= 0'"
+        ),
+    ])
+    func badInputIsAUsageErrorAndWritesNothing(arguments: [String], message: String) throws {
+        let out = Fixtures.temporaryDirectory() + "/tuned"
+        let run = CapturedRun(Self.office + arguments + ["--write", out], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func writeNeverGoesIntoTheInputOverAFullDirectoryOrThroughALink() throws {
+        let copy = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
+        let question = [
+            "tune", "populations/office_workers.yaml", "--users", "30", "--days", "3", "--vary", "policy.max_per_day=2..3", "--maximise",
+            "notifications.per_user_day.mean",
+        ]
+        let before = try String(contentsOfFile: copy + "/rules/notifications.yaml", encoding: .utf8)
+        for target in [".", "rules", "rules/tuned"] {
+            let run = CapturedRun(question + ["--write", target], in: copy)
+            #expect(run.exitCode == .usage, "\(target)")
+            #expect(run.stderr.contains("it is the input ruleset"), "\(run.stderr)")
+        }
+        let full = Fixtures.temporaryDirectory()
+        try "keep".write(toFile: full + "/note.txt", atomically: true, encoding: .utf8)
+        let over = CapturedRun(question + ["--write", full], in: copy)
+        #expect(over.exitCode == .usage)
+        #expect(over.stderr.contains("it is not empty"))
+        let link = Fixtures.temporaryDirectory() + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Fixtures.temporaryDirectory())
+        let through = CapturedRun(question + ["--write", link], in: copy)
+        #expect(through.exitCode == .usage)
+        #expect(through.stderr.contains("it is a link"))
+        #expect(try String(contentsOfFile: copy + "/rules/notifications.yaml", encoding: .utf8) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: full) == ["note.txt"])
+    }
+
+    @Test func listKnobsNamesEveryKindWithItsValueAndBounds() {
+        let run = CapturedRun(["tune", "--list-knobs"], in: Self.root)
+        #expect(run.exitCode == .success)
+        for expected in [
+            "policy.max_per_day", "rules/notifications.yaml:4  now 3  bounds 1 … 64", "notifications.evening_underachievement.at",
+            "route.short_sleep", "rules/route.yaml:18  now 360", "settings.day_starts_at.default", "judgement.day.success", "light.scale",
+        ] {
+            #expect(run.stdout.contains(expected), "\(expected)")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import RulesDiagnostics
+import Ruleset
+import RulesetFiles
+import ShippedRuleset
+import Testing
+
+@testable import RulesSimulator
+
+/// The parts of a search on their own: the schedule's rounds and cost, the candidates
+/// (grid or sample, the baseline first), estimates that are exactly zero for users who
+/// answer alike, edits that change only the value's characters, and the diff they make.
+@Suite struct TuneTests {
+    static let load = Ruleset.load(directory: ShippedRuleset.root)
+
+    static func catalogue() throws -> KnobCatalogue {
+        let ruleset = try #require(load.ruleset)
+        return KnobCatalogue(ruleset: ruleset, documents: load.documents, sources: load.sources)
+    }
+
+    @Test func halvingRoundsDoubleTheirUsersUpToTheLast() {
+        let schedule = TuneSchedule(candidates: 24, users: 1_000, days: 14)
+        #expect(schedule.alive == [24, 12, 6, 3, 2])
+        #expect(schedule.users == [63, 125, 250, 500, 1_000])
+        // Far less than living every candidate at full size, and never below two candidates' worth.
+        #expect(schedule.cost < TuneSchedule.fullCost(candidates: 24, users: 1_000, days: 14) / 2)
+        #expect(TuneSchedule(candidates: 2, users: 1_000, days: 14).cost == 2 * 1_000 * 14)
+        #expect(TuneSchedule.candidatesWithin(2 * 1_000 * 14 - 1, candidates: 24, users: 1_000, days: 14) == nil)
+        let fits = TuneSchedule.candidatesWithin(100_000, candidates: 500, users: 1_000, days: 14) ?? 0
+        #expect(fits >= 2 && TuneSchedule(candidates: fits, users: 1_000, days: 14).cost <= 100_000)
+        #expect(TuneSchedule(candidates: fits + 1, users: 1_000, days: 14).cost > 100_000)
+        // A small population: the first round is never below 20 users (or all of them).
+        #expect(TuneSchedule(candidates: 64, users: 30, days: 3).users.first == 20)
+    }
+
+    @Test func aGridTooLargeIsSampledEvenlyWithTheBaselineFirst() throws {
+        let catalogue = try Self.catalogue()
+        let cap = try #require(catalogue.knobs.first { $0.name == "policy.max_per_day" })
+        let time = try #require(catalogue.knobs.first { $0.name == "notifications.evening_underachievement.at" })
+        let question = TuneQuestion(
+            knobs: [cap, time], values: [Array(1...20).map(Double.init), stride(from: 68_400.0, through: 79_200, by: 600).map { $0 }], targets: [],
+            objective: "streak.mean", maximise: true)
+        let sample = TuneCandidates.make(question, limit: 40, seed: 7)
+        #expect(sample.first == KnobSetting([3, 73_800]))
+        #expect(sample.count <= 40 && Set(sample).count == sample.count)
+        // Latin hypercube: the caps drawn spread over the whole range, not bunched at one end.
+        let caps = Set(sample.dropFirst().map { $0.values[0] })
+        #expect(caps.count >= 15 && caps.contains { $0 <= 3 } && caps.contains { $0 >= 18 })
+        #expect(TuneCandidates.make(question, limit: 40, seed: 7) == sample)
+        let small = TuneCandidates.make(question, limit: 1_000, seed: 7)
+        #expect(small.count == 20 * 19 + 1 || small.count == 20 * 19)
+    }
+
+    @Test func usersWhoAnswerAlikeDifferByExactlyNothing() {
+        var tally = PopulationTally()
+        tally.users = 1
+        tally.userDays = 3
+        tally.deliveriesPerUserDay.add(2, count: 2)
+        tally.deliveriesPerUserDay.add(1)
+        tally.busiestDay.add(2)
+        tally.routes = ["light": 1, "regular": 2]
+        var other = tally
+        other.deliveriesPerUserDay = Histogram()
+        other.deliveriesPerUserDay.add(3, count: 3)
+        other.busiestDay = Histogram()
+        other.busiestDay.add(3)
+        let users = (0..<30).map { UserOutcome($0 % 2 == 0 ? tally : other) }
+        for name in [
+            "notifications.per_user_day.mean", "notifications.per_user_day.p90", "routes.light.share", "busiest_day.at_least_3.share", "user_days",
+        ] {
+            guard let form = TuneMetric.form(name) else { continue }
+            let e = TuneEstimate.of(form, users: users[...], baseline: users[...], population: 1_000, seed: 1)
+            #expect(e.difference == 0 && e.differenceLow == 0 && e.differenceHigh == 0, "\(name)")
+        }
+        let mean = TuneEstimate.of(
+            .ratio("notifications.per_user_day.sum", over: "user_days"), users: users[...], baseline: users[...], population: 30, seed: 1)
+        #expect(abs(mean.value - (15.0 * 5 + 15 * 9) / 90) < 1e-12)
+        #expect(mean.low < mean.value && mean.high > mean.value)
+    }
+
+    @Test func anEditChangesOnlyTheValueAndItsDiffAppliesAsAPatch() throws {
+        let catalogue = try Self.catalogue()
+        let knobs = catalogue.knobs.filter { ["policy.quiet_hours.start", "route.short_sleep"].contains($0.name) }
+        #expect(knobs.count == 2)
+        let texts = KnobEdit.texts(KnobSetting([79_200, 345]), knobs: knobs, sources: Self.load.sources)
+        let notifications = try #require(texts["rules/notifications.yaml"])
+        // Quotes, layout and the comment stay; only the value's characters change.
+        #expect(notifications.contains(#"  quiet_hours: { start: "22:00", end: "07:00" }   # 22:30 이후 기본 알림 금지"#))
+        let route = try #require(texts["rules/route.yaml"])
+        #expect(route.contains("when: (sleep.minutes ?? 420) < 345"))
+        let old = try #require(Self.load.sources["rules/route.yaml"]).text
+        #expect(old.count == route.count)
+        let diff = UnifiedDiff.of(old, route, file: "rules/route.yaml")
+        #expect(diff.hasPrefix("--- a/rules/route.yaml\n+++ b/rules/route.yaml\n@@ -15,7 +15,7 @@\n"))
+        #expect(diff.contains("\n-    when: (sleep.minutes ?? 420) < 360\n+    when: (sleep.minutes ?? 420) < 345\n"))
+    }
+}

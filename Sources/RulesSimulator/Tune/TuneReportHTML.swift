@@ -20,11 +20,12 @@ package enum TuneReportHTML {
             let fate = c.stopped ?? (meeting.contains(index) ? "meets every target" : "lived the last round; not every target met")
             let mark = index == report.best ? " class=\"best\"" : ""
             return "<tr\(mark)><td class=n>\(index)\(index == 0 ? "<br/><small>now</small>" : "")</td><td>\(values.joined(separator: "<br/>"))</td>"
-                + "<td class=n>\(PopulationReport.grouped(c.users))</td><td>\(judged.joined(separator: "<br/>"))<br/><small>\(e(fate))</small></td></tr>"
+                + "<td class=n>\(PopulationReport.grouped(c.users))</td><td>\(judged.joined(separator: "<br/>"))<br/><small>\(BehaviourDiff.breakable(fate))</small></td></tr>"
         }.joined()
         let question =
             result.question.targets.map { "target <code>\(e($0.text))</code>" }
-            + [result.question.objective.map { "\(result.question.maximise ? "maximise" : "minimise") <code>\(e($0))</code>" }].compactMap { $0 }
+            + [result.question.objective.map { "\(result.question.maximise ? "maximise" : "minimise") <code>\(BehaviourDiff.breakable($0))</code>" }]
+            .compactMap { $0 }
         let edit = report.edit.isEmpty ? "" : "<h2>The best candidate's edit</h2><pre>\(e(report.edit))</pre>"
         return """
             <!doctype html>
@@ -34,16 +35,16 @@ package enum TuneReportHTML {
             body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
             *{box-sizing:border-box}body{overflow-wrap:break-word;word-break:keep-all}h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
             table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
-            .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.best{background:#e8f5e9}code{font-size:.85em;overflow-wrap:anywhere}
+            .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.best{background:#e8f5e9}code{font-size:.85em}
             pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f5f5f7;padding:8px;font-size:13px}figure{margin:0}svg{width:100%;max-width:640px;height:auto;display:block}
             svg text{font-size:11px;fill:#555}.pt{fill:#fff;stroke:#0a84ff;stroke-width:1.5}.front{fill:#0a84ff}.base{fill:#ff9f0a;stroke:#c77700}.bar{stroke:#0a84ff;stroke-width:1;opacity:.6}
             .bound{stroke:#c62828;stroke-dasharray:4 3}
             @media (max-width:600px){td,th{padding:4px 3px;font-size:13px}}
             </style></head><body>
-            <h1>rules tune — \(e(report.file))</h1>
+            <h1>rules tune — \(BehaviourDiff.breakable(report.file))</h1>
             <p>\(result.candidates.count) candidates · \(result.roundsRun) rounds (\(result.schedule.users.prefix(result.roundsRun).map { PopulationReport.grouped($0) }.joined(separator: " → ")) users × \(result.days) days) · seed \(result.seed) · \(PopulationReport.grouped(result.userDays)) user-days lived</p>
             <p>\(question.joined(separator: " · "))</p>
-            <p>\(report.best.map { "Best: candidate \($0) — <code>\(e(report.settingText($0)))</code>" } ?? "No candidate meets every target with confidence.")</p>
+            <p>\(report.best.map { "Best: candidate \($0) — <code>\(BehaviourDiff.breakable(report.settingText($0)))</code>" } ?? "No candidate meets every target with confidence.")</p>
             \(scatter(report))
             <h2>Candidates</h2>
             <table><thead><tr><th class=n>#</th><th>values</th><th class=n>users</th><th>metrics and fate</th></tr></thead><tbody>\(rows)</tbody></table>

@@ -29,8 +29,9 @@ enum TuneReference {
             Targets (`--target 'METRIC OP VALUE'`, OP one of `<=`, `<`, `>=`, `>`) and the
             objective (`--maximise` or `--minimise`) name a metric of the population report.
             A count is shown for the whole population asked for (the mean per user × `--users`);
-            a share is 0 to 1 (a target may write `10%`); `.p50`, `.p90`, `.p99` and `.max` are
-            quantiles of a histogram, with bootstrap intervals over users. Besides the report's
+            a share is 0 to 1 (a target may write `10%`); `.p50`, `.p90` and `.p99` are quantiles
+            of a histogram, with bootstrap intervals over users; `.max` has no interval (more
+            users can only raise it: a target on it is judged by the users lived). Besides the report's
             names, tune reads `busiest_day.at_least_N.share` (users with a day of N or more
             notices, any N from 1), `answers.opted_out_all.share` and
             `answers.by_type.TYPE.opted_out.share` (users who switched notices off), and each

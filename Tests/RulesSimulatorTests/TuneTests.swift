@@ -78,6 +78,26 @@ import Testing
         #expect(mean.low < mean.value && mean.high > mean.value)
     }
 
+    @Test func aShareSeenAtZeroIsBoundedByTheRuleOfThreeAndAMaximumHasNoInterval() {
+        var tally = PopulationTally()
+        tally.users = 1
+        tally.userDays = 2
+        tally.busiestDay.add(2)
+        tally.deliveriesPerUserDay.add(2, count: 2)
+        var busier = tally
+        busier.busiestDay = Histogram()
+        busier.busiestDay.add(3)
+        let users = (0..<30).map { _ in UserOutcome(tally) }
+        let rare = TuneEstimate.of(.ratio("busiest_day.at_least_3", over: "users"), users: users[...], baseline: users[...], population: 30, seed: 1)
+        #expect(rare.value == 0 && abs(rare.high - 0.1) < 1e-12)
+        #expect(!TuneTarget(metric: "busiest_day.at_least_3.share", op: .below, bound: 0.05, text: "").met(rare))
+        // One user of thirty with a day of 3: the maximum is 3 and nothing less, at once.
+        let one = [UserOutcome(busier)] + users.dropFirst()
+        let max = TuneEstimate.of(.quantile("busiest_day", 1), users: one[...], baseline: users[...], population: 30, seed: 1)
+        #expect(max.value == 3 && max.low == 3 && max.high == 3 && max.difference == 1 && max.differenceLow == 1)
+        #expect(TuneTarget(metric: "busiest_day.max", op: .atMost, bound: 2, text: "").ruledOut(max))
+    }
+
     @Test func anEditChangesOnlyTheValueAndItsDiffAppliesAsAPatch() throws {
         let catalogue = try Self.catalogue()
         let knobs = catalogue.knobs.filter { ["policy.quiet_hours.start", "route.short_sleep"].contains($0.name) }

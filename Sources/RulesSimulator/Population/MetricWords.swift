@@ -22,6 +22,8 @@ package enum MetricWords {
         case "streak" where parts.count == 2: return "streak at the end (\(statistic(parts[1])))"
         case "xp" where parts.count == 2: return "XP at the end (\(statistic(parts[1])))"
         case "busiest_day" where parts.count == 2: return "a user's busiest day of notices (\(statistic(parts[1])))"
+        case "busiest_day" where parts.count == 3 && parts[1].hasPrefix("at_least_") && parts[2] == "share":
+            return "share of users with a day of \(parts[1].dropFirst("at_least_".count)) or more notices"
         case "groups" where parts.count >= 3:
             return "\(parts[1]): " + words(parts.dropFirst(2).joined(separator: "."))
         case "deliveries" where parts.count == 1: return "notices delivered"
@@ -34,6 +36,10 @@ package enum MetricWords {
             default: return "\(parts[2]) seen"
             }
         case "answers" where parts.count == 2 && parts[1] == "opted_out_all": return "users who switched every notice off"
+        case "answers" where parts.count == 3 && parts[1] == "opted_out_all" && parts[2] == "share":
+            return "share of users who switched every notice off"
+        case "answers" where parts.count == 5 && parts[1] == "by_type" && parts[3] == "opted_out" && parts[4] == "share":
+            return "share of users who switched \(parts[2]) off"
         case "answers" where parts.count == 4 && parts[1] == "completions":
             return parts[3] == "nudged" ? "\(parts[2]) completions an act was behind" : "\(parts[2]) completions"
         default: return metric

@@ -19,9 +19,28 @@ package struct TuneEstimate: Sendable, Equatable {
     /// the current ruleset), a count scaled to `population` users; `seed` fixes the resamples.
     static func of(
         _ metric: TuneMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64
-    )
-        -> TuneEstimate
-    {
+    ) -> TuneEstimate {
+        var e = unclamped(metric, users: users, baseline: baseline, population: population, seed: seed)
+        // Counts, sums and quantiles of counts are never negative; a share of users, user-days
+        // or deliveries never passes 1 (a normal interval near 0 % or 100 % would).
+        e.low = Swift.max(0, e.low)
+        if case .ratio(let top, _) = metric, !top.hasSuffix(".sum") {
+            // A share seen at 0 (or 1) in every user is not known to be exactly that: the rule of
+            // three bounds it by 3 / users at 95 %, so a handful of users never meets a target
+            // on a rare event with confidence.
+            let bound = 3 / Double(Swift.max(1, users.count))
+            if e.value <= 0 { e.high = Swift.max(e.high, bound) }
+            if e.value >= 1 { e.low = Swift.min(e.low, 1 - bound) }
+            e.high = Swift.min(1, e.high)
+            e.differenceLow = Swift.max(-1, e.differenceLow)
+            e.differenceHigh = Swift.min(1, e.differenceHigh)
+        }
+        return e
+    }
+
+    static func unclamped(
+        _ metric: TuneMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64
+    ) -> TuneEstimate {
         switch metric {
         case .count(let key):
             let x = users.map { $0.value(key) }
@@ -85,7 +104,9 @@ package struct TuneEstimate: Sendable, Equatable {
         let all = Array(0..<mine.count)
         let value = quantile(mine, all, q)
         let base = quantile(theirs, all, q)
-        guard mine.count > 1 else {
+        // A maximum has no interval: more users can only raise it, so the lived users' maximum
+        // is what a target on it is judged by.
+        guard mine.count > 1, q < 1 else {
             return TuneEstimate(
                 value: value, low: value, high: value, difference: value - base, differenceLow: value - base, differenceHigh: value - base)
         }

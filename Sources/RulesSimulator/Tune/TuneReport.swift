@@ -50,11 +50,12 @@ package struct TuneReport: Sendable {
         return (value * 10_000).rounded() / 10_000
     }
 
-    /// The Pareto set of the objective and the first target among every candidate (each at
-    /// its last round): none is better on one and at least as good on the other.
+    /// The Pareto set of the objective and the first target among the candidates that lived
+    /// the last round (the same users, so their figures compare; the others stopped as worse
+    /// or ruled out): none is better on one and at least as good on the other.
     package var pareto: [Int] {
         guard let axes = axes else { return [] }
-        let points = result.candidates.indices.compactMap { index -> (Int, Double, Double)? in
+        let points = result.candidates.indices.filter { result.candidates[$0].stopped == nil }.compactMap { index -> (Int, Double, Double)? in
             guard let x = result.candidates[index].estimates[axes.x.metric], let y = result.candidates[index].estimates[axes.y.metric] else {
                 return nil
             }

@@ -40,6 +40,7 @@ enum PopulationCommand {
         var format: ReportFormat?
         var out: String?
         var user: Int?
+        var telemetryOut: String?
 
         static var fields: [OptionField<Self>] {
             [
@@ -65,6 +66,11 @@ enum PopulationCommand {
                 .number(
                     \.user, in: Sizes.users,
                     OptionSpec(name: "--user", valueName: "N", help: "Replay user N's days as an ordinary trace (text or json).")),
+                .option(
+                    \.telemetryOut,
+                    OptionSpec(
+                        name: "--telemetry-out", valueName: "DIR",
+                        help: "Also write every user's telemetry, as the app would send it, to DIR (JSON lines, 1,000 users a file).")),
             ]
         }
     }
@@ -106,8 +112,18 @@ enum PopulationCommand {
         // The files read once; every job but the first decodes its own copy of the ruleset from
         // the same documents (see `PopulationRun.run`).
         let documents = read.documents
+        var telemetry: TelemetryBlocks?
+        if let directory = given.telemetryOut {
+            guard
+                let blocks = TelemetryOutput.blocks(
+                    directory, options: options, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path]), io)
+            else { return .usage }
+            telemetry = blocks
+        }
         var tally = PopulationRun.run(
-            population, ruleset: ruleset, options: options, perJob: { Ruleset.load(documents: documents).ruleset }, progress: progress)
+            population, ruleset: ruleset, options: options, perJob: { Ruleset.load(documents: documents).ruleset }, progress: progress,
+            telemetry: telemetry)
+        if let telemetry, !telemetry.succeeded { return .usage }
         PopulationReport.complete(&tally, ruleset: ruleset)
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,

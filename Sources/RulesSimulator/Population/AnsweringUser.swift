@@ -18,6 +18,8 @@ final class AnsweringUser {
     let ruleset: Ruleset
     /// What the run saw of the user's answers, for the tally.
     var seen = AnswersSeen()
+    /// The deliveries the trial withheld, for the user's telemetry.
+    var withheld: [Telemetry.Withheld] = []
     private var typeDeliveries: [String: Int] = [:]
     /// Routines a user logs by hand (an act can do them), and the recovery items' routines:
     /// worked out once, not at every delivery.
@@ -91,7 +93,10 @@ final class AnsweringUser {
             var withhold = stream(.withhold, request)
             let held = withhold.uniform() < randomize
             seen.decision(request, target: targeted(), delivered: !held, deliveriesBefore: typeDeliveries[request.type] ?? 0, within: act?.within)
-            if held { return [] }
+            if held {
+                withheld.append(Telemetry.Withheld(at: request.scheduledAt, type: request.type))
+                return []
+            }
         }
         let before = typeDeliveries[request.type] ?? 0
         typeDeliveries[request.type] = before + 1

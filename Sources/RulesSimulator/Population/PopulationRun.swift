@@ -79,7 +79,7 @@ package enum PopulationRun {
     /// `progress`, when given, is called (from any job) with the number of users lived so far.
     package static func run(
         _ population: Population, ruleset: Ruleset, options: PopulationOptions, perJob: (@Sendable () -> Ruleset?)? = nil,
-        shared: PreparedRuleset? = nil, progress: (@Sendable (Int) -> Void)? = nil
+        shared: PreparedRuleset? = nil, progress: (@Sendable (Int) -> Void)? = nil, telemetry: TelemetryBlocks? = nil
     ) -> PopulationTally {
         let generator = PopulationGenerator(population: options.seeded(population), ruleset: ruleset)
         let clock = population.clock
@@ -89,9 +89,15 @@ package enum PopulationRun {
             // Each job its own prepared tables (from its own copy of the ruleset).
             let prepared = perJob == nil ? (shared ?? PreparedRuleset(ruleset)) : PreparedRuleset((job == 0 ? nil : perJob?()) ?? ruleset)
             for number in users {
+                var sink: TelemetrySink?
+                if let telemetry {
+                    // The user's place among the shard's users (every `count`-th from `index`).
+                    let position = (number - options.shard.index) / options.shard.count
+                    sink = TelemetrySink(blocks: telemetry, position: position, key: TelemetryBlocks.key(seed: options.seed))
+                }
                 live(
                     generator.user(number, days: options.days), prepared: prepared, clock: clock, groups: population.groups,
-                    randomize: options.randomize, into: &tally)
+                    randomize: options.randomize, telemetry: sink, into: &tally)
                 if let progress { progress(counter.add()) }
             }
             return tally
@@ -117,7 +123,7 @@ package enum PopulationRun {
     @discardableResult
     static func live(
         _ user: SyntheticUser, prepared: PreparedRuleset, clock: LocalClock, groups: [PopulationGroup] = [], randomize: Double = 0,
-        into tally: inout PopulationTally
+        telemetry: TelemetrySink? = nil, into tally: inout PopulationTally
     ) -> [Int] {
         let ruleset = prepared.ruleset
         var counter = UserTally(user: user.number, ruleset: ruleset, clock: clock)
@@ -127,7 +133,9 @@ package enum PopulationRun {
         var mine = PopulationTally()
         let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: randomize, ruleset: ruleset)
         let answers = !user.behaviour.isEmpty || randomize > 0
-        var options = SimulationOptions(responder: answering.answer, prepared: prepared, recordsKept: .decisions, explains: false)
+        // Telemetry reads what the user did (runs, logs, ticks, syncs): every record then.
+        var options = SimulationOptions(
+            responder: answering.answer, prepared: prepared, recordsKept: telemetry == nil ? .decisions : .all, explains: false)
         if randomize > 0 {
             // The trial's decision points wait for their routine: routines are done at app
             // runs, so each run is watched at its own time (only while a point waits).
@@ -136,15 +144,22 @@ package enum PopulationRun {
                 answering.seen.observe(statuses: { engine.statuses() }, at: at)
             }
         }
+        var kept: [EngineRecord] = []
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, options: options,
             sink: Streaming { _, records in
                 counter.count(records, into: &mine)
+                if telemetry != nil { kept += records.filter { TelemetryBlocks.keeps($0.kind) } }
                 guard answers else { return }
                 for record in records { if case .dayClosed(let close) = record.kind { answering.closed(close) } }
             })
         counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
         if answers { mine.answers = answering.tally() }
+        if let telemetry {
+            let lines = Telemetry(ruleset: ruleset, installID: "synthetic-\(user.number)", key: telemetry.key).lines(
+                records: kept, withheld: answering.withheld, settings: result.engine.profile.settings, clock: clock)
+            telemetry.blocks.add(position: telemetry.position, lines: lines)
+        }
         tally.merge(mine)
         return counter.deliveriesByDay
     }
@@ -177,6 +192,13 @@ package enum PopulationRun {
         func set(_ index: Int, _ result: Result) { lock.withLock { slots[index] = result } }
         func all() -> [Result] { lock.withLock { slots.compactMap { $0 } } }
     }
+}
+
+/// Where one user's telemetry goes.
+struct TelemetrySink {
+    var blocks: TelemetryBlocks
+    var position: Int
+    var key: [UInt8]
 }
 
 /// A user-day whose deliveries differ between two rulesets.

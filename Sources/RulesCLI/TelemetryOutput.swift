@@ -1,0 +1,38 @@
+import Foundation
+import RulesSimulator
+
+/// `rules population POP --telemetry-out DIR`: the directory made (or an empty one used), and
+/// each block of users written to it atomically as `telemetry-000001.jsonl` (a shard's as
+/// `telemetry-2of8-000001.jsonl`), never over an input of the run.
+enum TelemetryOutput {
+    static func blocks(_ directory: String, options: PopulationOptions, inputs: [String], _ io: CommandIO) -> TelemetryBlocks? {
+        let absolute = io.resolve(directory)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                io.fail(.cannotWrite(directory, reason: "it is not a directory"))
+                return nil
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
+            } catch {
+                io.fail(.cannotMakeDirectory(directory, reason: nil))
+                return nil
+            }
+        }
+        let shard = options.shard
+        let prefix = shard == .whole ? "telemetry-" : "telemetry-\(shard.index)of\(shard.count)-"
+        let writer = Writer(io: io)
+        return TelemetryBlocks(count: shard.size(of: options.users)) { block, text in
+            let name = prefix + String(format: "%06d", block) + ".jsonl"
+            return writer.io.writeAtomically(text, to: (directory as NSString).appendingPathComponent(name), inputs: inputs)
+        }
+    }
+
+    /// The command's I/O for the jobs: `TelemetryBlocks` writes one block at a time, under its lock.
+    final class Writer: @unchecked Sendable {
+        let io: CommandIO
+        init(io: CommandIO) { self.io = io }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import RulesDiagnostics
+import RulesExpression
+import Ruleset
+
+/// What the app may send about what its user did, as JSON lines: one line per event the
+/// engine saw, with a pseudonymous user key, the logical day, the minute of that day and what
+/// happened — the app run's cause, a log (routine and value), a tick (routine and the item's
+/// place in its list), a delivery (type), the response to it (opened, ignored or an action), a
+/// delivery the app withheld for a trial, a notification type switched on or off, and at
+/// each sync the permissions with the health values in coarse buckets (sleep in 30-minute
+/// steps, steps in 500s); also the route the engine chose and the day's result.
+///
+/// Never a rendered text, a name, a date of birth, or anything a template fills in: every
+/// field is an identifier of the ruleset (routine, notification type, route, result), a
+/// number, or one of a fixed set of words. Health-adjacent all the same (a sleep routine's
+/// logs, a supplement's ticks): see docs/THREAT_MODEL.md before sending it anywhere.
+public struct Telemetry: Sendable {
+    /// The format's version, first in every line.
+    public static let version = 1
+
+    let ruleset: Ruleset
+    let rulesetKey: String
+    let user: String
+
+    /// Lines for the user whose install id is `installID`, keyed with `key` (a secret the app
+    /// holds, at least 16 bytes: the same install gives the same user key under the same key,
+    /// and no key, no way back to the install).
+    public init(ruleset: Ruleset, installID: String, key: [UInt8]) {
+        self.ruleset = ruleset
+        self.rulesetKey = String(ruleset.sha256.prefix(16))
+        self.user = Telemetry.userKey(installID: installID, key: key)
+    }
+
+    /// HMAC-SHA-256 of the install id under `key`, its first 16 bytes in hex.
+    public static func userKey(installID: String, key: [UInt8]) -> String {
+        let block = 64
+        var k = key.count > block ? SHA256.digest(key) : key
+        k += Array(repeating: 0, count: block - k.count)
+        let inner = SHA256.digest(k.map { $0 ^ 0x36 } + Array(installID.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in SHA256.digest(k.map { $0 ^ 0x5c } + inner).prefix(16) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A delivery the app withheld for a trial: the engine planned it, the device did not
+    /// show it.
+    public struct Withheld: Sendable, Hashable {
+        public var at: Date
+        public var type: String
+
+        public init(at: Date, type: String) {
+            self.at = at
+            self.type = type
+        }
+    }
+
+    /// The lines of `records` (in time order), with the deliveries the app withheld merged in
+    /// at their times. `settings` are the user's settings after the records (a type switched
+    /// off or on reports its value from them). `clock` is the device's clock.
+    /// A delivery the engine recorded that the app withheld is a `withheld` line in its place.
+    public func lines(records: [EngineRecord], withheld: [Withheld] = [], settings: [String: Value] = [:], clock: LocalClock) -> [String] {
+        var out: [String] = []
+        var held: [Withheld: Int] = [:]
+        for item in withheld { held[item, default: 0] += 1 }
+        for record in records {
+            if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
+                held[Withheld(at: record.at, type: request.type)] = count - 1
+                out.append(line(at: record.at, clock: clock, "withheld", [("type", .string(request.type))]))
+                continue
+            }
+            if case .dayClosed(let close) = record.kind {
+                // The day a close is about, at its end (it happens at the next day's start).
+                out.append(line(day: close.day, minute: 1_440, "day", [("result", .string(close.result.rawValue))]))
+                continue
+            }
+            if let (kind, fields) = fields(record.kind, settings: settings) { out.append(line(at: record.at, clock: clock, kind, fields)) }
+        }
+        return out
+    }
+
+    func line(at: Date, clock: LocalClock, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
+        let (day, seconds) = clock.logical(at, dayStart: ruleset.dayStartsAt)
+        return line(day: day, minute: ((seconds - ruleset.dayStartsAt) % 86_400 + 86_400) % 86_400 / 60, kind, fields)
+    }
+
+    /// `minute`: minutes since the logical day began (`day_starts_at`), 0–1439; 1440 for a close.
+    func line(day: Int, minute: Int, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
+        let head: [(String, JSONValue)] = [
+            ("v", .int(Self.version)), ("user", .string(user)), ("ruleset", .string(rulesetKey)), ("day", .int(day)), ("minute", .int(minute)),
+            ("kind", .string(kind)),
+        ]
+        return JSONValue.object(head + fields).rendered()
+    }
+
+    /// The kind and fields of a record the telemetry carries; nil for the engine's own
+    /// workings (plans, renders, snapshots, verdicts, problems).
+    func fields(_ kind: EngineRecord.Kind, settings: [String: Value]) -> (String, [(String, JSONValue)])? {
+        switch kind {
+        case .appRun(let cause, _):
+            switch cause {
+            case .notification(let type): return ("run", [("cause", .string("notification")), ("type", .string(type))])
+            case .notificationAction(let action): return ("run", [("cause", .string("notification_action")), ("action", .string(action.rawValue))])
+            case .widget(let intent): return ("run", [("cause", .string("widget")), ("intent", .string(intent.rawValue))])
+            case .action(let action): return ("run", [("cause", .string("action")), ("action", .string(action.rawValue))])
+            default: return ("run", [("cause", .string(cause.name))])
+            }
+        case .log(let log):
+            return ("log", [("routine", .string(log.routine)), ("value", .number(log.value.isFinite ? log.value : 0))])
+        case .check(let routine, let item, let checked):
+            let index = ruleset.routines.first { $0.id == routine }?.items.firstIndex(of: item) ?? -1
+            return ("tick", [("routine", .string(routine)), ("item", .int(index)), ("checked", .bool(checked))])
+        case .notificationDelivered(let request, _):
+            return ("delivery", [("type", .string(request.type))])
+        case .notificationResponse(_, let type, let response):
+            return ("response", [("type", .string(type)), ("response", .string(Self.response(response)))])
+        case .settingsChanged(let keys):
+            let types = keys.filter { key in ruleset.notifications.contains { $0.id == key } }.sorted()
+            guard let type = types.first, case .bool(let on)? = settings[type] ?? ruleset.settings.declaration(type)?.defaultValue else { return nil }
+            return ("setting", [("type", .string(type)), ("on", .bool(on))])
+        case .sync(let health?):
+            var fields: [(String, JSONValue)] = [
+                ("steps_permission", .string(health.stepsPermission.rawValue)), ("sleep_permission", .string(health.sleepPermission.rawValue)),
+            ]
+            if let sleep = health.sleepMinutes { fields.append(("sleep", .int(Swift.max(0, sleep) / 30 * 30))) }
+            if let steps = health.stepsToday { fields.append(("steps", .int(Swift.max(0, steps) / 500 * 500))) }
+            return ("health", fields)
+        case .routeChanged(_, let to, _):
+            return ("route", [("route", .string(to.rawValue))])
+        default:
+            return nil
+        }
+    }
+
+    /// `opened`, `ignored`, or the action's name; anything else (which no app sends) as `other`.
+    static func response(_ text: String) -> String {
+        let known = ["opened", "ignored"] + NotificationAction.allCases.map(\.rawValue)
+        return known.contains(text) ? text : "other"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import RulesEngine
+import RulesExpression
+import RulesYAML
+import Ruleset
+import RulesetFiles
+import ShippedRuleset
+import TestSupport
+import Testing
+
+@testable import RulesSimulator
+
+/// What the app may send: the engine's telemetry of a scenario day, pinned; never a text any
+/// template writes (every shipped template rendered with the gallery's samples, and every
+/// text of every shipped scenario, against the telemetry of every shipped scenario); a user
+/// key that hides the install.
+@Suite struct TelemetryTests {
+    static let key = Array("a key the app holds, 32 bytes!!!".utf8)
+
+    static func telemetry(_ file: String) throws -> (lines: [String], result: SimulationResult) {
+        let text = try String(contentsOfFile: ShippedRuleset.root + "/scenarios/" + file, encoding: .utf8)
+        let node = try #require(YAMLReader.parse(text, file: file).documents.first)
+        let scenario = try #require(ScenarioLoader.load(node, file: file, source: nil, ruleset: ShippedRuleset.ruleset).scenario, "\(file)")
+        let result = Simulation.run(scenario, ruleset: ShippedRuleset.ruleset)
+        let telemetry = Telemetry(ruleset: ShippedRuleset.ruleset, installID: "install-\(file)", key: Self.key)
+        return (telemetry.lines(records: result.records, settings: result.engine.profile.settings, clock: scenario.clock), result)
+    }
+
+    @Test func theCollapsedDaysTelemetryIsPinned() throws {
+        let lines = try Self.telemetry("collapsed_day.yaml").lines
+        let path = Fixtures.directory() + "/telemetry/collapsed_day.jsonl"
+        if let difference = Golden.compare(lines.joined(separator: "\n") + "\n", toFile: path) { Issue.record("\(difference)") }
+        // Every line reads back as JSON with the fields every line has.
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Set(["v", "user", "ruleset", "day", "minute", "kind"]).isSubset(of: object.keys), "\(line)")
+        }
+    }
+
+    @Test func noTextAnyTemplateWritesReachesTelemetry() throws {
+        let prepared = PreparedRuleset(ShippedRuleset.ruleset)
+        var texts: Set<String> = []
+        let clock = LocalClock(timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        for sample in TemplatePreview.samples(prepared, clock: clock) {
+            for template in ShippedRuleset.ruleset.templates {
+                switch TemplatePreview.render(template, prepared: prepared, facts: sample.facts) {
+                case .text(let text), .redacted(let text): texts.insert(text)
+                default: break
+                }
+            }
+        }
+        var all: [String] = []
+        for file in RulesetDirectory.yamlFiles(under: ShippedRuleset.root + "/scenarios") {
+            let (lines, result) = try Self.telemetry(file)
+            all += lines
+            for record in result.records {
+                if case .templateRendered(let rendered) = record.kind { texts.insert(rendered.text) }
+            }
+        }
+        #expect(texts.count > 20)
+        #expect(all.count > 200)
+        let telemetry = all.joined(separator: "\n")
+        for text in texts where text.count >= 2 {
+            #expect(!telemetry.contains(text), "a template's text in telemetry: \(text)")
+        }
+        // Nor any of the words a text is made of that the ruleset's ids do not also use.
+        let ids = Set(ShippedRuleset.ruleset.routines.map(\.id) + ShippedRuleset.ruleset.notifications.map(\.id))
+        let words = Set(texts.flatMap { $0.split(whereSeparator: { !$0.isLetter }).map(String.init) }).filter { $0.count >= 2 && !ids.contains($0) }
+        let carried = words.filter { word in word.unicodeScalars.contains { $0.value >= 0xAC00 } && telemetry.contains(word) }
+        #expect(carried.isEmpty, "Korean words of texts in telemetry: \(carried.sorted())")
+    }
+
+    @Test func theUserKeyIsAKeyedHashOfTheInstall() {
+        let a = Telemetry.userKey(installID: "install-1", key: Self.key)
+        #expect(a.count == 32 && a.allSatisfy(\.isHexDigit))
+        #expect(Telemetry.userKey(installID: "install-1", key: Self.key) == a)
+        #expect(Telemetry.userKey(installID: "install-2", key: Self.key) != a)
+        #expect(Telemetry.userKey(installID: "install-1", key: Array("another key".utf8)) != a)
+        #expect(!a.contains("install"))
+        // HMAC-SHA-256 (RFC 4231, test case 2), its first 16 bytes.
+        #expect(Telemetry.userKey(installID: "what do ya want for nothing?", key: Array("Jefe".utf8)) == "5bdcc146bf60754e6a042426089575c7")
+    }
+}

@@ -50,9 +50,12 @@ public struct Telemetry: Sendable {
     /// A delivery the app withheld for a trial: the engine planned it, the device did not
     /// show it.
     public struct Withheld: Sendable, Hashable {
+        /// When it was due (the delivery's time).
         public var at: Date
+        /// Its notification type.
         public var type: String
 
+        /// A withheld delivery of `type` due at `at`.
         public init(at: Date, type: String) {
             self.at = at
             self.type = type

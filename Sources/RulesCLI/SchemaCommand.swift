@@ -11,7 +11,7 @@ enum SchemaCommand {
             abstract: "Write JSON Schemas of the rule files for editor completion.",
             discussion: """
                 With --out, writes one schema per file kind into DIR (routine.schema.json,
-                rules.schema.json, scenario.schema.json, population.schema.json); without it, prints the schema of --kind.
+                rules.schema.json, scenario.schema.json, population.schema.json, telemetry.schema.json); without it, prints the schema of --kind.
                 Point a file at its schema with a first line such as
                   # yaml-language-server: $schema=../schemas/rules.schema.json
                 """,
@@ -20,7 +20,7 @@ enum SchemaCommand {
 
     /// A file kind with a schema.
     enum Kind: String, CaseIterable, ArgumentValue {
-        case routine, rules, scenario, population
+        case routine, rules, scenario, population, telemetry
     }
 
     /// The options as given.
@@ -66,6 +66,9 @@ enum SchemaCommand {
 /// Schemas of file kinds that live above the ruleset (scenarios), added by later commands.
 enum SchemaExtras {
     static var all: [(file: String, schema: JSONValue)] {
-        [("scenario.schema.json", ScenarioSchema.schema), ("population.schema.json", PopulationSchema.schema)]
+        [
+            ("scenario.schema.json", ScenarioSchema.schema), ("population.schema.json", PopulationSchema.schema),
+            ("telemetry.schema.json", TelemetrySchema.schema),
+        ]
     }
 }

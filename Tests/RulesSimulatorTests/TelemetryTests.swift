@@ -70,6 +70,27 @@ import Testing
         #expect(carried.isEmpty, "Korean words of texts in telemetry: \(carried.sorted())")
     }
 
+    @Test func everyLineHoldsOnlyTheSchemasFieldsWithItsKindsRequiredOnes() throws {
+        guard case .object(let fields) = TelemetrySchema.schema, case .object(let properties)? = fields.first(where: { $0.0 == "properties" })?.1
+        else {
+            Issue.record("the schema has no properties")
+            return
+        }
+        let allowed = Set(properties.map(\.0))
+        var kinds: Set<String> = []
+        for file in RulesetDirectory.yamlFiles(under: ShippedRuleset.root + "/scenarios") {
+            for line in try Self.telemetry(file).lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(Set(object.keys).isSubset(of: allowed), "\(line)")
+                let kind = try #require(object["kind"] as? String)
+                kinds.insert(kind)
+                let required = try #require(TelemetrySchema.kinds.first { $0.kind == kind }?.required, "\(kind)")
+                #expect(Set(required).isSubset(of: object.keys), "\(line)")
+            }
+        }
+        #expect(kinds.isSuperset(of: ["run", "log", "tick", "delivery", "response", "health", "route", "day"]), "\(kinds.sorted())")
+    }
+
     @Test func theUserKeyIsAKeyedHashOfTheInstall() {
         let a = Telemetry.userKey(installID: "install-1", key: Self.key)
         #expect(a.count == 32 && a.allSatisfy(\.isHexDigit))

@@ -1,0 +1,64 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+
+/// The JSON Schema (draft 2020-12) of one telemetry line (`schemas/telemetry.schema.json`):
+/// what the app sends and `rules population fit` reads. Every field is an identifier, a
+/// number or a word of a fixed set; no field holds free text, and no other field is allowed.
+package enum TelemetrySchema {
+    static func string(_ description: String, pattern: String = "^[a-z0-9_]{1,64}$") -> JSONValue {
+        .object([("type", .string("string")), ("pattern", .string(pattern)), ("description", .string(description))])
+    }
+
+    static func integer(_ description: String, _ minimum: Int, _ maximum: Int) -> JSONValue {
+        .object([("type", .string("integer")), ("minimum", .int(minimum)), ("maximum", .int(maximum)), ("description", .string(description))])
+    }
+
+    static func words(_ description: String, _ values: [String]) -> JSONValue {
+        .object([("enum", .array(values.map(JSONValue.string))), ("description", .string(description))])
+    }
+
+    /// The fields each kind adds, and which of them it requires.
+    static let kinds: [(kind: String, required: [String])] = [
+        ("run", ["cause"]), ("log", ["routine", "value"]), ("tick", ["routine", "item", "checked"]), ("delivery", ["type"]),
+        ("response", ["type", "response"]), ("withheld", ["type"]), ("setting", ["type", "on"]),
+        ("health", ["steps_permission", "sleep_permission"]), ("route", ["route"]), ("day", ["result"]),
+    ]
+
+    package static var schema: JSONValue {
+        let permission = words("HealthKit permission at the sync", ["granted", "denied", "not_determined"])
+        let properties: [(String, JSONValue)] = [
+            ("v", .object([("const", .int(Telemetry.version)), ("description", .string("the format's version"))])),
+            ("user", string("HMAC-SHA-256 of the app's install id under a key the app holds, first 16 bytes in hex", pattern: "^[0-9a-f]{32}$")),
+            ("ruleset", string("the first 16 hex digits of the ruleset's SHA-256", pattern: "^[0-9a-f]{16}$")),
+            ("day", integer("the logical day, in days since 1970-01-01", 0, 200_000)),
+            ("minute", integer("minutes since the logical day began (day_starts_at); 1440 for a day's close", 0, 1_440)),
+            ("kind", words("what happened", kinds.map(\.kind))),
+            ("cause", string("why the app ran: open, log, check, widget, notification, notification_action, action, settings, …")),
+            ("type", string("a notification type of the ruleset")), ("action", string("a notification's or route's action")),
+            ("intent", string("a widget's intent")), ("routine", string("a routine id of the ruleset")),
+            ("value", .object([("type", .string("number")), ("description", .string("the logged amount, in the routine's unit"))])),
+            ("item", integer("the ticked item's place in its routine's list (0-based; -1 unknown)", -1, 1_000)),
+            ("checked", .object([("type", .string("boolean"))])), ("on", .object([("type", .string("boolean"))])),
+            ("response", string("opened, ignored, an action's name, or other")),
+            ("steps_permission", permission), ("sleep_permission", permission),
+            ("sleep", integer("last night's sleep, minutes, rounded down to 30", 0, 1_440)),
+            ("steps", integer("steps so far today, rounded down to 500", 0, 1_000_000)),
+            ("route", string("the route the engine chose")), ("result", string("the day's result")),
+        ]
+        let rules: [JSONValue] = kinds.map { kind, required in
+            .object([
+                ("if", .object([("properties", .object([("kind", .object([("const", .string(kind))]))]))])),
+                ("then", .object([("required", .array(required.map(JSONValue.string)))])),
+            ])
+        }
+        return .object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string("https://operator-rules.example/schemas/telemetry.schema.json")),
+            ("title", .string("Operator rules telemetry line")),
+            ("description", .string("One event the engine saw, as the app may send it: identifiers, numbers and fixed words, never a text.")),
+            ("type", .string("object")), ("required", .array(["v", "user", "ruleset", "day", "minute", "kind"].map(JSONValue.string))),
+            ("properties", .object(properties)), ("additionalProperties", .bool(false)), ("allOf", .array(rules)),
+        ])
+    }
+}

@@ -25,7 +25,12 @@ enum PopulationCommand {
                 --shard K/N lives users K, K+N, K+2N, … and writes a partial result (JSON) that
                 'rules population merge FILE…' combines into what one run gives.
                 """,
-            usageArguments: "POP", moreUsage: ["rules population merge FILE… [--format text|json|html] [--out FILE]"],
+            usageArguments: "POP",
+            moreUsage: [
+                "rules population merge FILE… [--format text|json|html] [--out FILE]",
+                "rules population fit TELEMETRY… [--ruleset DIR] [--groups K|auto] [--mixed refuse|majority|all] --out FILE",
+                "rules population fit --check FITTED TELEMETRY… [--ruleset DIR]",
+            ],
             arguments: [("POP", "A population file (populations/*.yaml), or 'merge' followed by shard results.")],
             options: Options.self,
             run: run)
@@ -41,6 +46,9 @@ enum PopulationCommand {
         var out: String?
         var user: Int?
         var telemetryOut: String?
+        var groups: String?
+        var mixed = TelemetryReader.Mixed.refuse
+        var check: String?
 
         static var fields: [OptionField<Self>] {
             [
@@ -71,12 +79,25 @@ enum PopulationCommand {
                     OptionSpec(
                         name: "--telemetry-out", valueName: "DIR",
                         help: "Also write every user's telemetry, as the app would send it, to DIR (JSON lines, 1,000 users a file).")),
+                .option(
+                    \.groups, OptionSpec(name: "--groups", valueName: "K|auto", help: "fit: how many groups (default: auto, by BIC).")),
+                .option(
+                    \.mixed,
+                    OptionSpec(
+                        name: "--mixed", valueName: "refuse|majority|all", help: "fit: lines of several rulesets (default: refuse)."),
+                    as: PopulationFitCommand.mixed),
+                .option(
+                    \.check,
+                    OptionSpec(
+                        name: "--check", valueName: "FITTED",
+                        help: "fit: live FITTED for the telemetry's users and days and compare their metrics; exit 1 names any outside.")),
             ]
         }
     }
 
     static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
         if given.positional.first == "merge" { return merge(Array(given.positional.dropFirst()), given, io) }
+        if given.positional.first == "fit" { return PopulationFitCommand.run(Array(given.positional.dropFirst()), given, io) }
         guard given.positional.count == 1, let path = given.positional.first else {
             return usage("population takes one population file", io)
         }

@@ -9,7 +9,7 @@ import Ruleset
 /// place in its list), a delivery (type), the response to it (opened, ignored or an action), a
 /// delivery the app withheld for a trial, a notification type switched on or off, and at
 /// each sync the permissions with the health values in coarse buckets (sleep in 30-minute
-/// steps, steps in 500s); also the route the engine chose and the day's result.
+/// steps, steps in 500s, waking in 30-minute steps); also the route the engine chose and the day's result.
 ///
 /// Never a rendered text, a name, a date of birth, or anything a template fills in: every
 /// field is an identifier of the ruleset (routine, notification type, route, result), a
@@ -130,6 +130,7 @@ public struct Telemetry: Sendable {
                 ("steps_permission", .string(health.stepsPermission.rawValue)), ("sleep_permission", .string(health.sleepPermission.rawValue)),
             ]
             if let sleep = health.sleepMinutes { fields.append(("sleep", .int(Swift.max(0, sleep) / 30 * 30))) }
+            if health.sleepMinutes != nil, let end = health.sleepEnd { fields.append(("wake", .int(Swift.max(0, end % 86_400) / 1_800 * 30))) }
             if let steps = health.stepsToday { fields.append(("steps", .int(Swift.max(0, steps) / 500 * 500))) }
             return ("health", fields)
         case .routeChanged(_, let to, _):

@@ -44,6 +44,7 @@ package enum TelemetrySchema {
             ("steps_permission", permission), ("sleep_permission", permission),
             ("sleep", integer("last night's sleep, minutes, rounded down to 30", 0, 1_440)),
             ("steps", integer("steps so far today, rounded down to 500", 0, 1_000_000)),
+            ("wake", integer("when last night's sleep ended, minutes since midnight, rounded down to 30", 0, 1_440)),
             ("route", string("the route the engine chose")), ("result", string("the day's result")),
         ]
         let rules: [JSONValue] = kinds.map { kind, required in

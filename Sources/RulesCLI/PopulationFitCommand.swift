@@ -1,0 +1,133 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesSimulator
+import Ruleset
+
+/// `rules population fit TELEMETRY… --out FILE`: a population file fitted to what the app
+/// recorded; `--check FITTED TELEMETRY…`: whether a population's users behave like the real
+/// ones on the headline metrics.
+enum PopulationFitCommand {
+    static func mixed(_ text: String) throws(UsageError) -> TelemetryReader.Mixed {
+        guard let value = TelemetryReader.Mixed(rawValue: text) else { throw UsageError(message: "--mixed takes refuse, majority or all") }
+        return value
+    }
+
+    static func run(_ files: [String], _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
+        guard !files.isEmpty else { return PopulationCommand.usage("fit takes telemetry files (JSON lines) or directories of them", io) }
+        guard given.check != nil || given.out != nil else { return PopulationCommand.usage("fit writes a population file: give --out FILE", io) }
+        var k: Int?
+        if let groups = given.groups, groups != "auto" {
+            guard let n = Int(groups), (1...50).contains(n) else {
+                return PopulationCommand.usage("--groups takes a number from 1 to 50, or auto", io)
+            }
+            k = n
+        }
+        guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
+        guard let paths = telemetryFiles(files, io) else { return .usage }
+        guard let reader = read(paths, ruleset: ruleset, mixed: given.mixed, io) else { return .usage }
+        guard reader.users.count >= PopulationFit.minimumGroup else {
+            io.fail(
+                .unreadable(
+                    file: files[0],
+                    reason:
+                        "the telemetry holds \(reader.users.count) users; a fit needs at least \(PopulationFit.minimumGroup) (it never describes a handful of people)"
+                ))
+            return .usage
+        }
+        if let fitted = given.check { return check(fitted, reader: reader, ruleset: ruleset, given, io) }
+        let fit = PopulationFit(reader, ruleset: ruleset, k: k)
+        for warning in fit.warnings { io.err("warning: \(warning)\n") }
+        let name = ((given.out ?? "fitted") as NSString).lastPathComponent.replacingOccurrences(of: ".yaml", with: "")
+        let text = fit.yaml(name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority)
+        guard let out = given.out, io.writeAtomically(text, to: out, inputs: paths + SimulationSupport.inputs(ruleset: given.ruleset, io, extra: []))
+        else {
+            return .usage
+        }
+        io.out("wrote \(out): \(fit.groups.count) group\(fit.groups.count == 1 ? "" : "s") from \(fit.users) users × \(fit.days) days\n")
+        return .success
+    }
+
+    /// The files named, a directory standing for its `.jsonl` files (sorted).
+    static func telemetryFiles(_ names: [String], _ io: CommandIO) -> [String]? {
+        var out: [String] = []
+        for name in names {
+            let path = io.resolve(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                io.fail(.noSuchPath(name))
+                return nil
+            }
+            if isDirectory.boolValue {
+                let inside = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+                out += inside.map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                out.append(path)
+            }
+        }
+        return out
+    }
+
+    /// Every file read into one reader (twice under `--mixed majority`: the first pass finds
+    /// the ruleset most lines have); nil after saying what is wrong.
+    static func read(_ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, _ io: CommandIO) -> TelemetryReader? {
+        var keep: String?
+        if mixed == .majority {
+            var counting = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: .all)
+            for path in paths { counting.read(path: path, name: path) }
+            keep = counting.majority
+        }
+        var reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
+        for path in paths { reader.read(path: path, name: path) }
+        reader.finish()
+        guard !reader.failed else {
+            for problem in reader.problems { io.err("error: \(problem)\n") }
+            return nil
+        }
+        if !reader.unknownKinds.isEmpty {
+            io.err(
+                "note: lines of unknown kinds counted and skipped: \(reader.unknownKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n"
+            )
+        }
+        return reader
+    }
+
+    /// Lives `fitted` for the telemetry's users and days, reads its telemetry as the real one
+    /// was read, and compares.
+    static func check(_ fitted: String, reader: TelemetryReader, ruleset: Ruleset, _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
+        guard let population = PopulationCommand.load(fitted, ruleset: ruleset, io) else { return .usage }
+        let days = Swift.max(1, reader.lastDay - reader.firstDay + 1)
+        var options = PopulationOptions(
+            population: population, users: reader.users.count, days: days, jobs: given.sizes.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // The telemetry's own trial, if it ran one: the fitted users withhold as often.
+        let held = reader.users.values.reduce(0) { $0 + $1.withheld }
+        let due = held + reader.users.values.reduce(0) { $0 + $1.deliveries }
+        options.randomize = due == 0 ? 0 : (Double(held) / Double(due) * 100).rounded() / 100
+        let lived = LivedTelemetry(dayStart: ruleset.dayStartsAt)
+        let blocks = TelemetryBlocks(count: options.users) { _, text in lived.add(text) }
+        _ = PopulationRun.run(population, ruleset: ruleset, options: options, telemetry: blocks)
+        let check = FitCheck(real: reader, fitted: lived.finished(), dayStart: ruleset.dayStartsAt)
+        io.out(check.text)
+        return check.failures.isEmpty ? .success : .failure
+    }
+
+    /// The fitted population's telemetry, read as it is written (a block at a time).
+    final class LivedTelemetry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reader: TelemetryReader
+
+        init(dayStart: Int) { reader = TelemetryReader(dayStart: dayStart, mixed: .all) }
+
+        func add(_ text: String) -> Bool {
+            lock.withLock { reader.read(text: text, name: "fitted") }
+            return true
+        }
+
+        func finished() -> TelemetryReader {
+            lock.withLock {
+                reader.finish()
+                return reader
+            }
+        }
+    }
+}

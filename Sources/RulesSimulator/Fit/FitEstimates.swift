@@ -1,0 +1,160 @@
+import Foundation
+import Ruleset
+
+/// The estimates of one group from its users' counts. Shares are pooled over the group
+/// (users' days, deliveries) with binomial standard errors; means of nightly or daily values
+/// pooled over every night or day, their standard errors over users.
+enum FitEstimates {
+    typealias Estimate = PopulationFit.Estimate
+
+    static func share(_ count: Double, of total: Double) -> Estimate {
+        guard total > 0 else { return Estimate(value: 0, se: nil) }
+        let p = Swift.min(1, count / total)
+        return Estimate(value: p, se: (p * (1 - p) / total).squareRoot())
+    }
+
+    /// The mean and spread of pooled moments [n, Σx, Σx²], the mean's error over `users`.
+    static func spread(_ moments: [Double], users: Int) -> (mean: Estimate, sd: Double)? {
+        guard moments[0] > 0 else { return nil }
+        let mean = moments[1] / moments[0]
+        let sd = Swift.max(0, moments[2] / moments[0] - mean * mean).squareRoot()
+        return (Estimate(value: mean, se: sd / Double(Swift.max(1, users)).squareRoot()), sd)
+    }
+
+    static func pooled(_ members: [UserFeatures], _ moments: (UserFeatures) -> [Double]) -> [Double] {
+        members.reduce([0, 0, 0]) { sum, user in zip(sum, moments(user)).map { $0 + $1 } }
+    }
+
+    static func group(_ members: [UserFeatures], of total: Int, ruleset: Ruleset, dayStart: Int) -> PopulationFit.Group {
+        let userDays = members.reduce(0) { $0 + $1.days }
+        let days = Double(Swift.max(1, userDays))
+        var notes: [String] = []
+        let logs = routineLogs(members, days: days, dayStart: dayStart)
+        let checks = checklistTicks(members, days: days, ruleset: ruleset)
+        var tickMoments = [0.0, 0.0, 0.0]
+        for user in members {
+            for use in user.ticks.values {
+                tickMoments = [tickMoments[0] + Double(use.count), tickMoments[1] + use.minutes, tickMoments[2] + use.minutesSquared]
+            }
+        }
+        let seen = Double(members.reduce(0) { $0 + $1.deliveries })
+        let ignoredShare = seen > 0 ? Double(members.reduce(0) { $0 + $1.ignored }) / seen : 0
+        let (acts, halfLife, actNote) = FitBehaviour.acts(members, notIgnored: 1 - ignoredShare)
+        if let actNote { notes.append(actNote) }
+        let ignoredTotal = Double(members.reduce(0) { $0 + $1.ignoredByType.values.reduce(0, +) })
+        let offs = Double(members.reduce(0) { $0 + $1.switchedOff.count })
+        // Routines: those a tenth of the group logs or ticks, and the HealthKit ones the
+        // ruleset enables by default (telemetry does not say which routines are enabled).
+        let active = Set(logs.filter { $0.p.value > 0 }.map(\.routine) + checks.map(\.routine))
+        let used = ruleset.routines.filter { routine in
+            let users = members.filter { $0.logs[routine.id] != nil || $0.ticks[routine.id] != nil }.count
+            return (active.contains(routine.id) && users * 10 >= members.count) || (routine.defaultEnabled && routine.source == .healthkit)
+        }.map(\.id)
+        let sleepUsers = members.filter { $0.sleep[0] > 0 }.count
+        return PopulationFit.Group(
+            users: members.count, userDays: userDays, weight: share(Double(members.count), of: Double(total)), routines: used,
+            steps: share(Double(members.filter { $0.stepsGranted == true }.count), of: Double(members.count)),
+            sleep: share(Double(members.filter { $0.sleepGranted == true }.count), of: Double(members.count)),
+            sleepMinutes: spread(pooled(members) { $0.sleep }, users: sleepUsers),
+            wake: spread(pooled(members) { $0.wake }, users: sleepUsers).map { (Estimate(value: $0.mean.value, se: $0.mean.se), $0.sd) },
+            stepsPerDay: spread(pooled(members) { $0.steps }, users: members.filter { $0.steps[0] > 0 }.count),
+            slots: FitSlots.slots(members, days: days, dayStart: dayStart), logs: logs, checks: checks,
+            checkAt: spread(tickMoments, users: members.count).map { (wall($0.mean, dayStart), $0.sd) },
+            opened: share(Double(members.reduce(0) { $0 + $1.opened }), of: seen),
+            ignored: share(Double(members.reduce(0) { $0 + $1.ignored }), of: seen),
+            skipToday: share(Double(members.reduce(0) { $0 + $1.skips }), of: days), acts: acts, halfLife: halfLife,
+            optOutType: share(offs, of: ignoredTotal), notes: notes)
+    }
+
+    /// A logical-day minute estimate as a wall-clock minute (same error).
+    static func wall(_ estimate: Estimate, _ dayStart: Int) -> Estimate {
+        Estimate(value: (estimate.value + Double(dayStart / 60)).truncatingRemainder(dividingBy: 1_440), se: estimate.se)
+    }
+
+    static func routineLogs(_ members: [UserFeatures], days: Double, dayStart: Int) -> [PopulationFit.Logs] {
+        let routines = Set(members.flatMap { $0.logs.keys }).sorted()
+        return routines.compactMap { routine in
+            let uses = members.compactMap { $0.logs[routine] }
+            let logDays = Double(uses.reduce(0) { $0 + $1.days })
+            let count = Double(uses.reduce(0) { $0 + $1.count })
+            guard logDays > 0, count > 0 else { return nil }
+            let time = spread([count, uses.reduce(0) { $0 + $1.minutes }, uses.reduce(0) { $0 + $1.minutesSquared }], users: uses.count)
+            return PopulationFit.Logs(
+                routine: routine, p: share(logDays, of: days), value: uses.reduce(0) { $0 + $1.value } / count,
+                count: Swift.max(1, Int((count / logDays).rounded())), at: wall(time?.mean ?? Estimate(value: 0, se: nil), dayStart),
+                sd: time?.sd ?? 0)
+        }
+    }
+
+    /// Each checklist's chance that an item is ticked: ticks over items × user-days.
+    static func checklistTicks(_ members: [UserFeatures], days: Double, ruleset: Ruleset) -> [(routine: String, p: PopulationFit.Estimate)] {
+        Set(members.flatMap { $0.ticks.keys }).sorted().compactMap { routine in
+            let items = ruleset.routines.first { $0.id == routine }?.items.count ?? 0
+            guard items > 0 else { return nil }
+            return (routine, share(Double(members.reduce(0) { $0 + ($1.ticks[routine]?.count ?? 0) }), of: days * Double(items)))
+        }
+    }
+}
+
+/// App-open slots: a mixture of normals over the minutes of the group's opens (10-minute
+/// bins), fitted by EM for 1 … 5 components; the number of slots is the one with the least
+/// BIC (`−2 ln L + (3J − 1) ln N`, N the opens). Each component is a slot: its chance a day is
+/// its share of the opens over the user-days (at most 1), its time and spread its own.
+enum FitSlots {
+    static func slots(_ members: [UserFeatures], days: Double, dayStart: Int) -> [PopulationFit.Slot] {
+        var counts = Array(repeating: 0.0, count: 145)
+        for user in members { for (bin, count) in user.opens.enumerated() { counts[bin] += Double(count) } }
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return [] }
+        let xs = counts.indices.map { Double($0) * 10 + 5 }
+        var best: (components: [(w: Double, mean: Double, sd: Double)], bic: Double)?
+        for j in 1...5 {
+            let (components, logL) = mixture(xs, counts, total: total, components: j)
+            let bic = -2 * logL + Double(3 * j - 1) * log(total)
+            if best == nil || bic < best?.bic ?? 0 { best = (components, bic) }
+        }
+        return (best?.components ?? []).filter { $0.w * total >= 1 }.map { c in
+            let sd = Swift.max(5, c.sd)
+            let mass = c.w * total
+            let at = FitEstimates.wall(PopulationFit.Estimate(value: c.mean, se: sd / mass.squareRoot()), dayStart)
+            return PopulationFit.Slot(p: FitEstimates.share(Swift.min(mass, days), of: days), at: at, sd: sd)
+        }.sorted { $0.at.value < $1.at.value }
+    }
+
+    /// EM for a mixture of `components` normals over binned data; starts at the quantiles.
+    static func mixture(_ xs: [Double], _ counts: [Double], total: Double, components j: Int) -> ([(w: Double, mean: Double, sd: Double)], Double) {
+        var cumulative = 0.0
+        var means: [Double] = []
+        for (x, count) in zip(xs, counts) {
+            cumulative += count
+            while means.count < j, cumulative >= total * (Double(means.count) + 0.5) / Double(j) { means.append(x) }
+        }
+        while means.count < j { means.append(xs[xs.count / 2]) }
+        var c = means.map { (w: 1 / Double(j), mean: $0, sd: 60.0) }
+        var logL = -Double.infinity
+        for _ in 0..<200 {
+            var sums = Array(repeating: (n: 0.0, x: 0.0, xx: 0.0), count: j)
+            var next = 0.0
+            for (x, count) in zip(xs, counts) where count > 0 {
+                let densities = c.map { $0.w * exp(-0.5 * pow((x - $0.mean) / $0.sd, 2)) / ($0.sd * (2 * Double.pi).squareRoot()) * 10 }
+                let sum = Swift.max(densities.reduce(0, +), 1e-300)
+                next += count * log(sum)
+                for index in 0..<j {
+                    let r = count * densities[index] / sum
+                    sums[index] = (sums[index].n + r, sums[index].x + r * x, sums[index].xx + r * x * x)
+                }
+            }
+            c = (0..<j).map { index in
+                let n = Swift.max(sums[index].n, 1e-9)
+                let mean = sums[index].x / n
+                return (n / total, mean, Swift.max(4, (Swift.max(0, sums[index].xx / n - mean * mean)).squareRoot()))
+            }
+            if abs(next - logL) < 1e-6 * abs(next) {
+                logL = next
+                break
+            }
+            logL = next
+        }
+        return (c, logL)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import RulesExpression
+
+/// A fit written as a population file `rules check` and `rules population` accept, with
+/// comments that say how many users and days each group rests on and each estimate's
+/// standard error.
+extension PopulationFit {
+    package func yaml(name: String, seed: UInt64, timeZone: String, rulesetKey: String?) -> String {
+        var out = "# yaml-language-server: $schema=../schemas/population.schema.json\n"
+        out += "# Fitted by rules population fit from \(PopulationReport.grouped(users)) users over \(days) days of telemetry"
+        out += rulesetKey.map { " (ruleset \($0))" } ?? ""
+        out += ".\n# After each estimate, as a comment: its standard error (±).\n"
+        for warning in warnings { out += "# note: \(warning)\n" }
+        out += "name: \(Self.quoted(name))\nseed: \(seed)\nusers: \(users)\ndays: \(days)\nstart: \(DateFormat.string(start))\n"
+        out += "timezone: \(Self.quoted(timeZone))\ngroups:\n"
+        for (index, group) in groups.enumerated() { out += Self.group(group, number: index + 1) }
+        return out
+    }
+
+    static func group(_ g: Group, number: Int) -> String {
+        var out = "  - name: \"group \(number)\"\n"
+        out += "    # \(PopulationReport.grouped(g.users)) users, \(PopulationReport.grouped(g.userDays)) user-days\n"
+        out += "    weight: \(p(g.weight.value))\(se(g.weight))\n"
+        out += "    routines: [\(g.routines.joined(separator: ", "))]\n"
+        out += "    permission: { steps: \(p(g.steps.value)), sleep: \(p(g.sleep.value)) }   #\(se(g.steps, bare: true)),\(se(g.sleep, bare: true))\n"
+        if let sleep = g.sleepMinutes {
+            out += "    sleep_minutes: { mean: \(whole(sleep.mean.value)), sd: \(whole(sleep.sd)) }\(se(sleep.mean, unit: " min"))\n"
+        }
+        if let wake = g.wake { out += "    wake: { at: \"\(clock(wake.at.value))\", sd: \(whole(wake.sd)) }\(se(wake.at, unit: " min"))\n" }
+        if let steps = g.stepsPerDay { out += "    steps: { mean: \(whole(steps.mean.value)), sd: \(whole(steps.sd)) }\(se(steps.mean))\n" }
+        if !g.slots.isEmpty {
+            out += "    app_opens:\n"
+            for slot in g.slots {
+                out +=
+                    "      - { p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))\n"
+            }
+        }
+        let logs = g.logs.filter { g.routines.contains($0.routine) && $0.value > 0 }
+        if !logs.isEmpty {
+            out += "    logs:\n"
+            for log in logs {
+                out +=
+                    "      - { routine: \(log.routine), p: \(p(log.p.value)), value: \(Knob.decimal((log.value * 10).rounded() / 10)), count: \(Swift.min(log.count, Population.maxLogsPerDraw)), "
+                out +=
+                    "at: \"\(clock(log.at.value))\", sd: \(whole(log.sd)) }   # p\(se(log.p, bare: true)), at\(se(log.at, bare: true, unit: " min"))\n"
+            }
+        }
+        let checks = g.checks.filter { g.routines.contains($0.routine) }
+        if !checks.isEmpty {
+            out +=
+                "    checks: { \(checks.map { "\($0.routine): \(p($0.p.value))" }.joined(separator: ", ")) }   #\(checks.map { se($0.p, bare: true) }.joined(separator: ","))\n"
+            if let at = g.checkAt { out += "    check_at: { at: \"\(clock(at.at.value))\", sd: \(whole(at.sd)) }\n" }
+        }
+        out +=
+            "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }   #\(se(g.opened, bare: true)),\(se(g.ignored, bare: true))\n"
+        out += "    skip_today: \(p(g.skipToday.value))\(se(g.skipToday))\n"
+        let acts = g.acts.filter { $0.p.value >= 0.001 }
+        if !acts.isEmpty {
+            out += "    acts:   # delivered − withheld: a log or tick within 45 minutes (the trial)\n"
+            for act in acts { out += "      \(act.type): { p: \(p(act.p.value)), within: 45m }\(se(act.p))\n" }
+            if let life = g.halfLife, life.isFinite, life > 0 { out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n" }
+        }
+        if g.optOutType.value > 0 {
+            out += "    opt_out: { type: \(p(g.optOutType.value)) }   # a type switched off per ignored delivery\(se(g.optOutType, bare: true))\n"
+        }
+        return out
+    }
+
+    static func p(_ x: Double) -> String { Knob.decimal((Swift.min(1, Swift.max(0, x)) * 1_000).rounded() / 1_000) }
+    static func whole(_ x: Double) -> String { String(Int(Swift.max(0, x).rounded())) }
+    static func clock(_ minutes: Double) -> String {
+        let m = ((Int(minutes.rounded()) % 1_440) + 1_440) % 1_440
+        return TimeFormat.clock(m * 60)
+    }
+
+    /// `   # ± 0.012` (or ` ± 0.012` bare, for a comment that lists several).
+    static func se(_ e: Estimate, bare: Bool = false, unit: String = "") -> String {
+        guard let se = e.se, se.isFinite else { return "" }
+        let text = se >= 10 ? String(Int(se.rounded())) : String(format: "%.3f", se)
+        return bare ? " ± \(text)\(unit)" : "   # ± \(text)\(unit)"
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// k-means with k-means++ seeding from a fixed seed (Arthur & Vassilvitskii 2007), and the
+/// number of groups chosen by a stated criterion: the largest mean silhouette (Rousseeuw 1987)
+/// over K = 2 … `maxGroups`, worked out on at most 2,000 users spread evenly over the sorted
+/// users; one group when no K reaches a mean silhouette of 0.25 (no structure worth naming).
+/// Groups of fewer than `minimumSize` are merged into the nearest larger one.
+package enum KMeans {
+    /// Assignments of `points` (rows of equal length) to `k` groups, and the sum of squared
+    /// distances to their centres.
+    package static func cluster(_ points: [[Double]], k: Int, seed: UInt64, iterations: Int = 60) -> (labels: [Int], sse: Double) {
+        guard !points.isEmpty, k > 1 else {
+            return (Array(repeating: 0, count: points.count), sse(points, Array(repeating: 0, count: points.count), 1))
+        }
+        var random = SplitMix64(mixing: seed, 0x6B6D_6561_6E73)
+        var centres = [points[Int(random.next() % UInt64(points.count))]]
+        var nearest = points.map { distance($0, centres[0]) }
+        while centres.count < k {
+            let total = nearest.reduce(0, +)
+            guard total > 0 else { break }
+            var pick = random.uniform() * total
+            var chosen = points.count - 1
+            for (index, d) in nearest.enumerated() {
+                pick -= d
+                if pick <= 0 {
+                    chosen = index
+                    break
+                }
+            }
+            centres.append(points[chosen])
+            for index in points.indices { nearest[index] = Swift.min(nearest[index], distance(points[index], points[chosen])) }
+        }
+        var labels = Array(repeating: 0, count: points.count)
+        for _ in 0..<iterations {
+            var changed = false
+            for (index, point) in points.enumerated() {
+                let best = centres.indices.min { distance(point, centres[$0]) < distance(point, centres[$1]) } ?? 0
+                if best != labels[index] {
+                    labels[index] = best
+                    changed = true
+                }
+            }
+            centres = means(points, labels, centres.count, fallback: centres)
+            if !changed { break }
+        }
+        return (labels, sse(points, labels, centres.count))
+    }
+
+    /// The groups for `k` (or chosen by silhouette when nil), groups below `minimumSize` merged.
+    package static func groups(_ points: [[Double]], k: Int?, maxGroups: Int = 8, minimumSize: Int, seed: UInt64) -> [Int] {
+        let n = points.count
+        let largest = Swift.max(1, Swift.min(maxGroups, n / Swift.max(1, minimumSize)))
+        if let k { return merged(points, cluster(points, k: Swift.min(k, largest), seed: seed).labels, minimumSize: minimumSize) }
+        var best: (labels: [Int], score: Double) = (Array(repeating: 0, count: n), 0.25)
+        for candidate in stride(from: 2, through: largest, by: 1) {
+            let labels = merged(points, cluster(points, k: candidate, seed: seed).labels, minimumSize: minimumSize)
+            let score = silhouette(points, labels)
+            if score > best.score + 1e-9 { best = (labels, score) }
+        }
+        return best.labels
+    }
+
+    /// The mean silhouette of a labelling, over at most 2,000 points spread evenly.
+    static func silhouette(_ points: [[Double]], _ labels: [Int]) -> Double {
+        let k = (labels.max() ?? 0) + 1
+        guard k > 1 else { return 0 }
+        let step = Swift.max(1, points.count / 2_000)
+        let sample = Array(stride(from: 0, to: points.count, by: step))
+        var total = 0.0
+        for i in sample {
+            var sums = Array(repeating: 0.0, count: k)
+            var counts = Array(repeating: 0, count: k)
+            for j in sample where j != i {
+                sums[labels[j]] += distance(points[i], points[j]).squareRoot()
+                counts[labels[j]] += 1
+            }
+            let own = labels[i]
+            guard counts[own] > 0 else { continue }
+            let a = sums[own] / Double(counts[own])
+            let b = (0..<k).filter { $0 != own && counts[$0] > 0 }.map { sums[$0] / Double(counts[$0]) }.min() ?? a
+            let larger = Swift.max(a, b)
+            total += larger > 0 ? (b - a) / larger : 0
+        }
+        return total / Double(sample.count)
+    }
+
+    /// Groups renumbered 0…K−1 by first appearance, every group below `minimumSize` merged
+    /// into the group whose centre is nearest to its own.
+    static func merged(_ points: [[Double]], _ labels: [Int], minimumSize: Int) -> [Int] {
+        var labels = labels
+        while true {
+            let count = (labels.max() ?? 0) + 1
+            var sizes = Array(repeating: 0, count: count)
+            for label in labels { sizes[label] += 1 }
+            let live = sizes.indices.filter { sizes[$0] > 0 }
+            guard live.count > 1, let small = live.filter({ sizes[$0] < minimumSize }).min(by: { sizes[$0] < sizes[$1] }) else { break }
+            let centres = means(points, labels, count, fallback: Array(repeating: points[0], count: count))
+            let target = live.filter { $0 != small }.min { distance(centres[small], centres[$0]) < distance(centres[small], centres[$1]) } ?? small
+            labels = labels.map { $0 == small ? target : $0 }
+        }
+        var renumber: [Int: Int] = [:]
+        return labels.map { label in
+            if let known = renumber[label] { return known }
+            renumber[label] = renumber.count
+            return renumber.count - 1
+        }
+    }
+
+    static func means(_ points: [[Double]], _ labels: [Int], _ k: Int, fallback: [[Double]]) -> [[Double]] {
+        let d = points.first?.count ?? 0
+        var sums = Array(repeating: Array(repeating: 0.0, count: d), count: k)
+        var counts = Array(repeating: 0, count: k)
+        for (point, label) in zip(points, labels) {
+            counts[label] += 1
+            for j in 0..<d { sums[label][j] += point[j] }
+        }
+        return (0..<k).map { c in counts[c] == 0 ? fallback[c] : sums[c].map { $0 / Double(counts[c]) } }
+    }
+
+    static func sse(_ points: [[Double]], _ labels: [Int], _ k: Int) -> Double {
+        let centres = means(points, labels, k, fallback: Array(repeating: points.first ?? [], count: k))
+        return zip(points, labels).reduce(0) { $0 + distance($1.0, centres[$1.1]) }
+    }
+
+    static func distance(_ a: [Double], _ b: [Double]) -> Double {
+        var sum = 0.0
+        for (x, y) in zip(a, b) { sum += (x - y) * (x - y) }
+        return sum
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Sums and counts of one routine's logs or ticks.
+package struct RoutineUse: Sendable, Equatable {
+    /// Days with at least one, and how many in all.
+    package var days = 0
+    package var count = 0
+    package var value = 0.0
+    /// Minutes of the logical day: sum and sum of squares.
+    package var minutes = 0.0
+    package var minutesSquared = 0.0
+    var lastDay = Int.min
+
+    mutating func add(day: Int, minute: Int, value: Double) {
+        if day != lastDay {
+            days += 1
+            lastDay = day
+        }
+        count += 1
+        self.value += value
+        minutes += Double(minute)
+        minutesSquared += Double(minute) * Double(minute)
+    }
+}
+
+/// The trial's decision points of one type for one user: delivered and withheld, and how many
+/// of each were followed by a log or tick within the window — per bin of deliveries so far.
+package struct UserTrial: Sendable, Equatable {
+    /// By bin start (0, 7, 14, 28): (delivered, done, withheld, done).
+    package var bins: [Int: [Int]] = [:]
+}
+
+/// Everything `rules population fit` keeps of one user while reading: counts and sums,
+/// memory independent of how many lines the user has.
+package struct UserFeatures: Sendable {
+    package var days = 0
+    var lastDay = Int.min
+    var lastMinute = Int.min
+    /// App opens (runs the user started) by minute of the logical day, in 10-minute bins.
+    package var opens = [Int](repeating: 0, count: 145)
+    package var logs: [String: RoutineUse] = [:]
+    package var ticks: [String: RoutineUse] = [:]
+    package var deliveries = 0
+    /// Deliveries the app withheld for a trial.
+    package var withheld = 0
+    package var opened = 0
+    package var ignored = 0
+    package var acted = 0
+    package var skips = 0
+    package var stepsGranted: Bool?
+    package var sleepGranted: Bool?
+    package var sleep: [Double] = [0, 0, 0]
+    package var wake: [Double] = [0, 0, 0]
+    package var steps: [Double] = [0, 0, 0]
+    /// Deliveries of a type the user saw, and ignored, before switching it off.
+    package var ignoredByType: [String: Int] = [:]
+    package var switchedOff: Set<String> = []
+    /// Route each day ended on (the last route line of the day), by route.
+    package var routeDays: [String: Int] = [:]
+    var dayRoute: String?
+    /// The trial, by type.
+    package var trial: [String: UserTrial] = [:]
+    var deliveredSoFar: [String: Int] = [:]
+    var open: [(type: String, until: Int, delivered: Bool, bin: Int)] = []
+    var daySteps: (minute: Int, steps: Int)?
+
+    /// The act window: a log or tick within 45 minutes of a decision point counts as done.
+    static let window = 45
+
+    /// Adds one line (in time order for this user; the reader checks).
+    mutating func add(_ line: TelemetryLine, dayStart: Int) {
+        if line.day != lastDay {
+            closeDay(dayStart: dayStart)
+            days += 1
+            lastDay = line.day
+        }
+        lastMinute = line.minute
+        let clock = line.day * 1_440 + line.minute
+        switch line.kind {
+        case "run":
+            let cause = line.words["cause"]
+            if cause == "open" { opens[Swift.min(144, line.minute / 10)] += 1 }
+            if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
+        case "log":
+            guard let routine = line.words["routine"] else { return }
+            logs[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: line.numbers["value"] ?? 0)
+            resolve(done: clock)
+        case "tick":
+            guard let routine = line.words["routine"], line.numbers["checked"] == 1 else { return }
+            ticks[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: 1)
+            resolve(done: clock)
+        case "delivery", "withheld":
+            guard let type = line.words["type"] else { return }
+            let delivered = line.kind == "delivery"
+            if delivered { deliveries += 1 } else { withheld += 1 }
+            expire(before: clock)
+            open.append((type, clock + Self.window, delivered, UserFeatures.bin(deliveredSoFar[type] ?? 0)))
+            if delivered { deliveredSoFar[type, default: 0] += 1 }
+        case "response":
+            switch line.words["response"] {
+            case "opened": opened += 1
+            case "ignored":
+                ignored += 1
+                if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
+            default: acted += 1
+            }
+        case "setting":
+            if let type = line.words["type"], line.numbers["on"] == 0 { switchedOff.insert(type) }
+        case "health": health(line, dayStart: dayStart)
+        case "route": dayRoute = line.words["route"]
+        case "day": routeDays[dayRoute ?? "none", default: 0] += 1
+        default: break
+        }
+    }
+
+    mutating func health(_ line: TelemetryLine, dayStart: Int) {
+        if stepsGranted == nil { stepsGranted = line.words["steps_permission"] == "granted" }
+        if sleepGranted == nil { sleepGranted = line.words["sleep_permission"] == "granted" }
+        let first = daySteps == nil
+        if let sleep = line.numbers["sleep"], first { Self.add(&self.sleep, sleep + 15) }
+        if let wake = line.numbers["wake"], first { Self.add(&self.wake, wake + 15) }
+        if let steps = line.numbers["steps"] { daySteps = (line.minute, Int(steps)) } else if first { daySteps = (line.minute, -1) }
+    }
+
+    /// The day's last sync of steps read as the day's total: walked evenly from 07:00 to
+    /// 23:00, so a sync at 15:00 saw half; syncs before noon say too little and are left out.
+    mutating func closeDay(dayStart: Int) {
+        expire(before: Int.max)
+        if let (minute, steps) = daySteps, steps >= 0 {
+            let wall = (minute + dayStart / 60) % 1_440
+            if wall >= 23 * 60 {
+                Self.add(&self.steps, Double(steps) + 250)
+            } else if wall >= 12 * 60 {
+                Self.add(&self.steps, (Double(steps) + 250) * 960 / Double(wall - 420))
+            }
+        }
+        daySteps = nil
+        dayRoute = nil
+    }
+
+    /// Decision points whose window holds `done`: done; those past: not.
+    mutating func resolve(done clock: Int) {
+        expire(before: clock)
+        for point in open { record(point, done: true) }
+        open.removeAll()
+    }
+
+    mutating func expire(before clock: Int) {
+        guard !open.isEmpty else { return }
+        var left: [(type: String, until: Int, delivered: Bool, bin: Int)] = []
+        for point in open { if point.until < clock { record(point, done: false) } else { left.append(point) } }
+        open = left
+    }
+
+    mutating func record(_ point: (type: String, until: Int, delivered: Bool, bin: Int), done: Bool) {
+        var cell = trial[point.type, default: UserTrial()].bins[point.bin] ?? [0, 0, 0, 0]
+        cell[point.delivered ? 0 : 2] += 1
+        if done { cell[point.delivered ? 1 : 3] += 1 }
+        trial[point.type, default: UserTrial()].bins[point.bin] = cell
+    }
+
+    static func bin(_ k: Int) -> Int { [0, 7, 14, 28].last { k >= $0 } ?? 0 }
+
+    /// Count, sum and sum of squares.
+    static func add(_ moments: inout [Double], _ x: Double) {
+        moments[0] += 1
+        moments[1] += x
+        moments[2] += x * x
+    }
+}

@@ -67,6 +67,7 @@ let package = Package(
         .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "RulesDocument", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesSimulator"]),
         .executableTarget(name: "FuzzBundle", dependencies: ["Ruleset"]),
+        .executableTarget(name: "FuzzTelemetry", dependencies: ["RulesDocument", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
         .executableTarget(name: "FuzzTune", dependencies: ["RulesDiagnostics", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
         .executableTarget(
             name: "FuzzEngine",

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes one target with libFuzzer: Fuzz/run.sh TARGET [SECONDS] [RUNS].
-# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge, FuzzBundle, FuzzTune (FuzzToolCall,
-# FuzzEngine, FuzzPopulation and FuzzTune load the shipped
+# TARGET: FuzzYAML, FuzzExpression, FuzzToolCall, FuzzEngine, FuzzPopulation, FuzzMerge, FuzzBundle, FuzzTune, FuzzTelemetry (FuzzToolCall,
+# FuzzEngine, FuzzPopulation, FuzzTune and FuzzTelemetry load the shipped
 # ruleset from the repository root). Stops after SECONDS (default 60) or RUNS executions,
 # whichever comes first. Crashes are written to the repository root as crash-*; seeds are
 # Fuzz/corpus/<kind>. The corpus a run grows is kept in .build/fuzz/corpus/TARGET (or under
 # FUZZ_CORPUS), so the next run goes on from it instead of from the seeds alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge|FuzzBundle|FuzzTune [SECONDS] [RUNS]}"
+target="${1:?usage: Fuzz/run.sh FuzzYAML|FuzzExpression|FuzzToolCall|FuzzEngine|FuzzPopulation|FuzzMerge|FuzzBundle|FuzzTune|FuzzTelemetry [SECONDS] [RUNS]}"
 seconds="${2:-60}"
 runs="${3:--1}"
 case "$target" in
@@ -20,6 +20,7 @@ case "$target" in
     FuzzMerge) seeds=Fuzz/corpus/merge ;;
     FuzzBundle) seeds=Fuzz/corpus/bundle ;;
     FuzzTune) seeds=Fuzz/corpus/tune ;;
+    FuzzTelemetry) seeds=Fuzz/corpus/telemetry ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 # Swift's backtracer would take a trap's signal first and exit without libFuzzer writing

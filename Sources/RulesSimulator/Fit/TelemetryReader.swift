@@ -69,12 +69,19 @@ package struct TelemetryReader: Sendable {
     }
 
     /// Reads text already in memory (a fitted population's own telemetry, in `--check`).
-    package mutating func read(text: String, name: String) {
+    package mutating func read(text: String, name: String) { read(bytes: Array(text.utf8), name: name) }
+
+    /// Reads bytes already in memory, a line at a time.
+    package mutating func read(bytes: [UInt8], name: String) {
         var number = 0
-        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            add(ArraySlice(line), name: name, number: number)
+            guard line.count <= 1 << 16 else {
+                problem("\(name):\(number): a line longer than 65,536 bytes")
+                return
+            }
+            add(line, name: name, number: number)
             if failed { return }
         }
     }

@@ -103,10 +103,17 @@ enum FitEstimates {
 enum FitSlots {
     static func slots(_ members: [UserFeatures], days: Double, dayStart: Int) -> [PopulationFit.Slot] {
         var counts = Array(repeating: 0.0, count: 145)
-        for user in members { for (bin, count) in user.opens.enumerated() { counts[bin] += Double(count) } }
+        var minutes = Array(repeating: 0.0, count: 145)
+        for user in members {
+            for (bin, count) in user.opens.enumerated() where count > 0 {
+                counts[bin] += Double(count)
+                minutes[bin] += user.openMinutes[bin]
+            }
+        }
         let total = counts.reduce(0, +)
         guard total > 0 else { return [] }
-        let xs = counts.indices.map { Double($0) * 10 + 5 }
+        // Each bin at the mean of its opens' own minutes.
+        let xs = counts.indices.map { counts[$0] > 0 ? minutes[$0] / counts[$0] : Double($0) * 10 + 5 }
         var best: (components: [(w: Double, mean: Double, sd: Double)], bic: Double)?
         for j in 1...5 {
             let (components, logL) = mixture(xs, counts, total: total, components: j)

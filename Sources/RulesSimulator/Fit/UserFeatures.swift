@@ -38,6 +38,8 @@ package struct UserFeatures: Sendable {
     var lastMinute = Int.min
     /// App opens (runs the user started) by minute of the logical day, in 10-minute bins.
     package var opens = [Int](repeating: 0, count: 145)
+    /// The exact minutes of those opens, summed by bin (a bin's mean is finer than its centre).
+    package var openMinutes = [Double](repeating: 0, count: 145)
     package var logs: [String: RoutineUse] = [:]
     package var ticks: [String: RoutineUse] = [:]
     package var deliveries = 0
@@ -79,7 +81,10 @@ package struct UserFeatures: Sendable {
         switch line.kind {
         case "run":
             let cause = line.words["cause"]
-            if cause == "open" { opens[Swift.min(144, line.minute / 10)] += 1 }
+            if cause == "open" {
+                opens[Swift.min(144, line.minute / 10)] += 1
+                openMinutes[Swift.min(144, line.minute / 10)] += Double(line.minute)
+            }
             if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
         case "log":
             guard let routine = line.words["routine"] else { return }

@@ -1,0 +1,104 @@
+import CLITestSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// The loop a designer runs: synthetic telemetry out, a population fitted to it, the check of
+/// the fitted users against the real ones — and every bad telemetry refused with exit 2 and
+/// nothing written.
+@Suite struct PopulationFitCommandTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// Telemetry of 400 office workers over 10 days, 30 % of the deliveries withheld (fewer
+    /// users and days leave the rarely-opening group too small to be found).
+    static let telemetry: String = {
+        let directory = Fixtures.temporaryDirectory() + "/telemetry"
+        let run = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--users", "400", "--days", "10", "--randomize", "0.3", "--telemetry-out", directory],
+            in: root)
+        precondition(run.exitCode == .success, run.stderr)
+        return directory
+    }()
+
+    static func lines() throws -> [String] {
+        try String(contentsOfFile: telemetry + "/telemetry-000001.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func exportFitAndCheckTheLoop() throws {
+        let out = Fixtures.temporaryDirectory() + "/fitted.yaml"
+        let fit = CapturedRun(["population", "fit", Self.telemetry, "--out", out], in: Self.root)
+        #expect(fit.exitCode == .success, "\(fit.stderr)")
+        #expect(fit.stdout.contains("3 groups from 400 users × 10 days"), "\(fit.stdout)")
+        let check = CapturedRun(["check", out], in: Self.root)
+        #expect(check.exitCode == .success, "\(check.stdout)")
+        let passes = CapturedRun(["population", "fit", "--check", out, Self.telemetry], in: Self.root)
+        #expect(passes.exitCode == .success, "\(passes.stdout)\(passes.stderr)")
+        #expect(passes.stdout.contains("every metric within its interval"))
+        // A population whose evening opens come three hours early is caught, by name.
+        let fitted = try String(contentsOfFile: out, encoding: .utf8)
+        var shifted = fitted
+        for hour in 19...23 { shifted = shifted.replacingOccurrences(of: "at: \"\(hour):", with: "at: \"\(String(format: "%02d", hour - 4)):") }
+        #expect(shifted != fitted)
+        let wrong = Fixtures.temporaryDirectory() + "/wrong.yaml"
+        try shifted.write(toFile: wrong, atomically: true, encoding: .utf8)
+        let fails = CapturedRun(["population", "fit", "--check", wrong, Self.telemetry], in: Self.root)
+        #expect(fails.exitCode == .failure, "\(fails.stdout)")
+        #expect(fails.stdout.contains("FAIL opens_a_day.20-24"), "\(fails.stdout)")
+    }
+
+    @Test func theFittedFileRunsAsAPopulation() throws {
+        let out = Fixtures.temporaryDirectory() + "/fitted.yaml"
+        #expect(CapturedRun(["population", "fit", Self.telemetry, "--groups", "2", "--out", out], in: Self.root).exitCode == .success)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.components(separatedBy: "  - name: \"group").count - 1 == 2)
+        #expect(text.contains("acts:") && text.contains("(the trial)"))
+        let lived = CapturedRun(["population", out, "--users", "20", "--days", "2"], in: Self.root)
+        #expect(lived.exitCode == .success, "\(lived.stdout)\(lived.stderr)")
+    }
+
+    static func badCases() throws -> [(String, [String], String)] {
+        let lines = try Self.lines()
+        let first = lines[0]
+        let otherRuleset = first.replacingOccurrences(of: #""ruleset":""#, with: #""ruleset":"0"#).replacingOccurrences(
+            of: #"","day""#, with: #"","day""#)
+        let run = try #require(lines.first { $0.contains(#""cause":"open""#) })
+        let freeText = run.replacingOccurrences(of: #""cause":"open""#, with: #""cause":"잘 잤다""#)
+        let text = first.replacingOccurrences(of: #""v":1,"#, with: #""v":1,"name":"minji","#)
+        let early = first.replacingOccurrences(of: #""minute":"#, with: #""minute":1"#)
+        return [
+            ("malformed", [first, "{\"v\":1,", first], "bad.jsonl:2: "),
+            ("two rulesets", lines + [String(otherRuleset.prefix(otherRuleset.count))], "say how to treat them with --mixed"),
+            ("free text", [freeText] + lines, "bad.jsonl:1: a string that is not an identifier (telemetry never carries texts)"),
+            ("a name", [text] + lines, "'name' is not a telemetry field (telemetry never carries texts)"),
+            ("out of order", [early, first], "bad.jsonl:2: user "),
+            ("few users", Array(lines.prefix(40)), "a fit needs at least 20"),
+        ]
+    }
+
+    @Test func badTelemetryIsRefusedAndNothingIsWritten() throws {
+        for (name, lines, message) in try Self.badCases() {
+            let directory = Fixtures.temporaryDirectory()
+            try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/bad.jsonl", atomically: true, encoding: .utf8)
+            let out = directory + "/fitted.yaml"
+            let run = CapturedRun(["population", "fit", directory + "/bad.jsonl", "--out", out], in: Self.root)
+            #expect(run.exitCode == .usage, "\(name)")
+            #expect(run.stderr.contains(message), "\(name): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(name)")
+        }
+    }
+
+    @Test func unknownKindsAreCountedNotFatalAndMixedRulesetsCanBeTakenByMajority() throws {
+        let directory = Fixtures.temporaryDirectory()
+        var lines = try Self.lines()
+        lines.insert(lines[0].replacingOccurrences(of: #""kind":"run""#, with: #""kind":"future_kind""#), at: 1)
+        let other = lines[5].replacingOccurrences(of: #""ruleset":""#, with: #""ruleset":"f"#)
+        lines.append(String(other))
+        try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/t.jsonl", atomically: true, encoding: .utf8)
+        let refused = CapturedRun(["population", "fit", directory + "/t.jsonl", "--out", directory + "/a.yaml"], in: Self.root)
+        #expect(refused.exitCode == .usage)
+        let majority = CapturedRun(
+            ["population", "fit", directory + "/t.jsonl", "--mixed", "majority", "--out", directory + "/b.yaml"], in: Self.root)
+        #expect(majority.exitCode == .success, "\(majority.stderr)")
+        #expect(majority.stderr.contains("unknown kinds counted and skipped: future_kind 1"), "\(majority.stderr)")
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import RulesDiagnostics
+import RulesEngine
+import RulesYAML
+import Ruleset
+import ShippedRuleset
+import TestSupport
+import Testing
+
+@testable import RulesSimulator
+
+/// Fitting populations to telemetry, checked against planted answers: well-separated groups
+/// come back as the same number of groups with their parameters within two standard errors
+/// of the truth, over several seeds; act chances come back from a randomised population; the
+/// fitted file loads as a population.
+@Suite struct PopulationFitTests {
+    /// Three groups that open the app at different times, log water differently and answer
+    /// notices differently.
+    static func separated(seed: Int, users: Int = 300, days: Int = 14) -> String {
+        """
+        name: separated
+        seed: \(seed)
+        users: \(users)
+        days: \(days)
+        start: 2026-07-06
+        timezone: Asia/Seoul
+        groups:
+          - name: early
+            weight: 0.5
+            routines: [steps, sleep, water]
+            permission: { steps: 0.9, sleep: 0.8 }
+            app_opens:
+              - { p: 0.9, at: "07:00", sd: 15 }
+            logs:
+              - { routine: water, p: 0.8, value: 250, count: 4, at: "10:00", sd: 60 }
+            response: { opened: 0.6, ignored: 0.3 }
+          - name: late
+            weight: 0.3
+            routines: [steps, sleep, water]
+            permission: { steps: 0.3, sleep: 0.2 }
+            app_opens:
+              - { p: 0.7, at: "22:00", sd: 20 }
+            logs:
+              - { routine: water, p: 0.4, value: 500, count: 1, at: "22:10", sd: 20 }
+            response: { opened: 0.1, ignored: 0.8 }
+          - name: noon
+            weight: 0.2
+            routines: [steps, sleep, water]
+            permission: { steps: 0.6, sleep: 0.5 }
+            app_opens:
+              - { p: 0.8, at: "12:30", sd: 20 }
+            logs:
+              - { routine: water, p: 0.6, value: 300, count: 2, at: "13:00", sd: 30 }
+            response: { opened: 0.3, ignored: 0.5 }
+        """
+    }
+
+    /// Lives `text`'s population and reads its telemetry back, as `--check` does.
+    static func telemetry(_ text: String, randomize: Double = 0) throws -> (TelemetryReader, Population) {
+        let loaded = try PopulationTests.load(text, ruleset: ShippedRuleset.ruleset)
+        let population = try #require(loaded.population, "\(loaded.diagnostics)")
+        var options = PopulationOptions(population: population, jobs: 2)
+        options.randomize = randomize
+        let box = Box(TelemetryReader(dayStart: ShippedRuleset.ruleset.dayStartsAt))
+        let blocks = TelemetryBlocks(count: options.users) { _, text in
+            box.lock.withLock { box.reader.read(text: text, name: "lived") }
+            return true
+        }
+        _ = PopulationRun.run(population, ruleset: ShippedRuleset.ruleset, options: options, telemetry: blocks)
+        box.reader.finish()
+        #expect(!box.reader.failed, "\(box.reader.problems)")
+        return (box.reader, population)
+    }
+
+    final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var reader: TelemetryReader
+        init(_ reader: TelemetryReader) { self.reader = reader }
+    }
+
+    /// How many standard errors an estimate lies from the truth.
+    static func z(_ e: PopulationFit.Estimate, _ truth: Double) -> Double {
+        let se = Swift.max(e.se ?? 0, 1e-9)
+        return abs(e.value - truth) / se
+    }
+
+    static func within(_ e: PopulationFit.Estimate, _ truth: Double, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(z(e, truth) <= 2, "\(what): \(e.value) ± \(e.se ?? 0), truth \(truth)", sourceLocation: sourceLocation)
+    }
+
+    /// Over three seeds, every group's weight, open chance and time, steps permission and water
+    /// log chance: at least 90 % within two standard errors of the truth (95 % is what two
+    /// standard errors promise) and none past 3.5 (a wrong estimator, not chance).
+    @Test func wellSeparatedGroupsComeBackWithinTwoStandardErrors() throws {
+        var scores: [(String, Double)] = []
+        for seed in 1...3 {
+            let (reader, population) = try Self.telemetry(Self.separated(seed: seed))
+            let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)
+            #expect(fit.groups.count == 3, "seed \(seed): \(fit.groups.map(\.users))")
+            for truth in population.groups {
+                let opens = try #require(truth.appOpens.first)
+                // The fitted group whose slot lies nearest the true one. The generator draws
+                // whole minutes, rounding down: its opens lie half a minute early on average.
+                let at = Double(opens.at / 60) - 0.5
+                let group = try #require(
+                    fit.groups.min { a, b in abs((a.slots.first?.at.value ?? 0) - at) < abs((b.slots.first?.at.value ?? 0) - at) })
+                #expect(group.slots.count == 1, "seed \(seed) \(truth.name): \(group.slots)")
+                guard let slot = group.slots.first, let log = group.logs.first(where: { $0.routine == "water" }) else { continue }
+                scores += [
+                    ("\(seed) \(truth.name) weight", Self.z(group.weight, truth.weight)), ("\(seed) \(truth.name) open p", Self.z(slot.p, opens.p)),
+                    ("\(seed) \(truth.name) open at", Self.z(slot.at, at)),
+                    ("\(seed) \(truth.name) steps permission", Self.z(group.steps, truth.stepsPermission)),
+                    ("\(seed) \(truth.name) water p", Self.z(log.p, truth.logs[0].p)),
+                ]
+                #expect(log.count == truth.logs[0].count && abs(log.value - truth.logs[0].value) < 1, "\(truth.name): \(log)")
+            }
+        }
+        let inside = scores.filter { $0.1 <= 2 }.count
+        #expect(scores.count == 45)
+        #expect(Double(inside) >= 0.9 * Double(scores.count), "\(scores.filter { $0.1 > 2 })")
+        #expect(scores.allSatisfy { $0.1 <= 3.5 }, "\(scores.filter { $0.1 > 3.5 })")
+    }
+
+    @Test func actChancesComeBackFromARandomisedPopulation() throws {
+        // One group that reads every notice (never ignores) and acts on 30 % of them, no wearing off.
+        let text = PopulationAnswersTests.trial(seed: 5, acts: "    acts: { default: { p: 0.3, within: 30m } }", users: 300, days: 14)
+        let (reader, _) = try Self.telemetry(text, randomize: 0.5)
+        let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1)
+        let group = try #require(fit.groups.first)
+        let checkin = try #require(group.acts.first { $0.type == "morning_checkin" })
+        Self.within(checkin.p, 0.3, "morning_checkin act")
+        #expect((checkin.p.se ?? 1) < 0.05)
+        // Without the trial there is nothing to estimate acts from, and the fit says so.
+        let (plain, _) = try Self.telemetry(text)
+        let unrandomised = PopulationFit(plain, ruleset: ShippedRuleset.ruleset, k: 1)
+        #expect(unrandomised.groups.first?.acts.isEmpty == true)
+        #expect(unrandomised.warnings.contains { $0.contains("no withheld deliveries") })
+    }
+
+    @Test func theFittedFileLoadsAsAPopulation() throws {
+        let (reader, _) = try Self.telemetry(Self.separated(seed: 4, users: 120, days: 7), randomize: 0.3)
+        let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)
+        let text = fit.yaml(name: "fitted", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority)
+        let loaded = try PopulationTests.load(text, ruleset: ShippedRuleset.ruleset)
+        #expect(loaded.population != nil, "\(loaded.diagnostics)\n\(text)")
+        #expect(!loaded.diagnostics.contains { $0.severity == .error })
+        #expect(text.contains("# ") && text.contains(" users, ") && text.contains("± "))
+    }
+}

@@ -96,9 +96,14 @@ enum PopulationFitCommand {
     /// was read, and compares.
     static func check(_ fitted: String, reader: TelemetryReader, ruleset: Ruleset, _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
         guard let population = PopulationCommand.load(fitted, ruleset: ruleset, io) else { return .usage }
-        let days = Swift.max(1, reader.lastDay - reader.firstDay + 1)
+        let days = Swift.min(Swift.max(1, reader.lastDay - reader.firstDay + 1), population.days)
         var options = PopulationOptions(
-            population: population, users: reader.users.count, days: days, jobs: given.sizes.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            population: population, users: Swift.min(reader.users.count, Population.maxUsers), days: days,
+            jobs: given.sizes.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        guard Population.livesWithinEngineDays(start: population.start, days: days) else {
+            return PopulationCommand.usage("\(fitted) starts on a day from which \(days) days run past what the engine lives", io)
+        }
+        if let problem = population.workProblem(users: options.users, days: days, ruleset: ruleset) { return PopulationCommand.usage(problem, io) }
         // The telemetry's own trial, if it ran one: the fitted users withhold as often.
         let held = reader.users.values.reduce(0) { $0 + $1.withheld }
         let due = held + reader.users.values.reduce(0) { $0 + $1.deliveries }

@@ -137,6 +137,22 @@ import Testing
         #expect(unrandomised.warnings.contains { $0.contains("no withheld deliveries") })
     }
 
+    /// FuzzTelemetry's first find: two users whose lines span 20,634 days. The fitted file
+    /// lives at most the days a population may, and says so.
+    @Test func aTelemetryOfManyYearsFitsAFileThatLoads() throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot() + "/Fuzz/corpus/telemetry/span-past-max-days")))
+        var reader = TelemetryReader(dayStart: ShippedRuleset.ruleset.dayStartsAt)
+        reader.read(bytes: bytes, name: "span")
+        reader.finish()
+        #expect(!reader.failed && reader.lastDay - reader.firstDay + 1 > Population.maxDays)
+        let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)
+        #expect(fit.days == Population.maxDays)
+        #expect(fit.warnings.contains { $0.contains("spans 20634 days") })
+        let loaded = try PopulationTests.load(
+            fit.yaml(name: "span", seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil), ruleset: ShippedRuleset.ruleset)
+        #expect(loaded.population != nil, "\(loaded.diagnostics)")
+    }
+
     @Test func theFittedFileLoadsAsAPopulation() throws {
         let (reader, _) = try Self.telemetry(Self.separated(seed: 4, users: 120, days: 7), randomize: 0.3)
         let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import Ruleset
 
 /// `rules population fit`: groups of users found in telemetry, and for each group the
@@ -75,9 +76,12 @@ package struct PopulationFit: Sendable {
         // Largest group first, so the file reads from the most common users down.
         groups = fitted.sorted { $0.users > $1.users }
         self.users = users.count
-        days = Swift.max(1, reader.lastDay - reader.firstDay + 1)
+        // A population lives at most `Population.maxDays`, and within the engine's days.
+        let span = Swift.max(1, reader.lastDay - reader.firstDay + 1)
+        days = Swift.min(span, Population.maxDays, InputLimits.simulatedDays.upperBound - reader.firstDay + 1)
         start = reader.firstDay
         var warnings = Array(Set(fitted.flatMap(\.notes))).sorted()
+        if days < span { warnings.append("the telemetry spans \(span) days; the fitted file lives the first \(days)") }
         if !reader.unknownKinds.isEmpty {
             warnings.append(
                 "lines of unknown kinds were counted and skipped: \(reader.unknownKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 
 /// One telemetry line, read without a general JSON parser: a flat object of the schema's
 /// fields whose values are identifiers (`[a-z0-9_]`, at most 64), whole or decimal numbers,
@@ -155,8 +156,11 @@ package struct TelemetryLine: Sendable, Equatable {
                 switch key {
                 case "v": if number != 1 { return Problem(message: "version \(number) is not one this reads (1)") }
                 case "day", "minute":
-                    guard number == number.rounded(), number >= 0, number <= 200_000, key == "day" || number <= 1_440 else {
-                        return Problem(message: "'\(key)' \(number) is out of range")
+                    // Days the engine can live (2000-01-01 to 2199-12-30); minutes of a logical day.
+                    let range = key == "day" ? Double(InputLimits.simulatedDays.lowerBound)...Double(InputLimits.simulatedDays.upperBound) : 0...1_440
+                    guard number == number.rounded(), range.contains(number) else {
+                        return Problem(
+                            message: "'\(key)' \(Knob.decimal(number)) is out of range (\(Int(range.lowerBound))–\(Int(range.upperBound)))")
                     }
                     if key == "day" { line.day = Int(number) } else { line.minute = Int(number) }
                 case "user", "ruleset", "kind": return Problem(message: "'\(key)' is not an identifier")

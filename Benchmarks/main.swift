@@ -1,9 +1,12 @@
 import Foundation
 
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [population-memory]
+//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [fit] [population-memory]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "fit-child" {
+    FitBenchmark.fitChild(CommandLine.arguments[2], repository: repositoryRoot())
+}
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
@@ -18,6 +21,8 @@ if wants("population") { PopulationBenchmark.run(repository: repositoryRoot()) }
 if wants("diff-sample") { PopulationBenchmark.diffSample(repository: repositoryRoot()) }
 if wants("lsp") { LanguageServerBenchmark.run(repository: repositoryRoot()) }
 if wants("tune") { TuneBenchmark.run(repository: repositoryRoot()) }
+// Minutes long the first time (it writes the telemetry): only when named.
+if selected.contains("fit") { FitBenchmark.run(repository: repositoryRoot()) }
 // Minutes long: only when named.
 if selected.contains("population-memory") { PopulationBenchmark.memory(repository: repositoryRoot()) }
 

@@ -1,0 +1,75 @@
+import Foundation
+import RulesCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `rules population fit` on 10,000 office workers × 28 days of telemetry (30 % of deliveries
+/// withheld; written once to `.build/bench-telemetry/` and kept): the fit's wall time and peak
+/// memory (goals ≤ 30 s, < 512 MB), measured in a child process of its own so the memory is
+/// the fit's alone, next to reading the same bytes line by line with Foundation's JSON.
+enum FitBenchmark {
+    static func run(repository: String) {
+        let directory = repository + "/.build/bench-telemetry"
+        if !FileManager.default.fileExists(atPath: directory + "/telemetry-000010.jsonl") {
+            let io = CommandIO(
+                out: { _ in }, err: { print($0, terminator: "") }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
+            let code = RulesCLI.run(
+                arguments: [
+                    "rules", "population", "populations/office_workers.yaml", "--users", "10000", "--days", "28", "--randomize", "0.3",
+                    "--telemetry-out", directory,
+                ], io: io)
+            guard code == .success || code == .failure else {
+                print("fit: the telemetry could not be written")
+                return
+            }
+        }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        let paths = files.map { directory + "/" + $0 }
+        var bytes = 0
+        var lines = 0
+        let json = Measure.best(runs: 1) {
+            for path in paths {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                bytes += data.count
+                for line in data.split(separator: 0x0A) {
+                    lines += 1
+                    blackHole(try? JSONSerialization.jsonObject(with: Data(line)))
+                }
+            }
+        }
+        guard let (seconds, rss) = child(["fit-child", directory], repository: repository) else {
+            print("fit: the child process failed")
+            return
+        }
+        print(
+            "fit: \(Measure.format(seconds, decimals: 1)) s for 10,000 users x 28 days (\(lines) lines, \(bytes / 1_000_000) MB), peak memory \(rss / 1024) MB "
+                + "(goals ≤ 30 s, < 512 MB); Foundation's JSON reads the same lines in \(Measure.format(json, decimals: 1)) s "
+                + "(the fit takes \(Measure.format(seconds / json, decimals: 2))x that)")
+    }
+
+    /// In the child: the fit itself, as `rules population fit DIR --out FILE` runs it.
+    static func fitChild(_ directory: String, repository: String) {
+        let out = NSTemporaryDirectory() + "/bench-fitted-\(getpid()).yaml"
+        let io = CommandIO(out: { _ in }, err: { _ in }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
+        let code = RulesCLI.run(arguments: ["rules", "population", "fit", directory, "--out", out], io: io)
+        try? FileManager.default.removeItem(atPath: out)
+        exit(code == .success ? 0 : 1)
+    }
+
+    /// Runs this benchmark binary with `arguments`; its wall time and peak RSS (KiB).
+    static func child(_ arguments: [String], repository: String) -> (Double, Int)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        let start = Date()
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return process.terminationStatus == 0 ? (seconds, Int(usage.ru_maxrss)) : nil
+    }
+}

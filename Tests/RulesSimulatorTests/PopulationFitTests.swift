@@ -153,6 +153,24 @@ import Testing
         #expect(loaded.population != nil, "\(loaded.diagnostics)")
     }
 
+    /// Every telemetry seed of the fuzzer (FuzzTelemetry's finds among them: nights of 1,001
+    /// minutes) fits to a file that loads, however few its users.
+    @Test func everyFuzzSeedFitsAFileThatLoads() throws {
+        let directory = Fixtures.repositoryRoot() + "/Fuzz/corpus/telemetry"
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names.count >= 5)
+        for name in names {
+            var reader = TelemetryReader(dayStart: ShippedRuleset.ruleset.dayStartsAt, mixed: .all)
+            reader.read(bytes: try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))), name: name)
+            reader.finish()
+            guard !reader.failed, !reader.users.isEmpty else { continue }
+            let text = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil).yaml(
+                name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil)
+            let loaded = try PopulationTests.load(text, ruleset: ShippedRuleset.ruleset)
+            #expect(loaded.population != nil, "\(name): \(loaded.diagnostics.map(\.message))")
+        }
+    }
+
     @Test func theFittedFileLoadsAsAPopulation() throws {
         let (reader, _) = try Self.telemetry(Self.separated(seed: 4, users: 120, days: 7), randomize: 0.3)
         let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import RulesDiagnostics
 import RulesExpression
 
 /// A fit written as a population file `rules check` and `rules population` accept, with
@@ -24,15 +25,21 @@ extension PopulationFit {
         out += "    routines: [\(g.routines.joined(separator: ", "))]\n"
         out += "    permission: { steps: \(p(g.steps.value)), sleep: \(p(g.sleep.value)) }   #\(se(g.steps, bare: true)),\(se(g.sleep, bare: true))\n"
         if let sleep = g.sleepMinutes {
-            out += "    sleep_minutes: { mean: \(whole(sleep.mean.value)), sd: \(whole(sleep.sd)) }\(se(sleep.mean, unit: " min"))\n"
+            out +=
+                "    sleep_minutes: { mean: \(whole(sleep.mean.value, at: 900)), sd: \(whole(sleep.sd, at: 900)) }\(se(sleep.mean, unit: " min"))\n"
         }
-        if let wake = g.wake { out += "    wake: { at: \"\(clock(wake.at.value))\", sd: \(whole(wake.sd)) }\(se(wake.at, unit: " min"))\n" }
-        if let steps = g.stepsPerDay { out += "    steps: { mean: \(whole(steps.mean.value)), sd: \(whole(steps.sd)) }\(se(steps.mean))\n" }
+        if let wake = g.wake {
+            out += "    wake: { at: \"\(clock(wake.at.value))\", sd: \(whole(wake.sd, at: 1_440)) }\(se(wake.at, unit: " min"))\n"
+        }
+        if let steps = g.stepsPerDay {
+            out +=
+                "    steps: { mean: \(whole(steps.mean.value, at: Double(InputLimits.maxNumber))), sd: \(whole(steps.sd, at: Double(InputLimits.maxNumber))) }\(se(steps.mean))\n"
+        }
         if !g.slots.isEmpty {
             out += "    app_opens:\n"
             for slot in g.slots {
                 out +=
-                    "      - { p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))\n"
+                    "      - { p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd, at: 1_440)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))\n"
             }
         }
         let logs = g.logs.filter { g.routines.contains($0.routine) && $0.value > 0 }
@@ -40,16 +47,16 @@ extension PopulationFit {
             out += "    logs:\n"
             for log in logs {
                 out +=
-                    "      - { routine: \(log.routine), p: \(p(log.p.value)), value: \(Knob.decimal((log.value * 10).rounded() / 10)), count: \(Swift.min(log.count, Population.maxLogsPerDraw)), "
+                    "      - { routine: \(log.routine), p: \(p(log.p.value)), value: \(Knob.decimal((Swift.min(InputLimits.maxLogValue, log.value) * 10).rounded() / 10)), count: \(Swift.min(log.count, Population.maxLogsPerDraw)), "
                 out +=
-                    "at: \"\(clock(log.at.value))\", sd: \(whole(log.sd)) }   # p\(se(log.p, bare: true)), at\(se(log.at, bare: true, unit: " min"))\n"
+                    "at: \"\(clock(log.at.value))\", sd: \(whole(log.sd, at: 1_440)) }   # p\(se(log.p, bare: true)), at\(se(log.at, bare: true, unit: " min"))\n"
             }
         }
         let checks = g.checks.filter { g.routines.contains($0.routine) }
         if !checks.isEmpty {
             out +=
                 "    checks: { \(checks.map { "\($0.routine): \(p($0.p.value))" }.joined(separator: ", ")) }   #\(checks.map { se($0.p, bare: true) }.joined(separator: ","))\n"
-            if let at = g.checkAt { out += "    check_at: { at: \"\(clock(at.at.value))\", sd: \(whole(at.sd)) }\n" }
+            if let at = g.checkAt { out += "    check_at: { at: \"\(clock(at.at.value))\", sd: \(whole(at.sd, at: 1_440)) }\n" }
         }
         out +=
             "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }   #\(se(g.opened, bare: true)),\(se(g.ignored, bare: true))\n"
@@ -58,7 +65,9 @@ extension PopulationFit {
         if !acts.isEmpty {
             out += "    acts:   # delivered − withheld: a log or tick within 45 minutes (the trial)\n"
             for act in acts { out += "      \(act.type): { p: \(p(act.p.value)), within: 45m }\(se(act.p))\n" }
-            if let life = g.halfLife, life.isFinite, life > 0 { out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n" }
+            if let life = g.halfLife, life.isFinite, life > 0, life < 1_000_000 {
+                out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n"
+            }
         }
         if g.optOutType.value > 0 {
             out += "    opt_out: { type: \(p(g.optOutType.value)) }   # a type switched off per ignored delivery\(se(g.optOutType, bare: true))\n"
@@ -67,8 +76,13 @@ extension PopulationFit {
     }
 
     static func p(_ x: Double) -> String { Knob.decimal((Swift.min(1, Swift.max(0, x)) * 1_000).rounded() / 1_000) }
-    static func whole(_ x: Double) -> String { String(Int(Swift.max(0, x).rounded())) }
+    /// A whole number from 0 to `bound` (the population file's own limit for the key).
+    static func whole(_ x: Double, at bound: Double) -> String {
+        guard x.isFinite else { return "0" }
+        return String(Int(Swift.min(bound, Swift.max(0, x)).rounded()))
+    }
     static func clock(_ minutes: Double) -> String {
+        guard minutes.isFinite, abs(minutes) < 1e9 else { return "00:00" }
         let m = ((Int(minutes.rounded()) % 1_440) + 1_440) % 1_440
         return TimeFormat.clock(m * 60)
     }

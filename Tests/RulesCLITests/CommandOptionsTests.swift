@@ -23,7 +23,7 @@ import Testing
 
     @Test func anEnumPropertyListsItsCasesAsTheAllowedValues() throws {
         let kind = SchemaCommand.Options.specs.first { $0.name == "--kind" }
-        #expect(kind?.allowed == ["routine", "rules", "scenario", "population"])
+        #expect(kind?.allowed == ["routine", "rules", "scenario", "population", "telemetry"])
         #expect(ExplainCommand.Options.specs.first { $0.name == "--decision" }?.allowed == ExplainCommand.Decision.allCases.map(\.rawValue))
         // A subset named by the declaration wins over the type's cases.
         #expect(TestCommand.Options.specs.first { $0.name == "--format" }?.allowed == ["text", "json"])

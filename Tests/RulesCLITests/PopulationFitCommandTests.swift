@@ -25,12 +25,19 @@ import Testing
     }
 
     @Test func exportFitAndCheckTheLoop() throws {
-        let out = Fixtures.temporaryDirectory() + "/fitted.yaml"
+        // Inside a copy of the ruleset's populations/, where `rules check` reads it against the ruleset.
+        let out = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"]) + "/populations/fitted.yaml"
         let fit = CapturedRun(["population", "fit", Self.telemetry, "--out", out], in: Self.root)
         #expect(fit.exitCode == .success, "\(fit.stderr)")
         #expect(fit.stdout.contains("3 groups from 400 users × 10 days"), "\(fit.stdout)")
         let check = CapturedRun(["check", out], in: Self.root)
         #expect(check.exitCode == .success, "\(check.stdout)")
+        #expect(check.stdout.contains("1 file checked, no problems"), "\(check.stdout)")
+        // (A value past the file's limits is what `rules check` would name there.)
+        let broken = (out as NSString).deletingLastPathComponent + "/broken.yaml"
+        try (try String(contentsOfFile: out, encoding: .utf8)).replacingOccurrences(of: "weight: 0.", with: "weight: -0.").write(
+            toFile: broken, atomically: true, encoding: .utf8)
+        #expect(CapturedRun(["check", broken], in: Self.root).exitCode == .failure)
         let passes = CapturedRun(["population", "fit", "--check", out, Self.telemetry], in: Self.root)
         #expect(passes.exitCode == .success, "\(passes.stdout)\(passes.stderr)")
         #expect(passes.stdout.contains("every metric within its interval"))

@@ -67,15 +67,10 @@ package struct FitCheck: Sendable {
         }
     }
 
-    /// Σtop / Σbottom and its linearised standard error over users.
+    /// Σtop / Σbottom and its linearised standard error over users (as tune's intervals).
     static func ratio(_ parts: [(Double, Double)]) -> (Double, Double) {
-        let bottom = parts.reduce(0) { $0 + $1.1 }
-        guard bottom > 0, parts.count > 1 else { return (0, 0) }
-        let r = parts.reduce(0) { $0 + $1.0 } / bottom
-        let mean = bottom / Double(parts.count)
-        let n = Double(parts.count)
-        let ss = parts.reduce(0.0) { $0 + pow(($1.0 - r * $1.1) / mean, 2) }
-        return (r, (ss / (n * (n - 1))).squareRoot())
+        let (r, z) = TuneEstimate.linearised(parts)
+        return (r, TuneEstimate.spread(z))
     }
 
     /// The two-sided normal quantile for `alpha` (by bisection on the error function).

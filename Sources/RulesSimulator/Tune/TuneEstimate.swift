@@ -76,13 +76,16 @@ package struct TuneEstimate: Sendable, Equatable {
 
     /// The ratio Σtop / Σbottom and each user's linearised part of it, (top − r·bottom) / mean bottom.
     static func linearised(_ users: ArraySlice<UserOutcome>, _ top: String, _ bottom: String) -> (Double, [Double]) {
-        let x = users.map { $0.value(top) }
-        let y = users.map { $0.value(bottom) }
-        let sy = y.reduce(0, +)
-        guard sy > 0 else { return (0, Array(repeating: 0, count: x.count)) }
-        let r = x.reduce(0, +) / sy
-        let mean = sy / Double(y.count)
-        return (r, zip(x, y).map { ($0 - r * $1) / mean })
+        linearised(users.map { ($0.value(top), $0.value(bottom)) })
+    }
+
+    /// The same for each user's (top, bottom).
+    static func linearised(_ parts: [(Double, Double)]) -> (Double, [Double]) {
+        let sy = parts.reduce(0) { $0 + $1.1 }
+        guard sy > 0 else { return (0, Array(repeating: 0, count: parts.count)) }
+        let r = parts.reduce(0) { $0 + $1.0 } / sy
+        let mean = sy / Double(parts.count)
+        return (r, parts.map { ($0.0 - r * $0.1) / mean })
     }
 
     /// The standard error of a mean of linearised parts: √(Σz² / (n(n−1))).

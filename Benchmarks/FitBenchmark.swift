@@ -17,7 +17,7 @@ enum FitBenchmark {
                 out: { _ in }, err: { print($0, terminator: "") }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
             let code = RulesCLI.run(
                 arguments: [
-                    "rules", "population", "populations/office_workers.yaml", "--users", "10000", "--days", "28", "--randomize", "0.3",
+                    "population", "populations/office_workers.yaml", "--users", "10000", "--days", "28", "--randomize", "0.3",
                     "--telemetry-out", directory,
                 ], io: io)
             guard code == .success || code == .failure else {
@@ -53,7 +53,7 @@ enum FitBenchmark {
     static func fitChild(_ directory: String, repository: String) {
         let out = NSTemporaryDirectory() + "/bench-fitted-\(getpid()).yaml"
         let io = CommandIO(out: { _ in }, err: { _ in }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
-        let code = RulesCLI.run(arguments: ["rules", "population", "fit", directory, "--out", out], io: io)
+        let code = RulesCLI.run(arguments: ["population", "fit", directory, "--out", out], io: io)
         try? FileManager.default.removeItem(atPath: out)
         exit(code == .success ? 0 : 1)
     }

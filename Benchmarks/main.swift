@@ -7,6 +7,9 @@ import Foundation
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "fit-child" {
     FitBenchmark.fitChild(CommandLine.arguments[2], repository: repositoryRoot())
 }
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "telemetry-child" {
+    FitBenchmark.telemetryChild(CommandLine.arguments[2], repository: repositoryRoot())
+}
 let selected = Set(CommandLine.arguments.dropFirst())
 func wants(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// k-means with k-means++ seeding from a fixed seed (Arthur & Vassilvitskii 2007), and the
+/// k-means with k-means++ seeding from a fixed seed (Arthur & Vassilvitskii 2007), the best of
+/// five starts, and the
 /// number of groups chosen by a stated criterion: the largest mean silhouette (Rousseeuw 1987)
 /// over K = 2 … `maxGroups`, worked out on at most 2,000 users spread evenly over the sorted
 /// users; one group when no K reaches a mean silhouette of 0.25 (no structure worth naming).
@@ -8,7 +9,19 @@ import Foundation
 package enum KMeans {
     /// Assignments of `points` (rows of equal length) to `k` groups, and the sum of squared
     /// distances to their centres.
-    package static func cluster(_ points: [[Double]], k: Int, seed: UInt64, iterations: Int = 60) -> (labels: [Int], sse: Double) {
+    /// The best of `restarts` runs from different seeds (the least sum of squares): one
+    /// k-means++ start can settle in a poor local optimum — splitting a large group in two
+    /// while two others stay merged.
+    package static func cluster(_ points: [[Double]], k: Int, seed: UInt64, restarts: Int = 5) -> (labels: [Int], sse: Double) {
+        var best: (labels: [Int], sse: Double)?
+        for restart in 0..<(k > 1 ? Swift.max(1, restarts) : 1) {
+            let run = once(points, k: k, seed: seed &+ UInt64(restart) &* 0x9E37_79B9_7F4A_7C15)
+            if best == nil || run.sse < (best?.sse ?? 0) - 1e-9 { best = run }
+        }
+        return best ?? (Array(repeating: 0, count: points.count), 0)
+    }
+
+    static func once(_ points: [[Double]], k: Int, seed: UInt64, iterations: Int = 60) -> (labels: [Int], sse: Double) {
         guard !points.isEmpty, k > 1 else {
             return (Array(repeating: 0, count: points.count), sse(points, Array(repeating: 0, count: points.count), 1))
         }

@@ -100,12 +100,13 @@ enum TuneCommand {
         guard given.positional.count == 1, let path = given.positional.first else { return usage("tune takes one population file", io) }
         guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
         let question: TuneQuestion
-        switch TuneSetup.question(given, catalogue: catalogue, ruleset: ruleset, population: population) {
+        let metrics = TuneSetup.metrics(ruleset: ruleset, population: population)
+        switch TuneSetup.question(given, catalogue: catalogue, metrics: metrics) {
         case .success(let asked): question = asked
         case .failure(let problem): return usage(problem, io)
         }
         let setup: TuneSearch.Setup
-        switch TuneSetup.setup(given, question: question, population: population, read: read, prefix: prefix, io) {
+        switch TuneSetup.setup(given, question: question, metrics: metrics, population: population, read: read, prefix: prefix, io) {
         case .success(let made): setup = made
         case .failure(let problem): return usage(problem, io)
         }

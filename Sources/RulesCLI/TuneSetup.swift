@@ -15,10 +15,8 @@ enum TuneSetup {
     static let defaultDays = 14
 
     static func question(
-        _ given: TuneCommand.Options, catalogue: KnobCatalogue, ruleset: Ruleset, population: Population
-    ) -> Result<
-        TuneQuestion, KnobProblem
-    > {
+        _ given: TuneCommand.Options, catalogue: KnobCatalogue, metrics: [String]
+    ) -> Result<TuneQuestion, KnobProblem> {
         guard !given.vary.isEmpty else {
             return .failure(
                 KnobProblem("tune needs a knob to vary", hint: "e.g. --vary policy.max_per_day=2..4 (rules tune --list-knobs lists them)"))
@@ -37,8 +35,6 @@ enum TuneSetup {
                 values.append(range)
             }
         }
-        let answers = population.groups.contains { !$0.behaviour.isEmpty }
-        let metrics = TuneMetric.names(ruleset: ruleset, groups: population.groups.map(\.name), answers: answers)
         var targets: [TuneTarget] = []
         for text in given.targets {
             switch TuneTarget.parse(text, metrics: metrics) {
@@ -70,9 +66,15 @@ enum TuneSetup {
         return .success(question)
     }
 
+    /// The metric names targets and the objective may use, for this ruleset and population.
+    static func metrics(ruleset: Ruleset, population: Population) -> [String] {
+        TuneMetric.names(ruleset: ruleset, groups: population.groups.map(\.name), answers: population.groups.contains { !$0.behaviour.isEmpty })
+    }
+
     /// The sizes, the candidates within the budget and each candidate's ruleset.
     static func setup(
-        _ given: TuneCommand.Options, question: TuneQuestion, population: Population, read: RulesetLoad, prefix: String, _ io: CommandIO
+        _ given: TuneCommand.Options, question: TuneQuestion, metrics: [String], population: Population, read: RulesetLoad, prefix: String,
+        _ io: CommandIO
     )
         -> Result<TuneSearch.Setup, KnobProblem>
     {
@@ -120,8 +122,6 @@ enum TuneSetup {
             rulesets.append(candidate)
         }
         let jobs = given.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let metrics = TuneMetric.names(
-            ruleset: ruleset, groups: population.groups.map(\.name), answers: population.groups.contains { !$0.behaviour.isEmpty })
         return .success(
             TuneSearch.Setup(
                 population: population, rulesets: rulesets, settings: settings, users: users, days: days, seed: seed, jobs: jobs, metrics: metrics))

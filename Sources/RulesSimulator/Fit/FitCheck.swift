@@ -25,7 +25,7 @@ package struct FitCheck: Sendable {
 
     /// The metrics compared: opens a day in each four-hour window of the wall clock, notices a
     /// day and the share opened, logs and ticks a day per routine, and route shares of days.
-    static func metrics(_ real: TelemetryReader, _ fitted: TelemetryReader, dayStart: Int) -> [(String, Parts)] {
+    static func metrics(_ real: TelemetryReader, dayStart: Int) -> [(String, Parts)] {
         var out: [(String, Parts)] = []
         for window in 0..<6 {
             let from = window * 4
@@ -55,7 +55,7 @@ package struct FitCheck: Sendable {
     }
 
     package init(real: TelemetryReader, fitted: TelemetryReader, dayStart: Int) {
-        let metrics = Self.metrics(real, fitted, dayStart: dayStart)
+        let metrics = Self.metrics(real, dayStart: dayStart)
         let z = Self.z(alpha: 0.05 / Double(Swift.max(1, metrics.count)))
         let realUsers = real.users.keys.sorted().compactMap { real.users[$0] }
         let fittedUsers = fitted.users.keys.sorted().compactMap { fitted.users[$0] }

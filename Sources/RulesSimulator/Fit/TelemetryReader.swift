@@ -109,15 +109,13 @@ package struct TelemetryReader: Sendable {
             unknownKinds[line.kind, default: 0] += 1
             return
         }
-        let last = (users[line.user]?.lastDay ?? Int.min, users[line.user]?.lastMinute ?? Int.min)
-        if (line.day, line.minute) < last {
+        // One lookup, in place: a copy of the user's counts per line would cost more than the line.
+        if let last = users[line.user, default: UserFeatures()].add(inOrder: line, dayStart: dayStart) {
             problem(
-                "\(name):\(number): user \(line.user)'s line of day \(line.day) minute \(line.minute) comes after one of day \(last.0) minute \(last.1)"
+                "\(name):\(number): user \(line.user)'s line of day \(line.day) minute \(line.minute) comes after one of day \(last.day) minute \(last.minute)"
             )
             return
         }
-        // In place: a copy of the user's counts per line would cost more than the line.
-        users[line.user, default: UserFeatures()].add(line, dayStart: dayStart)
         firstDay = Swift.min(firstDay, line.day)
         lastDay = Swift.max(lastDay, line.day)
     }

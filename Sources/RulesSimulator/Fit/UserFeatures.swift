@@ -69,7 +69,15 @@ package struct UserFeatures: Sendable {
     /// The act window: a log or tick within 45 minutes of a decision point counts as done.
     static let window = 45
 
-    /// Adds one line (in time order for this user; the reader checks).
+    /// Adds `line` when it is not earlier than the user's last one; otherwise adds nothing and
+    /// returns where the user's lines had got to (day, minute).
+    mutating func add(inOrder line: TelemetryLine, dayStart: Int) -> (day: Int, minute: Int)? {
+        if (line.day, line.minute) < (lastDay, lastMinute) { return (lastDay, lastMinute) }
+        add(line, dayStart: dayStart)
+        return nil
+    }
+
+    /// Adds one line (in time order for this user).
     mutating func add(_ line: TelemetryLine, dayStart: Int) {
         if line.day != lastDay {
             closeDay(dayStart: dayStart)

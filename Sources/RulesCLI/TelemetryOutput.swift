@@ -1,12 +1,22 @@
 import Foundation
 import RulesSimulator
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `rules population POP --telemetry-out DIR`: the directory made (or an empty one used), and
 /// each block of users written to it atomically as `telemetry-000001.jsonl` (a shard's as
-/// `telemetry-2of8-000001.jsonl`), never over an input of the run.
+/// `telemetry-2of8-000001.jsonl`), never over an input of the run nor through a link.
 enum TelemetryOutput {
     static func blocks(_ directory: String, options: PopulationOptions, inputs: [String], _ io: CommandIO) -> TelemetryBlocks? {
         let absolute = io.resolve(directory)
+        // A link named as the directory is not followed (as `--write` follows none).
+        var info = stat()
+        if lstat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            io.fail(.cannotWrite(directory, reason: "it is a link; links are not followed"))
+            return nil
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

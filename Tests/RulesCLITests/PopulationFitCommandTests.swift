@@ -94,6 +94,17 @@ import Testing
         }
     }
 
+    @Test func telemetryIsNeverWrittenThroughALink() throws {
+        let link = Fixtures.temporaryDirectory() + "/telemetry"
+        let target = Fixtures.temporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let run = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--users", "3", "--days", "1", "--telemetry-out", link], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("it is a link"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
+    }
+
     @Test func unknownKindsAreCountedNotFatalAndMixedRulesetsCanBeTakenByMajority() throws {
         let directory = Fixtures.temporaryDirectory()
         var lines = try Self.lines()

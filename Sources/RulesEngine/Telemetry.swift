@@ -63,14 +63,40 @@ public struct Telemetry: Sendable {
     }
 
     /// The lines of `records` (in time order), with the deliveries the app withheld merged in
-    /// at their times. `settings` are the user's settings after the records (a type switched
-    /// off or on reports its value from them). `clock` is the device's clock.
+    /// at their times. `settings` are the user's settings after the records (a setting changed
+    /// reports its value from them). `clock` is the device's clock.
     /// A delivery the engine recorded that the app withheld is a `withheld` line in its place.
-    public func lines(records: [EngineRecord], withheld: [Withheld] = [], settings: [String: Value] = [:], clock: LocalClock) -> [String] {
+    ///
+    /// `routines`: the routines the user keeps, one `routine` line each before the first app
+    /// run of the records (the app sends them when they change; empty: none sent).
+    /// `noticesOff`: when the device stopped showing this app's notices (the user switched them
+    /// off in the system's settings; nil: never) — the app reads the permission at each run and
+    /// sends a `notices` line when it differs from what it last read (at first: on).
+    public func lines(
+        records: [EngineRecord], withheld: [Withheld] = [], settings: [String: Value] = [:], routines: [String] = [], noticesOff: Date? = nil,
+        clock: LocalClock
+    ) -> [String] {
         var out: [String] = []
         var held: [Withheld: Int] = [:]
         for item in withheld { held[item, default: 0] += 1 }
+        var routinesSent = routines.isEmpty
+        var noticesOn = true
         for record in records {
+            if case .appRun = record.kind {
+                if !routinesSent {
+                    for routine in routines.sorted() { out.append(line(at: record.at, clock: clock, "routine", [("routine", .string(routine))])) }
+                    routinesSent = true
+                }
+                let on = noticesOff.map { record.at < $0 } ?? true
+                if on != noticesOn {
+                    noticesOn = on
+                    out.append(line(at: record.at, clock: clock, "notices", [("on", .bool(on))]))
+                }
+            }
+            if case .settingsChanged(let keys) = record.kind {
+                for fields in settingLines(keys, settings: settings) { out.append(line(at: record.at, clock: clock, "setting", fields)) }
+                continue
+            }
             if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
                 held[Withheld(at: record.at, type: request.type)] = count - 1
                 out.append(line(at: record.at, clock: clock, "withheld", [("type", .string(request.type))]))
@@ -121,10 +147,6 @@ public struct Telemetry: Sendable {
             return ("delivery", [("type", .string(request.type))])
         case .notificationResponse(_, let type, let response):
             return ("response", [("type", .string(type)), ("response", .string(Self.response(response)))])
-        case .settingsChanged(let keys):
-            let types = keys.filter { key in ruleset.notifications.contains { $0.id == key } }.sorted()
-            guard let type = types.first, case .bool(let on)? = settings[type] ?? ruleset.settings.declaration(type)?.defaultValue else { return nil }
-            return ("setting", [("type", .string(type)), ("on", .bool(on))])
         case .sync(let health?):
             var fields: [(String, JSONValue)] = [
                 ("steps_permission", .string(health.stepsPermission.rawValue)), ("sleep_permission", .string(health.sleepPermission.rawValue)),
@@ -138,6 +160,38 @@ public struct Telemetry: Sendable {
         default:
             return nil
         }
+    }
+
+    /// One line's fields for each setting in `keys` (sorted), valued from `settings` (else the
+    /// default): a notification type's switch (`type`, `on`); another bool (`key`, `on`); an
+    /// enum's value (`key`, `choice`); a time rounded down to 30 minutes of the wall clock
+    /// (`key`, `at`), or `set: false` when it was cleared; a per-routine time, one line per
+    /// routine set (`key`, `routine`, `at`), or `set: false` when none is. Settings of other
+    /// types (text, numbers) are never sent: a text setting could be free text.
+    func settingLines(_ keys: [String], settings: [String: Value]) -> [[(String, JSONValue)]] {
+        var out: [[(String, JSONValue)]] = []
+        for key in keys.sorted() {
+            guard let declaration = ruleset.settings.declaration(key) else { continue }
+            let value = settings[key] ?? declaration.defaultValue
+            let named: (String, JSONValue) = ("key", .string(key))
+            func at(_ seconds: Int) -> (String, JSONValue) { ("at", .int((seconds % 86_400 + 86_400) % 86_400 / 1_800 * 30)) }
+            switch (declaration.type, value) {
+            case (.bool, .bool(let on)):
+                let isType = ruleset.notifications.contains { $0.id == key }
+                out.append([isType ? ("type", .string(key)) : named, ("on", .bool(on))])
+            case (.enumeration, .string(let choice)): out.append([named, ("choice", .string(choice))])
+            case (.time, .time(let seconds)), (.optional(.time), .time(let seconds)): out.append([named, at(seconds)])
+            case (.optional(.time), .unknown): out.append([named, ("set", .bool(false))])
+            case (.map(.routineID, .time), .map(let entries)):
+                let set = entries.keys.sorted().compactMap { routine -> [(String, JSONValue)]? in
+                    guard case .time(let seconds)? = entries[routine] else { return nil }
+                    return [named, ("routine", .string(routine)), at(seconds)]
+                }
+                out += set.isEmpty ? [[named, ("set", .bool(false))]] : set
+            default: continue
+            }
+        }
+        return out
     }
 
     /// `opened`, `ignored`, or the action's name; anything else (which no app sends) as `other`.

@@ -21,9 +21,21 @@ package enum TelemetrySchema {
     /// The fields each kind adds, and which of them it requires.
     static let kinds: [(kind: String, required: [String])] = [
         ("run", ["cause"]), ("log", ["routine", "value"]), ("tick", ["routine", "item", "checked"]), ("delivery", ["type"]),
-        ("response", ["type", "response"]), ("withheld", ["type"]), ("setting", ["type", "on"]),
-        ("health", ["steps_permission", "sleep_permission"]), ("route", ["route"]), ("day", ["result"]),
+        ("response", ["type", "response"]), ("withheld", ["type"]), ("setting", []),
+        ("health", ["steps_permission", "sleep_permission"]), ("route", ["route"]), ("day", ["result"]), ("routine", ["routine"]),
+        ("notices", ["on"]),
     ]
+
+    /// A `setting` line is a notification type's switch (`type`, `on`) or another setting by
+    /// its `key`: `on` for a bool, `choice` for an enum, `at` or `set: false` for a time, with
+    /// `routine` for a per-routine time.
+    static let settingShapes: JSONValue = .array([
+        .object([("required", .array(["type", "on"].map(JSONValue.string)))]),
+        .object([
+            ("required", .array([.string("key")])),
+            ("anyOf", .array(["on", "choice", "at", "set"].map { .object([("required", .array([.string($0)]))]) })),
+        ]),
+    ])
 
     package static var schema: JSONValue {
         let permission = words("HealthKit permission at the sync", ["granted", "denied", "not_determined"])
@@ -39,18 +51,29 @@ package enum TelemetrySchema {
             ("intent", string("a widget's intent")), ("routine", string("a routine id of the ruleset")),
             ("value", .object([("type", .string("number")), ("description", .string("the logged amount, in the routine's unit"))])),
             ("item", integer("the ticked item's place in its routine's list (0-based; -1 unknown)", -1, 1_000)),
-            ("checked", .object([("type", .string("boolean"))])), ("on", .object([("type", .string("boolean"))])),
+            ("checked", .object([("type", .string("boolean"))])),
+            (
+                "on",
+                .object([
+                    ("type", .string("boolean")),
+                    ("description", .string("a setting's or type's switch; on a notices line, whether the device shows the app's notices")),
+                ])
+            ),
             ("response", string("opened, ignored, an action's name, or other")),
             ("steps_permission", permission), ("sleep_permission", permission),
             ("sleep", integer("last night's sleep, minutes, rounded down to 30", 0, 1_440)),
             ("steps", integer("steps so far today, rounded down to 500", 0, 1_000_000)),
             ("wake", integer("when last night's sleep ended, minutes since midnight, rounded down to 30", 0, 1_440)),
             ("route", string("the route the engine chose")), ("result", string("the day's result")),
+            ("key", string("a setting of the ruleset (a setting line that is not a notification type's switch)")),
+            ("choice", string("the value an enum setting was set to")),
+            ("at", integer("the time a setting was set to, minutes since midnight, rounded down to 30", 0, 1_410)),
+            ("set", .object([("type", .string("boolean")), ("description", .string("false: the setting (or every per-routine time) was cleared"))])),
         ]
         let rules: [JSONValue] = kinds.map { kind, required in
             .object([
                 ("if", .object([("properties", .object([("kind", .object([("const", .string(kind))]))]))])),
-                ("then", .object([("required", .array(required.map(JSONValue.string)))])),
+                ("then", kind == "setting" ? .object([("oneOf", settingShapes)]) : .object([("required", .array(required.map(JSONValue.string)))])),
             ])
         }
         return .object([

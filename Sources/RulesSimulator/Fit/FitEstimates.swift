@@ -43,10 +43,13 @@ enum FitEstimates {
         if let actNote { notes.append(actNote) }
         let ignoredTotal = Double(members.reduce(0) { $0 + $1.ignoredByType.values.reduce(0, +) })
         let offs = Double(members.reduce(0) { $0 + $1.switchedOff.count })
-        // Routines: those a tenth of the group logs or ticks, and the HealthKit ones the
-        // ruleset enables by default (telemetry does not say which routines are enabled).
+        // Routines: those a tenth of the group keeps, when the telemetry says which routines
+        // users keep (`routine` lines); else those a tenth of the group logs or ticks, and the
+        // HealthKit ones the ruleset enables by default.
+        let keeping = members.compactMap(\.enabled)
         let active = Set(logs.filter { $0.p.value > 0 }.map(\.routine) + checks.map(\.routine))
         let used = ruleset.routines.filter { routine in
+            if !keeping.isEmpty { return keeping.filter { $0.contains(routine.id) }.count * 10 >= keeping.count }
             let users = members.filter { $0.logs[routine.id] != nil || $0.ticks[routine.id] != nil }.count
             return (active.contains(routine.id) && users * 10 >= members.count) || (routine.defaultEnabled && routine.source == .healthkit)
         }.map(\.id)
@@ -63,7 +66,9 @@ enum FitEstimates {
             opened: share(Double(members.reduce(0) { $0 + $1.opened }), of: seen),
             ignored: share(Double(members.reduce(0) { $0 + $1.ignored }), of: seen),
             skipToday: share(Double(members.reduce(0) { $0 + $1.skips }), of: days), acts: acts, halfLife: halfLife,
-            optOutType: share(offs, of: ignoredTotal), notes: notes)
+            optOutType: share(offs, of: ignoredTotal), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
+            noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
+            between: FitBetweenUsers.estimate(members), notes: notes)
     }
 
     /// A logical-day minute estimate as a wall-clock minute (same error).

@@ -61,6 +61,12 @@ extension PopulationFit {
         out +=
             "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }   #\(se(g.opened, bare: true)),\(se(g.ignored, bare: true))\n"
         out += "    skip_today: \(p(g.skipToday.value))\(se(g.skipToday))\n"
+        return out + behaviour(g)
+    }
+
+    /// Acts, opt-outs, what users set and how they differ.
+    static func behaviour(_ g: Group) -> String {
+        var out = ""
         let acts = g.acts.filter { $0.p.value >= 0.001 }
         if !acts.isEmpty {
             out += "    acts:   # delivered − withheld: a log or tick within 45 minutes (the trial)\n"
@@ -71,6 +77,38 @@ extension PopulationFit {
         }
         if g.optOutType.value > 0 {
             out += "    opt_out: { type: \(p(g.optOutType.value)) }   # a type switched off per ignored delivery\(se(g.optOutType, bare: true))\n"
+        }
+        if g.noticesOff.value > 0 {
+            out +=
+                "    # not fitted: every notice off at the system level (opt_out.all); \(p(g.noticesOff.value)) of the users did\(se(g.noticesOff))\n"
+        }
+        out += settings(g.settings)
+        if let between = g.between {
+            out +=
+                "    between_users: { logit_sd: \(Knob.decimal((between.logitSD * 100).rounded() / 100)), minutes_sd: \(whole(between.minutesSD, at: BetweenUsers.maxMinutesSD)) }"
+            out += "   # from the spread of users' own log rates and times\n"
+        }
+        return out
+    }
+
+    /// `settings:` — what the group's users set, each estimate's error in a comment.
+    static func settings(_ fitted: [FittedSetting]) -> String {
+        guard !fitted.isEmpty else { return "" }
+        func time(_ slot: Slot) -> String {
+            "{ p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd, at: 1_440)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))"
+        }
+        var out = "    settings:   # set before their first notice, of the users who ran the app\n"
+        for setting in fitted {
+            switch setting.shape {
+            case .share(let share): out += "      \(setting.key): \(p(share.value))\(se(share))\n"
+            case .choice(let values, let shares):
+                out += "      \(setting.key): { \(zip(values, shares).map { "\($0): \(p($1.value))" }.joined(separator: ", ")) }"
+                out += "   #\(shares.map { se($0, bare: true) }.joined(separator: ","))\n"
+            case .time(let slot): out += "      \(setting.key): \(time(slot))\n"
+            case .perRoutine(let routines, let times):
+                out += "      \(setting.key):   # of the users who keep each routine\n"
+                for (routine, slot) in zip(routines, times) { out += "        \(routine): \(time(slot))\n" }
+            }
         }
         return out
     }

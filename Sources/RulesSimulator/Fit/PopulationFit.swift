@@ -49,6 +49,12 @@ package struct PopulationFit: Sendable {
         package var acts: [(type: String, p: Estimate)]
         package var halfLife: Double?
         package var optOutType: Estimate
+        /// What users set (from their settings lines before their first delivery).
+        package var settings: [FittedSetting] = []
+        /// The share of users whose device stopped showing notices (`notices` lines, off).
+        package var noticesOff = Estimate(value: 0, se: nil)
+        /// How much the users differ beyond their daily draws.
+        package var between: BetweenUsers?
         package var notes: [String]
     }
 
@@ -57,6 +63,11 @@ package struct PopulationFit: Sendable {
     package var days: Int
     package var start: Int
     package var warnings: [String]
+
+    /// What a fitted file leaves at the loader's defaults: a `tune` or `diff` whose verdict
+    /// turns on these is not answered by the fitted file.
+    package static let notFitted =
+        "not fitted (absent, so nobody in the fitted file has them): fatigue (ignoring by deliveries so far that day), opt_out.all (every notice off at the system level; each group notes the share who did)"
 
     /// The fewest users a group may describe.
     package static let minimumGroup = 20
@@ -81,6 +92,7 @@ package struct PopulationFit: Sendable {
         days = Swift.min(span, Population.maxDays, InputLimits.simulatedDays.upperBound - reader.firstDay + 1)
         start = reader.firstDay
         var warnings = Array(Set(fitted.flatMap(\.notes))).sorted()
+        warnings.append(Self.notFitted)
         if days < span { warnings.append("the telemetry spans \(span) days; the fitted file lives the first \(days)") }
         if !reader.unknownKinds.isEmpty {
             warnings.append(
@@ -93,13 +105,17 @@ package struct PopulationFit: Sendable {
 
 /// The per-user vectors users are grouped by, each dimension standardised over users: opens
 /// a day in six four-hour windows, logs and ticks a day per routine, the share of notices
-/// opened and ignored, sleep and steps (a user without them at the mean).
+/// opened and ignored, sleep and steps (a user without them at the mean), and whether the user
+/// keeps each routine (when the telemetry says).
 struct FitFeatures {
     var points: [[Double]]
 
     init(_ users: [UserFeatures], ruleset: Ruleset) {
         let routines = Set(users.flatMap { $0.logs.keys }).sorted()
         let checklists = Set(users.flatMap { $0.ticks.keys }).sorted()
+        // The routines users keep, when the telemetry says (`routine` lines): who keeps what
+        // separates groups that log alike.
+        let kept = Set(users.flatMap { $0.enabled ?? [] }).sorted()
         var raw: [[Double]] = users.map { user in
             let days = Double(Swift.max(1, user.days))
             var row = (0..<6).map { window in Double(user.opens[(window * 24)..<Swift.min(145, (window + 1) * 24)].reduce(0, +)) / days }
@@ -108,6 +124,7 @@ struct FitFeatures {
             let seen = Double(Swift.max(1, user.deliveries))
             row += [Double(user.opened) / seen, Double(user.ignored) / seen]
             row += [user.sleep[0] > 0 ? user.sleep[1] / user.sleep[0] : .nan, user.steps[0] > 0 ? user.steps[1] / user.steps[0] : .nan]
+            row += kept.map { routine in user.enabled.map { $0.contains(routine) ? 1 : 0 } ?? .nan }
             return row
         }
         let d = raw.first?.count ?? 0

@@ -19,7 +19,7 @@ package struct TelemetryLine: Sendable, Equatable {
     /// The keys a line may have.
     static let keys: Set<String> = [
         "v", "user", "ruleset", "day", "minute", "kind", "cause", "type", "action", "intent", "routine", "value", "item", "checked", "on",
-        "response", "steps_permission", "sleep_permission", "sleep", "wake", "steps", "route", "result",
+        "response", "steps_permission", "sleep_permission", "sleep", "wake", "steps", "route", "result", "key", "choice", "at", "set",
     ]
 
     /// Why a line does not read.

@@ -27,7 +27,9 @@ package struct TelemetryReader: Sendable {
     /// Lines of other rulesets left out under `.majority` (known only at the end: read twice).
     var keepRuleset: String?
 
-    static let kinds: Set<String> = ["run", "log", "tick", "delivery", "response", "withheld", "setting", "health", "route", "day"]
+    static let kinds: Set<String> = [
+        "run", "log", "tick", "delivery", "response", "withheld", "setting", "health", "route", "day", "routine", "notices",
+    ]
     /// The most problems kept (the first ones say enough).
     static let maxProblems = 20
 

@@ -65,6 +65,19 @@ package struct UserFeatures: Sendable {
     var deliveredSoFar: [String: Int] = [:]
     var open: [(type: String, until: Int, delivered: Bool, bin: Int)] = []
     var daySteps: (minute: Int, steps: Int)?
+    /// Whether the user ran the app at all (what users set is sent at a run).
+    package var ran = false
+    /// The routines the user keeps (`routine` lines); nil when the app sent none.
+    package var enabled: Set<String>?
+    /// What the user set before their first delivery: bools (a type's switch by its type, other
+    /// bools by key), enum values, and times (by key, a per-routine time as `key.routine`) in
+    /// wall minutes at the middle of their 30-minute bucket. Later switches are opt-outs.
+    package var setOn: [String: Bool] = [:]
+    package var setChoice: [String: String] = [:]
+    package var setAt: [String: Int] = [:]
+    var seenDelivery = false
+    /// Whether the device stopped showing the app's notices (a `notices` line, off).
+    package var noticesOff = false
 
     /// The act window: a log or tick within 45 minutes of a decision point counts as done.
     static let window = 45
@@ -94,6 +107,7 @@ package struct UserFeatures: Sendable {
                 openMinutes[Swift.min(144, line.minute / 10)] += Double(line.minute)
             }
             if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
+            ran = true
         case "log":
             guard let routine = line.words["routine"] else { return }
             logs[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: line.numbers["value"] ?? 0)
@@ -106,6 +120,7 @@ package struct UserFeatures: Sendable {
             guard let type = line.words["type"] else { return }
             let delivered = line.kind == "delivery"
             if delivered { deliveries += 1 } else { withheld += 1 }
+            seenDelivery = true
             expire(before: clock)
             open.append((type, clock + Self.window, delivered, UserFeatures.bin(deliveredSoFar[type] ?? 0)))
             if delivered { deliveredSoFar[type, default: 0] += 1 }
@@ -117,12 +132,30 @@ package struct UserFeatures: Sendable {
                 if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
             default: acted += 1
             }
-        case "setting":
-            if let type = line.words["type"], line.numbers["on"] == 0 { switchedOff.insert(type) }
+        case "setting": setting(line)
+        case "routine": if let routine = line.words["routine"] { enabled = (enabled ?? []).union([routine]) }
+        case "notices": if line.numbers["on"] == 0 { noticesOff = true }
         case "health": health(line, dayStart: dayStart)
         case "route": dayRoute = line.words["route"]
         case "day": routeDays[dayRoute ?? "none", default: 0] += 1
         default: break
+        }
+    }
+
+    /// A settings line: before the first delivery, what the user set; after it, a type
+    /// switched off is an opt-out.
+    mutating func setting(_ line: TelemetryLine) {
+        if seenDelivery {
+            if let type = line.words["type"], line.numbers["on"] == 0 { switchedOff.insert(type) }
+            return
+        }
+        guard let key = line.words["type"] ?? line.words["key"] else { return }
+        let name = line.words["routine"].map { "\(key).\($0)" } ?? key
+        if let on = line.numbers["on"] { setOn[name] = on != 0 }
+        if let choice = line.words["choice"] { setChoice[name] = choice }
+        if let at = line.numbers["at"], at.isFinite, at >= 0, at < 1_440 { setAt[name] = Int(at) + 15 }
+        if line.numbers["set"] == 0 {
+            if line.words["routine"] == nil { setAt = setAt.filter { $0.key != key && !$0.key.hasPrefix(key + ".") } }
         }
     }
 

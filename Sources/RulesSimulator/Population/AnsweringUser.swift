@@ -28,6 +28,9 @@ final class AnsweringUser {
     private var day = Int.min
     private var dayDeliveries = 0
     private var systemOff = false
+    /// When the user switched every notice off at the system level (for the telemetry's
+    /// `notices` line at their next app run).
+    private(set) var systemOffAt: Date?
 
     /// The decision each stream is for.
     enum Salt: UInt64 {
@@ -135,6 +138,7 @@ final class AnsweringUser {
             var draw = stream(.optOutAll, request)
             if draw.uniform() < behaviour.optOutAll {
                 systemOff = true
+                systemOffAt = request.scheduledAt
                 seen.optedOutAll = true
             }
         }

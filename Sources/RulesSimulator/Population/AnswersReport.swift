@@ -43,6 +43,10 @@ extension AnswersTally {
         return fields
     }
 
+    /// What a trial's report must say: withholding changes what it measures around it.
+    package static let trialCaution =
+        "a trial withholds deliveries, so its users saw fewer notices, tired less and switched fewer off: the deliveries, fatigue and opt-outs above are the trial's, not the policy's; live it without --randomize for those"
+
     /// The text report's lines.
     package var text: String {
         var out = "\nanswers (deliveries seen; acted on; switched off):\n"
@@ -68,6 +72,7 @@ extension AnswersTally {
         }
         if !effects.isEmpty {
             out += "\neffects (the routine a notice asks for, done within its window: delivered − withheld):\n"
+            out += "  \(Self.trialCaution)\n"
             for type in effects.keys.sorted() {
                 out += "  \(PopulationReport.line(type)): \(effects[type]?.text ?? "")\n"
                 for (bin, effect) in (effectsByDeliveries[type] ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -57,6 +57,10 @@ package struct PopulationGroup: Sendable {
     package var origin: Origin
     /// What notices make the group's users do, how that wears off, fatigue and opt-outs.
     package var behaviour = Behaviour()
+    /// What the group's users set, drawn once per user.
+    package var settings: [SettingDraw] = []
+    /// How much the group's users differ from each other; nil: only by their daily draws.
+    package var between: BetweenUsers? = nil
 }
 
 /// A population file (`populations/*.yaml`): synthetic users the engine lives day by day.
@@ -103,7 +107,8 @@ package struct Population: Sendable {
         return groups.map { group in
             let ticks = group.checks.reduce(0) { $0 + (ruleset.routine($1.routine)?.items.count ?? 0) }
             let perDelivery = group.behaviour.isEmpty ? 1 : 3 + mostItems
-            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + ruleset.policy.maxPerDay * perDelivery
+            let settings = group.settings.isEmpty ? 0 : 1
+            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + settings + ruleset.policy.maxPerDay * perDelivery
         }.max() ?? 0
     }
 
@@ -133,7 +138,7 @@ package struct PopulationLoader {
     package static let groupKeys =
         [
             "name", "weight", "routines", "permission", "sleep_minutes", "wake", "steps", "app_opens", "logs", "checks", "check_at",
-            "response", "skip_today", "description",
+            "response", "skip_today", "description", "settings", "between_users",
         ] + behaviourKeys
 
     /// The population of a parsed document; nil with diagnostics when it has errors.
@@ -232,11 +237,14 @@ package struct PopulationLoader {
         let (opened, ignored) = fields["response"].map { responses($0) } ?? (0, 0)
         let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
         let behaviour = self.behaviour(fields)
+        let settings = fields["settings"].map { settingDraws($0) } ?? []
+        let between = fields["between_users"].flatMap { betweenUsers($0) }
         guard let name, let weight else { return nil }
         return PopulationGroup(
             name: name, weight: weight, routines: routines, stepsPermission: stepsPermission, sleepPermission: sleepPermission,
             sleepMinutes: sleepMinutes, wake: wake, steps: steps, appOpens: appOpens, logs: logs, checks: checks, checkTime: checkTime,
-            opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node), behaviour: behaviour)
+            opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node), behaviour: behaviour, settings: settings,
+            between: between)
     }
 
     /// `checks:` — checklist routines and the chance each of their items is ticked.
@@ -296,7 +304,7 @@ package struct PopulationLoader {
         return Spread(mean: mean, sd: sd)
     }
 
-    private mutating func timeDraw(_ node: YAMLNode, key: String, withProbability: Bool) -> TimeDraw? {
+    mutating func timeDraw(_ node: YAMLNode, key: String, withProbability: Bool) -> TimeDraw? {
         let allowed = withProbability ? ["p", "at", "sd"] : ["at", "sd"]
         guard let fields = reader.fields(node, "'\(key)'", allowed: allowed, required: ["at"]) else { return nil }
         let p = withProbability ? (fields["p"].map { probability($0, key: "p") } ?? 1) : 1

@@ -58,9 +58,12 @@ package struct PopulationGenerator: Sendable {
     package func user(_ number: Int, days: Int? = nil) -> SyntheticUser {
         var random = SplitMix64(mixing: population.seed, UInt64(number))
         let group = pickGroup(random.uniform())
-        let spec = population.groups[group]
+        let spec = UserTraits.personalised(population.groups[group], seed: population.seed, user: number)
         let routines = spec.routines ?? defaultRoutines
         let enabled = Set(routines)
+        // What the user sets goes to the engine at their first app run, as a real user's would.
+        let chosen = UserTraits.settings(spec.settings, seed: population.seed, user: number, enabled: enabled)
+        var settingsSent = chosen.isEmpty
         var health = TrueHealth()
         health.stepsPermission = random.chance(spec.stepsPermission) ? .granted : .denied
         health.sleepPermission = random.chance(spec.sleepPermission) ? .granted : .denied
@@ -87,6 +90,12 @@ package struct PopulationGenerator: Sendable {
             // App opens, logs, evening ticks, a skipped day.
             for (position, kind) in doings(spec, enabled: enabled, &random) { add(position, kind) }
             events.sort { ($0.position, $0.order) < ($1.position, $1.order) }
+            // Every event a user makes (an open, a log, a tick, a skip) is an app run: the
+            // settings go right after the first.
+            if !settingsSent, let first = events.first {
+                events.insert((first.position, events.count, .settings(chosen)), at: 1)
+                settingsSent = true
+            }
             scenarioDays.append(
                 ScenarioDay(
                     date: population.start + index, health: health, settings: [:],

@@ -142,7 +142,7 @@ extension PopulationReport {
             <p>Every notice switched off in the system settings: \(grouped(answers.optedOutAll)) users.</p>
             """
         if !answers.effects.isEmpty {
-            html += "<h2>Effects of a delivery (delivered − withheld)</h2><ul>"
+            html += "<h2>Effects of a delivery (delivered − withheld)</h2><p>\(escape(AnswersTally.trialCaution))</p><ul>"
             for type in answers.effects.keys.sorted() {
                 html += "<li><b>\(escape(type))</b>: \(escape(answers.effects[type]?.text ?? ""))</li>"
             }

@@ -62,7 +62,45 @@ package enum PopulationSchema {
                         [("opened", probability("Opened (1–30 minutes later).")), ("ignored", probability("Dismissed (an hour later)."))])
                 ),
                 ("skip_today", probability("Probability of 'skip today' at the first app open of a day.")),
+                ("settings", settings),
+                (
+                    "between_users",
+                    S.object(
+                        "How much users of the group differ beyond their daily draws: each user's own offset, drawn once, for every probability (logit scale) and every time (minutes).",
+                        [
+                            ("logit_sd", S.number("Standard deviation of a user's logit offset (0–10).", minimum: 0)),
+                            ("minutes_sd", S.number("Standard deviation of a user's minute offset (0–720).", minimum: 0)),
+                        ])
+                ),
             ] + answers, required: ["name"])
+    }
+
+    /// `settings:` — what users set, by the ruleset's setting names (checked against the
+    /// ruleset's declarations when the file is loaded).
+    static var settings: JSONValue {
+        .object([
+            ("type", .string("object")),
+            (
+                "description",
+                .string(
+                    "What users set, drawn once per user and sent at their first app run: a bool's share with it on; an enum's shares per value; a time's { p, at, sd }; per routine for a map<routine_id, time> such as reminders."
+                )
+            ),
+            (
+                "additionalProperties",
+                .object([
+                    (
+                        "anyOf",
+                        .array([
+                            probability("A bool: the share with it on."), time("A time: the share who set one, when.", withProbability: true),
+                            S.map(
+                                "Shares per enum value, or per routine { p, at, sd }.",
+                                .object([("type", .array([.string("number"), .string("object")]))])),
+                        ])
+                    )
+                ])
+            ),
+        ])
     }
 
     /// The keys of users who answer the operator: acts, fatigue, opt-outs.

@@ -1,0 +1,137 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// What a fitted group's users set: from the settings lines each user sent before their first
+/// delivery (what they set; later switches are opt-outs), over the users who ran the app (a
+/// user who never runs it sends nothing, in the telemetry as in a population).
+package struct FittedSetting: Sendable, Equatable {
+    package enum Shape: Sendable, Equatable {
+        /// A bool: the share with it on.
+        case share(PopulationFit.Estimate)
+        /// An enum: the share per value (values other than the default).
+        case choice(values: [String], shares: [PopulationFit.Estimate])
+        /// A time: the share who set one, when (wall minutes) and its spread.
+        case time(PopulationFit.Slot)
+        /// A per-routine time: each routine's share (of the users who keep it), time, spread.
+        case perRoutine(routines: [String], times: [PopulationFit.Slot])
+    }
+
+    package var key: String
+    package var shape: Shape
+}
+
+enum FitSettings {
+    typealias Estimate = PopulationFit.Estimate
+
+    /// The settings of the ruleset the members set, in the ruleset's order; a setting nobody
+    /// was seen to set is left out (every user keeps its default).
+    static func settings(_ members: [UserFeatures], ruleset: Ruleset, dayStart: Int) -> [FittedSetting] {
+        let ran = members.filter(\.ran)
+        guard !ran.isEmpty else { return [] }
+        let n = Double(ran.count)
+        var out: [FittedSetting] = []
+        for declaration in ruleset.settings where !PopulationLoader.fixedSettings.contains(declaration.key) {
+            let key = declaration.key
+            switch declaration.type {
+            case .bool:
+                guard ran.contains(where: { $0.setOn[key] != nil }) else { continue }
+                let defaultOn = declaration.defaultValue == .bool(true)
+                let on = ran.filter { $0.setOn[key] ?? defaultOn }.count
+                out.append(FittedSetting(key: key, shape: .share(FitEstimates.share(Double(on), of: n))))
+            case .enumeration(let values):
+                let chosen = values.cases.filter { value in
+                    value != declaration.defaultValue.stringValue && ran.contains { $0.setChoice[key] == value }
+                }
+                guard !chosen.isEmpty else { continue }
+                let shares = chosen.map { value in FitEstimates.share(Double(ran.filter { $0.setChoice[key] == value }.count), of: n) }
+                out.append(FittedSetting(key: key, shape: .choice(values: chosen, shares: shares)))
+            case .time, .optional(.time):
+                guard let slot = slot(ran.compactMap { $0.setAt[key] }, of: n, dayStart: dayStart) else { continue }
+                out.append(FittedSetting(key: key, shape: .time(slot)))
+            case .map(.routineID, .time):
+                var routines: [String] = []
+                var times: [PopulationFit.Slot] = []
+                for routine in ruleset.routines.map(\.id) {
+                    let keeping = ran.filter { $0.enabled?.contains(routine) ?? true }
+                    guard let slot = slot(keeping.compactMap { $0.setAt["\(key).\(routine)"] }, of: Double(keeping.count), dayStart: dayStart)
+                    else { continue }
+                    routines.append(routine)
+                    times.append(slot)
+                }
+                if !routines.isEmpty { out.append(FittedSetting(key: key, shape: .perRoutine(routines: routines, times: times))) }
+            default: continue
+            }
+        }
+        return out
+    }
+
+    /// The share of `of` users who set a time, and when: the mean and spread of the wall times
+    /// taken on the logical day (so 23:30 and 00:30 average to midnight, not noon), each time
+    /// at its 30-minute bucket's middle and the spread less the bucket's own (Sheppard's
+    /// correction, 30²/12).
+    static func slot(_ wallMinutes: [Int], of users: Double, dayStart: Int) -> PopulationFit.Slot? {
+        guard !wallMinutes.isEmpty, users > 0 else { return nil }
+        let start = dayStart / 60
+        let logical = wallMinutes.map { Double((($0 - start) % 1_440 + 1_440) % 1_440) }
+        let count = Double(logical.count)
+        let mean = logical.reduce(0, +) / count
+        let variance = logical.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Swift.max(1, count - 1)
+        let sd = Swift.max(0, variance - 75).squareRoot()
+        let at = FitEstimates.wall(Estimate(value: mean, se: variance.squareRoot() / count.squareRoot()), dayStart)
+        return PopulationFit.Slot(p: FitEstimates.share(count, of: users), at: at, sd: sd)
+    }
+}
+
+extension Value {
+    /// The text of a string value (an enum's case), else nil.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}
+
+/// How much a group's users differ beyond their daily draws (`between_users`), from the users'
+/// own log rates and times: the spread of users' rates less what their days alone would give
+/// (a binomial's), taken to the logit scale at the group's rate; the spread of users' mean
+/// times less what their logs' own spread gives. Pooled over routines, weighted by users.
+enum FitBetweenUsers {
+    static func estimate(_ members: [UserFeatures]) -> BetweenUsers? {
+        let routines = Set(members.flatMap { $0.logs.keys }).sorted()
+        var logit = (sum: 0.0, weight: 0.0)
+        var minutes = (sum: 0.0, weight: 0.0)
+        for routine in routines {
+            // Users who log it at all keep it; their days with a log over their days.
+            let users = members.filter { $0.logs[routine] != nil && $0.days >= 3 }
+            guard users.count >= 10 else { continue }
+            let rates = users.map { Double($0.logs[routine]?.days ?? 0) / Double($0.days) }
+            let mean = rates.reduce(0, +) / Double(rates.count)
+            let spread = rates.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(rates.count - 1)
+            let days = users.map { Double($0.days) }
+            let binomial = zip(rates, days).reduce(0) { $0 + $1.0 * (1 - $1.0) / Swift.max(1, $1.1 - 1) } / Double(users.count)
+            let between = Swift.max(0, spread - binomial)
+            if mean > 0.02, mean < 0.98 {
+                logit.sum += Double(users.count) * between.squareRoot() / (mean * (1 - mean))
+                logit.weight += Double(users.count)
+            }
+            // Times: each user's mean log minute, less the within-user spread over their logs.
+            let uses = users.compactMap { $0.logs[routine] }.filter { $0.count >= 2 }
+            guard uses.count >= 10 else { continue }
+            let means = uses.map { $0.minutes / Double($0.count) }
+            let grand = means.reduce(0, +) / Double(means.count)
+            let spreadOfMeans = means.reduce(0) { $0 + ($1 - grand) * ($1 - grand) } / Double(means.count - 1)
+            let within =
+                uses.reduce(0.0) { sum, use in
+                    let m = use.minutes / Double(use.count)
+                    let variance = Swift.max(0, use.minutesSquared / Double(use.count) - m * m) * Double(use.count) / Double(use.count - 1)
+                    return sum + variance / Double(use.count)
+                } / Double(uses.count)
+            minutes.sum += Double(uses.count) * Swift.max(0, spreadOfMeans - within).squareRoot()
+            minutes.weight += Double(uses.count)
+        }
+        guard logit.weight > 0 || minutes.weight > 0 else { return nil }
+        let logitSD = logit.weight > 0 ? Swift.min(BetweenUsers.maxLogitSD, logit.sum / logit.weight) : 0
+        let minutesSD = minutes.weight > 0 ? Swift.min(BetweenUsers.maxMinutesSD, minutes.sum / minutes.weight) : 0
+        return BetweenUsers(logitSD: logitSD, minutesSD: minutesSD)
+    }
+}

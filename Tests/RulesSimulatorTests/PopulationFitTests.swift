@@ -130,23 +130,12 @@ import Testing
     @Test func settingsAndUsersWhoDifferComeBack() throws {
         var scores: [(String, Double)] = []
         for seed in 1...5 {
-            let text = """
-                name: planted settings
-                seed: \(seed)
-                users: 300
-                days: 14
-                start: 2026-07-06
-                timezone: Asia/Seoul
-                groups:
-                  - name: planted
-                    routines: [water, study, supplement]
-                    app_opens:
-                      - { p: 0.9, at: "08:00", sd: 20 }
-                      - { p: 0.6, at: "21:00", sd: 40 }
+            // The settings tests' group (opens at 08:00 and 21:00), with logs to read the
+            // between-user spread from.
+            let keys = """
                     logs:
                       - { routine: water, p: 0.6, value: 250, count: 3, at: "14:00", sd: 120 }
                       - { routine: study, p: 0.5, value: 30, count: 2, at: "20:00", sd: 30 }
-                    response: { opened: 0.3, ignored: 0.6 }
                     settings:
                       routine_reminder: 0.6
                       reminders:
@@ -154,6 +143,7 @@ import Testing
                       bedtime: { p: 0.3, at: "23:45", sd: 35 }
                     between_users: { logit_sd: 0.7, minutes_sd: 30 }
                 """
+            let text = PopulationSettingsTests.population(seed: seed, users: 300, days: 14, group: keys)
             let (reader, _) = try Self.telemetry(text)
             let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1)
             let group = try #require(fit.groups.first)

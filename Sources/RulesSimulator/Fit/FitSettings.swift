@@ -41,7 +41,7 @@ enum FitSettings {
                 out.append(FittedSetting(key: key, shape: .share(FitEstimates.share(Double(on), of: n))))
             case .enumeration(let values):
                 let chosen = values.cases.filter { value in
-                    value != declaration.defaultValue.stringValue && ran.contains { $0.setChoice[key] == value }
+                    Value.string(value) != declaration.defaultValue && ran.contains { $0.setChoice[key] == value }
                 }
                 guard !chosen.isEmpty else { continue }
                 let shares = chosen.map { value in FitEstimates.share(Double(ran.filter { $0.setChoice[key] == value }.count), of: n) }
@@ -75,20 +75,18 @@ enum FitSettings {
         let start = dayStart / 60
         let logical = wallMinutes.map { Double((($0 - start) % 1_440 + 1_440) % 1_440) }
         let count = Double(logical.count)
-        let mean = logical.reduce(0, +) / count
-        let variance = logical.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Swift.max(1, count - 1)
+        let (mean, variance) = meanAndVariance(logical)
         let sd = Swift.max(0, variance - 75).squareRoot()
         let at = FitEstimates.wall(Estimate(value: mean, se: variance.squareRoot() / count.squareRoot()), dayStart)
         return PopulationFit.Slot(p: FitEstimates.share(count, of: users), at: at, sd: sd)
     }
 }
 
-extension Value {
-    /// The text of a string value (an enum's case), else nil.
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
+/// The mean of `xs` and their sample variance (over n − 1; 0 for one value).
+func meanAndVariance(_ xs: [Double]) -> (mean: Double, variance: Double) {
+    let count = Double(xs.count)
+    let mean = xs.reduce(0, +) / Swift.max(1, count)
+    return (mean, xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Swift.max(1, count - 1))
 }
 
 /// How much a group's users differ beyond their daily draws (`between_users`), from the users'
@@ -105,8 +103,7 @@ enum FitBetweenUsers {
             let users = members.filter { $0.logs[routine] != nil && $0.days >= 3 }
             guard users.count >= 10 else { continue }
             let rates = users.map { Double($0.logs[routine]?.days ?? 0) / Double($0.days) }
-            let mean = rates.reduce(0, +) / Double(rates.count)
-            let spread = rates.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(rates.count - 1)
+            let (mean, spread) = meanAndVariance(rates)
             let days = users.map { Double($0.days) }
             let binomial = zip(rates, days).reduce(0) { $0 + $1.0 * (1 - $1.0) / Swift.max(1, $1.1 - 1) } / Double(users.count)
             let between = Swift.max(0, spread - binomial)
@@ -117,9 +114,7 @@ enum FitBetweenUsers {
             // Times: each user's mean log minute, less the within-user spread over their logs.
             let uses = users.compactMap { $0.logs[routine] }.filter { $0.count >= 2 }
             guard uses.count >= 10 else { continue }
-            let means = uses.map { $0.minutes / Double($0.count) }
-            let grand = means.reduce(0, +) / Double(means.count)
-            let spreadOfMeans = means.reduce(0) { $0 + ($1 - grand) * ($1 - grand) } / Double(means.count - 1)
+            let spreadOfMeans = meanAndVariance(uses.map { $0.minutes / Double($0.count) }).variance
             let within =
                 uses.reduce(0.0) { sum, use in
                     let m = use.minutes / Double(use.count)

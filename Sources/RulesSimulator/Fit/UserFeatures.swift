@@ -75,7 +75,6 @@ package struct UserFeatures: Sendable {
     package var setOn: [String: Bool] = [:]
     package var setChoice: [String: String] = [:]
     package var setAt: [String: Int] = [:]
-    var seenDelivery = false
     /// Whether the device stopped showing the app's notices (a `notices` line, off).
     package var noticesOff = false
 
@@ -120,7 +119,6 @@ package struct UserFeatures: Sendable {
             guard let type = line.words["type"] else { return }
             let delivered = line.kind == "delivery"
             if delivered { deliveries += 1 } else { withheld += 1 }
-            seenDelivery = true
             expire(before: clock)
             open.append((type, clock + Self.window, delivered, UserFeatures.bin(deliveredSoFar[type] ?? 0)))
             if delivered { deliveredSoFar[type, default: 0] += 1 }
@@ -145,7 +143,7 @@ package struct UserFeatures: Sendable {
     /// A settings line: before the first delivery, what the user set; after it, a type
     /// switched off is an opt-out.
     mutating func setting(_ line: TelemetryLine) {
-        if seenDelivery {
+        if deliveries + withheld > 0 {
             if let type = line.words["type"], line.numbers["on"] == 0 { switchedOff.insert(type) }
             return
         }
@@ -154,9 +152,7 @@ package struct UserFeatures: Sendable {
         if let on = line.numbers["on"] { setOn[name] = on != 0 }
         if let choice = line.words["choice"] { setChoice[name] = choice }
         if let at = line.numbers["at"], at.isFinite, at >= 0, at < 1_440 { setAt[name] = Int(at) + 15 }
-        if line.numbers["set"] == 0 {
-            if line.words["routine"] == nil { setAt = setAt.filter { $0.key != key && !$0.key.hasPrefix(key + ".") } }
-        }
+        if line.numbers["set"] == 0, line.words["routine"] == nil { setAt = setAt.filter { $0.key != key && !$0.key.hasPrefix(key + ".") } }
     }
 
     mutating func health(_ line: TelemetryLine, dayStart: Int) {

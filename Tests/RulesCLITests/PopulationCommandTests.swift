@@ -185,6 +185,18 @@ import Testing
         }
     }
 
+    /// A trial's report says its deliveries, fatigue and opt-outs are not the policy's, in text
+    /// and on the page (the flag kept whole on a phone); a run without the trial says nothing.
+    @Test func aTrialsReportSaysWhatWithholdingChanges() throws {
+        let trial = ["population", "populations/office_workers.yaml", "--users", "30", "--days", "2", "--randomize", "0.5"]
+        let text = CapturedRun(trial, in: Self.root)
+        #expect(text.stdout.contains("the deliveries, fatigue and opt-outs above are the trial's, not the policy's"), "\(text.stdout)")
+        let html = CapturedRun(trial + ["--format", "html"], in: Self.root)
+        #expect(html.stdout.contains("live it without <span class=\"flag\">--randomize</span> for those"))
+        let plain = CapturedRun(Array(trial.dropLast(2)), in: Self.root)
+        #expect(plain.exitCode == .success && !plain.stdout.contains("not the policy's"))
+    }
+
     @Test func checkReadsPopulationFilesAgainstTheRuleset() throws {
         let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
         let clean = CapturedRun(["check", "."], in: directory)

@@ -97,7 +97,7 @@ extension PopulationReport {
             body{font:15px/1.5 system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#1d1d1f}
             h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}
             .n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
-            figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}svg text.count{font-size:12px;fill:#1d1d1f}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+            figure{margin:0;min-width:0}svg{width:100%;height:auto;display:block}rect{fill:#0a84ff}svg text{font-size:13px;fill:#555}svg text.count{font-size:12px;fill:#1d1d1f}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}.flag{white-space:nowrap}
             code{font-size:.85em;overflow-wrap:anywhere}*{box-sizing:border-box}body{overflow-wrap:break-word;word-break:keep-all}td,th{vertical-align:top}
             @media (max-width:600px){td,th{padding:4px 3px;font-size:13px}}
             </style></head><body>
@@ -142,7 +142,9 @@ extension PopulationReport {
             <p>Every notice switched off in the system settings: \(grouped(answers.optedOutAll)) users.</p>
             """
         if !answers.effects.isEmpty {
-            html += "<h2>Effects of a delivery (delivered − withheld)</h2><p>\(escape(AnswersTally.trialCaution))</p><ul>"
+            // The flag kept whole: a phone would break it at its hyphens.
+            let caution = escape(AnswersTally.trialCaution).replacingOccurrences(of: "--randomize", with: "<span class=\"flag\">--randomize</span>")
+            html += "<h2>Effects of a delivery (delivered − withheld)</h2><p>\(caution)</p><ul>"
             for type in answers.effects.keys.sorted() {
                 html += "<li><b>\(escape(type))</b>: \(escape(answers.effects[type]?.text ?? ""))</li>"
             }

@@ -246,7 +246,7 @@ extension OperatorEngine {
 
     /// New setting values (unknown keys and wrong types are problems, not traps).
     mutating func changeSettings(_ values: [String: Value], at time: Date) {
-        var changed: [String] = []
+        var changed: [String: Value] = [:]
         for key in values.keys.sorted() {
             guard let declaration = ruleset.settings.declaration(key), let value = values[key] else {
                 problem(at: time, .unknownSetting, "no setting '\(key)'")
@@ -257,7 +257,7 @@ extension OperatorEngine {
                 continue
             }
             profile.settings[key] = value
-            changed.append(key)
+            changed[key] = value
         }
         if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
     }

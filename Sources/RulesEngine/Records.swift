@@ -34,7 +34,8 @@ public struct EngineRecord: Sendable, Hashable, Codable {
         indirect case toolVerdict(ToolVerdict, log: HabitLog?)
         indirect case snapshot(DailySnapshot)
         indirect case dayClosed(DayClose)
-        case settingsChanged([String])
+        /// The settings an event set, with the values they took then.
+        case settingsChanged([String: Value])
         /// A route request of the user's that changed nothing (the day was skipped).
         case routeRequestRefused(RouteAction, reason: RefusedRequest)
         /// The device reported a new time zone (IANA names): clock times read in `to` from now.
@@ -119,7 +120,7 @@ extension EngineRecord.Kind {
         case .toolVerdict(let verdict, let log): RecordShown.toolVerdict(verdict, log, clock)
         case .snapshot(let snapshot): RecordShown.snapshot(snapshot, clock)
         case .dayClosed(let close): RecordShown.dayClosed(close)
-        case .settingsChanged(let keys): RecordShown.settingsChanged(keys)
+        case .settingsChanged(let values): RecordShown.settingsChanged(values.keys.sorted())
         case .routeRequestRefused(let action, let reason): RecordShown.routeRequestRefused(action, reason)
         case .timeZoneChanged(let from, let to): RecordShown.timeZoneChanged(from, to)
         case .stateReconciled(let change): RecordShown.stateReconciled(change)

@@ -63,8 +63,8 @@ public struct Telemetry: Sendable {
     }
 
     /// The lines of `records` (in time order), with the deliveries the app withheld merged in
-    /// at their times. `settings` are the user's settings after the records (a setting changed
-    /// reports its value from them). `clock` is the device's clock.
+    /// at their times; a setting changed reports the value it took then. `clock` is the
+    /// device's clock.
     /// A delivery the engine recorded that the app withheld is a `withheld` line in its place.
     ///
     /// `routines`: the routines the user keeps, one `routine` line each before the first app
@@ -73,8 +73,7 @@ public struct Telemetry: Sendable {
     /// off in the system's settings; nil: never) — the app reads the permission at each run and
     /// sends a `notices` line when it differs from what it last read (at first: on).
     public func lines(
-        records: [EngineRecord], withheld: [Withheld] = [], settings: [String: Value] = [:], routines: [String] = [], noticesOff: Date? = nil,
-        clock: LocalClock
+        records: [EngineRecord], withheld: [Withheld] = [], routines: [String] = [], noticesOff: Date? = nil, clock: LocalClock
     ) -> [String] {
         var out: [String] = []
         var held: [Withheld: Int] = [:]
@@ -93,8 +92,8 @@ public struct Telemetry: Sendable {
                     out.append(line(at: record.at, clock: clock, "notices", [("on", .bool(on))]))
                 }
             }
-            if case .settingsChanged(let keys) = record.kind {
-                for fields in settingLines(keys, settings: settings) { out.append(line(at: record.at, clock: clock, "setting", fields)) }
+            if case .settingsChanged(let values) = record.kind {
+                for fields in settingLines(values) { out.append(line(at: record.at, clock: clock, "setting", fields)) }
                 continue
             }
             if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
@@ -107,7 +106,7 @@ public struct Telemetry: Sendable {
                 out.append(line(day: close.day, minute: 1_440, "day", [("result", .string(close.result.rawValue))]))
                 continue
             }
-            if let (kind, fields) = fields(record.kind, settings: settings) { out.append(line(at: record.at, clock: clock, kind, fields)) }
+            if let (kind, fields) = fields(record.kind) { out.append(line(at: record.at, clock: clock, kind, fields)) }
         }
         return out
     }
@@ -128,7 +127,7 @@ public struct Telemetry: Sendable {
 
     /// The kind and fields of a record the telemetry carries; nil for the engine's own
     /// workings (plans, renders, snapshots, verdicts, problems).
-    func fields(_ kind: EngineRecord.Kind, settings: [String: Value]) -> (String, [(String, JSONValue)])? {
+    func fields(_ kind: EngineRecord.Kind) -> (String, [(String, JSONValue)])? {
         switch kind {
         case .appRun(let cause, _):
             switch cause {
@@ -162,17 +161,15 @@ public struct Telemetry: Sendable {
         }
     }
 
-    /// One line's fields for each setting in `keys` (sorted), valued from `settings` (else the
-    /// default): a notification type's switch (`type`, `on`); another bool (`key`, `on`); an
+    /// One line's fields for each setting of `values` (by key): a notification type's switch (`type`, `on`); another bool (`key`, `on`); an
     /// enum's value (`key`, `choice`); a time rounded down to 30 minutes of the wall clock
     /// (`key`, `at`), or `set: false` when it was cleared; a per-routine time, one line per
     /// routine set (`key`, `routine`, `at`), or `set: false` when none is. Settings of other
     /// types (text, numbers) are never sent: a text setting could be free text.
-    func settingLines(_ keys: [String], settings: [String: Value]) -> [[(String, JSONValue)]] {
+    func settingLines(_ values: [String: Value]) -> [[(String, JSONValue)]] {
         var out: [[(String, JSONValue)]] = []
-        for key in keys.sorted() {
-            guard let declaration = ruleset.settings.declaration(key) else { continue }
-            let value = settings[key] ?? declaration.defaultValue
+        for key in values.keys.sorted() {
+            guard let declaration = ruleset.settings.declaration(key), let value = values[key] else { continue }
             let named: (String, JSONValue) = ("key", .string(key))
             func at(_ seconds: Int) -> (String, JSONValue) { ("at", .int((seconds % 86_400 + 86_400) % 86_400 / 1_800 * 30)) }
             switch (declaration.type, value) {

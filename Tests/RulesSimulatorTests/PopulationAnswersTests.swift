@@ -122,7 +122,7 @@ import Testing
         let loaded = try #require(try PopulationTests.load(text, ruleset: ruleset).population)
         let user = PopulationGenerator(population: loaded, ruleset: ruleset).user(1, days: 5)
         let result = Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: user.responder(ruleset: ruleset)))
-        let changed = result.records.filter { if case .settingsChanged(let keys) = $0.kind { keys.contains("morning_checkin") } else { false } }
+        let changed = result.records.filter { if case .settingsChanged(let values) = $0.kind { values["morning_checkin"] != nil } else { false } }
         #expect(!changed.isEmpty, "the ignored check-in was switched off")
         let after = try #require(changed.first?.at)
         // The ignore that led to it reached the engine first (it counts toward weakening).

@@ -23,7 +23,7 @@ import Testing
         let scenario = try #require(ScenarioLoader.load(node, file: file, source: nil, ruleset: ShippedRuleset.ruleset).scenario, "\(file)")
         let result = Simulation.run(scenario, ruleset: ShippedRuleset.ruleset)
         let telemetry = Telemetry(ruleset: ShippedRuleset.ruleset, installID: "install-\(file)", key: Self.key)
-        return (telemetry.lines(records: result.records, settings: result.engine.profile.settings, clock: scenario.clock), result)
+        return (telemetry.lines(records: result.records, clock: scenario.clock), result)
     }
 
     @Test func theCollapsedDaysTelemetryIsPinned() throws {
@@ -89,6 +89,39 @@ import Testing
             }
         }
         #expect(kinds.isSuperset(of: ["run", "log", "tick", "delivery", "response", "health", "route", "day"]), "\(kinds.sorted())")
+    }
+
+    /// Each setting line says the value the setting took then, even when it changed again in
+    /// the same batch; the kept routines come before the first run; a `notices` line at the
+    /// first run after the device stopped showing them.
+    @Test func settingLinesSayTheValueOfTheirMoment() throws {
+        let clock = try #require(LocalClock(identifier: "Asia/Seoul"))
+        let day = try #require(DateFormat.days("2026-07-06"))
+        func at(_ hour: Int, _ minute: Int = 0) -> Date { clock.instant(day: day, seconds: hour * 3_600 + minute * 60) }
+        let records = [
+            EngineRecord(at: at(8), kind: .appRun(cause: .open, synced: false)),
+            EngineRecord(
+                at: at(8),
+                kind: .settingsChanged([
+                    "routine_reminder": .bool(true), "bedtime": .time(23 * 3_600 + 40 * 60),
+                    "reminders": .map(["water": .time(15 * 3_600 + 10 * 60)]),
+                    "tone": .string("cold_persistent"),
+                ])),
+            EngineRecord(at: at(12), kind: .settingsChanged(["routine_reminder": .bool(false), "bedtime": .unknown, "reminders": .map([:])])),
+            EngineRecord(at: at(21), kind: .appRun(cause: .open, synced: false)),
+        ]
+        let telemetry = Telemetry(ruleset: ShippedRuleset.ruleset, installID: "install", key: Self.key)
+        let lines = telemetry.lines(records: records, routines: ["water", "study"], noticesOff: at(13), clock: clock)
+        let tails = lines.map { line in line.components(separatedBy: "\"minute\":").last ?? "" }
+        #expect(
+            tails == [
+                #"240,"kind":"routine","routine":"study"}"#, #"240,"kind":"routine","routine":"water"}"#, #"240,"kind":"run","cause":"open"}"#,
+                #"240,"kind":"setting","key":"bedtime","at":1410}"#, #"240,"kind":"setting","key":"reminders","routine":"water","at":900}"#,
+                #"240,"kind":"setting","type":"routine_reminder","on":true}"#, #"240,"kind":"setting","key":"tone","choice":"cold_persistent"}"#,
+                #"480,"kind":"setting","key":"bedtime","set":false}"#, #"480,"kind":"setting","key":"reminders","set":false}"#,
+                #"480,"kind":"setting","type":"routine_reminder","on":false}"#, #"1020,"kind":"notices","on":false}"#,
+                #"1020,"kind":"run","cause":"open"}"#,
+            ], "\(tails)")
     }
 
     @Test func theUserKeyIsAKeyedHashOfTheInstall() {

@@ -98,7 +98,7 @@ public struct Telemetry: Sendable {
             }
             if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
                 held[Withheld(at: record.at, type: request.type)] = count - 1
-                out.append(line(at: record.at, clock: clock, "withheld", [("type", .string(request.type))]))
+                out.append(line(at: record.at, clock: clock, "withheld", Self.notice(request)))
                 continue
             }
             if case .dayClosed(let close) = record.kind {
@@ -143,7 +143,7 @@ public struct Telemetry: Sendable {
             let index = ruleset.routines.first { $0.id == routine }?.items.firstIndex(of: item) ?? -1
             return ("tick", [("routine", .string(routine)), ("item", .int(index)), ("checked", .bool(checked))])
         case .notificationDelivered(let request, _):
-            return ("delivery", [("type", .string(request.type))])
+            return ("delivery", Self.notice(request))
         case .notificationResponse(_, let type, let response):
             return ("response", [("type", .string(type)), ("response", .string(Self.response(response)))])
         case .sync(let health?):
@@ -189,6 +189,12 @@ public struct Telemetry: Sendable {
             }
         }
         return out
+    }
+
+    /// A delivery's or withheld delivery's fields: its type, and the routine it is about when
+    /// it is a per-routine notice (what the trial's decision point waits for).
+    static func notice(_ request: ScheduledNotification) -> [(String, JSONValue)] {
+        [("type", .string(request.type))] + (request.routine.map { [("routine", JSONValue.string($0))] } ?? [])
     }
 
     /// `opened`, `ignored`, or the action's name; anything else (which no app sends) as `other`.

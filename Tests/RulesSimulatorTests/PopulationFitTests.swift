@@ -177,6 +177,36 @@ import Testing
         #expect(scores.allSatisfy { $0.1 <= 3.5 }, "\(scores.filter { $0.1 > 3.5 })")
     }
 
+    /// A per-routine reminder's act chance: its decision points wait for its own routine, so
+    /// delivered − withheld over the share not ignored is the planted chance (0.3). Over six
+    /// seeds: at least five within two standard errors, none past 3.5, and their mean within two
+    /// standard errors of the mean (no bias). The supplement is rarely done unprompted.
+    @Test func aReminderActChanceComesBack() throws {
+        let keys = """
+                logs:
+                  - { routine: water, p: 0.6, value: 250, count: 3, at: "14:00", sd: 120 }
+                  - { routine: supplement, p: 0.1, value: 1, at: "12:00", sd: 60 }
+                settings:
+                  routine_reminder: 1
+                  reminders:
+                    supplement: { p: 1, at: "10:00", sd: 20 }
+                acts:
+                  routine_reminder: { p: 0.3, within: 30m }
+            """
+        var estimates: [PopulationFit.Estimate] = []
+        for seed in 1...6 {
+            let text = PopulationSettingsTests.population(seed: seed, users: 300, days: 14, group: keys)
+            let (reader, _) = try Self.telemetry(text, randomize: 0.5)
+            let group = try #require(PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
+            estimates.append(try #require(group.acts.first { $0.type == "routine_reminder" }, "seed \(seed): \(group.acts)").p)
+        }
+        let scores = estimates.map { Self.z($0, 0.3) }
+        #expect(scores.filter { $0 <= 2 }.count >= 5 && scores.allSatisfy { $0 <= 3.5 }, "\(estimates)")
+        let mean = estimates.reduce(0) { $0 + $1.value } / 6
+        let meanSE = (estimates.reduce(0) { $0 + pow($1.se ?? 0, 2) }).squareRoot() / 6
+        #expect(abs(mean - 0.3) <= 2 * meanSE, "mean \(mean) ± \(meanSE)")
+    }
+
     @Test func actChancesComeBackFromARandomisedPopulation() throws {
         // One group that reads every notice (never ignores) and acts on 30 % of them, no wearing off.
         let text = PopulationAnswersTests.trial(seed: 5, acts: "    acts: { default: { p: 0.3, within: 30m } }", users: 300, days: 14)

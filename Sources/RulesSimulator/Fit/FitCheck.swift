@@ -24,7 +24,8 @@ package struct FitCheck: Sendable {
     typealias Parts = (UserFeatures) -> (Double, Double)
 
     /// The metrics compared: opens a day in each four-hour window of the wall clock, notices a
-    /// day and the share opened, logs and ticks a day per routine, and route shares of days.
+    /// day and the share opened, logs and ticks a day per routine, route shares of days, and
+    /// behaviour (`behaviour(_:)`).
     static func metrics(_ real: TelemetryReader, dayStart: Int) -> [(String, Parts)] {
         var out: [(String, Parts)] = []
         for window in 0..<6 {
@@ -51,8 +52,51 @@ package struct FitCheck: Sendable {
         for route in routes {
             out.append(("routes.\(route).share", { (Double($0.routeDays[route] ?? 0), Double($0.routeDays.values.reduce(0, +))) }))
         }
+        return out + behaviour(real)
+    }
+
+    /// What users do with notices: deliveries of each type a day; for each type the trial
+    /// withheld, the share of delivered and of withheld decision points whose routine was done
+    /// in the window (the two sides of the trial's effect); the share ignored of a day's 1st, 2nd,
+    /// 3rd and later deliveries (fatigue); the users who switched each type off, and those whose
+    /// device stopped showing notices at all.
+    static func behaviour(_ real: TelemetryReader) -> [(String, Parts)] {
+        var out: [(String, Parts)] = []
+        let types = Set(real.users.values.flatMap { $0.deliveredSoFar.keys }).sorted()
+        for type in types { out.append(("notices_a_day.\(type)", { (Double($0.deliveredSoFar[type] ?? 0), Double($0.days)) })) }
+        let trialTypes = Set(real.users.values.flatMap { user in user.trial.keys.filter { user.trial[$0]?.withheldPoints ?? 0 > 0 } }).sorted()
+        for type in trialTypes {
+            for (side, name) in [(0, "delivered"), (2, "withheld")] {
+                out.append(
+                    (
+                        "trial.\(type).\(name)_done",
+                        { user in
+                            let cells = user.trial[type]?.bins.values.map { $0 } ?? []
+                            return (Double(cells.reduce(0) { $0 + $1[side + 1] }), Double(cells.reduce(0) { $0 + $1[side] }))
+                        }
+                    ))
+            }
+        }
+        for place in 0..<4 {
+            out.append(
+                (
+                    "ignored_share.delivery_\(place == 3 ? "4+" : String(place + 1))",
+                    { (Double($0.ignoredByPlace[place]), Double($0.deliveredByPlace[place])) }
+                ))
+        }
+        for type in Set(real.users.values.flatMap(\.switchedOff)).sorted() {
+            out.append(("switched_off.\(type).users", { ($0.switchedOff.contains(type) ? 1 : 0, 1) }))
+        }
+        if real.users.values.contains(where: \.noticesOff) { out.append(("notices_off.users", { ($0.noticesOff ? 1 : 0, 1) })) }
+        for result in Set(real.users.values.flatMap { $0.resultDays.keys }).sorted() {
+            out.append(("days.\(result).share", { (Double($0.resultDays[result] ?? 0), Double($0.resultDays.values.reduce(0, +))) }))
+        }
         return out
     }
+
+    /// Headline metrics of a population report the telemetry cannot give: said under the table.
+    static let notCompared =
+        "not compared (telemetry does not carry them): streak and XP, completions per routine, acts through the app (the trial's two sides stand for them)"
 
     package init(real: TelemetryReader, fitted: TelemetryReader, dayStart: Int) {
         let metrics = Self.metrics(real, dayStart: dayStart)
@@ -93,6 +137,7 @@ package struct FitCheck: Sendable {
         }
         let failed = failures
         out += failed.isEmpty ? "every metric within its interval\n" : "outside: \(failed.map(\.metric).joined(separator: ", "))\n"
+        out += Self.notCompared + "\n"
         return out
     }
 

@@ -23,11 +23,24 @@ package struct RoutineUse: Sendable, Equatable {
     }
 }
 
+/// A delivered or withheld notice waiting for a log or tick within the window: its type, the
+/// routine it is about (a per-routine notice; nil: any), until when, and its bin of deliveries.
+struct OpenPoint: Sendable, Equatable {
+    var type: String
+    var routine: String?
+    var until: Int
+    var delivered: Bool
+    var bin: Int
+}
+
 /// The trial's decision points of one type for one user: delivered and withheld, and how many
 /// of each were followed by a log or tick within the window — per bin of deliveries so far.
 package struct UserTrial: Sendable, Equatable {
     /// By bin start (0, 7, 14, 28): (delivered, done, withheld, done).
     package var bins: [Int: [Int]] = [:]
+
+    /// The withheld decision points over every bin.
+    var withheldPoints: Int { bins.values.reduce(0) { $0 + $1[2] } }
 }
 
 /// Everything `rules population fit` keeps of one user while reading: counts and sums,
@@ -59,11 +72,13 @@ package struct UserFeatures: Sendable {
     package var switchedOff: Set<String> = []
     /// Route each day ended on (the last route line of the day), by route.
     package var routeDays: [String: Int] = [:]
+    /// Days by their result (`day` lines).
+    package var resultDays: [String: Int] = [:]
     var dayRoute: String?
     /// The trial, by type.
     package var trial: [String: UserTrial] = [:]
     var deliveredSoFar: [String: Int] = [:]
-    var open: [(type: String, until: Int, delivered: Bool, bin: Int)] = []
+    var open: [OpenPoint] = []
     var daySteps: (minute: Int, steps: Int)?
     /// Whether the user ran the app at all (what users set is sent at a run).
     package var ran = false
@@ -77,6 +92,14 @@ package struct UserFeatures: Sendable {
     package var setAt: [String: Int] = [:]
     /// Whether the device stopped showing the app's notices (a `notices` line, off).
     package var noticesOff = false
+    /// Deliveries by their place in the day (1st, 2nd, 3rd, 4th or later) and how many of each
+    /// were ignored: what tires a user shows here.
+    package var deliveredByPlace = [0, 0, 0, 0]
+    package var ignoredByPlace = [0, 0, 0, 0]
+    var dayDelivered = 0
+    /// When the user last opened or answered a notice (minutes since 1970's first day).
+    var lastAnswer: Int?
+    var dayPlaceByType: [String: Int] = [:]
 
     /// The act window: a log or tick within 45 minutes of a decision point counts as done.
     static let window = 45
@@ -109,25 +132,25 @@ package struct UserFeatures: Sendable {
             ran = true
         case "log":
             guard let routine = line.words["routine"] else { return }
-            logs[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: line.numbers["value"] ?? 0)
-            resolve(done: clock)
+            // A log in the minute after a notice was opened or answered is the notice's act
+            // (fitted as `acts`), not the user's own habit.
+            if !answered(at: clock) {
+                logs[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: line.numbers["value"] ?? 0)
+            }
+            resolve(done: clock, routine: routine)
         case "tick":
             guard let routine = line.words["routine"], line.numbers["checked"] == 1 else { return }
-            ticks[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: 1)
-            resolve(done: clock)
-        case "delivery", "withheld":
-            guard let type = line.words["type"] else { return }
-            let delivered = line.kind == "delivery"
-            if delivered { deliveries += 1 } else { withheld += 1 }
-            expire(before: clock)
-            open.append((type, clock + Self.window, delivered, UserFeatures.bin(deliveredSoFar[type] ?? 0)))
-            if delivered { deliveredSoFar[type, default: 0] += 1 }
+            if !answered(at: clock) { ticks[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: 1) }
+            resolve(done: clock, routine: routine)
+        case "delivery", "withheld": decisionPoint(line, at: clock)
         case "response":
+            if line.words["response"] != "ignored" { lastAnswer = clock }
             switch line.words["response"] {
             case "opened": opened += 1
             case "ignored":
                 ignored += 1
                 if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
+                if let type = line.words["type"], let place = dayPlaceByType[type] { ignoredByPlace[place] += 1 }
             default: acted += 1
             }
         case "setting": setting(line)
@@ -135,10 +158,36 @@ package struct UserFeatures: Sendable {
         case "notices": if line.numbers["on"] == 0 { noticesOff = true }
         case "health": health(line, dayStart: dayStart)
         case "route": dayRoute = line.words["route"]
-        case "day": routeDays[dayRoute ?? "none", default: 0] += 1
+        case "day":
+            routeDays[dayRoute ?? "none", default: 0] += 1
+            if let result = line.words["result"] { resultDays[result, default: 0] += 1 }
         default: break
         }
     }
+
+    /// A delivery or a withheld one: counted, placed in the day, and waiting for its routine.
+    mutating func decisionPoint(_ line: TelemetryLine, at clock: Int) {
+        guard let type = line.words["type"] else { return }
+        let delivered = line.kind == "delivery"
+        if delivered {
+            deliveries += 1
+            dayDelivered += 1
+            let place = Swift.min(dayDelivered, 4) - 1
+            deliveredByPlace[place] += 1
+            dayPlaceByType[type] = place
+        } else {
+            withheld += 1
+        }
+        expire(before: clock)
+        let point = OpenPoint(
+            type: type, routine: line.words["routine"], until: clock + Self.window, delivered: delivered,
+            bin: UserFeatures.bin(deliveredSoFar[type] ?? 0))
+        open.append(point)
+        if delivered { deliveredSoFar[type, default: 0] += 1 }
+    }
+
+    /// Whether a log or tick at `clock` follows a notice opened or answered within a minute.
+    func answered(at clock: Int) -> Bool { lastAnswer.map { clock - $0 <= 1 } ?? false }
 
     /// A settings line: before the first delivery, what the user set; after it, a type
     /// switched off is an opt-out.
@@ -178,23 +227,29 @@ package struct UserFeatures: Sendable {
         }
         daySteps = nil
         dayRoute = nil
+        dayDelivered = 0
+        dayPlaceByType.removeAll(keepingCapacity: true)
     }
 
-    /// Decision points whose window holds `done`: done; those past: not.
-    mutating func resolve(done clock: Int) {
+    /// Decision points whose window holds `done` of `routine`: done — a point about one
+    /// routine (a per-routine notice) only by that routine, any other by any; those past: not.
+    mutating func resolve(done clock: Int, routine: String) {
         expire(before: clock)
-        for point in open { record(point, done: true) }
-        open.removeAll()
+        var left: [OpenPoint] = []
+        for point in open {
+            if point.routine == nil || point.routine == routine { record(point, done: true) } else { left.append(point) }
+        }
+        open = left
     }
 
     mutating func expire(before clock: Int) {
         guard !open.isEmpty else { return }
-        var left: [(type: String, until: Int, delivered: Bool, bin: Int)] = []
+        var left: [OpenPoint] = []
         for point in open { if point.until < clock { record(point, done: false) } else { left.append(point) } }
         open = left
     }
 
-    mutating func record(_ point: (type: String, until: Int, delivered: Bool, bin: Int), done: Bool) {
+    mutating func record(_ point: OpenPoint, done: Bool) {
         var cell = trial[point.type, default: UserTrial()].bins[point.bin] ?? [0, 0, 0, 0]
         cell[point.delivered ? 0 : 2] += 1
         if done { cell[point.delivered ? 1 : 3] += 1 }

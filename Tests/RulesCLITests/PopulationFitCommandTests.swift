@@ -66,45 +66,16 @@ import Testing
     /// naming what differs. Every run says what it could not compare.
     @Test func theCheckFailsWorldsKnownToBeWrong() throws {
         let directory = Fixtures.temporaryDirectory()
-        let world = """
-            name: wrong worlds
-            seed: 3
-            users: 300
-            days: 14
-            start: 2026-07-06
-            timezone: Asia/Seoul
-            groups:
-              - name: planted
-                routines: [water, study, supplement]
-                app_opens:
-                  - { p: 0.9, at: "07:30", sd: 10 }
-                  - { p: 0.5, at: "21:00", sd: 30 }
-                logs:
-                  - { routine: water, p: 0.6, value: 250, count: 3, at: "14:00", sd: 120 }
-                  - { routine: supplement, p: 0.1, value: 1, at: "12:00", sd: 60 }
-                response: { opened: 0.3, ignored: 0.6 }
-                settings:
-                  routine_reminder: 1
-                  reminders:
-                    supplement: { p: 1, at: "10:00", sd: 20 }
-                acts:
-                  routine_reminder: { p: 0.3, within: 30m }
-                opt_out: { type: 0.03 }
-
-            """
-        try world.write(toFile: directory + "/truth.yaml", atomically: true, encoding: .utf8)
+        try PlantedPopulations.reminderWorld(seed: 3).write(toFile: directory + "/truth.yaml", atomically: true, encoding: .utf8)
         let telemetry = directory + "/telemetry"
         let lived = CapturedRun(["population", directory + "/truth.yaml", "--randomize", "0.5", "--telemetry-out", telemetry], in: Self.root)
         #expect(lived.exitCode == .success, "\(lived.stderr)")
-        let other = world.replacingOccurrences(of: "seed: 3", with: "seed: 4")
+        let other = PlantedPopulations.reminderWorld(seed: 4)
         let worlds: [(String, String, String?)] = [
             ("another seed", other, nil),
-            ("acts doubled", other.replacingOccurrences(of: "p: 0.3, within", with: "p: 0.6, within"), "trial.routine_reminder.delivered_done"),
-            ("opt-outs tripled", other.replacingOccurrences(of: "type: 0.03", with: "type: 0.09"), "switched_off.routine_reminder.users"),
-            (
-                "no reminders", other.replacingOccurrences(of: "routine_reminder: 1\n", with: "routine_reminder: 0\n"),
-                "notices_a_day.routine_reminder"
-            ),
+            ("acts doubled", PlantedPopulations.reminderWorld(seed: 4, act: 0.6), "trial.routine_reminder.delivered_done"),
+            ("opt-outs tripled", PlantedPopulations.reminderWorld(seed: 4, optOut: 0.09), "switched_off.routine_reminder.users"),
+            ("no reminders", PlantedPopulations.reminderWorld(seed: 4, reminders: false), "notices_a_day.routine_reminder"),
         ]
         for (name, text, metric) in worlds {
             #expect(text != other || metric == nil, "\(name): the world was not changed")

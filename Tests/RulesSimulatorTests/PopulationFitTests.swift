@@ -182,21 +182,9 @@ import Testing
     /// seeds: at least five within two standard errors, none past 3.5, and their mean within two
     /// standard errors of the mean (no bias). The supplement is rarely done unprompted.
     @Test func aReminderActChanceComesBack() throws {
-        let keys = """
-                logs:
-                  - { routine: water, p: 0.6, value: 250, count: 3, at: "14:00", sd: 120 }
-                  - { routine: supplement, p: 0.1, value: 1, at: "12:00", sd: 60 }
-                settings:
-                  routine_reminder: 1
-                  reminders:
-                    supplement: { p: 1, at: "10:00", sd: 20 }
-                acts:
-                  routine_reminder: { p: 0.3, within: 30m }
-            """
         var estimates: [PopulationFit.Estimate] = []
         for seed in 1...6 {
-            let text = PopulationSettingsTests.population(seed: seed, users: 300, days: 14, group: keys)
-            let (reader, _) = try Self.telemetry(text, randomize: 0.5)
+            let (reader, _) = try Self.telemetry(PlantedPopulations.reminderWorld(seed: seed), randomize: 0.5)
             let group = try #require(PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
             estimates.append(try #require(group.acts.first { $0.type == "routine_reminder" }, "seed \(seed): \(group.acts)").p)
         }

@@ -157,7 +157,8 @@ package enum PopulationRun {
         if answers { mine.answers = answering.tally() }
         if let telemetry {
             let lines = Telemetry(ruleset: ruleset, installID: "synthetic-\(user.number)", key: telemetry.key).lines(
-                records: kept, withheld: answering.withheld, routines: result.engine.profile.enabledRoutines.sorted(), noticesOff: answering.systemOffAt, clock: clock)
+                records: kept, withheld: answering.withheld, routines: result.engine.profile.enabledRoutines.sorted(),
+                noticesOff: answering.systemOffAt, clock: clock)
             telemetry.blocks.add(position: telemetry.position, lines: lines)
         }
         tally.merge(mine)

@@ -1,0 +1,40 @@
+/// Population files with a planted answer, shared by the tests of the fit (in-process) and of
+/// `rules population fit --check` (through the CLI).
+public enum PlantedPopulations {
+    /// One group that opens the app at 07:30 (and often at 21:00), rarely takes its supplement
+    /// unprompted, and has every user set a 10:00 supplement reminder with the reminder switch
+    /// on; a reminder makes them take it with chance `act`; an ignored notice switches its type
+    /// off with chance `optOut`.
+    public static func reminderWorld(
+        seed: Int, users: Int = 300, days: Int = 14, act: Double = 0.3, optOut: Double = 0.03, reminders: Bool = true
+    )
+        -> String
+    {
+        """
+        name: reminder world
+        seed: \(seed)
+        users: \(users)
+        days: \(days)
+        start: 2026-07-06
+        timezone: Asia/Seoul
+        groups:
+          - name: planted
+            routines: [water, study, supplement]
+            app_opens:
+              - { p: 0.9, at: "07:30", sd: 10 }
+              - { p: 0.5, at: "21:00", sd: 30 }
+            logs:
+              - { routine: water, p: 0.6, value: 250, count: 3, at: "14:00", sd: 120 }
+              - { routine: supplement, p: 0.1, value: 1, at: "12:00", sd: 60 }
+            response: { opened: 0.3, ignored: 0.6 }
+            settings:
+              routine_reminder: \(reminders ? 1 : 0)
+              reminders:
+                supplement: { p: 1, at: "10:00", sd: 20 }
+            acts:
+              routine_reminder: { p: \(act), within: 30m }
+            opt_out: { type: \(optOut) }
+
+        """
+    }
+}

@@ -195,6 +195,28 @@ import Testing
         #expect(abs(mean - 0.3) <= 2 * meanSE, "mean \(mean) ± \(meanSE)")
     }
 
+    /// Fatigue from ignoring by a day's deliveries: planted `after: 2, per_extra: 0.2` comes back
+    /// as after 2 over three seeds, with `per_extra` and the group's own chance to ignore (0.6)
+    /// at least five of six within two standard errors and none past 3.5; without fatigue none
+    /// is written.
+    @Test func fatigueComesBackAndIsNotInvented() throws {
+        var scores: [(String, Double)] = []
+        for seed in 1...3 {
+            let tired = PopulationSettingsTests.population(seed: seed, users: 300, days: 14, group: "    fatigue: { after: 2, per_extra: 0.2 }")
+            let (reader, _) = try Self.telemetry(tired)
+            let group = try #require(PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
+            let fatigue = try #require(group.fatigue, "seed \(seed): no fatigue fitted")
+            #expect(fatigue.after == 2, "seed \(seed): after \(fatigue.after)")
+            scores.append(("seed \(seed) per_extra \(fatigue.perExtra)", Self.z(fatigue.perExtra, 0.2)))
+            scores.append(("seed \(seed) ignored \(group.ignored)", Self.z(group.ignored, 0.6)))
+            let (rested, _) = try Self.telemetry(PopulationSettingsTests.population(seed: seed, users: 300, days: 14, group: ""))
+            let plain = try #require(PopulationFit(rested, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
+            #expect(plain.fatigue == nil, "seed \(seed): fatigue invented: \(String(describing: plain.fatigue))")
+        }
+        #expect(scores.count == 6 && scores.filter { $0.1 <= 2 }.count >= 5, "\(scores)")
+        #expect(scores.allSatisfy { $0.1 <= 3.5 }, "\(scores)")
+    }
+
     @Test func actChancesComeBackFromARandomisedPopulation() throws {
         // One group that reads every notice (never ignores) and acts on 30 % of them, no wearing off.
         let text = PopulationAnswersTests.trial(seed: 5, acts: "    acts: { default: { p: 0.3, within: 30m } }", users: 300, days: 14)

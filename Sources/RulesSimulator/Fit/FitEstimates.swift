@@ -38,6 +38,7 @@ enum FitEstimates {
             }
         }
         let seen = Double(members.reduce(0) { $0 + $1.deliveries })
+        let fatigue = FitFatigue.estimate(members)
         let ignoredShare = seen > 0 ? Double(members.reduce(0) { $0 + $1.ignored }) / seen : 0
         let (acts, halfLife, actNote) = FitBehaviour.acts(members, notIgnored: 1 - ignoredShare)
         if let actNote { notes.append(actNote) }
@@ -64,11 +65,11 @@ enum FitEstimates {
             slots: FitSlots.slots(members, days: days, dayStart: dayStart), logs: logs, checks: checks,
             checkAt: spread(tickMoments, users: members.count).map { (wall($0.mean, dayStart), $0.sd) },
             opened: share(Double(members.reduce(0) { $0 + $1.opened }), of: seen),
-            ignored: share(Double(members.reduce(0) { $0 + $1.ignored }), of: seen),
+            ignored: fatigue?.base ?? share(Double(members.reduce(0) { $0 + $1.ignored }), of: seen),
             skipToday: share(Double(members.reduce(0) { $0 + $1.skips }), of: days), acts: acts, halfLife: halfLife,
             optOutType: share(offs, of: ignoredTotal), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
             noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
-            between: FitBetweenUsers.estimate(members), notes: notes)
+            between: FitBetweenUsers.estimate(members), fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
     }
 
     /// A logical-day minute estimate as a wall-clock minute (same error).

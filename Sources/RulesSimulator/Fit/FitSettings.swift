@@ -130,3 +130,41 @@ enum FitBetweenUsers {
         return BetweenUsers(logitSD: logitSD, minutesSD: minutesSD)
     }
 }
+
+/// Fatigue (`fatigue: { after, per_extra }`) from the share of a day's 1st, 2nd, 3rd and later
+/// deliveries ignored: a tired user ignores with the extra chance f = (n − after) · per_extra,
+/// else answers as usual, so the nth share is f + (1 − f) · base. `after` is 2 when the 2nd
+/// delivery is ignored no more than the 1st (within two standard errors), else 1; `per_extra`
+/// from the later places. Written only when the rise is beyond two standard errors; `base` is
+/// then the group's own chance to ignore.
+enum FitFatigue {
+    typealias Estimate = PopulationFit.Estimate
+
+    static func estimate(_ members: [UserFeatures]) -> (after: Int, perExtra: Estimate, base: Estimate)? {
+        let delivered = (0..<4).map { place in Double(members.reduce(0) { $0 + $1.deliveredByPlace[place] }) }
+        let ignored = (0..<4).map { place in Double(members.reduce(0) { $0 + $1.ignoredByPlace[place] }) }
+        let shares = (0..<4).map { FitEstimates.share(ignored[$0], of: delivered[$0]) }
+        guard delivered[0] > 0, delivered[1] > 0, delivered[2] > 0 else { return nil }
+        func se(_ e: Estimate) -> Double { e.se ?? 0 }
+        // The rise of the 2nd over the 1st decides whether fatigue starts after one delivery.
+        let secondRise = shares[1].value - shares[0].value
+        let after = secondRise <= 2 * (se(shares[0]) * se(shares[0]) + se(shares[1]) * se(shares[1])).squareRoot() ? 2 : 1
+        let base = after == 2 ? FitEstimates.share(ignored[0] + ignored[1], of: delivered[0] + delivered[1]) : shares[0]
+        guard base.value < 1 else { return nil }
+        // Each later place's extra chance, as many `per_extra` as places beyond `after`.
+        var sum = 0.0
+        var weight = 0.0
+        for place in after..<4 where delivered[place] > 0 {
+            let steps = Double(place + 1 - after)
+            let extra = (shares[place].value - base.value) / (1 - base.value) / steps
+            let spread = (se(shares[place]) * se(shares[place]) + se(base) * se(base)).squareRoot() / (1 - base.value) / steps
+            guard spread > 0 else { continue }
+            sum += extra / (spread * spread)
+            weight += 1 / (spread * spread)
+        }
+        guard weight > 0 else { return nil }
+        let perExtra = Estimate(value: sum / weight, se: (1 / weight).squareRoot())
+        guard perExtra.value > 2 * (perExtra.se ?? 0) else { return nil }
+        return (after, Estimate(value: Swift.min(1, perExtra.value), se: perExtra.se), base)
+    }
+}

@@ -75,6 +75,10 @@ extension PopulationFit {
                 out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n"
             }
         }
+        if let fatigue = g.fatigue {
+            out +=
+                "    fatigue: { after: \(fatigue.after), per_extra: \(p(fatigue.perExtra.value)) }   # ignoring by a day's deliveries\(se(fatigue.perExtra, bare: true))\n"
+        }
         if g.optOutType.value > 0 {
             out += "    opt_out: { type: \(p(g.optOutType.value)) }   # a type switched off per ignored delivery\(se(g.optOutType, bare: true))\n"
         }

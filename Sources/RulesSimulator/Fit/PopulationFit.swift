@@ -55,6 +55,8 @@ package struct PopulationFit: Sendable {
         package var noticesOff = Estimate(value: 0, se: nil)
         /// How much the users differ beyond their daily draws.
         package var between: BetweenUsers?
+        /// Fatigue: deliveries a day before it, and the extra chance to ignore each one more.
+        package var fatigue: (after: Int, perExtra: Estimate)?
         package var notes: [String]
     }
 
@@ -67,7 +69,7 @@ package struct PopulationFit: Sendable {
     /// What a fitted file leaves at the loader's defaults: a `tune` or `diff` whose verdict
     /// turns on these is not answered by the fitted file.
     package static let notFitted =
-        "not fitted (absent, so nobody in the fitted file has them): fatigue (ignoring by deliveries so far that day), opt_out.all (every notice off at the system level; each group notes the share who did)"
+        "not fitted (absent, so nobody in the fitted file has them): opt_out.all (every notice off at the system level; each group notes the share who did); fatigue is written only where ignoring rises with a day's deliveries beyond two standard errors"
 
     /// The fewest users a group may describe.
     package static let minimumGroup = 20

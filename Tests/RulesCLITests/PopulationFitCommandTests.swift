@@ -97,7 +97,7 @@ import Testing
         #expect(CapturedRun(["population", "fit", Self.telemetry, "--groups", "2", "--out", out], in: Self.root).exitCode == .success)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.components(separatedBy: "  - name: \"group").count - 1 == 2)
-        #expect(text.contains("acts:") && text.contains("(the trial)"))
+        #expect(text.contains("acts:") && text.contains("# the trial: what a delivery got done"))
         let lived = CapturedRun(["population", out, "--users", "20", "--days", "2"], in: Self.root)
         #expect(lived.exitCode == .success, "\(lived.stdout)\(lived.stderr)")
     }

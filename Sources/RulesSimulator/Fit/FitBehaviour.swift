@@ -1,18 +1,20 @@
 import Foundation
 
-/// The behaviour keys from the trial: the difference the trial measures — a log or tick within
-/// 45 minutes after a delivered decision point, minus after a withheld one, with the
-/// cluster-robust error by user (`ClusteredDifference`, the primary analysis of a
-/// micro-randomized trial) — is what a delivery does; an act follows only a notice the user
-/// did not ignore, so a type's act chance is that difference over the share not ignored. The
-/// half-life comes from how the difference falls with the deliveries a user had had.
+/// The behaviour keys from the trial. Its decision points (delivered or withheld, at random)
+/// are followed, or not, by a log or tick within 45 minutes — of the notice's routine for a
+/// per-routine notice, of any routine otherwise. What a delivery adds is the share of the
+/// points the user's own habit left undone that it got done, (p₁ − p₀)/(1 − p₀), with the
+/// cluster-robust error by user (`ClusteredDifference.attributable`, the primary analysis of a
+/// micro-randomized trial): the chance a delivery makes a user act, whatever else they would
+/// have logged in the window. An act follows only a notice the user did not ignore, so a
+/// type's act chance `p` is that share over the type's own share of deliveries not ignored —
+/// the quantity the simulator lives. The half-life comes from how the share falls with the
+/// deliveries a user had had.
 enum FitBehaviour {
     /// Middle of each bin of deliveries so far (0–6, 7–13, 14–27, 28+).
     static let middles: [Int: Double] = [0: 3, 7: 10, 14: 20.5, 28: 35]
 
-    static func acts(
-        _ members: [UserFeatures], notIgnored: Double
-    ) -> (acts: [(type: String, p: PopulationFit.Estimate)], halfLife: Double?, note: String?) {
+    static func acts(_ members: [UserFeatures]) -> (acts: [(type: String, p: PopulationFit.Estimate)], halfLife: Double?, note: String?) {
         var overall: [String: ClusteredDifference] = [:]
         var byBin: [String: [Int: ClusteredDifference]] = [:]
         for user in members {
@@ -31,22 +33,27 @@ enum FitBehaviour {
         }
         var acts: [(type: String, p: PopulationFit.Estimate)] = []
         for type in overall.keys.sorted() {
-            guard let e = overall[type]?.estimate else { continue }
-            let scale = 1 / Swift.max(0.05, notIgnored)
-            acts.append((type, PopulationFit.Estimate(value: Swift.min(1, Swift.max(0, e.difference * scale)), se: (e.high - e.low) / 3.92 * scale)))
+            guard let e = overall[type]?.attributable else { continue }
+            let scale = 1 / Swift.max(0.05, notIgnored(type, members))
+            acts.append((type, PopulationFit.Estimate(value: Swift.min(1, Swift.max(0, e.value * scale)), se: e.se * scale)))
         }
         // Half-lives from each type's first bin against each later bin with an effect.
         var lives: [Double] = []
         for bins in byBin.values {
-            guard let first = bins[0]?.estimate, first.difference > 0.02 else { continue }
+            guard let first = bins[0]?.attributable?.value, first > 0.02 else { continue }
             for (bin, cell) in bins where bin > 0 {
-                guard let e = cell.estimate, e.difference > 0.005, e.difference < first.difference, let a = middles[0], let b = middles[bin] else {
-                    continue
-                }
-                lives.append((b - a) * log(2) / log(first.difference / e.difference))
+                guard let e = cell.attributable?.value, e > 0.005, e < first, let a = middles[0], let b = middles[bin] else { continue }
+                lives.append((b - a) * log(2) / log(first / e))
             }
         }
         let halfLife = lives.isEmpty ? nil : lives.sorted()[lives.count / 2]
         return (acts, halfLife, halfLife == nil ? "the trial's effect does not fall with deliveries here: no half-life is written" : nil)
+    }
+
+    /// The share of a type's deliveries the users did not ignore (1 when none was delivered).
+    static func notIgnored(_ type: String, _ members: [UserFeatures]) -> Double {
+        let delivered = members.reduce(0) { $0 + ($1.deliveredSoFar[type] ?? 0) }
+        let ignored = members.reduce(0) { $0 + ($1.ignoredByType[type] ?? 0) }
+        return delivered > 0 ? 1 - Double(ignored) / Double(delivered) : 1
     }
 }

@@ -39,8 +39,7 @@ enum FitEstimates {
         }
         let seen = Double(members.reduce(0) { $0 + $1.deliveries })
         let fatigue = FitFatigue.estimate(members)
-        let ignoredShare = seen > 0 ? Double(members.reduce(0) { $0 + $1.ignored }) / seen : 0
-        let (acts, halfLife, actNote) = FitBehaviour.acts(members, notIgnored: 1 - ignoredShare)
+        let (acts, halfLife, actNote) = FitBehaviour.acts(members)
         if let actNote { notes.append(actNote) }
         let ignoredTotal = Double(members.reduce(0) { $0 + $1.ignoredByType.values.reduce(0, +) })
         let offs = Double(members.reduce(0) { $0 + $1.switchedOff.count })

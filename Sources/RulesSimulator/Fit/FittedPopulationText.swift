@@ -69,7 +69,7 @@ extension PopulationFit {
         var out = ""
         let acts = g.acts.filter { $0.p.value >= 0.001 }
         if !acts.isEmpty {
-            out += "    acts:   # delivered − withheld (the trial): a log or tick within 45 minutes, of its routine for a per-routine notice\n"
+            out += "    acts:   # the trial: what a delivery got done within 45 minutes that the withheld left undone, over deliveries not ignored\n"
             for act in acts { out += "      \(act.type): { p: \(p(act.p.value)), within: 45m }\(se(act.p))\n" }
             if let life = g.halfLife, life.isFinite, life > 0, life < 1_000_000 {
                 out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n"

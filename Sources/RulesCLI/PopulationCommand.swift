@@ -80,7 +80,7 @@ enum PopulationCommand {
                         name: "--telemetry-out", valueName: "DIR",
                         help: "Also write every user's telemetry, as the app would send it, to DIR (JSON lines, 1,000 users a file).")),
                 .option(
-                    \.groups, OptionSpec(name: "--groups", valueName: "K|auto", help: "fit: how many groups (default: auto, by BIC).")),
+                    \.groups, OptionSpec(name: "--groups", valueName: "K|auto", help: "fit: how many groups (default: auto, by the silhouette).")),
                 .option(
                     \.mixed,
                     OptionSpec(

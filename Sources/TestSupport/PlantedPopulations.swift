@@ -4,9 +4,11 @@ public enum PlantedPopulations {
     /// One group that opens the app at 07:30 (and often at 21:00), rarely takes its supplement
     /// unprompted, and has every user set a 10:00 supplement reminder with the reminder switch
     /// on; a reminder makes them take it with chance `act`; an ignored notice switches its type
-    /// off with chance `optOut`.
+    /// off with chance `optOut`, and (`all`) a delivery past a day's `above`-th switches every
+    /// notice off with chance `p`.
     public static func reminderWorld(
-        seed: Int, users: Int = 300, days: Int = 14, act: Double = 0.3, optOut: Double = 0.03, reminders: Bool = true
+        seed: Int, users: Int = 300, days: Int = 14, act: Double = 0.3, optOut: Double = 0.03, reminders: Bool = true,
+        all: (p: Double, above: Int)? = nil
     )
         -> String
     {
@@ -27,7 +29,7 @@ public enum PlantedPopulations {
                     supplement: { p: 1, at: "10:00", sd: 20 }
                 acts:
                   routine_reminder: { p: \(act), within: 30m }
-                opt_out: { type: \(optOut) }
+                opt_out: { type: \(optOut)\(all.map { ", all: \($0.p), above: \($0.above)" } ?? "") }
 
             """
     }

@@ -234,6 +234,28 @@ import Testing
         #expect(scores.allSatisfy { $0.1 <= 3.5 }, "\(scores)")
     }
 
+    /// Every notice switched off at the system level, seen only at the next run: planted
+    /// `all: 0.03, above: 1` comes back with `above` 1 in each of three seeds and `all` within two
+    /// standard errors in two of three, none past 3.5; planted `above: 0` comes back as 0; a
+    /// world where nobody switches off gets no `opt_out.all`.
+    @Test func everyNoticeOffComesBackWithWhereItStarts() throws {
+        var scores: [(String, Double)] = []
+        for seed in 1...3 {
+            let (reader, _) = try Self.telemetry(PlantedPopulations.reminderWorld(seed: seed, all: (0.03, 1)))
+            let group = try #require(PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
+            let off = try #require(group.optOutAll, "seed \(seed): no opt_out.all fitted")
+            #expect(off.above == 1, "seed \(seed): above \(off.above)")
+            scores.append(("seed \(seed) all \(off.all)", Self.z(off.all, 0.03)))
+        }
+        #expect(scores.filter { $0.1 <= 2 }.count >= 2 && scores.allSatisfy { $0.1 <= 3.5 }, "\(scores)")
+        let (fromFirst, _) = try Self.telemetry(PlantedPopulations.reminderWorld(seed: 4, all: (0.02, 0)))
+        let first = try #require(PopulationFit(fromFirst, ruleset: ShippedRuleset.ruleset, k: 1).groups.first?.optOutAll)
+        #expect(first.above == 0 && Self.z(first.all, 0.02) <= 3, "\(first)")
+        let (never, _) = try Self.telemetry(PlantedPopulations.reminderWorld(seed: 4))
+        let none = try #require(PopulationFit(never, ruleset: ShippedRuleset.ruleset, k: 1).groups.first)
+        #expect(none.optOutAll == nil, "\(String(describing: none.optOutAll))")
+    }
+
     @Test func actChancesComeBackFromARandomisedPopulation() throws {
         // One group that reads every notice (never ignores) and acts on 30 % of them, no wearing off.
         let text = PopulationAnswersTests.trial(seed: 5, acts: "    acts: { default: { p: 0.3, within: 30m } }", users: 300, days: 14)

@@ -47,7 +47,8 @@ enum FitBehaviour {
             }
         }
         let halfLife = lives.isEmpty ? nil : lives.sorted()[lives.count / 2]
-        return (acts, halfLife, halfLife == nil ? "the trial's effect does not fall with deliveries here: no half-life is written" : nil)
+        let note = "a group of \(members.count) users: the trial's effect does not fall with its deliveries, so the group has no half-life"
+        return (acts, halfLife, halfLife == nil ? note : nil)
     }
 
     /// The share of a type's deliveries the users did not ignore (1 when none was delivered).

@@ -2,8 +2,10 @@ import Foundation
 import Ruleset
 
 /// The estimates of one group from its users' counts. Shares are pooled over the group
-/// (users' days, deliveries) with binomial standard errors; means of nightly or daily values
-/// pooled over every night or day, their standard errors over users.
+/// (users' days, deliveries) with standard errors clustered by user — a person's 28 days are
+/// not 28 independent draws; shares of users (the group's weight, who granted health data)
+/// are binomial over users; means of nightly or daily values pooled over every night or day,
+/// their standard errors over users.
 enum FitEstimates {
     typealias Estimate = PopulationFit.Estimate
 
@@ -11,6 +13,24 @@ enum FitEstimates {
         guard total > 0 else { return Estimate(value: 0, se: nil) }
         let p = Swift.min(1, count / total)
         return Estimate(value: p, se: (p * (1 - p) / total).squareRoot())
+    }
+
+    /// Σy / Σn over users, with its error clustered by user (CR1: the same person's days are
+    /// not independent draws): √(G/(G−1) · Σ(yᵢ − p·nᵢ)²) / Σn, G the users with any n.
+    static func clustered(_ members: [UserFeatures], cap: Double = 1, _ yn: (UserFeatures) -> (y: Double, n: Double)) -> Estimate {
+        var pairs: [(y: Double, n: Double)] = []
+        pairs.reserveCapacity(members.count)
+        for user in members {
+            let pair = yn(user)
+            if pair.n > 0 { pairs.append(pair) }
+        }
+        let total = pairs.reduce(0) { $0 + $1.n }
+        guard total > 0 else { return Estimate(value: 0, se: nil) }
+        let p = Swift.min(cap, pairs.reduce(0) { $0 + $1.y } / total)
+        let g = Double(pairs.count)
+        guard g > 1 else { return Estimate(value: p, se: nil) }
+        let sum = pairs.reduce(0) { $0 + pow($1.y - p * $1.n, 2) }
+        return Estimate(value: p, se: (g / (g - 1) * sum).squareRoot() / total)
     }
 
     /// The mean and spread of pooled moments [n, Σx, Σx²], the mean's error over `users`.
@@ -30,19 +50,16 @@ enum FitEstimates {
         let days = Double(Swift.max(1, userDays))
         var notes: [String] = []
         let logs = routineLogs(members, days: days, dayStart: dayStart)
-        let checks = checklistTicks(members, days: days, ruleset: ruleset)
+        let checks = checklistTicks(members, ruleset: ruleset)
         var tickMoments = [0.0, 0.0, 0.0]
         for user in members {
             for use in user.ticks.values {
                 tickMoments = [tickMoments[0] + Double(use.count), tickMoments[1] + use.minutes, tickMoments[2] + use.minutesSquared]
             }
         }
-        let seen = Double(members.reduce(0) { $0 + $1.deliveries })
         let fatigue = FitFatigue.estimate(members)
         let (acts, halfLife, actNote) = FitBehaviour.acts(members)
         if let actNote { notes.append(actNote) }
-        let ignoredTotal = Double(members.reduce(0) { $0 + $1.ignoredByType.values.reduce(0, +) })
-        let offs = Double(members.reduce(0) { $0 + $1.switchedOff.count })
         // Routines: those a tenth of the group keeps, when the telemetry says which routines
         // users keep (`routine` lines); else those a tenth of the group logs or ticks, and the
         // HealthKit ones the ruleset enables by default.
@@ -63,10 +80,11 @@ enum FitEstimates {
             stepsPerDay: spread(pooled(members) { $0.steps }, users: members.filter { $0.steps[0] > 0 }.count),
             slots: FitSlots.slots(members, days: days, dayStart: dayStart), logs: logs, checks: checks,
             checkAt: spread(tickMoments, users: members.count).map { (wall($0.mean, dayStart), $0.sd) },
-            opened: share(Double(members.reduce(0) { $0 + $1.opened }), of: seen),
-            ignored: fatigue?.base ?? share(Double(members.reduce(0) { $0 + $1.ignored }), of: seen),
-            skipToday: share(Double(members.reduce(0) { $0 + $1.skips }), of: days), acts: acts, halfLife: halfLife,
-            optOutType: share(offs, of: ignoredTotal), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
+            opened: clustered(members) { (Double($0.opened), Double($0.deliveries)) },
+            ignored: fatigue?.base ?? clustered(members) { (Double($0.ignored), Double($0.deliveries)) },
+            skipToday: clustered(members) { (Double($0.skips), Double($0.days)) }, acts: acts, halfLife: halfLife,
+            optOutType: clustered(members) { (Double($0.switchedOff.count), Double($0.ignoredByType.values.reduce(0, +))) },
+            optOutAll: FitNoticesOff.estimate(members), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
             noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
             between: FitBetweenUsers.estimate(members), fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
     }
@@ -85,18 +103,19 @@ enum FitEstimates {
             guard logDays > 0, count > 0 else { return nil }
             let time = spread([count, uses.reduce(0) { $0 + $1.minutes }, uses.reduce(0) { $0 + $1.minutesSquared }], users: uses.count)
             return PopulationFit.Logs(
-                routine: routine, p: share(logDays, of: days), value: uses.reduce(0) { $0 + $1.value } / count,
+                routine: routine, p: clustered(members) { (Double($0.logs[routine]?.days ?? 0), Double($0.days)) },
+                value: uses.reduce(0) { $0 + $1.value } / count,
                 count: Swift.max(1, Int((count / logDays).rounded())), at: wall(time?.mean ?? Estimate(value: 0, se: nil), dayStart),
                 sd: time?.sd ?? 0)
         }
     }
 
     /// Each checklist's chance that an item is ticked: ticks over items × user-days.
-    static func checklistTicks(_ members: [UserFeatures], days: Double, ruleset: Ruleset) -> [(routine: String, p: PopulationFit.Estimate)] {
+    static func checklistTicks(_ members: [UserFeatures], ruleset: Ruleset) -> [(routine: String, p: PopulationFit.Estimate)] {
         Set(members.flatMap { $0.ticks.keys }).sorted().compactMap { routine in
             let items = ruleset.routines.first { $0.id == routine }?.items.count ?? 0
             guard items > 0 else { return nil }
-            return (routine, share(Double(members.reduce(0) { $0 + ($1.ticks[routine]?.count ?? 0) }), of: days * Double(items)))
+            return (routine, clustered(members) { (Double($0.ticks[routine]?.count ?? 0), Double($0.days * items)) })
         }
     }
 }

@@ -79,13 +79,7 @@ extension PopulationFit {
             out +=
                 "    fatigue: { after: \(fatigue.after), per_extra: \(p(fatigue.perExtra.value)) }   # ignoring by a day's deliveries\(se(fatigue.perExtra, bare: true))\n"
         }
-        if g.optOutType.value > 0 {
-            out += "    opt_out: { type: \(p(g.optOutType.value)) }   # a type switched off per ignored delivery\(se(g.optOutType, bare: true))\n"
-        }
-        if g.noticesOff.value > 0 {
-            out +=
-                "    # not fitted: every notice off at the system level (opt_out.all); \(p(g.noticesOff.value)) of the users did\(se(g.noticesOff))\n"
-        }
+        out += optOut(g)
         out += settings(g.settings)
         if let between = g.between {
             out +=
@@ -93,6 +87,24 @@ extension PopulationFit {
             out += "   # from the spread of users' own log rates and times\n"
         }
         return out
+    }
+
+    /// `opt_out:` — a type switched off per ignored delivery, every notice off per delivery past
+    /// the day's `above`-th; each estimate's error in the comment.
+    static func optOut(_ g: Group) -> String {
+        var keys: [String] = []
+        var notes: [String] = []
+        if g.optOutType.value > 0 {
+            keys.append("type: \(p(g.optOutType.value))")
+            notes.append("a type switched off per ignored delivery\(se(g.optOutType, bare: true))")
+        }
+        if let all = g.optOutAll, all.all.value > 0 {
+            keys += ["all: \(p(all.all.value))", "above: \(all.above)"]
+            let past = all.above == 0 ? "" : all.above == 1 ? " past a day's first" : " past a day's first \(all.above)"
+            notes.append("every notice off per delivery\(past)\(se(all.all, bare: true)) (\(p(g.noticesOff.value)) of the users did)")
+        }
+        guard !keys.isEmpty else { return "" }
+        return "    opt_out: { \(keys.joined(separator: ", ")) }   # \(notes.joined(separator: "; "))\n"
     }
 
     /// `settings:` — what the group's users set, each estimate's error in a comment.

@@ -49,6 +49,8 @@ package struct PopulationFit: Sendable {
         package var acts: [(type: String, p: Estimate)]
         package var halfLife: Double?
         package var optOutType: Estimate
+        /// Every notice switched off at the system level: the chance per delivery past `above`.
+        package var optOutAll: (all: Estimate, above: Int)?
         /// What users set (from their settings lines before their first delivery).
         package var settings: [FittedSetting] = []
         /// The share of users whose device stopped showing notices (`notices` lines, off).
@@ -69,12 +71,12 @@ package struct PopulationFit: Sendable {
     /// What a fitted file leaves at the loader's defaults: a `tune` or `diff` whose verdict
     /// turns on these is not answered by the fitted file.
     package static let notFitted =
-        "not fitted (absent, so nobody in the fitted file has them): opt_out.all (every notice off at the system level; each group notes the share who did); fatigue is written only where ignoring rises with a day's deliveries beyond two standard errors"
+        "fitted only where the telemetry shows them (absent, so nobody in the fitted file has them): fatigue, where ignoring rises with a day's deliveries beyond two standard errors; opt_out.all, where someone's notices went off after a delivery; acts, where the trial ran (--randomize)"
 
     /// The fewest users a group may describe.
     package static let minimumGroup = 20
 
-    /// Fits `reader`'s users against `ruleset`: `k` groups, or as many as the BIC chooses.
+    /// Fits `reader`'s users against `ruleset`: `k` groups, or as many as the silhouette chooses.
     package init(_ reader: TelemetryReader, ruleset: Ruleset, k: Int?, seed: UInt64 = 7) {
         let keys = reader.users.keys.sorted()
         let users = keys.compactMap { reader.users[$0] }

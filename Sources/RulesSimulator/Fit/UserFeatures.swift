@@ -92,6 +92,8 @@ package struct UserFeatures: Sendable {
     package var setAt: [String: Int] = [:]
     /// Whether the device stopped showing the app's notices (a `notices` line, off).
     package var noticesOff = false
+    /// The deliveries seen while notices were on, and the one after which they went off.
+    package var notices = NoticesWatch()
     /// Deliveries by their place in the day (1st, 2nd, 3rd, 4th or later) and how many of each
     /// were ignored: what tires a user shows here.
     package var deliveredByPlace = [0, 0, 0, 0]
@@ -129,6 +131,7 @@ package struct UserFeatures: Sendable {
                 openMinutes[Swift.min(144, line.minute / 10)] += Double(line.minute)
             }
             if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
+            if !noticesOff { notices.ranWithNoticesOn() }
             ran = true
         case "log":
             guard let routine = line.words["routine"] else { return }
@@ -145,6 +148,7 @@ package struct UserFeatures: Sendable {
         case "delivery", "withheld": decisionPoint(line, at: clock)
         case "response":
             if line.words["response"] != "ignored" { lastAnswer = clock }
+            if let type = line.words["type"] { notices.answered(type: type) }
             switch line.words["response"] {
             case "opened": opened += 1
             case "ignored":
@@ -155,7 +159,11 @@ package struct UserFeatures: Sendable {
             }
         case "setting": setting(line)
         case "routine": if let routine = line.words["routine"] { enabled = (enabled ?? []).union([routine]) }
-        case "notices": if line.numbers["on"] == 0 { noticesOff = true }
+        case "notices":
+            if line.numbers["on"] == 0 {
+                noticesOff = true
+                notices.wentOff()
+            }
         case "health": health(line, dayStart: dayStart)
         case "route": dayRoute = line.words["route"]
         case "day":
@@ -175,6 +183,7 @@ package struct UserFeatures: Sendable {
             let place = Swift.min(dayDelivered, 4) - 1
             deliveredByPlace[place] += 1
             dayPlaceByType[type] = place
+            notices.delivered(place: dayDelivered, type: type)
         } else {
             withheld += 1
         }

@@ -71,7 +71,7 @@ enum FitEstimates {
             return (active.contains(routine.id) && users * 10 >= members.count) || (routine.defaultEnabled && routine.source == .healthkit)
         }.map(\.id)
         let sleepUsers = members.filter { $0.sleep[0] > 0 }.count
-        return PopulationFit.Group(
+        let group = PopulationFit.Group(
             users: members.count, userDays: userDays, weight: share(Double(members.count), of: Double(total)), routines: used,
             steps: share(Double(members.filter { $0.stepsGranted == true }.count), of: Double(members.count)),
             sleep: share(Double(members.filter { $0.sleepGranted == true }.count), of: Double(members.count)),
@@ -87,6 +87,7 @@ enum FitEstimates {
             optOutAll: FitNoticesOff.estimate(members), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
             noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
             between: FitBetweenUsers.estimate(members), fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
+        return FitBetweenUsers.unshifted(group)
     }
 
     /// A logical-day minute estimate as a wall-clock minute (same error).

@@ -131,6 +131,63 @@ enum FitBetweenUsers {
     }
 }
 
+extension FitBetweenUsers {
+    typealias Estimate = PopulationFit.Estimate
+
+    /// A group's chances as the file means them. The simulator moves each user's chances by
+    /// their own logit offset, so a pooled share is the mean of the moved chances, not the
+    /// chance written; with a spread, each chance the simulator moves is written as the one
+    /// whose mean over users is the pooled share (its error through the same map).
+    static func unshifted(_ group: PopulationFit.Group) -> PopulationFit.Group {
+        guard let sd = group.between?.logitSD, sd > 0 else { return group }
+        func q(_ e: Estimate) -> Estimate { median(e, sd: sd) }
+        var out = group
+        out.slots = group.slots.map { slot in
+            var moved = slot
+            moved.p = q(slot.p)
+            return moved
+        }
+        out.logs = group.logs.map { log in
+            var moved = log
+            moved.p = q(log.p)
+            return moved
+        }
+        out.checks = group.checks.map { ($0.routine, q($0.p)) }
+        out.opened = q(group.opened)
+        out.ignored = q(group.ignored)
+        out.acts = group.acts.map { ($0.type, q($0.p)) }
+        return out
+    }
+
+    /// The mean over users of `p` moved by a normal logit offset of spread `sd` (by quadrature).
+    static func meanShare(_ p: Double, sd: Double) -> Double {
+        guard p > 0, p < 1 else { return p }
+        var sum = 0.0
+        var weight = 0.0
+        for step in -60...60 {
+            let z = Double(step) / 10
+            let w = exp(-z * z / 2)
+            sum += w * UserTraits.shifted(p, by: sd * z)
+            weight += w
+        }
+        return sum / weight
+    }
+
+    /// The chance whose mean over users is `e` (bisection), its error scaled by the slope.
+    static func median(_ e: Estimate, sd: Double) -> Estimate {
+        guard e.value > 0.001, e.value < 0.999 else { return e }
+        var (low, high) = (1e-6, 1 - 1e-6)
+        for _ in 0..<50 {
+            let middle = (low + high) / 2
+            if meanShare(middle, sd: sd) < e.value { low = middle } else { high = middle }
+        }
+        let q = (low + high) / 2
+        let h = Swift.min(0.001, q / 2, (1 - q) / 2)
+        let slope = (meanShare(q + h, sd: sd) - meanShare(q - h, sd: sd)) / (2 * h)
+        return Estimate(value: q, se: e.se.map { slope > 0.01 ? $0 / slope : $0 })
+    }
+}
+
 /// Fatigue (`fatigue: { after, per_extra }`) from the share of a day's 1st, 2nd, 3rd and later
 /// deliveries ignored: a tired user ignores with the extra chance f = (n − after) · per_extra,
 /// else answers as usual, so the nth share is f + (1 − f) · base. `after` is 2 when the 2nd

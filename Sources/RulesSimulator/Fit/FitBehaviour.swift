@@ -53,7 +53,7 @@ enum FitBehaviour {
 
     /// The share of a type's deliveries the users did not ignore (1 when none was delivered).
     static func notIgnored(_ type: String, _ members: [UserFeatures]) -> Double {
-        let delivered = members.reduce(0) { $0 + ($1.deliveredSoFar[type] ?? 0) }
+        let delivered = members.reduce(0) { $0 + ($1.seenByType[type] ?? 0) }
         let ignored = members.reduce(0) { $0 + ($1.ignoredByType[type] ?? 0) }
         return delivered > 0 ? 1 - Double(ignored) / Double(delivered) : 1
     }

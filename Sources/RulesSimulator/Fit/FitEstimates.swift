@@ -59,6 +59,7 @@ enum FitEstimates {
         }
         let fatigue = FitFatigue.estimate(members)
         let (acts, halfLife, actNote) = FitBehaviour.acts(members)
+        let ignored = fatigue?.base ?? clustered(members) { (Double($0.ignored), Double($0.notices.exposures.reduce(0, +))) }
         if let actNote { notes.append(actNote) }
         // Routines: those a tenth of the group keeps, when the telemetry says which routines
         // users keep (`routine` lines); else those a tenth of the group logs or ticks, and the
@@ -80,14 +81,25 @@ enum FitEstimates {
             stepsPerDay: spread(pooled(members) { $0.steps }, users: members.filter { $0.steps[0] > 0 }.count),
             slots: FitSlots.slots(members, days: days, dayStart: dayStart), logs: logs, checks: checks,
             checkAt: spread(tickMoments, users: members.count).map { (wall($0.mean, dayStart), $0.sd) },
-            opened: clustered(members) { (Double($0.opened), Double($0.deliveries)) },
-            ignored: fatigue?.base ?? clustered(members) { (Double($0.ignored), Double($0.deliveries)) },
+            opened: opened(members, ignored: ignored), ignored: ignored,
             skipToday: clustered(members) { (Double($0.skips), Double($0.days)) }, acts: acts, halfLife: halfLife,
             optOutType: clustered(members) { (Double($0.switchedOff.count), Double($0.ignoredByType.values.reduce(0, +))) },
             optOutAll: FitNoticesOff.estimate(members), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
             noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
             between: FitBetweenUsers.estimate(members), fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
         return FitBetweenUsers.unshifted(group)
+    }
+
+    /// The chance to open a notice. A notice acted on is opened (or its button pressed) by the
+    /// act, which takes an opening or a silence alike; so among the deliveries seen, neither
+    /// ignored nor acted on, opened and silent stand as the group's own chances do, which sum
+    /// to 1 − ignored: opened = (1 − ignored) · opened / (seen − ignored − acted).
+    static func opened(_ members: [UserFeatures], ignored: Estimate) -> Estimate {
+        let share = clustered(members) { user in
+            (Double(user.opened), Double(user.notices.exposures.reduce(0, +) - user.ignored - user.acted))
+        }
+        let scale = 1 - ignored.value
+        return Estimate(value: share.value * scale, se: share.se.map { $0 * scale })
     }
 
     /// A logical-day minute estimate as a wall-clock minute (same error).

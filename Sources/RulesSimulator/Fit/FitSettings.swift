@@ -99,8 +99,13 @@ enum FitBetweenUsers {
         var logit = (sum: 0.0, weight: 0.0)
         var minutes = (sum: 0.0, weight: 0.0)
         for routine in routines {
-            // Users who log it at all keep it; their days with a log over their days.
-            let users = members.filter { $0.logs[routine] != nil && $0.days >= 3 }
+            // The users who keep it (when the telemetry says which routines users keep; else
+            // those who log it at all — a rare routine then loses its never-logging users and
+            // its spread looks smaller); their days with a log over their days.
+            let users = members.filter { user in
+                guard user.days >= 3 else { return false }
+                return user.enabled.map { $0.contains(routine) } ?? (user.logs[routine] != nil)
+            }
             guard users.count >= 10 else { continue }
             let rates = users.map { Double($0.logs[routine]?.days ?? 0) / Double($0.days) }
             let (mean, spread) = meanAndVariance(rates)
@@ -108,8 +113,10 @@ enum FitBetweenUsers {
             let binomial = zip(rates, days).reduce(0) { $0 + $1.0 * (1 - $1.0) / Swift.max(1, $1.1 - 1) } / Double(users.count)
             let between = Swift.max(0, spread - binomial)
             if mean > 0.02, mean < 0.98 {
-                logit.sum += Double(users.count) * between.squareRoot() / (mean * (1 - mean))
-                logit.weight += Double(users.count)
+                // Weighted by what a routine can tell: users × m(1 − m).
+                let weight = Double(users.count) * mean * (1 - mean)
+                logit.sum += weight * logitSpread(mean: mean, variance: between)
+                logit.weight += weight
             }
             // Times: each user's mean log minute, less the within-user spread over their logs.
             let uses = users.compactMap { $0.logs[routine] }.filter { $0.count >= 2 }
@@ -133,6 +140,35 @@ enum FitBetweenUsers {
 
 extension FitBetweenUsers {
     typealias Estimate = PopulationFit.Estimate
+
+    /// The logit spread whose users' chances have this mean and variance (by quadrature; the
+    /// delta method's √v / (m(1 − m)) falls short as the spread grows).
+    static func logitSpread(mean: Double, variance: Double) -> Double {
+        guard variance > 0 else { return 0 }
+        var (low, high) = (0.0, BetweenUsers.maxLogitSD)
+        for _ in 0..<40 {
+            let sd = (low + high) / 2
+            let q = median(Estimate(value: mean, se: nil), sd: sd).value
+            if moments(q, sd: sd).variance < variance { low = sd } else { high = sd }
+        }
+        return (low + high) / 2
+    }
+
+    /// The mean and variance over users of `p` moved by a normal logit offset of spread `sd`.
+    static func moments(_ p: Double, sd: Double) -> (mean: Double, variance: Double) {
+        guard p > 0, p < 1 else { return (p, 0) }
+        var (sum, squares, weight) = (0.0, 0.0, 0.0)
+        for step in -60...60 {
+            let z = Double(step) / 10
+            let w = exp(-z * z / 2)
+            let moved = UserTraits.shifted(p, by: sd * z)
+            sum += w * moved
+            squares += w * moved * moved
+            weight += w
+        }
+        let mean = sum / weight
+        return (mean, Swift.max(0, squares / weight - mean * mean))
+    }
 
     /// A group's chances as the file means them. The simulator moves each user's chances by
     /// their own logit offset, so a pooled share is the mean of the moved chances, not the
@@ -160,18 +196,7 @@ extension FitBetweenUsers {
     }
 
     /// The mean over users of `p` moved by a normal logit offset of spread `sd` (by quadrature).
-    static func meanShare(_ p: Double, sd: Double) -> Double {
-        guard p > 0, p < 1 else { return p }
-        var sum = 0.0
-        var weight = 0.0
-        for step in -60...60 {
-            let z = Double(step) / 10
-            let w = exp(-z * z / 2)
-            sum += w * UserTraits.shifted(p, by: sd * z)
-            weight += w
-        }
-        return sum / weight
-    }
+    static func meanShare(_ p: Double, sd: Double) -> Double { moments(p, sd: sd).mean }
 
     /// The chance whose mean over users is `e` (bisection), its error scaled by the slope.
     static func median(_ e: Estimate, sd: Double) -> Estimate {
@@ -198,7 +223,11 @@ enum FitFatigue {
     typealias Estimate = PopulationFit.Estimate
 
     static func estimate(_ members: [UserFeatures]) -> (after: Int, perExtra: Estimate, base: Estimate)? {
-        let delivered = (0..<4).map { place in Double(members.reduce(0) { $0 + $1.deliveredByPlace[place] }) }
+        // Deliveries seen (before the device stopped showing notices), the 4th and later together.
+        var delivered = [0.0, 0.0, 0.0, 0.0]
+        for user in members {
+            for (place, count) in user.notices.exposures.enumerated() { delivered[Swift.min(place, 3)] += Double(count) }
+        }
         let ignored = (0..<4).map { place in Double(members.reduce(0) { $0 + $1.ignoredByPlace[place] }) }
         let shares = (0..<4).map { FitEstimates.share(ignored[$0], of: delivered[$0]) }
         guard delivered[0] > 0, delivered[1] > 0, delivered[2] > 0 else { return nil }

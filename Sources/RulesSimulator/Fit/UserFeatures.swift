@@ -101,6 +101,11 @@ package struct UserFeatures: Sendable {
     var dayDelivered = 0
     /// When the user last opened or answered a notice (minutes since 1970's first day).
     var lastAnswer: Int?
+    /// When the user last opened a notice, until a log or tick in the minute after it makes
+    /// that opening the notice's act (counted in `acted`, not `opened`).
+    var lastOpened: Int?
+    /// Deliveries of each type before the device stopped showing notices.
+    package var seenByType: [String: Int] = [:]
     var dayPlaceByType: [String: Int] = [:]
 
     /// The act window: a log or tick within 45 minutes of a decision point counts as done.
@@ -140,17 +145,21 @@ package struct UserFeatures: Sendable {
             if !answered(at: clock) {
                 logs[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: line.numbers["value"] ?? 0)
             }
+            actedOnOpening(at: clock)
             resolve(done: clock, routine: routine)
         case "tick":
             guard let routine = line.words["routine"], line.numbers["checked"] == 1 else { return }
             if !answered(at: clock) { ticks[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: 1) }
+            actedOnOpening(at: clock)
             resolve(done: clock, routine: routine)
         case "delivery", "withheld": decisionPoint(line, at: clock)
         case "response":
             if line.words["response"] != "ignored" { lastAnswer = clock }
             if let type = line.words["type"] { notices.answered(type: type) }
             switch line.words["response"] {
-            case "opened": opened += 1
+            case "opened":
+                opened += 1
+                lastOpened = clock
             case "ignored":
                 ignored += 1
                 if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
@@ -188,11 +197,23 @@ package struct UserFeatures: Sendable {
             withheld += 1
         }
         expire(before: clock)
+        // Once the device shows nothing, a delivery can neither be seen nor acted on: the
+        // trial's points stop there.
+        guard !noticesOff else { return }
+        if delivered { seenByType[type, default: 0] += 1 }
         let point = OpenPoint(
             type: type, routine: line.words["routine"], until: clock + Self.window, delivered: delivered,
             bin: UserFeatures.bin(deliveredSoFar[type] ?? 0))
         open.append(point)
         if delivered { deliveredSoFar[type, default: 0] += 1 }
+    }
+
+    /// A log or tick in the minute after a notice was opened: the opening was the act.
+    mutating func actedOnOpening(at clock: Int) {
+        guard let at = lastOpened, clock - at <= 1 else { return }
+        opened -= 1
+        acted += 1
+        lastOpened = nil
     }
 
     /// Whether a log or tick at `clock` follows a notice opened or answered within a minute.

@@ -329,8 +329,9 @@ struct PopulationSample {
         let header = PopulationHeader(
             name: population.name, file: path, users: options.users, days: options.days, seed: options.seed, start: population.start,
             rulesetSHA256: "", populationSHA256: population.sha256)
-        let diff = PopulationDiff(
+        var diff = PopulationDiff(
             old: before, new: after, header: header, days: explicit ? changed : [], newRuleset: newRuleset)
+        diff.unmodelled = Unmodelled(population)
         return .success(PopulationSample(diff: diff, explicit: explicit))
     }
 }

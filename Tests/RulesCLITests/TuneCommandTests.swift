@@ -45,6 +45,27 @@ import Testing
         #expect(run.stdout.contains("\"edit\": \"--- a/rules/notifications.yaml"))
     }
 
+    /// A population without switching every notice off meets a target on it by construction:
+    /// the report names what the population leaves out, and the target that turns on it — in
+    /// text and JSON. The shipped office workers model everything, and no such line is printed.
+    @Test func aTargetOnWhatThePopulationDoesNotModelIsNamed() throws {
+        let file = Fixtures.temporaryDirectory() + "/evening.yaml"
+        try PlantedPopulations.eveningWorld(seed: 2, users: 40, days: 3).write(toFile: file, atomically: true, encoding: .utf8)
+        let question = ["--vary", "policy.max_per_day=2..3", "--target", "answers.opted_out_all.share < 2 %", "--jobs", "2"]
+        let run = CapturedRun(["tune", file] + question, in: Self.root)
+        #expect(run.stdout.contains("the population does not model fatigue (more notices a day never make anybody ignore more)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "warning: target 'answers.opted_out_all.share < 2 %' turns on opt_out.all, which the population does not model (nobody switches every notice off)"
+            ), "\(run.stdout)")
+        let json = try Self.json(CapturedRun(["tune", file] + question + ["--format", "json"], in: Self.root))
+        let keys = (json["unmodelled"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(keys == ["fatigue", "opt_out.type", "opt_out.all", "settings", "between_users"], "\(keys)")
+        let shipped = CapturedRun(
+            Self.office + ["--vary", "policy.max_per_day=2..3", "--target", "answers.opted_out_all.share < 5 %"], in: Self.root)
+        #expect(!shipped.stdout.contains("does not model"), "\(shipped.stdout)")
+    }
+
     @Test func aThresholdLandsWithinOneStepOfTheBoundaryATargetCuts() throws {
         // The light route's share grows with the sleep threshold; the target cuts it at 20 %.
         let tune = CapturedRun(

@@ -18,6 +18,8 @@ package struct PopulationDiff: Sendable {
     package var days: [ChangedUserDay]
     package var header: PopulationHeader
     package var newRuleset: String
+    /// What the population leaves out of its users' behaviour.
+    package var unmodelled: Unmodelled?
 
     package init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
         let a = PopulationDiff.numbers(PopulationReport.json(old, header: header))
@@ -89,6 +91,7 @@ package struct PopulationDiff: Sendable {
     package func text() -> String {
         var out =
             "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
+        if let line = unmodelled?.line { out += "  note: \(line)\n" }
         for line in lines() { out += "  \(line)\n" }
         if !days.isEmpty {
             out += "\nuser-days whose deliveries changed most:\n"
@@ -106,6 +109,7 @@ package struct PopulationDiff: Sendable {
     package func json() -> JSONValue {
         .object([
             ("population", .string(header.name)), ("users", .int(header.users)), ("days", .int(header.days)),
+            ("unmodelled", unmodelled?.json ?? .array([])),
             (
                 "changes",
                 .array(

@@ -136,8 +136,23 @@ package struct TuneReport: Sendable {
         if let objective = q.objective { out += "  \(q.maximise ? "maximise" : "minimise") \(objective)\n" }
         out +=
             "  lived \(PopulationReport.grouped(result.userDays)) user-days: \(String(format: "%.1f", share)) % of living every candidate at full size (\(PopulationReport.grouped(full)))\n"
+        out += unmodelledLines()
         if result.budgetEnded {
             out += "  the budget ended before the last round: the last round ran at \(sizes.split(separator: " ").last ?? "") users\n"
+        }
+        return out
+    }
+
+    /// What the population does not model, and each target or objective that turns on it.
+    func unmodelledLines() -> String {
+        guard let unmodelled = result.unmodelled, let line = unmodelled.line else { return "" }
+        var out = "  \(line)\n"
+        let q = result.question
+        let asked = q.targets.map { ("target '\($0.text)'", $0.metric) } + (q.objective.map { [("the objective \($0)", $0)] } ?? [])
+        for (what, metric) in asked {
+            guard let key = unmodelled.key(for: metric) else { continue }
+            out +=
+                "  warning: \(what) turns on \(key.key), which the population does not model (\(key.meaning)): its figures are the file's, not users'\n"
         }
         return out
     }
@@ -189,7 +204,7 @@ package struct TuneReport: Sendable {
             ("user_days", .int(result.userDays)),
             ("full_size_user_days", .int(TuneSchedule.fullCost(candidates: result.candidates.count, users: result.population, days: result.days))),
             ("meeting", .array(result.meeting.map { .int($0) })), ("best", best.map { .int($0) } ?? .null),
-            ("pareto", .array(pareto.map { .int($0) })),
+            ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])),
             ("candidates", .array(candidates)), ("edit", .string(edit)),
         ])
     }

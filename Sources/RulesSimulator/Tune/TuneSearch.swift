@@ -35,6 +35,8 @@ package struct TuneResult: Sendable {
     package var population: Int
     package var days: Int
     package var seed: UInt64
+    /// What the population leaves out of its users' behaviour.
+    package var unmodelled: Unmodelled?
 
     /// Candidates that lived the last round and meet every target with confidence, best first.
     package var meeting: [Int] {
@@ -95,6 +97,7 @@ package enum TuneSearch {
         var result = TuneResult(
             question: question, schedule: schedule, candidates: [], metrics: [], userDays: 0, roundsRun: 0, population: setup.users, days: setup.days,
             seed: setup.seed)
+        result.unmodelled = Unmodelled(setup.population)
         var alive = Array(candidates.indices)
         for (round, users) in schedule.users.enumerated() {
             if let budget, round > 0 {

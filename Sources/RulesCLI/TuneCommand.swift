@@ -126,7 +126,7 @@ enum TuneCommand {
             io.out(output)
         }
         if let directory = given.write, let best = report.best {
-            let texts = KnobEdit.texts(result.candidates[best].setting, knobs: question.knobs, sources: relative(read.sources, prefix))
+            let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: question.knobs, sources: read.sources), prefix)
             guard TunedCopy.write(directory, from: given.ruleset, texts: texts, io) else { return .usage }
             io.err("wrote the tuned ruleset to \(directory)\n")
         }
@@ -137,8 +137,18 @@ enum TuneCommand {
     static func edit(_ result: TuneResult, read: RulesetLoad, prefix: String) -> String {
         guard let best = result.meeting.first else { return "" }
         let sources = relative(read.sources, prefix)
-        let texts = KnobEdit.texts(result.candidates[best].setting, knobs: result.question.knobs, sources: sources)
+        let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: result.question.knobs, sources: read.sources), prefix)
         return texts.keys.sorted().map { file in UnifiedDiff.of(sources[file]?.text ?? "", texts[file] ?? "", file: file) }.joined()
+    }
+
+    /// Edited texts by their path inside the ruleset. A knob's file is named as the ruleset's
+    /// files are read (with the `--ruleset` prefix), so its edit is made on the source of that
+    /// name and then placed inside the ruleset.
+    static func inside(_ texts: [String: String], _ prefix: String) -> [String: String] {
+        guard !prefix.isEmpty else { return texts }
+        var out: [String: String] = [:]
+        for (name, text) in texts where name.hasPrefix(prefix + "/") { out[String(name.dropFirst(prefix.count + 1))] = text }
+        return out
     }
 
     /// Sources by their path inside the ruleset (without the `--ruleset` prefix).

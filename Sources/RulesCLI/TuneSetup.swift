@@ -102,10 +102,14 @@ enum TuneSetup {
         let settings = TuneCandidates.make(question, limit: limit, seed: seed)
         var rulesets: [Ruleset] = []
         let directory = io.resolve(given.ruleset)
-        let sources = TuneCommand.relative(read.sources, prefix)
         for setting in settings {
-            let texts = KnobEdit.texts(setting, knobs: question.knobs, sources: sources)
+            let texts = TuneCommand.inside(KnobEdit.texts(setting, knobs: question.knobs, sources: read.sources), prefix)
             guard !texts.isEmpty else {
+                // Only the current values write nothing: a candidate whose edit was lost must
+                // not live as the current ruleset under another name.
+                guard zip(question.knobs, setting.values).allSatisfy({ $0.current == $1 }) else {
+                    return .failure(KnobProblem("the candidate \(setting.text(question.knobs)) could not be written into the ruleset's files"))
+                }
                 rulesets.append(ruleset)
                 continue
             }

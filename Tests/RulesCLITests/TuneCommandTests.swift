@@ -45,6 +45,24 @@ import Testing
         #expect(run.stdout.contains("\"edit\": \"--- a/rules/notifications.yaml"))
     }
 
+    /// Run from elsewhere with `--ruleset DIR`, every candidate lives its own edit (each once
+    /// lived the current ruleset: the knob's file was named with the prefix, its edit looked up
+    /// without it, and an edit that wrote nothing passed for the baseline).
+    @Test func withARulesetElsewhereEachCandidateLivesItsOwnEdit() throws {
+        let elsewhere = Fixtures.temporaryDirectory()
+        let run = CapturedRun(
+            [
+                "tune", Self.root + "/populations/office_workers.yaml", "--ruleset", Self.root, "--users", "40", "--days", "3", "--jobs", "2",
+                "--vary", "policy.max_per_day=1..3", "--target", "notifications.per_user_day.max <= 2", "--format", "json",
+            ], in: elsewhere)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        for candidate in Self.candidates(try Self.json(run)) {
+            let cap = Double(Self.values(candidate)["policy.max_per_day"] ?? "") ?? 0
+            #expect(Self.metric(candidate, "notifications.per_user_day.max")["value"] ?? 0 <= cap, "\(candidate)")
+        }
+        #expect(run.stdout.contains("\"edit\": \"--- a/rules/notifications.yaml"), "\(run.stdout.suffix(400))")
+    }
+
     /// A population without switching every notice off meets a target on it by construction:
     /// the report names what the population leaves out, and the target that turns on it — in
     /// text and JSON. The shipped office workers model everything, and no such line is printed.

@@ -60,6 +60,11 @@ enum FitBenchmark {
         let io = CommandIO(out: { _ in }, err: { _ in }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
         let code = RulesCLI.run(arguments: ["population", "fit", directory, "--out", out], io: io)
         try? FileManager.default.removeItem(atPath: out)
+        // Its own peak: the parent's RUSAGE_CHILDREN is the largest child's, which is the
+        // telemetry writer's when the telemetry was written in the same run.
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        print("peak \(usage.ru_maxrss)")
         exit(code == .success ? 0 : 1)
     }
 
@@ -69,12 +74,17 @@ enum FitBenchmark {
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        let pipe = Pipe()
+        process.standardOutput = pipe
         let start = Date()
         guard (try? process.run()) != nil else { return nil }
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let seconds = Date().timeIntervalSince(start)
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        return process.terminationStatus == 0 ? (seconds, Int(usage.ru_maxrss)) : nil
+        // The child's own peak when it says it (`peak KiB`), else the largest child's.
+        let own = said.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.dropFirst(5)) }
+        return process.terminationStatus == 0 ? (seconds, own ?? Int(usage.ru_maxrss)) : nil
     }
 }

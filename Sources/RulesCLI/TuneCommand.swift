@@ -25,17 +25,19 @@ enum TuneCommand {
                 same users with the same streams, so differences are the rules', not the draw's. Each
                 metric is reported with its paired difference from the current ruleset and a 95 %
                 interval over users. Successive halving spends the budget on the contenders: all
-                candidates live a small first round; those a target rules out with confidence and the
-                worse half by the objective stop; the rest live more users (the same users first)
-                until the last round at --users × --days.
+                candidates live a small first round; those a target rules out with confidence stop,
+                then — feasibility before the objective — only candidates the objective ranks below
+                one that meets every target with confidence, worst first, down to half; the rest live
+                more users (the same users first) until the last round at --users × --days.
                 Targets are METRIC OP VALUE with OP one of <=, <, >=, > (shares take 0.1 or 10%);
                 metrics are the population report's names, plus busiest_day.at_least_N.share (users
                 with a day of N or more notices) and answers.opted_out_all.share.
                 Prints the candidates that meet every target with confidence, best first, every
                 candidate's fate, the Pareto set of the objective and the first target, and the best
                 one's edit as a unified diff; --write DIR writes the tuned copy of the ruleset.
-                Exit status: 0 a candidate meets every target; 2 usage errors, or no candidate met
-                them (the message names the target and the closest candidate).
+                Exit status: 0 a candidate meets every target; 1 none does — a finding: the full
+                report is written (text, JSON or HTML), naming for each target no candidate met the
+                closest one, its interval and the round it ended in; 2 usage errors.
                 """,
             usageArguments: "POP",
             moreUsage: ["rules tune --list-knobs [--ruleset DIR]"],
@@ -111,7 +113,6 @@ enum TuneCommand {
         case .failure(let problem): return usage(problem, io)
         }
         let result = TuneSearch.run(question, setup, budget: given.budget, progress: TuneSetup.progress(io, setup: setup))
-        if let problem = TuneSetup.unmet(result) { return usage(problem, io) }
         let report = TuneReport(result: result, file: path, edit: edit(result, read: read, prefix: prefix))
         let output: String
         switch given.format {
@@ -129,6 +130,12 @@ enum TuneCommand {
             let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: question.knobs, sources: read.sources), prefix)
             guard TunedCopy.write(directory, from: given.ruleset, texts: texts, io) else { return .usage }
             io.err("wrote the tuned ruleset to \(directory)\n")
+        }
+        // No candidate meeting every target is the search's finding: the report is written, and
+        // the exit status says so (1, as a failed check; 2 stays for a mistyped command).
+        if report.best == nil, let finding = TuneFinding(result) {
+            for line in finding.lines(report) { io.err("rules tune: \(line)\n") }
+            return .failure
         }
         return .success
     }

@@ -131,29 +131,6 @@ enum TuneSetup {
                 population: population, rulesets: rulesets, settings: settings, users: users, days: days, seed: seed, jobs: jobs, metrics: metrics))
     }
 
-    /// Which target no candidate met with confidence, and the closest candidate; nil when one
-    /// candidate meets every target.
-    static func unmet(_ result: TuneResult) -> String? {
-        guard result.meeting.isEmpty else { return nil }
-        let finals = result.candidates.indices.filter { result.candidates[$0].stopped == nil }
-        let report = TuneReport(result: result, file: "", edit: "")
-        for target in result.question.targets {
-            let meeting = finals.filter { result.candidates[$0].estimates[target.metric].map(target.met) ?? false }
-            guard meeting.isEmpty else { continue }
-            let all = result.candidates.indices.compactMap { index in result.candidates[index].estimates[target.metric].map { (index, $0) } }
-            guard
-                let closest = all.max(by: { target.margin($0.1.high) + target.margin($0.1.low) < target.margin($1.1.high) + target.margin($1.1.low) })
-            else {
-                continue
-            }
-            let e = closest.1
-            return "no candidate met '\(target.text)' with confidence; the closest was candidate \(closest.0) (\(report.settingText(closest.0))): "
-                + "\(TuneReport.number(e.value, target.metric)), 95 % \(TuneReport.number(e.low, target.metric)) … \(TuneReport.number(e.high, target.metric))"
-                + "\nhelp: widen the knobs' ranges, loosen the target, or live more users (--users) for a narrower interval"
-        }
-        return "no candidate met every target at once with confidence\nhelp: widen the knobs' ranges or loosen a target"
-    }
-
     /// One progress line on standard error, on a terminal only and never under CI: round,
     /// candidates left, user-days lived and the time left.
     static func progress(_ io: CommandIO, setup: TuneSearch.Setup) -> TuneSearch.Progress? {

@@ -202,10 +202,6 @@ import Testing
             ], "over the limit of 100000"
         ),
         (["--vary", "policy.max_per_day=2..4"], "needs something to look for"),
-        (
-            ["--vary", "policy.max_per_day=2..4", "--target", "notifications.per_user_day.max <= 0"],
-            "no candidate met 'notifications.per_user_day.max <= 0'"
-        ),
     ])
     func badInputIsAUsageErrorAndWritesNothing(arguments: [String], message: String) throws {
         let out = Fixtures.temporaryDirectory() + "/tuned"
@@ -213,6 +209,38 @@ import Testing
         #expect(run.exitCode == .usage)
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// No candidate meeting every target is a finding, not a usage error: exit 1, the whole
+    /// report written (text, and JSON to `--out`), no tuned copy, and for each target no
+    /// candidate met, its own closest candidate and interval with the round it ended in.
+    @Test func noCandidateMeetingIsAFindingWithTheWholeReport() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let question = [
+            "--vary", "policy.max_per_day=2..4", "--target", "notifications.per_user_day.max <= 0", "--target",
+            "notifications.per_user_day.mean >= 9", "--write", directory + "/tuned",
+        ]
+        let run = CapturedRun(Self.office + question, in: Self.root)
+        #expect(run.exitCode == .failure, "\(run.stderr)")
+        #expect(run.stdout.contains("no candidate meets every target with confidence"), "\(run.stdout)")
+        #expect(run.stdout.contains("candidates (users lived; how each ended):"), "\(run.stdout)")
+        for target in ["notifications.per_user_day.max <= 0", "notifications.per_user_day.mean >= 9"] {
+            let line = run.stderr.split(separator: "\n").first { $0.contains("no candidate met '\(target)'") }
+            #expect(line != nil, "\(run.stderr)")
+            // Each target's closest candidate with that target's own figures and its round.
+            let metric = String(target.split(separator: " ")[0])
+            #expect(line.map { $0.contains("the closest was candidate") && $0.contains("it ") } ?? false, "\(String(describing: line))")
+            #expect(run.stdout.contains("no candidate met '\(target)'"), "\(metric)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/tuned"))
+        let out = directory + "/report.json"
+        let json = CapturedRun(Self.office + question + ["--format", "json", "--out", out], in: Self.root)
+        #expect(json.exitCode == .failure)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let finding = try #require(report["finding"] as? [String: Any])
+        let closest = finding["closest"] as? [[String: Any]] ?? []
+        #expect(closest.map { $0["target"] as? String ?? "" } == ["notifications.per_user_day.max <= 0", "notifications.per_user_day.mean >= 9"])
+        #expect(closest.allSatisfy { $0["round"] is Int && $0["high"] is NSNumber })
     }
 
     @Test func writeNeverGoesIntoTheInputOverAFullDirectoryOrThroughALink() throws {

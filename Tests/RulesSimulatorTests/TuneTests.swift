@@ -33,6 +33,41 @@ import Testing
         #expect(TuneSchedule(candidates: 64, users: 30, days: 3).users.first == 20)
     }
 
+    /// Feasibility before the objective. Candidate 3 is the worst by the objective and the only
+    /// one whose target interval is low enough to meet the target later; nothing yet meets it
+    /// with confidence, so nothing stops for the objective (the old rule dropped 3 first). Once a
+    /// candidate meets every target with confidence, only those it beats stop, worst first.
+    @Test func aCandidateThatMightBeTheOnlyFeasibleOneIsNeverDroppedForItsObjective() {
+        let target = TuneTarget(metric: "answers.opted_out_all.share", op: .below, bound: 0.02, text: "answers.opted_out_all.share < 2 %")
+        let question = TuneQuestion(knobs: [], values: [], targets: [target], objective: "day_results.success", maximise: true)
+        func estimate(_ value: Double, _ low: Double, _ high: Double) -> TuneEstimate {
+            TuneEstimate(value: value, low: low, high: high, difference: 0, differenceLow: 0, differenceHigh: 0)
+        }
+        func candidates(_ figures: [(share: (Double, Double, Double), success: Double)]) -> [TuneCandidate] {
+            figures.map { figure in
+                var candidate = TuneCandidate(setting: KnobSetting([]))
+                candidate.rounds = [
+                    [
+                        "answers.opted_out_all.share": estimate(figure.share.0, figure.share.1, figure.share.2),
+                        "day_results.success": estimate(figure.success, figure.success, figure.success),
+                    ]
+                ]
+                return candidate
+            }
+        }
+        // Every share interval straddles 2 %: nobody is sure; candidate 3 is the worst by success.
+        var uncertain = candidates([((0.03, 0.01, 0.05), 900), ((0.03, 0.01, 0.06), 950), ((0.025, 0.01, 0.05), 920), ((0.012, 0.0, 0.03), 700)])
+        #expect(TuneSearch.prune([0, 1, 2, 3], round: 0, keep: 2, &uncertain, question) == [0, 1, 2, 3])
+        // Candidate 2 now meets the target with confidence: only those it beats may stop (3),
+        // and 1, better by the objective though unsure, lives on.
+        var one = candidates([((0.03, 0.025, 0.05), 900), ((0.03, 0.01, 0.06), 950), ((0.005, 0.0, 0.015), 920), ((0.012, 0.0, 0.03), 700)])
+        #expect(TuneSearch.prune([0, 1, 2, 3], round: 1, keep: 2, &one, question) == [1, 2])
+        #expect(
+            one[3].stopped?.contains("ranked below candidate 2, which meets every target with confidence, by day_results.success") == true,
+            "\(one[3].stopped ?? "")")
+        #expect(one[0].stopped?.contains("ruled out by") == true)
+    }
+
     @Test func aGridTooLargeIsSampledEvenlyWithTheBaselineFirst() throws {
         let catalogue = try Self.catalogue()
         let cap = try #require(catalogue.knobs.first { $0.name == "policy.max_per_day" })

@@ -107,6 +107,11 @@ package struct TuneQuestion: Sendable {
         self.maximise = maximise
     }
 
+    /// Whether estimates meet every target with confidence (no target: yes).
+    package func meetsAll(_ estimates: [String: TuneEstimate]) -> Bool {
+        targets.allSatisfy { target in estimates[target.metric].map(target.met) ?? false }
+    }
+
     /// The most grid points a search accepts, and the most candidates it lives.
     package static let maxGrid = 100_000
     package static let maxCandidates = 1_000

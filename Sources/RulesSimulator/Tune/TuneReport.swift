@@ -89,6 +89,10 @@ package struct TuneReport: Sendable {
         let meeting = result.meeting
         if meeting.isEmpty {
             out += "\nno candidate meets every target with confidence\n"
+            if let finding = TuneFinding(result) {
+                for line in finding.lines(self) { out += "  \(line)\n" }
+                out += "  (widen the knobs' ranges, loosen a target, or live more users for narrower intervals)\n"
+            }
         } else {
             out += "\nmeet every target with confidence, best first:\n"
             for (rank, index) in meeting.enumerated() {
@@ -204,6 +208,7 @@ package struct TuneReport: Sendable {
             ("user_days", .int(result.userDays)),
             ("full_size_user_days", .int(TuneSchedule.fullCost(candidates: result.candidates.count, users: result.population, days: result.days))),
             ("meeting", .array(result.meeting.map { .int($0) })), ("best", best.map { .int($0) } ?? .null),
+            ("finding", TuneFinding(result)?.json ?? .null),
             ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])),
             ("candidates", .array(candidates)), ("edit", .string(edit)),
         ])

@@ -179,8 +179,9 @@ package enum TuneSearch {
         return out
     }
 
-    /// Stops the candidates a target rules out with confidence, then the worse of the rest by
-    /// the objective, keeping `keep`; says why each stopped.
+    /// Stops the candidates a target rules out with confidence, then — down to `keep`, worst
+    /// first — those the objective ranks below the best candidate that meets every target with
+    /// confidence; says why each stopped. More than `keep` may live on.
     static func prune(_ alive: [Int], round: Int, keep: Int, _ candidates: inout [TuneCandidate], _ question: TuneQuestion) -> [Int] {
         var left: [Int] = []
         for index in alive {
@@ -198,16 +199,25 @@ package enum TuneSearch {
             let y = score(candidates[b].rounds.last ?? [:], question)
             return x != y ? x > y : a < b
         }
-        let cut = ranked[keep - 1]
-        for index in ranked.dropFirst(keep) {
-            let what = question.objective ?? question.targets.first.map { "the margin of '\($0.text)'" } ?? "the objective"
+        // Feasibility before the objective: only a candidate beaten on the objective by one that
+        // meets every target with confidence may stop for it; while nothing is sure to meet the
+        // targets, a candidate that might be the only one that does lives on.
+        guard let leader = ranked.first(where: { question.meetsAll(candidates[$0].rounds.last ?? [:]) }),
+            let position = ranked.firstIndex(of: leader)
+        else { return left }
+        let beaten = ranked[(position + 1)...]
+        let dropping = Array(beaten.suffix(Swift.max(0, Swift.min(beaten.count, left.count - keep))))
+        guard !dropping.isEmpty else { return left }
+        let what = question.objective ?? question.targets.first.map { "the margin of '\($0.text)'" } ?? "the objective"
+        for index in dropping {
             let value =
                 question.objective.flatMap { candidates[index].rounds.last?[$0]?.value }.map {
                     " (\(TuneReport.number($0, question.objective ?? "")))"
                 } ?? ""
-            candidates[index].stopped = "round \(round + 1): in the worse half by \(what)\(value); candidate \(cut) was the last kept"
+            candidates[index].stopped =
+                "round \(round + 1): ranked below candidate \(leader), which meets every target with confidence, by \(what)\(value)"
         }
-        return Array(ranked.prefix(keep)).sorted()
+        return left.filter { !dropping.contains($0) }
     }
 
     /// A candidate's score: the objective (negated to minimise), else the first target's margin.

@@ -135,6 +135,15 @@ enum PopulationCommand {
         let documents = read.documents
         var telemetry: TelemetryBlocks?
         if let directory = given.telemetryOut {
+            // The report is never written among the telemetry's files (one would replace the other).
+            if let out = given.out, out != "-" {
+                let folder = URL(fileURLWithPath: io.resolve(directory)).standardizedFileURL.resolvingSymlinksInPath().path
+                let parent = URL(fileURLWithPath: io.resolve(out)).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
+                if folder == parent {
+                    return usage(
+                        "--out \(out) is inside --telemetry-out \(directory), whose files the telemetry writes: put the report elsewhere", io)
+                }
+            }
             guard
                 let blocks = TelemetryOutput.blocks(
                     directory, options: options, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path]), io)

@@ -4,6 +4,12 @@ import RulesEngine
 import RulesSimulator
 import Ruleset
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `rules population fit TELEMETRY… --out FILE`: a population file fitted to what the app
 /// recorded; `--check FITTED TELEMETRY…`: whether a population's users behave like the real
 /// ones on the headline metrics.
@@ -68,17 +74,37 @@ enum PopulationFitCommand {
         return out
     }
 
+    /// Reads `path` into `reader` when it is a regular file. It is opened without blocking and
+    /// its type taken from the open descriptor, so a FIFO, a device (`/dev/zero`, `/dev/stdin`)
+    /// or a file swapped for one after it was listed is refused at once, never read.
+    static func readRegular(_ path: String, into reader: inout TelemetryReader) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            reader.problem("\(path): cannot be read")
+            return
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            reader.problem("\(path): not a regular file (a directory, device or pipe): telemetry is read only from regular files")
+            return
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        reader.read(handle: handle, name: path)
+        try? handle.close()
+    }
+
     /// Every file read into one reader (twice under `--mixed majority`: the first pass finds
     /// the ruleset most lines have); nil after saying what is wrong.
     static func read(_ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, _ io: CommandIO) -> TelemetryReader? {
         var keep: String?
         if mixed == .majority {
             var counting = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: .all)
-            for path in paths { counting.read(path: path, name: path) }
+            for path in paths { readRegular(path, into: &counting) }
             keep = counting.majority
         }
         var reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
-        for path in paths { reader.read(path: path, name: path) }
+        for path in paths { readRegular(path, into: &reader) }
         reader.finish()
         guard !reader.failed else {
             for problem in reader.problems { io.err("error: \(problem)\n") }

@@ -389,4 +389,18 @@ import Testing
         #expect(merged.stdout == whole.stdout)
         #expect(whole.stdout.contains("\"effects\"") && whole.stdout.contains("\"by_deliveries_so_far\""))
     }
+
+    /// The report is never written over the telemetry: `--out` inside `--telemetry-out`'s
+    /// directory is refused before anything is lived or written.
+    @Test func theReportIsNeverWrittenAmongTheTelemetry() throws {
+        let directory = Fixtures.temporaryDirectory() + "/telemetry"
+        let run = CapturedRun(
+            [
+                "population", "populations/office_workers.yaml", "--users", "3", "--days", "1", "--telemetry-out", directory, "--out",
+                directory + "/telemetry-000001.jsonl",
+            ], in: Fixtures.repositoryRoot())
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("is inside --telemetry-out"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/telemetry-000001.jsonl"))
+    }
 }

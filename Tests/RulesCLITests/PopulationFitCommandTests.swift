@@ -144,6 +144,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
     }
 
+    /// Only regular files are read as telemetry: a FIFO among a directory's files, `/dev/zero`
+    /// and a FIFO named directly are refused at once (each once hung `fit` and `fit --check`
+    /// forever), with exit 2 and nothing written.
+    @Test func aPipeOrDeviceAmongTheTelemetryIsRefusedAtOnce() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try (try Self.lines().prefix(50).joined(separator: "\n") + "\n").write(toFile: directory + "/a.jsonl", atomically: true, encoding: .utf8)
+        let mkfifo = Process()
+        mkfifo.executableURL = URL(fileURLWithPath: "/usr/bin/mkfifo")
+        mkfifo.arguments = [directory + "/b.jsonl"]
+        try mkfifo.run()
+        mkfifo.waitUntilExit()
+        let out = Fixtures.temporaryDirectory() + "/fitted.yaml"
+        for telemetry in [directory, directory + "/b.jsonl", "/dev/zero"] {
+            for arguments in [
+                ["population", "fit", telemetry, "--out", out], ["population", "fit", "--check", "populations/office_workers.yaml", telemetry],
+            ] {
+                let run = CapturedRun(arguments, in: Self.root)
+                #expect(run.exitCode == .usage, "\(telemetry): \(run.stderr)")
+                #expect(run.stderr.contains("not a regular file"), "\(telemetry): \(run.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func unknownKindsAreCountedNotFatalAndMixedRulesetsCanBeTakenByMajority() throws {
         let directory = Fixtures.temporaryDirectory()
         var lines = try Self.lines()

@@ -48,6 +48,11 @@ package struct TelemetryReader: Sendable {
             return
         }
         defer { try? handle.close() }
+        read(handle: handle, name: name)
+    }
+
+    /// A file already opened (and checked to be a regular file) by the caller.
+    package mutating func read(handle: FileHandle, name: String) {
         var carry: [UInt8] = []
         var number = 0
         while !failed {
@@ -122,7 +127,7 @@ package struct TelemetryReader: Sendable {
         lastDay = Swift.max(lastDay, line.day)
     }
 
-    mutating func problem(_ text: String) {
+    package mutating func problem(_ text: String) {
         if problems.count < Self.maxProblems { problems.append(text) }
     }
 

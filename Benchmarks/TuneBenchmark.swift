@@ -68,7 +68,13 @@ enum TuneBenchmark {
             let candidates = report["candidates"] as? [[String: Any]] ?? []
             let pick = (report["best"] as? Int).flatMap { $0 < candidates.count ? candidates[$0]["values"] as? [String: String] : nil }
             let lived = Double(report["user_days"] as? Int ?? 0) / Double(Swift.max(1, report["full_size_user_days"] as? Int ?? 1)) * 100
-            let picked = pick.map { "cap \($0["policy.max_per_day"] ?? "?") at \($0["notifications.evening_underachievement.at"] ?? "?")" } ?? "none"
+            func words(_ values: [String: String]) -> String {
+                "cap \(values["policy.max_per_day"] ?? "?") at \(values["notifications.evening_underachievement.at"] ?? "?")"
+            }
+            let ties = (report["tied_with_best"] as? [[String: Any]] ?? []).compactMap { tie in
+                (tie["candidate"] as? Int).flatMap { $0 < candidates.count ? candidates[$0]["values"] as? [String: String] : nil }.map(words)
+            }
+            let picked = (pick.map(words) ?? "none") + (ties.isEmpty ? "" : ", tied with \(ties.joined(separator: ", "))")
             print(
                 "tune, the stated question, seed \(seed): \(picked) (exit \(code.rawValue)); \(Measure.format(wall, decimals: 1)) s wall (goal ≤ 20 s), "
                     + "\(Measure.format(lived, decimals: 1)) % of full-size user-days")

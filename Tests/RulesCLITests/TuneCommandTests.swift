@@ -121,6 +121,11 @@ import Testing
             let numbers = Self.metric(other, name)
             #expect(numbers["difference"] == 0 && numbers["difference_low"] == 0 && numbers["difference_high"] == 0, "\(name): \(numbers)")
         }
+        // A tie is reported as one: the other candidate is indistinguishable from the best.
+        let tied = report["tied_with_best"] as? [[String: Any]] ?? []
+        #expect(tied.count == 1 && (tied.first?["difference"] as? Double) == 0, "\(tied)")
+        let text = CapturedRun(Self.office + ["--vary", "policy.max_pending=60", "--maximise", "notifications.per_user_day.mean"], in: Self.root)
+        #expect(text.stdout.contains("(the paired difference covers 0): a tie, not a pick"), "\(text.stdout)")
     }
 
     @Test(arguments: [3, 11, 29])

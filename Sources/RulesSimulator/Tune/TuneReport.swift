@@ -102,6 +102,14 @@ package struct TuneReport: Sendable {
                 }
             }
         }
+        let tied = result.tied
+        if let objective = result.question.objective, let best, !tied.isEmpty {
+            out += "\nindistinguishable from candidate \(best) by \(objective) (the paired difference covers 0): a tie, not a pick\n"
+            for (index, d) in tied {
+                out +=
+                    "  candidate \(index) (\(settingText(index))): \(Self.signed(d.difference, objective)) (95 % \(Self.signed(d.differenceLow, objective)) … \(Self.signed(d.differenceHigh, objective)))\n"
+            }
+        }
         out += "\ncandidates (users lived; how each ended):\n"
         for (index, candidate) in result.candidates.enumerated() {
             let fate =
@@ -209,6 +217,17 @@ package struct TuneReport: Sendable {
             ("full_size_user_days", .int(TuneSchedule.fullCost(candidates: result.candidates.count, users: result.population, days: result.days))),
             ("meeting", .array(result.meeting.map { .int($0) })), ("best", best.map { .int($0) } ?? .null),
             ("finding", TuneFinding(result)?.json ?? .null),
+            (
+                "tied_with_best",
+                .array(
+                    result.tied.map { index, d in
+                        let metric = q.objective ?? ""
+                        return .object([
+                            ("candidate", .int(index)), ("difference", .number(Self.rounded(d.difference, metric))),
+                            ("low", .number(Self.rounded(d.differenceLow, metric))), ("high", .number(Self.rounded(d.differenceHigh, metric))),
+                        ])
+                    })
+            ),
             ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])),
             ("candidates", .array(candidates)), ("edit", .string(edit)),
         ])

@@ -56,6 +56,18 @@ package struct TuneResult: Sendable {
     }
 
     func score(_ index: Int) -> Double { TuneSearch.score(candidates[index].estimates, question) }
+
+    /// The candidates meeting every target that the objective cannot tell from the best: their
+    /// paired difference from it (over the same users) covers 0. Empty without an objective.
+    package var tied: [(candidate: Int, difference: TuneEstimate)] {
+        guard let objective = question.objective, let best = meeting.first else { return [] }
+        return meeting.dropFirst().compactMap { index in
+            guard let d = TuneSearch.paired(objective, index, best, candidates, population: population, seed: seed),
+                d.differenceLow <= 0, d.differenceHigh >= 0
+            else { return nil }
+            return (index, d)
+        }
+    }
 }
 
 /// Successive halving over candidates that live the same users with the same streams.
@@ -116,7 +128,7 @@ package enum TuneSearch {
                 candidates[index].rounds.append(estimates(judged, index, candidates, setup))
             }
             guard round < schedule.users.count - 1 else { break }
-            alive = prune(alive, round: round, keep: schedule.alive[round + 1], &candidates, question)
+            alive = prune(alive, round: round, keep: schedule.alive[round + 1], &candidates, question, population: setup.users, seed: setup.seed)
         }
         let reported = reportedMetrics(question, names: setup.metrics)
         for index in candidates.indices { candidates[index].estimates = estimates(reported, index, candidates, setup) }
@@ -182,7 +194,9 @@ package enum TuneSearch {
     /// Stops the candidates a target rules out with confidence, then — down to `keep`, worst
     /// first — those the objective ranks below the best candidate that meets every target with
     /// confidence; says why each stopped. More than `keep` may live on.
-    static func prune(_ alive: [Int], round: Int, keep: Int, _ candidates: inout [TuneCandidate], _ question: TuneQuestion) -> [Int] {
+    static func prune(
+        _ alive: [Int], round: Int, keep: Int, _ candidates: inout [TuneCandidate], _ question: TuneQuestion, population: Int = 1, seed: UInt64 = 0
+    ) -> [Int] {
         var left: [Int] = []
         for index in alive {
             let now = candidates[index].rounds.last ?? [:]
@@ -205,19 +219,39 @@ package enum TuneSearch {
         guard let leader = ranked.first(where: { question.meetsAll(candidates[$0].rounds.last ?? [:]) }),
             let position = ranked.firstIndex(of: leader)
         else { return left }
-        let beaten = ranked[(position + 1)...]
+        // Only those whose paired difference from the leader is worse with confidence: a
+        // candidate the objective cannot tell from the leader lives on (a tie is reported as
+        // one, not settled by the draw). Without paired figures the rank decides.
+        var differences: [Int: TuneEstimate] = [:]
+        let beaten = ranked[(position + 1)...].filter { index in
+            guard let objective = question.objective else { return true }
+            guard let d = paired(objective, index, leader, candidates, population: population, seed: seed) else { return true }
+            differences[index] = d
+            return question.maximise ? d.differenceHigh < 0 : d.differenceLow > 0
+        }
         let dropping = Array(beaten.suffix(Swift.max(0, Swift.min(beaten.count, left.count - keep))))
         guard !dropping.isEmpty else { return left }
         let what = question.objective ?? question.targets.first.map { "the margin of '\($0.text)'" } ?? "the objective"
         for index in dropping {
-            let value =
-                question.objective.flatMap { candidates[index].rounds.last?[$0]?.value }.map {
-                    " (\(TuneReport.number($0, question.objective ?? "")))"
+            let metric = question.objective ?? ""
+            let value = question.objective.flatMap { candidates[index].rounds.last?[$0]?.value }.map { " (\(TuneReport.number($0, metric)))" } ?? ""
+            let difference =
+                differences[index].map {
+                    ", paired difference \(TuneReport.signed($0.difference, metric)) (95 % \(TuneReport.signed($0.differenceLow, metric)) … \(TuneReport.signed($0.differenceHigh, metric)))"
                 } ?? ""
             candidates[index].stopped =
-                "round \(round + 1): ranked below candidate \(leader), which meets every target with confidence, by \(what)\(value)"
+                "round \(round + 1): ranked below candidate \(leader), which meets every target with confidence, by \(what)\(value)\(difference)"
         }
         return left.filter { !dropping.contains($0) }
+    }
+
+    /// The paired difference `a` − `b` on `metric` over the users both lived (nil: none).
+    package static func paired(_ metric: String, _ a: Int, _ b: Int, _ candidates: [TuneCandidate], population: Int, seed: UInt64) -> TuneEstimate? {
+        guard let form = TuneMetric.form(metric) else { return nil }
+        let n = Swift.min(candidates[a].outcomes.count, candidates[b].outcomes.count)
+        guard n > 0 else { return nil }
+        return TuneEstimate.of(
+            form, users: candidates[a].outcomes[0..<n], baseline: candidates[b].outcomes[0..<n], population: population, seed: seed)
     }
 
     /// A candidate's score: the objective (negated to minimise), else the first target's margin.

@@ -97,6 +97,8 @@ enum TuneSetup {
                     ))
             }
             limit = fits
+        } else if let problem = wholeSearchProblem(candidates: limit, users: users, days: days, population: population, ruleset: ruleset) {
+            return .failure(problem)
         }
         let seed = given.seed.map(UInt64.init) ?? population.seed
         let settings = TuneCandidates.make(question, limit: limit, seed: seed)
@@ -129,6 +131,22 @@ enum TuneSetup {
         return .success(
             TuneSearch.Setup(
                 population: population, rulesets: rulesets, settings: settings, users: users, days: days, seed: seed, jobs: jobs, metrics: metrics))
+    }
+
+    /// The whole search bounded before it starts. Without `--budget`, candidates the objective
+    /// cannot tell apart all live to full size, so the most a search can live is every
+    /// candidate at `--users` × `--days`; past the bound on events (hours of work) it is refused
+    /// with what it would cost. (With `--budget` the search stops at the budget.)
+    static func wholeSearchProblem(candidates: Int, users: Int, days: Int, population: Population, ruleset: Ruleset) -> KnobProblem? {
+        let perDay = Swift.max(1, population.maxEventsPerDay(ruleset: ruleset))
+        let (userDays, over1) = candidates.multipliedReportingOverflow(by: users)
+        let (total, over2) = userDays.multipliedReportingOverflow(by: days)
+        let (events, over3) = total.multipliedReportingOverflow(by: perDay)
+        guard over1 || over2 || over3 || events > Population.maxEvents else { return nil }
+        let cost = over1 || over2 ? "more than \(Int.max) user-days" : "up to \(PopulationReport.grouped(total)) user-days"
+        return KnobProblem(
+            "\(candidates) candidates × \(users) users × \(days) days could live \(cost) (every candidate at full size, when they tie), past the bound of \(Population.maxEvents) events (hours of work)",
+            hint: "give --budget USER_DAYS to bound the search, or fewer users, days or knob values")
     }
 
     /// One progress line on standard error, on a terminal only and never under CI: round,

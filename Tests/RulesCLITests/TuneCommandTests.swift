@@ -216,6 +216,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// The whole search is bounded before it starts: 641 candidates × 1,000,000 users × 50 days
+    /// is refused at once with what it could cost (no `--shard`, which tune does not take),
+    /// and `--budget` is the way out.
+    @Test func aSearchPastTheBoundIsRefusedWithItsCost() throws {
+        let run = CapturedRun(
+            [
+                "tune", "populations/office_workers.yaml", "--users", "1000000", "--days", "50", "--vary", "policy.max_per_day=1..64", "--vary",
+                "policy.max_pending=1..10", "--maximise", "streak.mean",
+            ], in: Self.root)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("641 candidates × 1000000 users × 50 days could live up to 32,050,000,000 user-days"), "\(run.stderr)")
+        #expect(run.stderr.contains("--budget") && !run.stderr.contains("--shard"), "\(run.stderr)")
+    }
+
     /// No candidate meeting every target is a finding, not a usage error: exit 1, the whole
     /// report written (text, and JSON to `--out`), no tuned copy, and for each target no
     /// candidate met, its own closest candidate and interval with the round it ended in.

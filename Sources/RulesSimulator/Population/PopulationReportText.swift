@@ -7,7 +7,7 @@ import Ruleset
 
 /// The readable text of a population's tally.
 extension PopulationReport {
-    static func grouped(_ value: Int) -> String { HTMLReport.grouped(value) }
+    package static func grouped(_ value: Int) -> String { HTMLReport.grouped(value) }
 
     static func percent(_ count: Int, of total: Int) -> String {
         guard total > 0 else { return "0 %" }

@@ -119,31 +119,13 @@ enum PopulationCommand {
             }
             return write(output, given, io) ? .success : .usage
         }
-        // A long run at a terminal shows how far it is: on the terminal itself (standard error),
-        // at most once a second, erased at the end.
-        let total = options.shard.size(of: options.users)
-        var progress: (@Sendable (Int) -> Void)?
-        if isatty(2) == 1, total >= 1_000 {
-            let throttle = Throttle()
-            progress = { done in
-                guard throttle.shouldShow(done, of: total) else { return }
-                StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
-            }
-        }
+        let progress = progressLine(total: options.shard.size(of: options.users))
         // The files read once; every job but the first decodes its own copy of the ruleset from
         // the same documents (see `PopulationRun.run`).
         let documents = read.documents
         var telemetry: TelemetryBlocks?
         if let directory = given.telemetryOut {
-            // The report is never written among the telemetry's files (one would replace the other).
-            if let out = given.out, out != "-" {
-                let folder = URL(fileURLWithPath: io.resolve(directory)).standardizedFileURL.resolvingSymlinksInPath().path
-                let parent = URL(fileURLWithPath: io.resolve(out)).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
-                if folder == parent {
-                    return usage(
-                        "--out \(out) is inside --telemetry-out \(directory), whose files the telemetry writes: put the report elsewhere", io)
-                }
-            }
+            if let problem = reportAmongTelemetry(given, directory: directory, io) { return usage(problem, io) }
             guard
                 let blocks = TelemetryOutput.blocks(
                     directory, options: options, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path]), io)
@@ -280,6 +262,26 @@ enum PopulationCommand {
             io.out(output)
         }
         return true
+    }
+
+    /// A long run at a terminal shows how far it is: on the terminal itself (standard error),
+    /// at most once a second, erased at the end.
+    static func progressLine(total: Int) -> (@Sendable (Int) -> Void)? {
+        guard isatty(2) == 1, total >= 1_000 else { return nil }
+        let throttle = Throttle()
+        return { done in
+            guard throttle.shouldShow(done, of: total) else { return }
+            StandardStream.error.write(done == total ? "\r\u{1B}[K" : "\rlived \(done) of \(total) users…")
+        }
+    }
+
+    /// The report is never written among the telemetry's files (one would replace the other).
+    static func reportAmongTelemetry(_ given: Options, directory: String, _ io: CommandIO) -> String? {
+        guard let out = given.out, out != "-" else { return nil }
+        let folder = URL(fileURLWithPath: io.resolve(directory)).standardizedFileURL.resolvingSymlinksInPath().path
+        let parent = URL(fileURLWithPath: io.resolve(out)).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
+        guard folder == parent else { return nil }
+        return "--out \(out) is inside --telemetry-out \(directory), whose files the telemetry writes: put the report elsewhere"
     }
 
     static func usage(_ message: String, _ io: CommandIO) -> ExitCode {

@@ -153,19 +153,7 @@ package struct UserFeatures: Sendable {
             actedOnOpening(at: clock)
             resolve(done: clock, routine: routine)
         case "delivery", "withheld": decisionPoint(line, at: clock)
-        case "response":
-            if line.words["response"] != "ignored" { lastAnswer = clock }
-            if let type = line.words["type"] { notices.answered(type: type) }
-            switch line.words["response"] {
-            case "opened":
-                opened += 1
-                lastOpened = clock
-            case "ignored":
-                ignored += 1
-                if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
-                if let type = line.words["type"], let place = dayPlaceByType[type] { ignoredByPlace[place] += 1 }
-            default: acted += 1
-            }
+        case "response": response(line, at: clock)
         case "setting": setting(line)
         case "routine": if let routine = line.words["routine"] { enabled = (enabled ?? []).union([routine]) }
         case "notices":
@@ -179,6 +167,22 @@ package struct UserFeatures: Sendable {
             routeDays[dayRoute ?? "none", default: 0] += 1
             if let result = line.words["result"] { resultDays[result, default: 0] += 1 }
         default: break
+        }
+    }
+
+    /// An answer to a delivery: opened, ignored (by its type and its place in the day) or acted on.
+    mutating func response(_ line: TelemetryLine, at clock: Int) {
+        if line.words["response"] != "ignored" { lastAnswer = clock }
+        if let type = line.words["type"] { notices.answered(type: type) }
+        switch line.words["response"] {
+        case "opened":
+            opened += 1
+            lastOpened = clock
+        case "ignored":
+            ignored += 1
+            if let type = line.words["type"], !switchedOff.contains(type) { ignoredByType[type, default: 0] += 1 }
+            if let type = line.words["type"], let place = dayPlaceByType[type] { ignoredByPlace[place] += 1 }
+        default: acted += 1
         }
     }
 

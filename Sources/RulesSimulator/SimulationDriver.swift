@@ -21,6 +21,9 @@ struct SimulationDriver<Sink: RecordSink> {
     var states: [AppState] = []
     var zones: [(from: Date, clock: LocalClock)] = []
     var problems: [(Origin, String)] = []
+    /// Responses to a notification not yet delivered, by the problem's place: the type, when,
+    /// and the day; explained at the day's end with when it was delivered, if it was.
+    var notDelivered: [(problem: Int, type: String, at: Date, day: Int)] = []
     /// With a sink that takes days over: the closes of the day being handed over, and the
     /// logical day records were handed up to.
     var closes: [DayClose] = []
@@ -119,6 +122,7 @@ struct SimulationDriver<Sink: RecordSink> {
         let closing = pass(until: close, truth: truth)
         restore()
         took(closing)
+        explainNotDelivered(day.date)
         if sink.handsOverDays { handOver(day) }
         return false
     }
@@ -142,7 +146,16 @@ struct SimulationDriver<Sink: RecordSink> {
         let output = engine.records(of: [Simulation.engineEvent(event.kind, reading: reading)], now: time)
         for record in output {
             if case .problem(let code, let message) = record.kind {
-                problems.append((event.origin, code == .notDelivered ? "scenario.not_delivered: \(message)" : message))
+                guard code == .notDelivered, case .notification(let id, _) = event.kind else {
+                    problems.append((event.origin, message))
+                    continue
+                }
+                notDelivered.append((problems.count, id, time, day.date))
+                problems.append(
+                    (
+                        event.origin,
+                        "scenario.not_delivered: no notification '\(id)' was delivered by \(TimeFormat.clock(clock.local(time).seconds)) that day"
+                    ))
             }
         }
         if case .settings(let values) = event.kind {
@@ -256,6 +269,22 @@ struct SimulationDriver<Sink: RecordSink> {
 
     /// Hands `day`'s part of the run over and forgets it (records of later days, which a
     /// close at a day's start can bring along, stay for their day).
+    /// A response that came before its notice: "not delivered by 20:30" says when the response
+    /// was; the day's records say whether the notice came later ("delivered at 21:00"), which
+    /// is what a moved notice looks like.
+    private mutating func explainNotDelivered(_ date: Int) {
+        for entry in notDelivered where entry.day == date {
+            let later = records.first { record in
+                guard record.at > entry.at, case .notificationDelivered(let request, _) = record.kind else { return false }
+                return (request.type == entry.type || request.id == entry.type) && request.day == date
+            }
+            guard let later, entry.problem < problems.count else { continue }
+            let clock = zones.last { $0.from <= later.at }?.clock ?? scenario.clock
+            problems[entry.problem].1 += " (delivered at \(TimeFormat.clock(clock.local(later.at).seconds)))"
+        }
+        notDelivered.removeAll { $0.day == date }
+    }
+
     private mutating func handOver(_ day: ScenarioDay) {
         let dayStart = engine.profile.dayStart(ruleset)
         var mine: [EngineRecord] = []

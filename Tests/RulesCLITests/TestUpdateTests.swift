@@ -59,6 +59,21 @@ import Testing
         }
     }
 
+    /// Moving the notice after the scenario's responses changes the story (the "ignored" taps
+    /// now come before it, so the weakening never happens): `--update` must not rewrite that
+    /// into the expectations. The scenario is left as it was, each early response named by line.
+    @Test func anUpdateThatWouldRewriteTheStoryStopsAndSaysWhere() throws {
+        let directory = try Self.copy(changing: "rules/notifications.yaml", "    at: \"20:30\"", "    at: \"21:00\"")
+        let before = try String(contentsOfFile: directory + "/scenarios/ignored_week.yaml", encoding: .utf8)
+        let update = CapturedRun(["test", "scenarios/ignored_week.yaml", "--update"], in: directory)
+        #expect(update.exitCode == .failure)
+        #expect(
+            update.stdout.contains(
+                "not updated: scenarios/ignored_week.yaml:14: a response now comes before its notice — no notification 'evening_underachievement' was delivered by 20:35 that day (delivered at 21:00)"
+            ), "\(update.stdout)")
+        #expect(try String(contentsOfFile: directory + "/scenarios/ignored_week.yaml", encoding: .utf8) == before)
+    }
+
     @Test func snapshotAndCountsAreUpdatedAndAConditionIsLeft() throws {
         let directory = try Self.copy(changing: "routines/water.yaml", "goal: 1500", "goal: 2000")
         let update = CapturedRun(["test", "--update"], in: directory)

@@ -34,15 +34,25 @@ enum TelemetryOutput {
         let shard = options.shard
         let prefix = shard == .whole ? "telemetry-" : "telemetry-\(shard.index)of\(shard.count)-"
         let writer = Writer(io: io)
-        return TelemetryBlocks(count: shard.size(of: options.users)) { block, text in
+        // Each block streamed into a temporary file beside its name and renamed into place when
+        // whole (`TelemetryBlocks` calls these under its lock, one at a time).
+        return TelemetryBlocks(count: shard.size(of: options.users)) { block in
             let name = prefix + String(format: "%06d", block) + ".jsonl"
-            return writer.io.writeAtomically(text, to: (directory as NSString).appendingPathComponent(name), inputs: inputs)
+            guard let output = writer.io.openOutput((directory as NSString).appendingPathComponent(name), inputs: inputs) else { return nil }
+            let box = Writer.Box(output)
+            return TelemetryBlocks.BlockOutput(write: { box.output.write($0) }, finish: { box.output.finish() }, discard: { box.output.discard() })
         }
     }
 
-    /// The command's I/O for the jobs: `TelemetryBlocks` writes one block at a time, under its lock.
+    /// The command's I/O for the jobs: `TelemetryBlocks` writes under its lock.
     final class Writer: @unchecked Sendable {
         let io: CommandIO
         init(io: CommandIO) { self.io = io }
+
+        /// An output used only under `TelemetryBlocks`' lock.
+        final class Box: @unchecked Sendable {
+            let output: Output
+            init(_ output: Output) { self.output = output }
+        }
     }
 }

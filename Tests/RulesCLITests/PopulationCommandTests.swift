@@ -403,4 +403,30 @@ import Testing
         #expect(run.stderr.contains("is inside --telemetry-out"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/telemetry-000001.jsonl"))
     }
+
+    /// Telemetry streams each user's lines out in user order as the jobs finish them: 1,200
+    /// users make a whole block and a part of one, byte for byte the same with 1 and 2 jobs,
+    /// every user's lines together (a user who never ran the app in two days sends none).
+    @Test func streamedTelemetryIsTheSameWhateverTheJobs() throws {
+        var texts: [[String]] = []
+        for jobs in ["1", "2"] {
+            let directory = Fixtures.temporaryDirectory() + "/telemetry"
+            let run = CapturedRun(
+                ["population", "populations/office_workers.yaml", "--users", "1200", "--days", "2", "--jobs", jobs, "--telemetry-out", directory],
+                in: Fixtures.repositoryRoot())
+            #expect(run.exitCode == .success, "\(run.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            #expect(names == ["telemetry-000001.jsonl", "telemetry-000002.jsonl"], "\(names)")
+            texts.append(try names.map { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) })
+        }
+        #expect(texts[0] == texts[1])
+        // Users appear in one run of lines each, in the order they were numbered.
+        let users = texts[0].joined().split(separator: "\n").compactMap { line -> Substring? in
+            guard let start = line.range(of: "\"user\":\"")?.upperBound, let end = line[start...].firstIndex(of: "\"") else { return nil }
+            return line[start..<end]
+        }
+        var runs: [Substring] = []
+        for user in users where runs.last != user { runs.append(user) }
+        #expect(runs.count == Set(runs).count && runs.count > 1_100, "\(runs.count) runs of \(Set(runs).count) users")
+    }
 }

@@ -45,6 +45,8 @@ enum FitBenchmark {
 
     /// In a child: the telemetry of 10,000 office workers × 28 days, 30 % withheld.
     static func telemetryChild(_ directory: String, repository: String) {
+        // A run cut short leaves some blocks: start again (telemetry never mixes two runs).
+        try? FileManager.default.removeItem(atPath: directory)
         let io = CommandIO(out: { _ in }, err: { print($0, terminator: "") }, stdoutIsTerminal: false, environment: [:], currentDirectory: repository)
         let code = RulesCLI.run(
             arguments: [

@@ -128,7 +128,8 @@ enum PopulationCommand {
             if let problem = reportAmongTelemetry(given, directory: directory, io) { return usage(problem, io) }
             guard
                 let blocks = TelemetryOutput.blocks(
-                    directory, options: options, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path]), io)
+                    directory, ruleset: given.ruleset, options: options, inputs: SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path]),
+                    io)
             else { return .usage }
             telemetry = blocks
         }

@@ -429,4 +429,25 @@ import Testing
         for user in users where runs.last != user { runs.append(user) }
         #expect(runs.count == Set(runs).count && runs.count > 1_100, "\(runs.count) runs of \(Set(runs).count) users")
     }
+
+    /// `--telemetry-out` never mixes two runs (a directory holding this run's names is refused),
+    /// never writes into the ruleset's own folders, and never takes an empty name for ".".
+    @Test func telemetryOutRefusesAnEarlierRunTheRulesetAndAnEmptyName() throws {
+        let copy = try Fixtures.copyOfShipped(["routines", "rules", "templates", "populations"])
+        let directory = Fixtures.temporaryDirectory() + "/telemetry"
+        let first = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--users", "3", "--days", "1", "--telemetry-out", directory], in: copy)
+        #expect(first.exitCode == .success, "\(first.stderr)")
+        let before = try String(contentsOfFile: directory + "/telemetry-000001.jsonl", encoding: .utf8)
+        for (target, reason) in [
+            (directory, "already holds telemetry (telemetry-000001.jsonl)"), ("rules", "inside the ruleset's rules/"), ("", "empty name"),
+        ] {
+            let run = CapturedRun(
+                ["population", "populations/office_workers.yaml", "--users", "5", "--days", "1", "--telemetry-out", target], in: copy)
+            #expect(run.exitCode == .usage, "\(target): \(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(target): \(run.stderr)")
+        }
+        #expect(try String(contentsOfFile: directory + "/telemetry-000001.jsonl", encoding: .utf8) == before)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: copy + "/rules")).contains { $0.hasSuffix(".jsonl") })
+    }
 }

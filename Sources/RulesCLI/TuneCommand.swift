@@ -31,7 +31,9 @@ enum TuneCommand {
                 more users (the same users first) until the last round at --users × --days.
                 Targets are METRIC OP VALUE with OP one of <=, <, >=, > (shares take 0.1 or 10%);
                 metrics are the population report's names, plus busiest_day.at_least_N.share (users
-                with a day of N or more notices) and answers.opted_out_all.share.
+                with a day of N or more notices), answers.opted_out_all.share and
+                answers.opted_out_any.share (users who switched every notice, or any type, off),
+                completions.all (routines done) and completions.category.C; --list-metrics lists them.
                 Prints the candidates that meet every target with confidence, best first, every
                 candidate's fate, the Pareto set of the objective and the first target, and the best
                 one's edit as a unified diff; --write DIR writes the tuned copy of the ruleset.
@@ -40,7 +42,7 @@ enum TuneCommand {
                 closest one, its interval and the round it ended in; 2 usage errors.
                 """,
             usageArguments: "POP",
-            moreUsage: ["rules tune --list-knobs [--ruleset DIR]"],
+            moreUsage: ["rules tune --list-knobs [--ruleset DIR]", "rules tune --list-metrics [POP] [--ruleset DIR]"],
             arguments: [("POP", "A population file (populations/*.yaml).")],
             options: Options.self,
             run: run)
@@ -63,6 +65,7 @@ enum TuneCommand {
         var out: String?
         var write: String?
         var listKnobs = false
+        var listMetrics = false
 
         static var fields: [OptionField<Self>] {
             typealias Sizes = PopulationCommand.Sizes
@@ -87,6 +90,10 @@ enum TuneCommand {
                 .option(\.out, OptionSpec(name: "--out", valueName: "FILE", help: "Write the report to FILE instead of standard output.")),
                 .option(\.write, OptionSpec(name: "--write", valueName: "DIR", help: "Write the best candidate's ruleset to DIR (a new directory).")),
                 .flag(\.listKnobs, OptionSpec(name: "--list-knobs", help: "List every knob of the ruleset, its value and its bounds.")),
+                .flag(
+                    \.listMetrics,
+                    OptionSpec(
+                        name: "--list-metrics", help: "List every metric a target or objective may name (for POP, if given), with its meaning.")),
             ]
         }
     }
@@ -97,6 +104,16 @@ enum TuneCommand {
         let catalogue = KnobCatalogue(ruleset: ruleset, documents: read.documents, sources: read.sources)
         if given.listKnobs {
             io.out(knobList(catalogue))
+            return .success
+        }
+        if given.listMetrics {
+            guard given.positional.count <= 1 else { return usage("--list-metrics takes at most one population file", io) }
+            var metrics = TuneMetric.names(ruleset: ruleset, groups: [], answers: true)
+            if let path = given.positional.first {
+                guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
+                metrics = TuneSetup.metrics(ruleset: ruleset, population: population)
+            }
+            io.out(metricList(metrics))
             return .success
         }
         guard given.positional.count == 1, let path = given.positional.first else { return usage("tune takes one population file", io) }
@@ -173,6 +190,22 @@ enum TuneCommand {
         for knob in catalogue.knobs {
             let name = knob.name.padding(toLength: width, withPad: " ", startingAt: 0)
             out += "  \(name)  \(knob.place)  now \(knob.literal(knob.current))  bounds \(knob.boundsText)  — \(knob.what)\n"
+        }
+        return out
+    }
+
+    /// `--list-metrics`: one metric a line, with its kind and its words.
+    static func metricList(_ metrics: [String]) -> String {
+        let width = metrics.map(\.count).max() ?? 0
+        var out = "\(metrics.count) metrics (name, kind, meaning); a share takes 0.1 or 10 %:\n"
+        for metric in metrics {
+            let kind: String
+            switch TuneMetric.form(metric) {
+            case .quantile: kind = "quantile"
+            case .ratio: kind = TuneMetric.isShare(metric) ? "share   " : "mean    "
+            default: kind = "count   "
+            }
+            out += "  \(metric.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(MetricWords.words(metric))\n"
         }
         return out
     }

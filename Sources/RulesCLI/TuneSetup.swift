@@ -49,7 +49,8 @@ enum TuneSetup {
             return .failure(
                 KnobProblem(
                     "--\(given.maximise != nil ? "maximise" : "minimise") names an unknown metric '\(TuneQuestion.shown(objective))'",
-                    hint: near.map { "did you mean '\($0)'?" } ?? "metrics are the population report's names (docs/REFERENCE.md lists them)"))
+                    hint: near.map { "did you mean '\($0)'? (rules tune --list-metrics lists them all)" }
+                        ?? "rules tune --list-metrics lists them all"))
         }
         guard objective != nil || !targets.isEmpty else {
             return .failure(

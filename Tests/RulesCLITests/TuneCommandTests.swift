@@ -298,4 +298,37 @@ import Testing
             #expect(run.stdout.contains(expected), "\(expected)")
         }
     }
+
+    @Test func metricsPeopleMeanAreListedSuggestedAndAddUp() throws {
+        let list = CapturedRun(["tune", "--list-metrics", "populations/office_workers.yaml"], in: Self.root)
+        #expect(list.exitCode == .success, "\(list.stderr)")
+        for expected in [
+            "completions.all", "routines done (every routine)", "completions.category.water", "answers.opted_out_any.share", "share ",
+            "notifications.per_user_day.p90", "quantile",
+        ] {
+            #expect(list.stdout.contains(expected), "\(expected)")
+        }
+        let typo = CapturedRun(Self.office + ["--vary", "policy.max_per_day=1..2", "--maximise", "completion.all"], in: Self.root)
+        #expect(typo.exitCode == .usage)
+        #expect(typo.stderr.contains("did you mean 'completions.all'? (rules tune --list-metrics lists them all)"))
+        // The current ruleset's completions.all at full size is the sum of the routines'
+        // completions a population run of the same users reports; opted_out_any counts a user
+        // once whether a type or every notice went off.
+        let tune = CapturedRun(
+            Self.office + [
+                "--vary", "policy.max_per_day=1..2", "--maximise", "completions.all", "--target", "answers.opted_out_any.share < 90 %",
+                "--format", "json",
+            ], in: Self.root)
+        #expect(tune.exitCode == .success, "\(tune.stderr)")
+        let current = try #require(Self.candidates(try Self.json(tune)).first { Self.values($0)["policy.max_per_day"] == "3" })
+        let lived = CapturedRun(["population", "populations/office_workers.yaml", "--users", "60", "--days", "5", "--format", "json"], in: Self.root)
+        let answers = try #require(try Self.json(lived)["answers"] as? [String: Any])
+        let completions = try #require(answers["completions"] as? [String: [String: Any]])
+        let sum = completions.values.reduce(0.0) { $0 + (($1["completions"] as? NSNumber)?.doubleValue ?? 0) }
+        #expect(sum > 0)
+        #expect(Self.metric(current, "completions.all")["value"] == sum)
+        let any = try #require(Self.metric(current, "answers.opted_out_any.share")["value"])
+        let all = ((answers["opted_out_all"] as? NSNumber)?.doubleValue ?? 0) / 60
+        #expect(any >= all && any <= 1)
+    }
 }

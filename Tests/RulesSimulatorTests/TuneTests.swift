@@ -149,4 +149,24 @@ import Testing
         #expect(diff.hasPrefix("--- a/rules/route.yaml\n+++ b/rules/route.yaml\n@@ -15,7 +15,7 @@\n"))
         #expect(diff.contains("\n-    when: (sleep.minutes ?? 420) < 360\n+    when: (sleep.minutes ?? 420) < 345\n"))
     }
+
+    @Test func completionsAddUpByCategoryAndAnyOptOutCountsAUserOnce() {
+        var counts: [String: Double] = [
+            "answers.completions.water.completions": 3, "answers.completions.steps.completions": 2, "answers.completions.water.nudged": 1,
+            "answers.by_type.bedtime.opted_out": 1, "answers.by_type.evening.opted_out": 1, "answers.opted_out_all": 0,
+        ]
+        UserOutcome.addTotals(&counts, categories: ["water": "drink", "steps": "move"])
+        #expect(counts["completions.all"] == 5)
+        #expect(counts["completions.category.drink"] == 3 && counts["completions.category.move"] == 2)
+        #expect(counts["answers.opted_out_any"] == 1)
+        var quiet: [String: Double] = ["answers.by_type.bedtime.opted_out": 0, "answers.opted_out_all": 0]
+        UserOutcome.addTotals(&quiet, categories: [:])
+        #expect(quiet["answers.opted_out_any"] == 0 && quiet["completions.all"] == 0)
+        // Without answers there is nothing to add (the metrics are not offered either).
+        var none: [String: Double] = ["day_results.failed": 2]
+        UserOutcome.addTotals(&none, categories: [:])
+        #expect(none.count == 1)
+        #expect(TuneMetric.form("answers.opted_out_any.share") == .ratio("answers.opted_out_any", over: "users"))
+        #expect(TuneMetric.form("completions.all") == .count("completions.all"))
+    }
 }

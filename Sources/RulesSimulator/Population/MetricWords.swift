@@ -36,6 +36,11 @@ package enum MetricWords {
             default: return "\(parts[2]) seen"
             }
         case "answers" where parts.count == 2 && parts[1] == "opted_out_all": return "users who switched every notice off"
+        case "answers" where parts.count == 2 && parts[1] == "opted_out_any": return "users who switched a notice type or every notice off"
+        case "answers" where parts.count == 3 && parts[1] == "opted_out_any" && parts[2] == "share":
+            return "share of users who switched a notice type or every notice off"
+        case "completions" where parts.count == 2 && parts[1] == "all": return "routines done (every routine)"
+        case "completions" where parts.count == 3 && parts[1] == "category": return "routines of the \(parts[2]) category done"
         case "answers" where parts.count == 3 && parts[1] == "opted_out_all" && parts[2] == "share":
             return "share of users who switched every notice off"
         case "answers" where parts.count == 5 && parts[1] == "by_type" && parts[3] == "opted_out" && parts[4] == "share":

@@ -34,7 +34,9 @@ package struct Unmodelled: Sendable, Equatable {
     package func key(for metric: String) -> (key: String, meaning: String)? {
         let parts = metric.split(separator: ".").map(String.init)
         let needs: String?
-        if metric.hasPrefix("answers.opted_out_all") {
+        if metric.hasPrefix("answers.opted_out_any") {
+            needs = ["opt_out.all", "opt_out.type"].first { key in keys.contains { $0.key == key } }
+        } else if metric.hasPrefix("answers.opted_out_all") {
             needs = "opt_out.all"
         } else if parts.count >= 4, parts[0] == "answers", parts[1] == "by_type", parts[3] == "opted_out" {
             needs = "opt_out.type"

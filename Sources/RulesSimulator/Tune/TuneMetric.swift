@@ -46,7 +46,9 @@ package enum TuneMetric: Sendable, Equatable {
         {
             return .ratio("busiest_day.at_least_\(n)", over: "users")
         }
-        if last == "share", name == "answers.opted_out_all.share" { return .ratio("answers.opted_out_all", over: "users") }
+        if last == "share", name == "answers.opted_out_all.share" || name == "answers.opted_out_any.share" {
+            return .ratio(family, over: "users")
+        }
         if last == "share", parts.count == 5, parts[0] == "answers", parts[1] == "by_type", parts[3] == "opted_out" {
             return .ratio(family, over: "users")
         }
@@ -91,7 +93,11 @@ package enum TuneMetric: Sendable, Equatable {
             for routine in ruleset.routines {
                 names.insert("answers.completions.\(routine.id).completions")
                 names.insert("answers.completions.\(routine.id).nudged")
+                names.insert("completions.category.\(routine.category.rawValue)")
             }
+            names.insert("completions.all")
+            names.insert("answers.opted_out_any")
+            names.insert("answers.opted_out_any.share")
         }
         names.remove("user_days")
         return names.sorted()
@@ -117,14 +123,35 @@ package struct UserOutcome: Sendable {
     var busiest: Int
     var group: String?
 
-    /// From the tally of one user's run.
-    init(_ tally: PopulationTally) {
+    /// From the tally of one user's run; `categories` maps each routine to its category.
+    init(_ tally: PopulationTally, categories: [String: String] = [:]) {
         counts = PopulationDiff.numbers(PopulationReport.json(tally, header: .blank)).filter { !$0.key.hasSuffix(".mean") }
+        Self.addTotals(&counts, categories: categories)
         perDay = tally.deliveriesPerUserDay.counts
         streak = tally.streak.counts.keys.first ?? 0
         xp = tally.xp.counts.keys.first ?? 0
         busiest = tally.busiestDay.counts.keys.first ?? 0
         group = tally.groups.keys.first
+    }
+
+    /// The metrics people mean that the report has no line for: routines done in all
+    /// (`completions.all`) and per category (`completions.category.water`), and whether the user
+    /// switched any notice off, a type or every one (`answers.opted_out_any`).
+    static func addTotals(_ counts: inout [String: Double], categories: [String: String]) {
+        guard counts.keys.contains(where: { $0.hasPrefix("answers.") }) else { return }
+        var all = 0.0
+        var any = 0.0
+        for (key, value) in counts {
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 4, parts[0] == "answers", parts[1] == "completions", parts[3] == "completions" {
+                all += value
+                if let category = categories[String(parts[2])] { counts["completions.category.\(category)", default: 0] += value }
+            } else if value > 0, key == "answers.opted_out_all" || (parts.count == 4 && parts[1] == "by_type" && parts[3] == "opted_out") {
+                any = 1
+            }
+        }
+        counts["completions.all"] = all
+        counts["answers.opted_out_any"] = any
     }
 
     /// The user's part of a sum named by `TuneMetric` (`users`, `user_days`, `streak.sum`, …).

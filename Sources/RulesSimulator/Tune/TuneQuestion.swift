@@ -61,7 +61,8 @@ package struct TuneTarget: Sendable, Equatable {
                 return .failure(
                     KnobProblem(
                         "--target names an unknown metric '\(TuneQuestion.shown(metric))'",
-                        hint: near.map { "did you mean '\($0)'?" } ?? "metrics are the population report's names (docs/REFERENCE.md lists them)"))
+                        hint: near.map { "did you mean '\($0)'? (rules tune --list-metrics lists them all)" }
+                            ?? "rules tune --list-metrics lists them all"))
             }
             var percent = false
             if number.hasSuffix("%") {

@@ -151,6 +151,7 @@ package enum TuneSearch {
         let generators = Dictionary(
             uniqueKeysWithValues: indices.map { ($0, PopulationGenerator(population: population, ruleset: setup.rulesets[$0])) })
         let items = work
+        let categories = Dictionary(setup.rulesets[0].routines.map { ($0.id, $0.category.rawValue) }, uniquingKeysWith: { a, _ in a })
         DispatchQueue.concurrentPerform(iterations: jobs) { job in
             var prepared: [Int: PreparedRuleset] = [:]
             var done: [(Int, Int, UserOutcome, PopulationTally)] = []
@@ -161,7 +162,7 @@ package enum TuneSearch {
                 var mine = PopulationTally()
                 PopulationRun.live(
                     generator.user(item.user, days: setup.days), prepared: tables, clock: population.clock, groups: population.groups, into: &mine)
-                done.append((item.candidate, item.user, UserOutcome(mine), mine))
+                done.append((item.candidate, item.user, UserOutcome(mine, categories: categories), mine))
             }
             results.set(job, done)
         }

@@ -169,4 +169,50 @@ import Testing
         #expect(TuneMetric.form("answers.opted_out_any.share") == .ratio("answers.opted_out_any", over: "users"))
         #expect(TuneMetric.form("completions.all") == .count("completions.all"))
     }
+
+    @Test func fewUsersTakeStudentsTAndSeveralTargetsShareTheirConfidence() {
+        // Published two-sided 95 % values of t, and the normal's past a million degrees.
+        for (df, t) in [(1.0, 12.706), (4, 2.776), (9, 2.262), (29, 2.045), (120, 1.980), (2_000_000, 1.960)] {
+            #expect(abs(StudentT.critical(0.95, df: df) - t) < 0.001, "\(df)")
+        }
+        #expect(abs(StudentT.critical(0.975, df: 10) - 2.634) < 0.001)
+        #expect(abs(StudentT.critical(0.99, df: 5) - 4.032) < 0.001)
+        // Five users: the interval of a mean is t(4) standard errors wide each side, not 1.96.
+        var tally = PopulationTally()
+        tally.users = 1
+        tally.userDays = 1
+        let users = (1...5).map { n -> UserOutcome in
+            var user = UserOutcome(tally)
+            user.counts["day_results.failed"] = Double(n)
+            return user
+        }
+        let e = TuneEstimate.of(.count("day_results.failed"), users: users[...], baseline: users[...], population: 5, seed: 1)
+        let se = (2.5 / 5).squareRoot() * 5
+        #expect(abs((e.high - e.value) / se - 2.776) < 0.001)
+        // Two targets: each judged at 97.5 %, and the report says so.
+        let question = TuneQuestion(
+            knobs: [], values: [],
+            targets: [
+                TuneTarget(metric: "a", op: .below, bound: 1, text: "a < 1"), TuneTarget(metric: "b", op: .below, bound: 1, text: "b < 1"),
+            ], objective: "c", maximise: true)
+        #expect(question.targetLevel == 0.975 && question.levelText("a") == "97.5 %" && question.levelText("c") == "95 %")
+        let wider = TuneEstimate.of(.count("day_results.failed"), users: users[...], baseline: users[...], population: 5, seed: 1, level: 0.975)
+        #expect(wider.high > e.high)
+    }
+
+    @Test func aQuantileIntervalOfSpreadUsersNeverCollapses() {
+        // 200 users whose busiest days spread over 1…6: a thousand resamples give an interval
+        // around the median, never one value by the draw.
+        let users = (0..<200).map { n -> UserOutcome in
+            var tally = PopulationTally()
+            tally.users = 1
+            tally.userDays = 1
+            tally.busiestDay.add(1 + (n * 7) % 6)
+            return UserOutcome(tally)
+        }
+        let e = TuneEstimate.of(.quantile("busiest_day", 0.5), users: users[...], baseline: users.reversed()[...], population: 200, seed: 3)
+        #expect(e.low < e.high)
+        #expect(e.differenceLow < e.differenceHigh)
+        #expect(TuneEstimate.resamples >= 1_000)
+    }
 }

@@ -117,16 +117,8 @@ package struct FitCheck: Sendable {
         return (r, TuneEstimate.spread(z))
     }
 
-    /// The two-sided normal quantile for `alpha` (by bisection on the error function).
-    static func z(alpha: Double) -> Double {
-        var low = 0.0
-        var high = 10.0
-        for _ in 0..<60 {
-            let mid = (low + high) / 2
-            if erfc(mid / 2.0.squareRoot()) > alpha { low = mid } else { high = mid }
-        }
-        return (low + high) / 2
-    }
+    /// The two-sided normal quantile for `alpha`.
+    static func z(alpha: Double) -> Double { StudentT.normalQuantile(1 - alpha / 2) }
 
     /// One line a metric: the telemetry's value, the fitted one, and whether it passes.
     package var text: String {

@@ -62,7 +62,9 @@ package struct ClusteredDifference: Sendable, Equatable {
         let s10 = Double(y1y0) - p0 * Double(y1n0) - p1 * Double(n1y0) + p1 * p0 * Double(n1n0)
         let g = Double(clusters)
         let variance = Swift.max(0, g / (g - 1) * (s11 / (N1 * N1) - 2 * s10 / (N1 * N0) + s00 / (N0 * N0)))
-        let half = 1.96 * variance.squareRoot()
+        // Student's t with users − 1 degrees of freedom: with few users, the normal's 1.96 is
+        // too narrow for a variance estimated from them.
+        let half = StudentT.ninetyFive(users: clusters) * variance.squareRoot()
         let difference = p1 - p0
         return (difference, difference - half, difference + half, p1, p0)
     }

@@ -48,7 +48,7 @@ package struct TuneFinding: Sendable {
         return closest.map { c in
             let e = c.estimate
             let figures =
-                "\(TuneReport.number(e.value, c.metric)), 95 % \(TuneReport.number(e.low, c.metric)) … \(TuneReport.number(e.high, c.metric))"
+                "\(TuneReport.number(e.value, c.metric)), \(report.result.question.levelText(c.metric)) \(TuneReport.number(e.low, c.metric)) … \(TuneReport.number(e.high, c.metric))"
             let ended = c.stopped.map { "stopped in \($0)" } ?? "lived the last round (round \(c.round))"
             return
                 "no candidate met '\(c.target)' with confidence; the closest was candidate \(c.candidate) (\(report.settingText(c.candidate))): \(figures); it \(ended)"

@@ -3,8 +3,8 @@ import RulesDiagnostics
 import RulesExpression
 import Ruleset
 
-/// `METRIC OP VALUE`: a bound a candidate must meet with confidence (its 95 % interval on the
-/// right side of VALUE).
+/// `METRIC OP VALUE`: a bound a candidate must meet with confidence (its interval on the right
+/// side of VALUE: 95 %, or 1 − 0.05 / k with k metrics under targets).
 package struct TuneTarget: Sendable, Equatable {
     package enum Op: String, Sendable, CaseIterable {
         case atMost = "<="
@@ -106,6 +106,20 @@ package struct TuneQuestion: Sendable {
         self.targets = targets
         self.objective = objective
         self.maximise = maximise
+    }
+
+    /// The confidence of each target's interval: with k metrics under targets, each is judged
+    /// at 1 − 0.05 / k (Bonferroni), so that "meets every target" holds for all of them together
+    /// at 95 % (97.5 % each for two). The objective and the other figures stay at 95 %.
+    package var targetLevel: Double {
+        let k = Set(targets.map(\.metric)).count
+        return k > 1 ? 1 - 0.05 / Double(k) : 0.95
+    }
+
+    /// `95 %`, or a target's level among several (`97.5 %`).
+    package func levelText(_ metric: String) -> String {
+        let level = targets.contains { $0.metric == metric } ? targetLevel : 0.95
+        return String(format: "%g %%", (level * 1_000).rounded() / 10)
     }
 
     /// Whether estimates meet every target with confidence (no target: yes).

@@ -145,6 +145,10 @@ package struct TuneReport: Sendable {
             out += "  vary \(knob.name) (\(knob.place)) over \(values.map(knob.literal).joined(separator: ", ")); now \(knob.literal(knob.current))\n"
         }
         for target in q.targets { out += "  target \(target.text)\n" }
+        if q.targetLevel > 0.95 {
+            out +=
+                "  each target is judged on its \(q.levelText(q.targets[0].metric)) interval, so that all \(Set(q.targets.map(\.metric)).count) hold together at 95 % (Bonferroni)\n"
+        }
         if let objective = q.objective { out += "  \(q.maximise ? "maximise" : "minimise") \(objective)\n" }
         out +=
             "  lived \(PopulationReport.grouped(result.userDays)) user-days: \(String(format: "%.1f", share)) % of living every candidate at full size (\(PopulationReport.grouped(full)))\n"
@@ -173,7 +177,7 @@ package struct TuneReport: Sendable {
     func line(_ metric: String, _ e: TuneEstimate) -> String {
         let words = MetricWords.words(metric)
         return
-            "\(words == metric ? metric : words): \(Self.number(e.value, metric)) (95 % \(Self.number(e.low, metric)) … \(Self.number(e.high, metric))); "
+            "\(words == metric ? metric : words): \(Self.number(e.value, metric)) (\(result.question.levelText(metric)) \(Self.number(e.low, metric)) … \(Self.number(e.high, metric))); "
             + "\(Self.signed(e.difference, metric)) against now (95 % \(Self.signed(e.differenceLow, metric)) … \(Self.signed(e.differenceHigh, metric)))"
             + (words == metric ? "" : " [\(metric)]")
     }
@@ -208,6 +212,7 @@ package struct TuneReport: Sendable {
             ("population", .string(file)), ("users", .int(result.population)), ("days", .int(result.days)),
             ("seed", .int(Int(clamping: result.seed))),
             ("knobs", .array(knobs)), ("targets", .array(q.targets.map { .string($0.text) })),
+            ("target_level", .number(q.targetLevel)),
             (
                 "objective",
                 q.objective.map { .object([("metric", .string($0)), ("direction", .string(q.maximise ? "maximise" : "minimise"))]) } ?? .null

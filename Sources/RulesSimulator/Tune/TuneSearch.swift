@@ -125,13 +125,13 @@ package enum TuneSearch {
             progress?(round + 1, schedule.users.count, alive.count, result.userDays)
             for index in alive {
                 candidates[index].round = round
-                candidates[index].rounds.append(estimates(judged, index, candidates, setup))
+                candidates[index].rounds.append(estimates(judged, index, candidates, setup, question))
             }
             guard round < schedule.users.count - 1 else { break }
             alive = prune(alive, round: round, keep: schedule.alive[round + 1], &candidates, question, population: setup.users, seed: setup.seed)
         }
         let reported = reportedMetrics(question, names: setup.metrics)
-        for index in candidates.indices { candidates[index].estimates = estimates(reported, index, candidates, setup) }
+        for index in candidates.indices { candidates[index].estimates = estimates(reported, index, candidates, setup, question) }
         result.candidates = candidates
         result.metrics = reported
         return result
@@ -178,8 +178,10 @@ package enum TuneSearch {
     }
 
     /// The estimates of `metrics` for candidate `index` over the users it lived, paired with
-    /// the baseline's same users.
-    static func estimates(_ metrics: [String], _ index: Int, _ candidates: [TuneCandidate], _ setup: Setup) -> [String: TuneEstimate] {
+    /// the baseline's same users; a target's at the question's level for targets.
+    static func estimates(
+        _ metrics: [String], _ index: Int, _ candidates: [TuneCandidate], _ setup: Setup, _ question: TuneQuestion
+    ) -> [String: TuneEstimate] {
         let n = candidates[index].users
         let mine = candidates[index].outcomes[0..<n]
         let base = candidates[0].outcomes[0..<Swift.min(n, candidates[0].users)]
@@ -187,7 +189,8 @@ package enum TuneSearch {
         var out: [String: TuneEstimate] = [:]
         for metric in metrics {
             guard let form = TuneMetric.form(metric) else { continue }
-            out[metric] = TuneEstimate.of(form, users: mine, baseline: base, population: setup.users, seed: setup.seed)
+            let level = question.targets.contains { $0.metric == metric } ? question.targetLevel : 0.95
+            out[metric] = TuneEstimate.of(form, users: mine, baseline: base, population: setup.users, seed: setup.seed, level: level)
         }
         return out
     }
@@ -203,7 +206,7 @@ package enum TuneSearch {
             let now = candidates[index].rounds.last ?? [:]
             if let target = question.targets.first(where: { now[$0.metric].map($0.ruledOut) ?? false }), let e = now[target.metric] {
                 candidates[index].stopped =
-                    "round \(round + 1): ruled out by '\(target.text)' (\(TuneReport.number(e.value, target.metric)), 95 % \(TuneReport.number(e.low, target.metric)) … \(TuneReport.number(e.high, target.metric)))"
+                    "round \(round + 1): ruled out by '\(target.text)' (\(TuneReport.number(e.value, target.metric)), \(question.levelText(target.metric)) \(TuneReport.number(e.low, target.metric)) … \(TuneReport.number(e.high, target.metric)))"
                 continue
             }
             left.append(index)

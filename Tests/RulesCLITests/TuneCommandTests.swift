@@ -331,4 +331,28 @@ import Testing
         let all = ((answers["opted_out_all"] as? NSNumber)?.doubleValue ?? 0) / 60
         #expect(any >= all && any <= 1)
     }
+
+    @Test func whatADesignerWouldMissIsSaid() throws {
+        // A notice moved into quiet hours is never sent, and two such times are the same candidate.
+        let quiet = CapturedRun(
+            Self.office + ["--vary", "notifications.evening_underachievement.at=23:00,23:30", "--maximise", "completions.all", "--format", "json"],
+            in: Self.root)
+        #expect(quiet.exitCode == .success, "\(quiet.stderr)")
+        let caveats = try #require(try Self.json(quiet)["caveats"] as? [[String: Any]])
+        let silenced = try #require(caveats.first { $0["kind"] as? String == "never_delivered" })
+        #expect((silenced["text"] as? String ?? "").contains("evening_underachievement is never delivered under candidates 1, 2"))
+        #expect((silenced["text"] as? String ?? "").contains("its time falls in quiet hours"))
+        let identical = try #require(caveats.first { $0["kind"] as? String == "identical" })
+        #expect(identical["candidates"] as? [Int] == [1, 2])
+        // A judgement knob against the day results it defines; not against routines done.
+        let bar = CapturedRun(
+            Self.office + ["--vary", "judgement.day.success=0.5..0.9/0.2", "--maximise", "day_results.success"], in: Self.root)
+        #expect(bar.exitCode == .success, "\(bar.stderr)")
+        #expect(bar.stdout.contains("what the figures alone would not tell you:"))
+        #expect(bar.stdout.contains("the knob judgement.day.success defines what day_results.success counts"))
+        let done = CapturedRun(
+            Self.office + ["--vary", "judgement.day.success=0.5..0.9/0.2", "--maximise", "completions.all", "--format", "json"], in: Self.root)
+        let none = try #require(try Self.json(done)["caveats"] as? [[String: Any]])
+        #expect(!none.contains { $0["kind"] as? String == "defines_metric" })
+    }
 }

@@ -11,9 +11,13 @@ package struct TuneReport: Sendable {
     package var file: String
     /// The best candidate's edit as a unified diff ("" when it is the current ruleset).
     package var edit: String
+    /// What a designer would miss: a knob that defines the metric, a type a candidate never
+    /// delivers, candidates that behave identically.
+    package var caveats: TuneCaveats
 
     package init(result: TuneResult, file: String, edit: String) {
         self.result = result
+        caveats = TuneCaveats(result)
         self.file = file
         self.edit = edit
     }
@@ -86,6 +90,10 @@ package struct TuneReport: Sendable {
 
     package func text() -> String {
         var out = header()
+        if !caveats.caveats.isEmpty {
+            out += "\nwhat the figures alone would not tell you:\n"
+            for line in caveats.lines { out += "  - \(line)\n" }
+        }
         let meeting = result.meeting
         if meeting.isEmpty {
             out += "\nno candidate meets every target with confidence\n"
@@ -233,7 +241,7 @@ package struct TuneReport: Sendable {
                         ])
                     })
             ),
-            ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])),
+            ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])), ("caveats", caveats.json),
             ("candidates", .array(candidates)), ("edit", .string(edit)),
         ])
     }

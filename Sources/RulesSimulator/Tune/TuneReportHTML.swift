@@ -26,6 +26,8 @@ package enum TuneReportHTML {
             result.question.targets.map { "target <code>\(e($0.text))</code>" }
             + [result.question.objective.map { "\(result.question.maximise ? "maximise" : "minimise") <code>\(BehaviourDiff.breakable($0))</code>" }]
             .compactMap { $0 }
+        let items: [String] = report.caveats.lines.map { "<li>\(e($0))</li>" }
+        let caveats = items.isEmpty ? "" : "<ul class=\"caveats\">" + items.joined() + "</ul>"
         let edit = report.edit.isEmpty ? "" : "<h2>The best candidate's edit</h2><pre>\(e(report.edit))</pre>"
         return """
             <!doctype html>
@@ -44,6 +46,7 @@ package enum TuneReportHTML {
             <h1>rules tune — \(BehaviourDiff.breakable(report.file))</h1>
             <p>\(result.candidates.count) candidates · \(result.roundsRun) rounds (\(result.schedule.users.prefix(result.roundsRun).map { PopulationReport.grouped($0) }.joined(separator: " → ")) users × \(result.days) days) · seed \(result.seed) · \(PopulationReport.grouped(result.userDays)) user-days lived</p>
             <p>\(question.joined(separator: " · "))</p>
+            \(caveats)
             <p>\(report.best.map { "Best: candidate \($0) — <code>\(BehaviourDiff.breakable(report.settingText($0)))</code>" } ?? "No candidate meets every target with confidence.")</p>
             \(scatter(report))
             <h2>Candidates</h2>

@@ -101,7 +101,9 @@ enum TuneCommand {
     static func run(_ given: Options, _ io: CommandIO) -> ExitCode {
         guard let read = SimulationSupport.loaded(given.ruleset, io), let ruleset = read.ruleset else { return .usage }
         let prefix = given.ruleset == "." ? "" : given.ruleset
-        let catalogue = KnobCatalogue(ruleset: ruleset, documents: read.documents, sources: read.sources)
+        var catalogue = KnobCatalogue(ruleset: ruleset, documents: read.documents, sources: read.sources)
+        catalogue.workingDirectory = io.currentDirectory
+        catalogue.rulesetDirectory = io.resolve(given.ruleset)
         if given.listKnobs {
             io.out(knobList(catalogue))
             return .success
@@ -129,6 +131,8 @@ enum TuneCommand {
         case .success(let made): setup = made
         case .failure(let problem): return usage(problem, io)
         }
+        // The copy --write will make is checked before the search, not after it.
+        if let directory = given.write, !TunedCopy.preflight(directory, from: given.ruleset, io) { return .usage }
         let result = TuneSearch.run(question, setup, budget: given.budget, progress: TuneSetup.progress(io, setup: setup))
         let report = TuneReport(result: result, file: path, edit: edit(result, read: read, prefix: prefix))
         let output: String

@@ -207,6 +207,10 @@ import Testing
             ], "over the limit of 100000"
         ),
         (["--vary", "policy.max_per_day=2..4"], "needs something to look for"),
+        (["--vary", "policy.max_per_day" + String(repeating: "x", count: 500), "--maximise", "streak.mean"], "over the limit of 400"),
+        (["--vary", "policy.max\nper_day=1..2", "--maximise", "streak.mean"], "unknown knob 'policy.max\\u{a}per_day'"),
+        (["--vary", "policy.max_per_day=1..2", "--target", "answers.opted_out_all.share < 150 %"], "is a share, from 0 to 1"),
+        (["--vary", "policy.max_per_day=1..2", "--target", "answers.opted_out_all.share <= 1.5"], "is a share, from 0 to 1"),
     ])
     func badInputIsAUsageErrorAndWritesNothing(arguments: [String], message: String) throws {
         let out = Fixtures.temporaryDirectory() + "/tuned"
@@ -286,6 +290,41 @@ import Testing
         #expect(through.stderr.contains("it is a link"))
         #expect(try String(contentsOfFile: copy + "/rules/notifications.yaml", encoding: .utf8) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: full) == ["note.txt"])
+    }
+
+    @Test func aKnobsFileIsOneHoweverItsPathIsWritten() throws {
+        for address in ["rules/notifications.yaml:4", "./rules/notifications.yaml:4", Self.root + "/rules/notifications.yaml:4"] {
+            let run = CapturedRun(
+                [
+                    "tune", "populations/office_workers.yaml", "--users", "20", "--days", "2", "--vary", address + "=1..2", "--maximise",
+                    "completions.all",
+                ],
+                in: Self.root)
+            #expect(run.exitCode == .success, "\(address): \(run.stderr)")
+            #expect(run.stdout.contains("vary policy.max_per_day (rules/notifications.yaml:4)"), "\(address)")
+        }
+    }
+
+    @Test func aCopyThatCannotBeMadeIsRefusedBeforeTheSearch() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let ruleset = directory + "/ruleset"
+        try FileManager.default.createDirectory(atPath: ruleset, withIntermediateDirectories: true)
+        for folder in ["routines", "rules", "templates", "populations"] {
+            try FileManager.default.copyItem(atPath: Self.root + "/" + folder, toPath: ruleset + "/" + folder)
+        }
+        try FileManager.default.createDirectory(atPath: ruleset + "/scenarios", withIntermediateDirectories: true)
+        #expect(mkfifo(ruleset + "/scenarios/pipe.yaml", 0o644) == 0)
+        let out = directory + "/tuned"
+        let run = CapturedRun(
+            [
+                "tune", "populations/office_workers.yaml", "--ruleset", ruleset, "--users", "5000", "--days", "28", "--vary",
+                "policy.max_per_day=1..2",
+                "--maximise", "completions.all", "--write", out,
+            ], in: ruleset)
+        #expect(run.exitCode == .usage)
+        #expect(run.stderr.contains("the ruleset's scenarios/pipe.yaml cannot be copied: not a regular file"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test func listKnobsNamesEveryKindWithItsValueAndBounds() {

@@ -11,6 +11,10 @@ import Ruleset
 /// character (a folded scalar, an escape) is left out rather than rewritten wrongly.
 package struct KnobCatalogue: Sendable {
     package private(set) var knobs: [Knob] = []
+    /// Where relative paths are read from, and the ruleset's directory as given, so that
+    /// `./rules/x.yaml:4`, an absolute path and `rules/x.yaml:4` inside the ruleset name one knob.
+    package var workingDirectory = ""
+    package var rulesetDirectory = "."
 
     /// The knobs of `ruleset`, whose `documents` and `sources` were read from its files.
     package init(ruleset: Ruleset, documents: [RuleDocument], sources: [String: SourceFile]) {
@@ -30,25 +34,44 @@ package struct KnobCatalogue: Sendable {
         if let knob = knobs.first(where: { $0.name == address }) { return .success(knob) }
         if let colon = address.lastIndex(of: ":"), let line = Int(address[address.index(after: colon)...]) {
             let file = String(address[..<colon])
-            let here = knobs.filter { $0.file == file && $0.line == line }
+            let here = knobs.filter { sameFile($0.file, file) && $0.line == line }
             if here.count == 1 { return .success(here[0]) }
             if here.count > 1 {
-                return .failure(KnobProblem("\(address) holds \(here.count) knobs: name one of \(here.map(\.name).joined(separator: ", "))"))
+                return .failure(
+                    KnobProblem("\(TuneQuestion.shown(address)) holds \(here.count) knobs: name one of \(here.map(\.name).joined(separator: ", "))"))
             }
-            let inFile = knobs.filter { $0.file == file }
+            let inFile = knobs.filter { sameFile($0.file, file) }
             guard !inFile.isEmpty else {
                 return .failure(
-                    KnobProblem("\(file) holds no knob", hint: "knobs live in \(Set(knobs.map(\.file)).sorted().joined(separator: ", "))"))
+                    KnobProblem(
+                        "\(TuneQuestion.shown(file)) holds no knob", hint: "knobs live in \(Set(knobs.map(\.file)).sorted().joined(separator: ", "))")
+                )
             }
             let lines = inFile.map { "\($0.line)" }
-            return .failure(KnobProblem("\(address) holds no knob", hint: "\(file) has knobs on lines \(lines.joined(separator: ", "))"))
+            return .failure(
+                KnobProblem(
+                    "\(TuneQuestion.shown(address)) holds no knob", hint: "\(inFile[0].file) has knobs on lines \(lines.joined(separator: ", "))"))
         }
         let near = Suggestions.nearest(to: address, among: knobs.map(\.name))
         return .failure(
             KnobProblem(
-                "unknown knob '\(address)'",
+                "unknown knob '\(TuneQuestion.shown(address))'",
                 hint: near.map { "did you mean '\($0)'? (rules tune --list-knobs lists them all)" } ?? "rules tune --list-knobs lists them all"
             ))
+    }
+
+    /// Whether a knob's file (as the ruleset's files are named) and a file as a user wrote it
+    /// are one: the same path once `.` and `..` are resolved from the working directory, or the
+    /// user's path read inside the ruleset's directory.
+    func sameFile(_ knobFile: String, _ written: String) -> Bool {
+        if knobFile == written { return true }
+        let mine = absolute(knobFile)
+        return mine == absolute(written) || mine == absolute((rulesetDirectory as NSString).appendingPathComponent(written))
+    }
+
+    func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : (workingDirectory as NSString).appendingPathComponent(path)
+        return (full as NSString).standardizingPath
     }
 
     static func index(_ node: YAMLNode, file: String, into scalars: inout [String: [SourceLocation: YAMLNode]]) {

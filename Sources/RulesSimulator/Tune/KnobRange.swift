@@ -13,7 +13,13 @@ package enum KnobRange {
     /// The knob and its values (sorted, each once), or what is wrong.
     package static func parse(_ text: String, catalogue: KnobCatalogue) -> Result<(Knob, [Double]), KnobProblem> {
         let shown = TuneQuestion.shown(text)
-        guard text.unicodeScalars.count <= 400, let equals = text.firstIndex(of: "=") else {
+        guard text.unicodeScalars.count <= 400 else {
+            return .failure(
+                KnobProblem(
+                    "--vary '\(shown)…' is \(text.unicodeScalars.count) characters long, over the limit of 400",
+                    hint: "a knob and its values fit in far less; give a list of a few values or a range A..B/STEP"))
+        }
+        guard let equals = text.firstIndex(of: "=") else {
             return .failure(KnobProblem("--vary '\(shown)' has no '='", hint: "write KNOB=RANGE, e.g. policy.max_per_day=2..4"))
         }
         let name = String(text[..<equals]).trimmingCharacters(in: .whitespaces)

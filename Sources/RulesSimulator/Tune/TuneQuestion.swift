@@ -79,9 +79,16 @@ package struct TuneTarget: Sendable, Equatable {
                 return .failure(
                     KnobProblem("--target '\(TuneQuestion.shown(text))': \(metric) is not a share, so it takes no percent", hint: "write the number"))
             }
+            let bound = percent ? value / 100 : value
+            if TuneMetric.isShare(metric), !(0...1).contains(bound) {
+                return .failure(
+                    KnobProblem(
+                        "--target '\(TuneQuestion.shown(text))': \(metric) is a share, from 0 to 1 (0 % to 100 %), so \(percent ? "\(Knob.decimal(value)) %" : Knob.decimal(value)) can never be its bound",
+                        hint: "write a share such as 0.02 or 2 %"))
+            }
             return .success(
                 TuneTarget(
-                    metric: metric, op: op, bound: percent ? value / 100 : value,
+                    metric: metric, op: op, bound: bound,
                     text: "\(metric) \(op.rawValue) \(percent ? "\(Knob.decimal(value)) %" : Knob.decimal(value))"))
         }
         return .failure(

@@ -36,7 +36,9 @@ enum TuneCommand {
                 completions.all (routines done) and completions.category.C; --list-metrics lists them.
                 Prints the candidates that meet every target with confidence, best first, every
                 candidate's fate, the Pareto set of the objective and the first target, and the best
-                one's edit as a unified diff; --write DIR writes the tuned copy of the ruleset.
+                one's edit as a unified diff; --write DIR writes the tuned copy of the ruleset (checked
+                before the search), names the scenarios whose expectations it now fails, and updates
+                a comment on an edited line that stated the old value.
                 Exit status: 0 a candidate meets every target; 1 none does — a finding: the full
                 report is written (text, JSON or HTML), naming for each target no candidate met the
                 closest one, its interval and the round it ended in; 2 usage errors.
@@ -134,7 +136,10 @@ enum TuneCommand {
         // The copy --write will make is checked before the search, not after it.
         if let directory = given.write, !TunedCopy.preflight(directory, from: given.ruleset, io) { return .usage }
         let result = TuneSearch.run(question, setup, budget: given.budget, progress: TuneSetup.progress(io, setup: setup))
-        let report = TuneReport(result: result, file: path, edit: edit(result, read: read, prefix: prefix))
+        var report = TuneReport(result: result, file: path, edit: edit(result, read: read, prefix: prefix))
+        if let best = result.meeting.first {
+            report.editNotes = KnobEdit.commentNotes(result.candidates[best].setting, knobs: question.knobs, sources: read.sources)
+        }
         let output: String
         switch given.format {
         case .text: output = report.text()
@@ -151,6 +156,8 @@ enum TuneCommand {
             let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: question.knobs, sources: read.sources), prefix)
             guard TunedCopy.write(directory, from: given.ruleset, texts: texts, io) else { return .usage }
             io.err("wrote the tuned ruleset to \(directory)\n")
+            for note in report.editNotes { io.err("  \(note)\n") }
+            for line in TunedScenarios.lines(TunedScenarios.failing(in: io.resolve(directory)), directory: directory) { io.err(line + "\n") }
         }
         // No candidate meeting every target is the search's finding: the report is written, and
         // the exit status says so (1, as a failed check; 2 stays for a mistyped command).

@@ -327,6 +327,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test func theTunedCopySaysWhichScenariosItNowFailsAndUpdatesTheComment() throws {
+        let out = Fixtures.temporaryDirectory() + "/tuned"
+        let tune = CapturedRun(
+            Self.office + [
+                "--vary", "notifications.evening_underachievement.at=21:00,21:30", "--vary", "policy.max_per_day=2", "--target",
+                "notifications.per_user_day.max <= 2", "--maximise", "completions.all", "--write", out,
+            ], in: Self.root)
+        #expect(tune.exitCode == .success, "\(tune.stderr)")
+        #expect(tune.stderr.contains("rules/notifications.yaml:4: its comment stated the old value 3; updated to 2"))
+        #expect(try String(contentsOfFile: out + "/rules/notifications.yaml", encoding: .utf8).contains("max_per_day: 2  "))
+        #expect(try String(contentsOfFile: out + "/rules/notifications.yaml", encoding: .utf8).contains("# 하루 최대 2개"))
+        // The scenarios named are the ones `rules test` fails on the copy, with the counts.
+        let test = CapturedRun(["test", "--ruleset", out, out + "/scenarios"], in: Self.root)
+        #expect(test.exitCode == .failure)
+        let failed = test.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL ") && $0.contains(" — ") }.compactMap {
+            $0.split(separator: " ").dropFirst().first.map(String.init)
+        }
+        #expect(!failed.isEmpty)
+        for file in failed { #expect(tune.stderr.contains("  scenarios/\((file as NSString).lastPathComponent): "), "\(file)") }
+        #expect(tune.stderr.contains("review the moves, then: rules test --ruleset \(out) --update \(out)/scenarios"))
+    }
+
     @Test func listKnobsNamesEveryKindWithItsValueAndBounds() {
         let run = CapturedRun(["tune", "--list-knobs"], in: Self.root)
         #expect(run.exitCode == .success)

@@ -139,11 +139,18 @@ import Testing
         #expect(knobs.count == 2)
         let texts = KnobEdit.texts(KnobSetting([79_200, 345]), knobs: knobs, sources: Self.load.sources)
         let notifications = try #require(texts["rules/notifications.yaml"])
-        // Quotes, layout and the comment stay; only the value's characters change.
-        #expect(notifications.contains(#"  quiet_hours: { start: "22:00", end: "07:00" }   # 22:30 이후 기본 알림 금지"#))
+        // Quotes and layout stay; only the value's characters change, and the comment that
+        // stated the old value states the new one.
+        #expect(notifications.contains(#"  quiet_hours: { start: "22:00", end: "07:00" }   # 22:00 이후 기본 알림 금지"#))
+        #expect(
+            KnobEdit.commentNotes(KnobSetting([79_200, 345]), knobs: knobs, sources: Self.load.sources) == [
+                "rules/notifications.yaml:6: its comment stated the old value 22:30; updated to 22:00 (# 22:30 이후 기본 알림 금지)"
+            ])
         let route = try #require(texts["rules/route.yaml"])
         #expect(route.contains("when: (sleep.minutes ?? 420) < 345"))
         let old = try #require(Self.load.sources["rules/route.yaml"]).text
+        // A comment naming the value inside a longer number is not the value's (3 in 30, 13:30).
+        #expect(CommentEdit.occurrences(of: Array("3".unicodeScalars), in: Array("# 하루 최대 3개, 30분, 13:30".unicodeScalars)) == [8])
         #expect(old.count == route.count)
         let diff = UnifiedDiff.of(old, route, file: "rules/route.yaml")
         #expect(diff.hasPrefix("--- a/rules/route.yaml\n+++ b/rules/route.yaml\n@@ -15,7 +15,7 @@\n"))

@@ -14,6 +14,8 @@ package struct TuneReport: Sendable {
     /// What a designer would miss: a knob that defines the metric, a type a candidate never
     /// delivers, candidates that behave identically.
     package var caveats: TuneCaveats
+    /// What the edit did to comments that stated an old value (`file:line: …`).
+    package var editNotes: [String] = []
 
     package init(result: TuneResult, file: String, edit: String) {
         self.result = result
@@ -137,6 +139,7 @@ package struct TuneReport: Sendable {
                 out += "  \(line(metric, e))\n"
             }
             out += edit.isEmpty ? "\nthe best candidate is the current ruleset: nothing to edit\n" : "\nthe edit:\n" + edit
+            for note in editNotes { out += "note: \(note)\n" }
         }
         return out
     }
@@ -243,6 +246,7 @@ package struct TuneReport: Sendable {
             ),
             ("pareto", .array(pareto.map { .int($0) })), ("unmodelled", result.unmodelled?.json ?? .array([])), ("caveats", caveats.json),
             ("candidates", .array(candidates)), ("edit", .string(edit)),
+            ("edit_notes", .array(editNotes.map { .string($0) })),
         ])
     }
 }

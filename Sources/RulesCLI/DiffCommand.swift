@@ -25,7 +25,10 @@ enum DiffCommand {
                 scenario reached, generated boundary days on both sides of the old and new values
                 are lived under both rulesets and reported apart. When NEW_DIR has populations/,
                 a fixed-seed sample of its first population file (1,000 users × 14 days, 2 jobs)
-                is lived under both and its changed headline metrics are shown.
+                is lived under both. The population part leads with a verdict: the headline metrics
+                whose paired difference (the same users under both) moved beyond its 95 % interval,
+                worse for users first, by standardised effect; a new notice's own counters are not
+                news. Then its changed headline metrics.
                 Exit status: 0 nothing changed and every change was reached; 1 the scenarios
                 behave differently (or, with --population, the population does); 3 the scenarios
                 behave the same but some change was never reached by them; 2 usage errors.
@@ -203,6 +206,7 @@ struct ChangeReport: Report {
     /// The first line's word on the population sample: how many headline metrics changed and
     /// the one that moved most, so a sample that moved is never only said at the bottom.
     var sampleHeadline: String? {
+        if let sample, sample.changed, let verdict = sample.diff.verdict { return "the population sample: " + verdict.summary }
         guard let sample, sample.changed, let largest = sample.diff.largestHeadline else { return nil }
         let count = sample.lines.count
         return "the population sample changed \(count) headline metric\(count == 1 ? "" : "s") (most: \(largest))"
@@ -250,6 +254,9 @@ struct ChangeReport: Report {
         }
         if let sample {
             out += "<div class=\"day\"><h2>\(escape(sample.title))</h2>\n"
+            if sample.changed, let verdict = sample.diff.verdict {
+                for line in verdict.lines() { out += "<div class=\"change\"><strong>\(escape(line))</strong></div>\n" }
+            }
             for line in sample.lines { out += "<div class=\"change\">\(escape(line))</div>\n" }
             if sample.lines.isEmpty { out += "<div class=\"change\">no headline metric changed</div>\n" }
             out += "</div>\n"
@@ -268,7 +275,13 @@ struct PopulationSample {
 
     var changed: Bool { !diff.changes.isEmpty }
 
-    var title: String { diff.title(sample: !explicit) }
+    /// The title, the population file named inside the compared directory it came from.
+    var title: String {
+        var shown = diff
+        let new = diff.newRuleset
+        if new != ".", shown.header.file.hasPrefix(new + "/") { shown.header.file = String(shown.header.file.dropFirst(new.count + 1)) }
+        return shown.title(sample: !explicit)
+    }
 
     var lines: [String] { diff.lines(headlineOnly: !explicit) }
 
@@ -276,6 +289,10 @@ struct PopulationSample {
         if explicit { return diff.text() }
         var out =
             title + ": " + (lines.isEmpty ? "no headline metric changed\n" : "\(lines.count) headline metric\(lines.count == 1 ? "" : "s") changed\n")
+        if changed, let verdict = diff.verdict {
+            out += verdict.lines().map { "  " + $0 + "\n" }.joined()
+            out += "  every changed headline metric:\n"
+        }
         out += lines.map { "  " + $0 + "\n" }.joined()
         return out
     }
@@ -315,7 +332,9 @@ struct PopulationSample {
             _ = RulesCLI.usageError(error.message, usage: DiffCommand.command.usage, helpName: "diff", io: io)
             return .failure(.usage)
         }
-        var (before, after, changed) = PopulationRun.compare(population, old: old, new: new, options: options, perJob: copies)
+        let judging = PopulationVerdict(old: old, new: new, answers: population.groups.contains { !$0.behaviour.isEmpty })
+        var (before, after, changed, verdict) = PopulationRun.compare(
+            population, old: old, new: new, options: options, perJob: copies, judging: judging)
         // Each top user-day with why: both replays of that user compared.
         if explicit {
             for index in changed.indices {
@@ -332,6 +351,7 @@ struct PopulationSample {
         var diff = PopulationDiff(
             old: before, new: after, header: header, days: explicit ? changed : [], newRuleset: newRuleset)
         diff.unmodelled = Unmodelled(population)
+        diff.verdict = verdict
         return .success(PopulationSample(diff: diff, explicit: explicit))
     }
 }

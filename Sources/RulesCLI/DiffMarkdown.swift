@@ -63,6 +63,15 @@ struct DiffMarkdown {
         if let sample = report.sample {
             let lines = sample.lines
             out += "\n**\(escape(sample.title))**: " + (lines.isEmpty ? "no headline metric changed\n" : "\n\n")
+            if sample.changed, let verdict = sample.diff.verdict {
+                let verdictLines = verdict.lines()
+                out += "**" + escape(verdictLines[0]) + "**\n\n"
+                out += verdictLines.dropFirst().map { "- " + escape($0.trimmingCharacters(in: .whitespaces)) + "\n" }.joined()
+                out += "\n<details><summary>every changed headline metric</summary>\n\n"
+                out += lines.map { "- " + escape($0.trimmingCharacters(in: .whitespaces)) + "\n" }.joined()
+                out += "\n</details>\n"
+                return out
+            }
             out += lines.prefix(Self.maxLines).map { "- " + escape($0.trimmingCharacters(in: .whitespaces)) + "\n" }.joined()
             out += Self.more(lines.count, shown: Self.maxLines, what: "metric")
         }

@@ -106,20 +106,7 @@ enum TuneCommand {
         var catalogue = KnobCatalogue(ruleset: ruleset, documents: read.documents, sources: read.sources)
         catalogue.workingDirectory = io.currentDirectory
         catalogue.rulesetDirectory = io.resolve(given.ruleset)
-        if given.listKnobs {
-            io.out(knobList(catalogue))
-            return .success
-        }
-        if given.listMetrics {
-            guard given.positional.count <= 1 else { return usage("--list-metrics takes at most one population file", io) }
-            var metrics = TuneMetric.names(ruleset: ruleset, groups: [], answers: true)
-            if let path = given.positional.first {
-                guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
-                metrics = TuneSetup.metrics(ruleset: ruleset, population: population)
-            }
-            io.out(metricList(metrics))
-            return .success
-        }
+        if given.listKnobs || given.listMetrics { return list(given, catalogue: catalogue, ruleset: ruleset, io) }
         guard given.positional.count == 1, let path = given.positional.first else { return usage("tune takes one population file", io) }
         guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
         let question: TuneQuestion
@@ -140,6 +127,35 @@ enum TuneCommand {
         if let best = result.meeting.first {
             report.editNotes = KnobEdit.commentNotes(result.candidates[best].setting, knobs: question.knobs, sources: read.sources)
         }
+        guard written(report, given, path: path, read: read, prefix: prefix, io) else { return .usage }
+        // No candidate meeting every target is the search's finding: the report is written, and
+        // the exit status says so (1, as a failed check; 2 stays for a mistyped command).
+        if report.best == nil, let finding = TuneFinding(result) {
+            for line in finding.lines(report) { io.err("rules tune: \(line)\n") }
+            return .failure
+        }
+        return .success
+    }
+
+    /// `--list-knobs`, `--list-metrics [POP]`.
+    static func list(_ given: Options, catalogue: KnobCatalogue, ruleset: Ruleset, _ io: CommandIO) -> ExitCode {
+        if given.listKnobs {
+            io.out(knobList(catalogue))
+            return .success
+        }
+        guard given.positional.count <= 1 else { return usage("--list-metrics takes at most one population file", io) }
+        var metrics = TuneMetric.names(ruleset: ruleset, groups: [], answers: true)
+        if let path = given.positional.first {
+            guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
+            metrics = TuneSetup.metrics(ruleset: ruleset, population: population)
+        }
+        io.out(metricList(metrics))
+        return .success
+    }
+
+    /// The report written (to --out or standard output) and, with --write, the tuned copy with
+    /// what else it changes; false when something could not be written.
+    static func written(_ report: TuneReport, _ given: Options, path: String, read: RulesetLoad, prefix: String, _ io: CommandIO) -> Bool {
         let output: String
         switch given.format {
         case .text: output = report.text()
@@ -148,24 +164,18 @@ enum TuneCommand {
         }
         let inputs = SimulationSupport.inputs(ruleset: given.ruleset, io, extra: [path])
         if let out = given.out {
-            guard io.writeAtomically(output, to: out, inputs: inputs) else { return .usage }
+            guard io.writeAtomically(output, to: out, inputs: inputs) else { return false }
         } else {
             io.out(output)
         }
-        if let directory = given.write, let best = report.best {
-            let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: question.knobs, sources: read.sources), prefix)
-            guard TunedCopy.write(directory, from: given.ruleset, texts: texts, io) else { return .usage }
-            io.err("wrote the tuned ruleset to \(directory)\n")
-            for note in report.editNotes { io.err("  \(note)\n") }
-            for line in TunedScenarios.lines(TunedScenarios.failing(in: io.resolve(directory)), directory: directory) { io.err(line + "\n") }
-        }
-        // No candidate meeting every target is the search's finding: the report is written, and
-        // the exit status says so (1, as a failed check; 2 stays for a mistyped command).
-        if report.best == nil, let finding = TuneFinding(result) {
-            for line in finding.lines(report) { io.err("rules tune: \(line)\n") }
-            return .failure
-        }
-        return .success
+        guard let directory = given.write, let best = report.best else { return true }
+        let result = report.result
+        let texts = inside(KnobEdit.texts(result.candidates[best].setting, knobs: result.question.knobs, sources: read.sources), prefix)
+        guard TunedCopy.write(directory, from: given.ruleset, texts: texts, io) else { return false }
+        io.err("wrote the tuned ruleset to \(directory)\n")
+        for note in report.editNotes { io.err("  \(note)\n") }
+        for line in TunedScenarios.lines(TunedScenarios.failing(in: io.resolve(directory)), directory: directory) { io.err(line + "\n") }
+        return true
     }
 
     /// The best candidate's edit, file by file.

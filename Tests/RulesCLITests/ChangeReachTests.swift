@@ -95,10 +95,14 @@ import Testing
         #expect(run.stdout.contains("population sample populations/office_workers.yaml: 60 users × 7 days, seed "), "\(run.stdout)")
         // In words and percentages, the dotted name after them.
         let rise = run.stdout.split(separator: "\n").first { $0.hasPrefix("  share of user-days ending on the light route: ") }
-        // The first line says the sample moved, with the metric that moved most.
+        // The first line says the sample moved beyond its intervals, with the largest effect (a
+        // route's share: light days rise as regular days fall), and the verdict has the light route.
         let first = run.stdout.split(separator: "\n").first.map(String.init) ?? ""
         #expect(
-            first.contains("; the population sample changed ") && first.contains("(most: share of user-days ending on the light route: "), "\(first)")
+            first.contains("; the population sample: ")
+                && first.contains("moved beyond their 95 % interval (most: share of user-days ending on the "),
+            "\(first)")
+        #expect(run.stdout.contains("    changed: share of user-days ending on the light route [routes.light.share]: "), "\(run.stdout)")
         #expect(rise?.hasSuffix(" points) [routes.light.share]") == true, "\(String(describing: rise))")
         let numbers = try #require(rise).split(separator: " ").compactMap { Double($0) }.prefix(2).map { $0 }
         #expect(numbers.count == 2 && numbers[1] > numbers[0], "\(String(describing: rise))")

@@ -222,4 +222,39 @@ import Testing
         #expect(e.differenceLow < e.differenceHigh)
         #expect(TuneEstimate.resamples >= 1_000)
     }
+
+    /// The diff's verdict keeps sums, not users: its paired intervals are tune's, user for user,
+    /// and two jobs' sums merged are the whole run's.
+    @Test func theVerdictsSumsGiveTunesPairedIntervals() throws {
+        let ruleset = try #require(Self.load.ruleset)
+        let empty = PopulationVerdict(old: ruleset, new: ruleset, answers: false)
+        var whole = empty
+        var halves = [empty, empty]
+        var olds: [UserOutcome] = []
+        var news: [UserOutcome] = []
+        for n in 0..<40 {
+            var a = PopulationTally()
+            a.users = 1
+            a.userDays = 7
+            a.dayResults = ["failed": n % 5, "success": 7 - n % 5]
+            a.routes = ["light": n % 3, "regular": 7 - n % 3]
+            var b = a
+            b.dayResults = ["failed": (n * 7) % 6, "success": 7 - (n * 7) % 6]
+            b.routes = ["light": (n + 1) % 4, "regular": 7 - (n + 1) % 4]
+            whole.add(old: a, new: b)
+            halves[n % 2].add(old: a, new: b)
+            olds.append(UserOutcome(a))
+            news.append(UserOutcome(b))
+        }
+        for metric in ["day_results.failed", "routes.light.share"] {
+            let moved = try #require(whole.moved.first { $0.metric == metric }, "\(metric)")
+            let form = try #require(TuneMetric.form(metric))
+            let e = TuneEstimate.of(form, users: news[...], baseline: olds[...], population: 40, seed: 1)
+            #expect(abs(moved.difference - e.difference) < 1e-9, "\(metric)")
+            #expect(abs(moved.low - e.differenceLow) < 1e-9 && abs(moved.high - e.differenceHigh) < 1e-9, "\(metric): \(moved) \(e)")
+        }
+        var merged = halves[0]
+        merged.merge(halves[1])
+        #expect(merged.moved == whole.moved)
+    }
 }

@@ -20,6 +20,8 @@ package struct PopulationDiff: Sendable {
     package var newRuleset: String
     /// What the population leaves out of its users' behaviour.
     package var unmodelled: Unmodelled?
+    /// The paired differences over users, and what moved beyond its interval.
+    package var verdict: PopulationVerdict?
 
     package init(old: PopulationTally, new: PopulationTally, header: PopulationHeader, days: [ChangedUserDay], newRuleset: String) {
         let a = PopulationDiff.numbers(PopulationReport.json(old, header: header))
@@ -76,7 +78,9 @@ package struct PopulationDiff: Sendable {
     /// The headline metric that moved most, relative to where it was (a share from 0.06 to
     /// 0.12 before a count from 7,057 to 7,067), as its line: what a first line names.
     package var largestHeadline: String? {
-        let headline = changes.filter { Self.isHeadline($0.metric) && !$0.metric.hasPrefix("groups.") }
+        // A new notice's own counters are not news (0 → its deliveries).
+        let isNew = { (metric: String) in self.verdict?.newTypes.contains { metric.contains(".by_type.\($0).") } ?? false }
+        let headline = changes.filter { Self.isHeadline($0.metric) && !$0.metric.hasPrefix("groups.") && !isNew($0.metric) }
         let pool = headline.isEmpty ? changes.filter { Self.isHeadline($0.metric) } : headline
         func relative(_ change: Change) -> Double { abs(change.new - change.old) / Swift.max(abs(change.old), 1e-9) }
         guard let top = pool.max(by: { relative($0) < relative($1) || (relative($0) == relative($1) && $0.metric > $1.metric) }) else { return nil }
@@ -92,6 +96,10 @@ package struct PopulationDiff: Sendable {
         var out =
             "\(PopulationReport.line(header.name)): \(PopulationReport.grouped(header.users)) users × \(header.days) days under both rulesets — \(changes.count) metric\(changes.count == 1 ? "" : "s") changed\n"
         if let line = unmodelled?.line { out += "  note: \(line)\n" }
+        if let verdict {
+            for line in verdict.lines() { out += "  \(line)\n" }
+            out += "  every changed metric:\n"
+        }
         for line in lines() { out += "  \(line)\n" }
         if !days.isEmpty {
             out += "\nuser-days whose deliveries changed most:\n"
@@ -109,7 +117,7 @@ package struct PopulationDiff: Sendable {
     package func json() -> JSONValue {
         .object([
             ("population", .string(header.name)), ("users", .int(header.users)), ("days", .int(header.days)),
-            ("unmodelled", unmodelled?.json ?? .array([])),
+            ("unmodelled", unmodelled?.json ?? .array([])), ("verdict", verdict?.json() ?? .null),
             (
                 "changes",
                 .array(

@@ -259,10 +259,12 @@ extension PopulationRun {
     /// The same users under two rulesets: both tallies and the `limit` user-days whose
     /// deliveries changed most (ties: first user, first day). `perJob`, as in `run`: every
     /// job but the first lives its own decoded copies of the two.
+    ///
+    /// With `judging`, each user's two tallies are added to the verdict's paired sums too.
     package static func compare(
         _ population: Population, old: Ruleset, new: Ruleset, options: PopulationOptions, limit: Int = 10,
-        perJob: (@Sendable () -> (old: Ruleset, new: Ruleset)?)? = nil
-    ) -> (old: PopulationTally, new: PopulationTally, changed: [ChangedUserDay]) {
+        perJob: (@Sendable () -> (old: Ruleset, new: Ruleset)?)? = nil, judging: PopulationVerdict? = nil
+    ) -> (old: PopulationTally, new: PopulationTally, changed: [ChangedUserDay], verdict: PopulationVerdict?) {
         let oldGenerator = PopulationGenerator(population: options.seeded(population), ruleset: old)
         let newGenerator = PopulationGenerator(population: options.seeded(population), ruleset: new)
         let clock = population.clock
@@ -271,16 +273,31 @@ extension PopulationRun {
             var before = PopulationTally()
             var after = PopulationTally()
             var top: [ChangedUserDay] = []
+            var verdict = judging
             let copies = job == 0 ? nil : perJob?()
             let preparedOld = PreparedRuleset(copies?.old ?? old)
             let preparedNew = PreparedRuleset(copies?.new ?? new)
             for number in users {
-                let a = live(
-                    oldGenerator.user(number, days: options.days), prepared: preparedOld, clock: clock, groups: population.groups,
-                    randomize: options.randomize, into: &before)
-                let b = live(
-                    newGenerator.user(number, days: options.days), prepared: preparedNew, clock: clock, groups: population.groups,
-                    randomize: options.randomize, into: &after)
+                // A user's own tallies when judging (merged after), else straight into the job's.
+                var mineOld = PopulationTally()
+                var mineNew = PopulationTally()
+                let judged = verdict != nil
+                let userOld = oldGenerator.user(number, days: options.days)
+                let userNew = newGenerator.user(number, days: options.days)
+                let groups = population.groups
+                let a =
+                    judged
+                    ? live(userOld, prepared: preparedOld, clock: clock, groups: groups, randomize: options.randomize, into: &mineOld)
+                    : live(userOld, prepared: preparedOld, clock: clock, groups: groups, randomize: options.randomize, into: &before)
+                let b =
+                    judged
+                    ? live(userNew, prepared: preparedNew, clock: clock, groups: groups, randomize: options.randomize, into: &mineNew)
+                    : live(userNew, prepared: preparedNew, clock: clock, groups: groups, randomize: options.randomize, into: &after)
+                if judged {
+                    verdict?.add(old: mineOld, new: mineNew)
+                    before.merge(mineOld)
+                    after.merge(mineNew)
+                }
                 for day in 0..<Swift.max(a.count, b.count) {
                     let x = day < a.count ? a[day] : 0
                     let y = day < b.count ? b[day] : 0
@@ -289,15 +306,17 @@ extension PopulationRun {
                 }
                 if top.count > limit * 4 { top = ranked(top, limit) }
             }
-            return (before: before, after: after, top: ranked(top, limit))
+            return (before: before, after: after, top: ranked(top, limit), verdict: verdict)
         }
         var before = PopulationTally()
         var after = PopulationTally()
+        var verdict = judging
         for job in jobs {
             before.merge(job.before)
             after.merge(job.after)
+            if let theirs = job.verdict { verdict?.merge(theirs) }
         }
-        return (before, after, ranked(jobs.flatMap(\.top), limit))
+        return (before, after, ranked(jobs.flatMap(\.top), limit), verdict)
     }
 
     static func ranked(_ days: [ChangedUserDay], _ limit: Int) -> [ChangedUserDay] {

@@ -155,6 +155,19 @@ import Testing
         #expect(diff.stdout.contains("→ suppressed (daily_cap)"), "\(diff.stdout)")
     }
 
+    @Test func theReportOpensWithProductNumbersAndFoldsTheInvariants() throws {
+        let html = CapturedRun(["population", "populations/office_workers.yaml", "--users", "40", "--days", "5", "--format", "html"], in: Self.root)
+        let page = html.stdout
+        let product = try #require(page.range(of: "<h2>For a product manager</h2>"))
+        let notifications = try #require(page.range(of: "<h2>Notifications</h2>"))
+        let invariants = try #require(page.range(of: "<details><summary><h2 style=\"display:inline\">Invariants</h2> (0 broken)</summary>"))
+        #expect(product.lowerBound < notifications.lowerBound && notifications.lowerBound < invariants.lowerBound)
+        #expect(page.contains("<td>routines done a user-day</td>") && page.contains("95 % interval"))
+        let text = CapturedRun(["population", "populations/office_workers.yaml", "--users", "40", "--days", "5"], in: Self.root).stdout
+        let lines = text.split(separator: "\n")
+        #expect(lines.count > 3 && lines[1].hasPrefix("for a product manager") && lines[2].contains("(95 % "), "\(text.prefix(400))")
+    }
+
     @Test func theShippedPopulationsKeepTheirHeadlineNumbers() throws {
         // 100 users × 14 days of each shipped population, pinned: a change of the ruleset or
         // the engine that moves what people get shows here (update with UPDATE_GOLDEN=1).

@@ -46,7 +46,8 @@ package struct PopulationDiff: Sendable {
         case .number(let number): return path.isEmpty ? [:] : [path: number]
         case .object(let fields):
             var out: [String: Double] = [:]
-            for (key, field) in fields where !["seed", "users", "days"].contains(key) || !path.isEmpty {
+            // The product block restates the report's own numbers with intervals: not metrics of its own.
+            for (key, field) in fields where !["seed", "users", "days", "product"].contains(key) || !path.isEmpty {
                 out.merge(numbers(field, path: path.isEmpty ? key : path + "." + key)) { a, _ in a }
             }
             return out

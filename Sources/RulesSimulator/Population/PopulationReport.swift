@@ -75,6 +75,8 @@ package enum PopulationReport {
             fields.append(("shard", .string(shard.text)))
             fields.append(("users_lived", .int(tally.users)))
         }
+        // The product numbers first, each with its interval (and the sums a merge adds).
+        fields.append(("product", tally.product.json(answers: tally.answers != nil)))
         let types = tally.types
         let byType: [(String, JSONValue)] = types.map { type in
             (type, .object([("delivered", .int(tally.delivered[type] ?? 0)), ("suppressed", counts(tally.suppressed[type] ?? [:]))]))

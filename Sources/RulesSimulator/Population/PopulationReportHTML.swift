@@ -103,7 +103,7 @@ extension PopulationReport {
             </style></head><body>
             <h1>\(escape(header.name))</h1>
             <p>\(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days · seed \(header.seed) · from \(DateFormat.string(header.start)) · ruleset <code>\(header.rulesetSHA256.prefix(12))</code>\(shard.map { $0 == .whole ? "" : " · shard \($0.text)" } ?? "")</p>
-            <h2>Invariants</h2><ul>\(invariants)</ul>
+            \(productHTML(tally))
             <h2>Notifications</h2>
             <div class="table"><table><thead><tr><th>type</th><th class=n>delivered</th><th>suppressed (user-days, by gate)</th></tr></thead><tbody>\(rows)</tbody></table></div>
             \(busiestDayLine(tally).map { "<p>" + escape($0) + "</p>" } ?? "")
@@ -119,9 +119,24 @@ extension PopulationReport {
             <div class="table"><h2>Route changes</h2><table>\(tally.routeChanges.sorted { $0.key < $1.key }.map { "<tr><td>\(escape($0.key))</td><td class=n>\(grouped($0.value))</td></tr>" }.joined())</table></div>
             </div>
             \(tally.answers.map(answersHTML) ?? "")
+            <details\(tally.violations > 0 ? " open" : "")><summary><h2 style="display:inline">Invariants</h2> (\(grouped(tally.violations)) broken)</summary><ul>\(invariants)</ul></details>
             </body></html>
 
             """
+    }
+
+    /// The product numbers with their intervals, first on the page.
+    static func productHTML(_ tally: PopulationTally) -> String {
+        let product = tally.product
+        let rows = product.shown(answers: tally.answers != nil).compactMap { q -> String? in
+            guard let e = product.estimate(q) else { return nil }
+            let value = ProductFigures.format(e.value, q)
+            let interval = "\(ProductFigures.format(e.low, q)) … \(ProductFigures.format(e.high, q))"
+            return "<tr><td>\(escape(q.words))</td><td class=n><b>\(value)</b></td><td class=n>\(interval)</td></tr>"
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h2>For a product manager</h2><table><thead><tr><th></th><th class=n>value</th><th class=n>95 % interval</th></tr></thead><tbody>"
+            + rows.joined() + "</tbody></table><p><small>Intervals over users; the engineering counts follow.</small></p>"
     }
 
     /// The answers: per type seen, acted on and switched off; the trial's effects.

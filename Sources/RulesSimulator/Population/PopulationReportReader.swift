@@ -52,6 +52,14 @@ extension PopulationReport {
         tally.invariants = try countMap(node["invariants"], "invariants")
         try checkConsistent(tally, shard: shard, header: header, busiestDayRead: node["busiest_day"] != nil)
         tally.answers = try AnswersTally.read(answers: node["answers"], effects: node["effects"])
+        // (Results written before the product numbers had intervals have no sums: none then.)
+        if let sums = node["product"]?["sums"] {
+            let numbers = try (sums.items ?? []).map { item throws(ReadFailure) in try int(item, "product.sums") }
+            guard let product = ProductFigures(sums: numbers), product.sums[0] == tally.users else {
+                throw fail("'product.sums' are not the sums of this result's users")
+            }
+            tally.product = product
+        }
         for pair in node["examples"]?.pairs ?? [] {
             guard let day = DateFormat.days(try string(pair.value["day"], "examples.day")) else { throw fail("an example's day is not a date") }
             tally.examples[pair.key.scalar ?? ""] = InvariantExample(

@@ -26,6 +26,11 @@ extension PopulationReport {
             "\(line(header.name)): \(grouped(tally.users)) users × \(header.days) days = \(grouped(tally.userDays)) user-days"
             + " (seed \(header.seed), from \(DateFormat.string(header.start)), ruleset \(header.rulesetSHA256.prefix(12)))"
             + (shard.map { $0 == .whole ? "" : ", shard \($0.text)" } ?? "") + "\n\n"
+        let product = tally.product.lines(answers: tally.answers != nil)
+        if !product.isEmpty {
+            out += "for a product manager (95 % intervals over users; the engineering counts follow):\n"
+            out += product.map { "  " + $0 + "\n" }.joined() + "\n"
+        }
         out += "notifications delivered (suppressed: user-days on which a gate refused the type)\n"
         let types = tally.types.map(line)
         let width = types.map(\.count).max() ?? 0

@@ -161,6 +161,7 @@ package enum PopulationRun {
                 noticesOff: answering.systemOffAt, clock: clock)
             telemetry.blocks.add(position: telemetry.position, lines: lines)
         }
+        mine.product.add(user: mine)
         tally.merge(mine)
         return counter.deliveriesByDay
     }

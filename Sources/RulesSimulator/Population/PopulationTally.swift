@@ -88,6 +88,8 @@ package struct PopulationTally: Sendable, Equatable {
     /// What users who answer the operator did (nil: no group has behaviour keys and nothing
     /// was randomised, so the report is as it always was).
     package var answers: AnswersTally?
+    /// The product numbers' sums over users (each user added once, by `PopulationRun.live`).
+    package var product = ProductFigures()
 
     package init() {}
 
@@ -108,6 +110,7 @@ package struct PopulationTally: Sendable, Equatable {
         for (name, group) in other.groups { groups[name, default: GroupTally()].merge(group) }
         for (key, value) in other.invariants { invariants[key, default: 0] += value }
         for (key, example) in other.examples { note(key, example) }
+        product.merge(other.product)
         if let theirs = other.answers {
             var mine = answers ?? AnswersTally()
             mine.merge(theirs)

@@ -416,4 +416,18 @@ import Testing
         let none = try #require(try Self.json(done)["caveats"] as? [[String: Any]])
         #expect(!none.contains { $0["kind"] as? String == "defines_metric" })
     }
+
+    @Test func theScatterDrawsTheCurrentRulesetOnTopFromWhereTheDataStart() throws {
+        let run = CapturedRun(
+            Self.office + [
+                "--vary", "policy.max_per_day=1..4", "--target", "answers.opted_out_all.share < 20 %", "--maximise", "completions.all", "--format",
+                "html",
+            ], in: Self.root)
+        #expect(run.exitCode == .success, "\(run.stderr)")
+        let svg = try #require(run.stdout.components(separatedBy: "aria-label=\"Pareto scatter\"").last?.components(separatedBy: "</svg>").first)
+        let square = try #require(svg.range(of: "<rect class=\"base\""))
+        let lastCircle = try #require(svg.range(of: "<circle", options: .backwards))
+        #expect(lastCircle.lowerBound < square.lowerBound, "the current ruleset's square is drawn last")
+        #expect(!svg.contains(">−"), "no axis below zero for counts and shares")
+    }
 }

@@ -71,14 +71,19 @@ package enum TuneReportHTML {
         let bound = result.question.targets.first?.bound
         let xs = points.flatMap { [$0.1.low, $0.1.high] }
         let ys = points.flatMap { [$0.2.low, $0.2.high] } + (bound.map { [$0] } ?? [])
-        func span(_ values: [Double]) -> (Double, Double) {
+        // Axes start where the data do (a little past them), never below 0 for what cannot be
+        // negative nor past 100 % for a share.
+        func span(_ values: [Double], _ metric: String) -> (Double, Double) {
             let low = values.min() ?? 0
             let high = values.max() ?? 1
             let pad = Swift.max((high - low) * 0.08, 1e-9)
-            return (low - pad, high + pad)
+            var (a, b) = (low - pad, high + pad)
+            if low >= 0 { a = Swift.max(0, a) }
+            if MetricWords.isShare(metric), high <= 1 { b = Swift.min(1, b) }
+            return b > a ? (a, b) : (a, a + 1e-9)
         }
-        let (x0, x1) = span(xs)
-        let (y0, y1) = span(ys)
+        let (x0, x1) = span(xs, axes.x.metric)
+        let (y0, y1) = span(ys, axes.y.metric)
         func px(_ v: Double) -> Double { 50 + (v - x0) / (x1 - x0) * 260 }
         func py(_ v: Double) -> Double { 200 - (v - y0) / (y1 - y0) * 180 }
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
@@ -86,7 +91,8 @@ package enum TuneReportHTML {
         var svg = "<figure><svg viewBox=\"0 0 320 240\" role=\"img\" aria-label=\"Pareto scatter\">"
         svg += "<line x1=\"50\" y1=\"200\" x2=\"310\" y2=\"200\" stroke=\"#999\"/><line x1=\"50\" y1=\"20\" x2=\"50\" y2=\"200\" stroke=\"#999\"/>"
         if let bound { svg += "<line class=\"bound\" x1=\"50\" x2=\"310\" y1=\"\(f(py(bound)))\" y2=\"\(f(py(bound)))\"/>" }
-        for (index, x, y) in points {
+        // The current ruleset (candidate 0) last, so its square is drawn on top of the others.
+        for (index, x, y) in points.filter({ $0.0 != 0 }) + points.filter({ $0.0 == 0 }) {
             svg += "<line class=\"bar\" x1=\"\(f(px(x.low)))\" x2=\"\(f(px(x.high)))\" y1=\"\(f(py(y.value)))\" y2=\"\(f(py(y.value)))\"/>"
             svg += "<line class=\"bar\" x1=\"\(f(px(x.value)))\" x2=\"\(f(px(x.value)))\" y1=\"\(f(py(y.low)))\" y2=\"\(f(py(y.high)))\"/>"
             let tip = "<title>candidate \(index): \(PopulationReport.escape(report.settingText(index)))</title>"

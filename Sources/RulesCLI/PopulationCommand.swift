@@ -108,6 +108,9 @@ enum PopulationCommand {
         do throws(UsageError) { options = try sizes.options(for: population, ruleset: ruleset) } catch { return usage(error.message, io) }
         let shard = options.shard
         let format = given.format ?? .text
+        if user != nil, given.telemetryOut != nil {
+            return usage("--user replays one user's days and writes no telemetry; --telemetry-out writes every user's: give one", io)
+        }
         if let user {
             guard user <= options.users else { return usage("--user \(user) is past the last user (\(options.users))", io) }
             let result = PopulationRun.replay(population, ruleset: ruleset, user: user, options: options)
@@ -280,6 +283,10 @@ enum PopulationCommand {
     static func reportAmongTelemetry(_ given: Options, directory: String, _ io: CommandIO) -> String? {
         guard let out = given.out, out != "-" else { return nil }
         let folder = URL(fileURLWithPath: io.resolve(directory)).standardizedFileURL.resolvingSymlinksInPath().path
+        let report = URL(fileURLWithPath: io.resolve(out)).standardizedFileURL.resolvingSymlinksInPath().path
+        if report == folder {
+            return "--out \(out) is the --telemetry-out directory itself: the report needs a file of its own, outside it"
+        }
         let parent = URL(fileURLWithPath: io.resolve(out)).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
         guard folder == parent else { return nil }
         return "--out \(out) is inside --telemetry-out \(directory), whose files the telemetry writes: put the report elsewhere"

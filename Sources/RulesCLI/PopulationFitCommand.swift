@@ -55,8 +55,12 @@ enum PopulationFitCommand {
     }
 
     /// The files named, a directory standing for its `.jsonl` files (sorted).
+    /// A file named twice (directly, through its directory or a link) is refused: its lines
+    /// would be read as the same users twice. What a directory holds besides `.jsonl` files
+    /// (subdirectories, `*.json`) is named in a note, not skipped silently.
     static func telemetryFiles(_ names: [String], _ io: CommandIO) -> [String]? {
         var out: [String] = []
+        var seen: [String: String] = [:]
         for name in names {
             let path = io.resolve(name)
             var isDirectory: ObjCBool = false
@@ -64,11 +68,33 @@ enum PopulationFitCommand {
                 io.fail(.noSuchPath(name))
                 return nil
             }
+            var files: [(String, String)] = []
             if isDirectory.boolValue {
-                let inside = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
-                out += inside.map { (path as NSString).appendingPathComponent($0) }
+                let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                let skipped = entries.filter { !$0.hasSuffix(".jsonl") && !$0.hasPrefix(".") }
+                if !skipped.isEmpty {
+                    let shown = skipped.prefix(5).map { TuneQuestion.shown($0) }.joined(separator: ", ") + (skipped.count > 5 ? ", …" : "")
+                    io.err(
+                        "note: \(TuneQuestion.shown(name)): \(skipped.count) entr\(skipped.count == 1 ? "y" : "ies") not read (only .jsonl files are telemetry; name a subdirectory to read it): \(shown)\n"
+                    )
+                }
+                files = entries.filter { $0.hasSuffix(".jsonl") }.map {
+                    ((path as NSString).appendingPathComponent($0), (name as NSString).appendingPathComponent($0))
+                }
             } else {
-                out.append(path)
+                files = [(path, name)]
+            }
+            for (file, shown) in files {
+                let real = URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL.path
+                if let first = seen[real] {
+                    io.fail(
+                        .unreadable(
+                            file: TuneQuestion.shown(shown),
+                            reason: "given twice (also as \(TuneQuestion.shown(first))): its users would be read twice"))
+                    return nil
+                }
+                seen[real] = shown
+                out.append(file)
             }
         }
         return out
@@ -104,11 +130,18 @@ enum PopulationFitCommand {
             keep = counting.majority
         }
         var reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
+        reader.knownRoutines = Set(ruleset.routines.map(\.id))
+        reader.knownTypes = Set(ruleset.notifications.map(\.id))
         for path in paths { readRegular(path, into: &reader) }
         reader.finish()
         guard !reader.failed else {
             for problem in reader.problems { io.err("error: \(problem)\n") }
             return nil
+        }
+        if !reader.unknownNames.isEmpty {
+            io.err(
+                "note: lines naming what the ruleset lacks counted and skipped (telemetry of another ruleset?): \(reader.unknownNames.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))\n"
+            )
         }
         if !reader.unknownKinds.isEmpty {
             io.err(
@@ -121,7 +154,8 @@ enum PopulationFitCommand {
     /// Lives `fitted` for the telemetry's users and days, reads its telemetry as the real one
     /// was read, and compares.
     static func check(_ fitted: String, reader: TelemetryReader, ruleset: Ruleset, _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
-        guard let population = PopulationCommand.load(fitted, ruleset: ruleset, io) else { return .usage }
+        // A fitted file that does not load is a finding of that file (exit 1), as in `rules population`.
+        guard let population = PopulationCommand.load(fitted, ruleset: ruleset, io) else { return .failure }
         let days = Swift.min(Swift.max(1, reader.lastDay - reader.firstDay + 1), population.days)
         var options = PopulationOptions(
             population: population, users: Swift.min(reader.users.count, Population.maxUsers), days: days,

@@ -49,7 +49,10 @@ package enum TelemetrySchema {
             ("cause", string("why the app ran: open, log, check, widget, notification, notification_action, action, settings, …")),
             ("type", string("a notification type of the ruleset")), ("action", string("a notification's or route's action")),
             ("intent", string("a widget's intent")), ("routine", string("a routine id of the ruleset")),
-            ("value", .object([("type", .string("number")), ("description", .string("the logged amount, in the routine's unit"))])),
+            (
+                "value",
+                .object([("type", .string("number")), ("minimum", .int(0)), ("description", .string("the logged amount, in the routine's unit"))])
+            ),
             ("item", integer("the ticked item's place in its routine's list (0-based; -1 unknown)", -1, 1_000)),
             ("checked", .object([("type", .string("boolean"))])),
             (

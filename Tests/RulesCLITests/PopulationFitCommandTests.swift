@@ -1,5 +1,6 @@
 import CLITestSupport
 import Foundation
+import RulesSimulator
 import TestSupport
 import Testing
 
@@ -105,8 +106,11 @@ import Testing
     static func badCases() throws -> [(String, [String], String)] {
         let lines = try Self.lines()
         let first = lines[0]
-        let otherRuleset = first.replacingOccurrences(of: #""ruleset":""#, with: #""ruleset":"0"#).replacingOccurrences(
-            of: #"","day""#, with: #"","day""#)
+        let key = try #require(first.components(separatedBy: #""ruleset":""#).dropFirst().first?.prefix(16))
+        let otherRuleset = first.replacingOccurrences(of: #""ruleset":"\#(key)""#, with: #""ruleset":"0000000000000000""#)
+        let user = try #require(first.components(separatedBy: #""user":""#).dropFirst().first?.prefix(32))
+        let log = try #require(lines.first { $0.contains(#""kind":"log""#) && $0.contains(#""value":"#) })
+        let negative = log.replacingOccurrences(of: #""value":"#, with: #""value":-"#)
         let run = try #require(lines.first { $0.contains(#""cause":"open""#) })
         let freeText = run.replacingOccurrences(of: #""cause":"open""#, with: #""cause":"잘 잤다""#)
         let text = first.replacingOccurrences(of: #""v":1,"#, with: #""v":1,"name":"minji","#)
@@ -118,6 +122,13 @@ import Testing
             ("a name", [text] + lines, "'name' is not a telemetry field (telemetry never carries texts)"),
             ("out of order", [early, first], "bad.jsonl:2: user "),
             ("few users", Array(lines.prefix(40)), "a fit needs at least 20"),
+            (
+                "an empty user", [first.replacingOccurrences(of: String(user), with: "")] + lines,
+                "bad.jsonl:1: 'user' is not a pseudonym (32 hex digits)"
+            ),
+            ("a ruleset that is no key", [first.replacingOccurrences(of: String(key), with: "office")] + lines, "'ruleset' is not a ruleset's key"),
+            ("a negative amount", [negative] + lines, "is negative: a logged amount never is"),
+            ("a truncated line", lines + [String(first.prefix(12))], "the line ends before its object does (a truncated line?)"),
         ]
     }
 
@@ -173,7 +184,8 @@ import Testing
         var lines = try Self.lines()
         let run = try #require(lines.firstIndex { $0.contains(#""kind":"run""#) })
         lines.insert(lines[run].replacingOccurrences(of: #""kind":"run""#, with: #""kind":"future_kind""#), at: run + 1)
-        let other = lines[5].replacingOccurrences(of: #""ruleset":""#, with: #""ruleset":"f"#)
+        let key = try #require(lines[5].components(separatedBy: #""ruleset":""#).dropFirst().first?.prefix(16))
+        let other = lines[5].replacingOccurrences(of: #""ruleset":"\#(key)""#, with: #""ruleset":"f\#(key.dropFirst())""#)
         lines.append(String(other))
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/t.jsonl", atomically: true, encoding: .utf8)
         let refused = CapturedRun(["population", "fit", directory + "/t.jsonl", "--out", directory + "/a.yaml"], in: Self.root)
@@ -182,5 +194,36 @@ import Testing
             ["population", "fit", directory + "/t.jsonl", "--mixed", "majority", "--out", directory + "/b.yaml"], in: Self.root)
         #expect(majority.exitCode == .success, "\(majority.stderr)")
         #expect(majority.stderr.contains("unknown kinds counted and skipped: future_kind 1"), "\(majority.stderr)")
+    }
+
+    /// Telemetry of another ruleset (its routines or types renamed) is counted and skipped, not
+    /// fitted as this one's; a file given twice is refused naming both; what a directory holds
+    /// besides .jsonl files is named.
+    @Test func renamedTwiceGivenAndSkippedTelemetryIsSaid() throws {
+        let directory = Fixtures.temporaryDirectory()
+        let renamed = try Self.lines().map { $0.replacingOccurrences(of: #""routine":"water""#, with: #""routine":"waterx""#) }
+        try (renamed.joined(separator: "\n") + "\n").write(toFile: directory + "/a.jsonl", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: directory + "/old.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory + "/shard-2", withIntermediateDirectories: true)
+        let out = Fixtures.temporaryDirectory() + "/fitted.yaml"
+        let fit = CapturedRun(["population", "fit", directory, "--out", out], in: Self.root)
+        #expect(fit.exitCode == .success, "\(fit.stderr)")
+        #expect(fit.stderr.contains("counted and skipped (telemetry of another ruleset?): routine waterx "), "\(fit.stderr)")
+        #expect(fit.stderr.contains("2 entries not read (only .jsonl files are telemetry; name a subdirectory to read it): old.json, shard-2"))
+        let twice = CapturedRun(["population", "fit", directory, directory + "/a.jsonl", "--out", out + "2"], in: Self.root)
+        #expect(twice.exitCode == .usage)
+        #expect(twice.stderr.contains("a.jsonl: given twice (also as "), "\(twice.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "2"))
+    }
+
+    @Test func telemetryOutWithUserOrOverItselfIsRefusedBeforeAnythingIsWritten() throws {
+        let directory = Fixtures.temporaryDirectory() + "/t"
+        let base = ["population", "populations/office_workers.yaml", "--users", "3", "--days", "2", "--telemetry-out", directory]
+        let user = CapturedRun(base + ["--user", "2"], in: Self.root)
+        #expect(user.exitCode == .usage && user.stderr.contains("--user replays one user's days and writes no telemetry"))
+        let same = CapturedRun(base + ["--out", directory], in: Self.root)
+        #expect(same.exitCode == .usage && same.stderr.contains("is the --telemetry-out directory itself"), "\(same.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        #expect(PopulationFit.comment(["", ""]).isEmpty && PopulationFit.comment(["", " ± 0.01"]) == "   # ± 0.01")
     }
 }

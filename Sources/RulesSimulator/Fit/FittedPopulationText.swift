@@ -55,13 +55,20 @@ extension PopulationFit {
         let checks = g.checks.filter { g.routines.contains($0.routine) }
         if !checks.isEmpty {
             out +=
-                "    checks: { \(checks.map { "\($0.routine): \(p($0.p.value))" }.joined(separator: ", ")) }   #\(checks.map { se($0.p, bare: true) }.joined(separator: ","))\n"
+                "    checks: { \(checks.map { "\($0.routine): \(p($0.p.value))" }.joined(separator: ", ")) }\(comment(checks.map { se($0.p, bare: true) }))\n"
             if let at = g.checkAt { out += "    check_at: { at: \"\(clock(at.at.value))\", sd: \(whole(at.sd, at: 1_440)) }\n" }
         }
         out +=
-            "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }   #\(se(g.opened, bare: true)),\(se(g.ignored, bare: true))\n"
+            "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }\(comment([se(g.opened, bare: true), se(g.ignored, bare: true)]))\n"
         out += "    skip_today: \(p(g.skipToday.value))\(se(g.skipToday))\n"
         return out + behaviour(g)
+    }
+
+    /// `   # ± 0.01, ± 0.02` from the errors there are; nothing when none is known (no notice
+    /// was seen, say), never an empty `#,`.
+    package static func comment(_ parts: [String]) -> String {
+        let known = parts.filter { !$0.isEmpty }
+        return known.isEmpty ? "" : "   #" + known.joined(separator: ",")
     }
 
     /// Acts, opt-outs, what users set and how they differ.

@@ -82,6 +82,10 @@ package struct TelemetryLine: Sendable, Equatable {
             return value
         }
 
+        static func isHex(_ text: String, count: Int) -> Bool {
+            text.utf8.count == count && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        }
+
         mutating func word(_ text: String) -> Bool {
             let scalars = Array(text.utf8)
             guard bytes.endIndex - at >= scalars.count, Array(bytes[at..<(at + scalars.count)]) == scalars else { return false }
@@ -100,7 +104,10 @@ package struct TelemetryLine: Sendable, Equatable {
                 switch string() {
                 case .success(let text): key = text
                 case .failure(var problem):
-                    problem.message = "a key is not one of the telemetry's fields"
+                    // A line cut short (the last of a file being written) ends inside its object.
+                    problem.message =
+                        at >= bytes.endIndex || !bytes[at...].contains(0x7D)
+                        ? "the line ends before its object does (a truncated line?)" : "a key is not one of the telemetry's fields"
                     return .failure(problem)
                 }
                 guard TelemetryLine.keys.contains(key) else {
@@ -136,8 +143,12 @@ package struct TelemetryLine: Sendable, Equatable {
                 case .failure(let problem): return problem
                 case .success(let text):
                     switch key {
-                    case "user": line.user = text
-                    case "ruleset": line.ruleset = text
+                    case "user":
+                        guard Self.isHex(text, count: 32) else { return Problem(message: "'user' is not a pseudonym (32 hex digits)") }
+                        line.user = text
+                    case "ruleset":
+                        guard Self.isHex(text, count: 16) else { return Problem(message: "'ruleset' is not a ruleset's key (16 hex digits)") }
+                        line.ruleset = text
                     case "kind": line.kind = text
                     case "v", "day", "minute": return Problem(message: "'\(key)' is not a number")
                     default: line.words[key] = text
@@ -164,6 +175,7 @@ package struct TelemetryLine: Sendable, Equatable {
                     }
                     if key == "day" { line.day = Int(number) } else { line.minute = Int(number) }
                 case "user", "ruleset", "kind": return Problem(message: "'\(key)' is not an identifier")
+                case "value" where number < 0: return Problem(message: "'value' \(Knob.decimal(number)) is negative: a logged amount never is")
                 default: line.numbers[key] = number
                 }
             }

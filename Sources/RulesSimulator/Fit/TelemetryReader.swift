@@ -18,6 +18,12 @@ package struct TelemetryReader: Sendable {
     package private(set) var users: [String: UserFeatures] = [:]
     package private(set) var lines = 0
     package private(set) var unknownKinds: [String: Int] = [:]
+    /// Lines naming a routine or a notification type the ruleset lacks, counted and skipped
+    /// (`routine foo`, `type bar`): renamed telemetry must not fit as if it were this ruleset's.
+    package private(set) var unknownNames: [String: Int] = [:]
+    /// The ruleset's routines and notification types (nil: not checked).
+    package var knownRoutines: Set<String>?
+    package var knownTypes: Set<String>?
     package private(set) var rulesets: [String: Int] = [:]
     package private(set) var problems: [String] = []
     package private(set) var firstDay = Int.max
@@ -114,6 +120,14 @@ package struct TelemetryReader: Sendable {
         }
         guard Self.kinds.contains(line.kind) else {
             unknownKinds[line.kind, default: 0] += 1
+            return
+        }
+        if let routine = line.words["routine"], let known = knownRoutines, !known.contains(routine) {
+            unknownNames["routine \(routine)", default: 0] += 1
+            return
+        }
+        if let type = line.words["type"], let known = knownTypes, !known.contains(type) {
+            unknownNames["type \(type)", default: 0] += 1
             return
         }
         // One lookup, in place: a copy of the user's counts per line would cost more than the line.

@@ -94,7 +94,7 @@ enum CheckCommand {
                 collector.append(contentsOf: checkBundle(path, absolute: absolute, keys: keys, channel: given.channel, after: after))
             } else {
                 fileCount += 1
-                checkFile(path, absolute: absolute, into: &collector, sources: &sources)
+                checkFile(path, absolute: absolute, into: &collector, sources: &sources, workingDirectory: io.resolve("."))
             }
         }
         let report = collector.report(strict: strict)
@@ -206,7 +206,10 @@ enum CheckCommand {
     /// rules/ or templates/ folder) and keep that file's diagnostics; a scenario (under
     /// scenarios/) is loaded against that ruleset, as `rules check .` does; a file outside
     /// any ruleset is only read as YAML.
-    static func checkFile(_ path: String, absolute: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile]) {
+    static func checkFile(
+        _ path: String, absolute: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile],
+        workingDirectory: String = "."
+    ) {
         var components = (path as NSString).pathComponents
         var absoluteRoot = (absolute as NSString).deletingLastPathComponent
         components.removeLast()
@@ -240,7 +243,13 @@ enum CheckCommand {
                     prefix.isEmpty || prefix == "."
                     ? ([last] + inside).joined(separator: "/") : prefix + "/" + ([last] + inside).joined(separator: "/")
                 let load = Ruleset.load(directory: absoluteRoot, displayPrefix: prefix == "." ? "" : prefix)
-                collector.append(contentsOf: load.diagnostics.filter { $0.file == display })
+                // The file's findings, and what keeps them from being whole: another file of the
+                // ruleset that does not parse (its error, and the note on what was left out), so
+                // a file is never called clean while its ruleset could not be read.
+                collector.append(
+                    contentsOf: load.diagnostics.filter {
+                        $0.file == display || ($0.code.phase == "yaml" && $0.severity == .error) || $0.code.rawValue == "ruleset.knock_on"
+                    })
                 sources.merge(load.sources) { a, _ in a }
                 return
             }
@@ -248,9 +257,38 @@ enum CheckCommand {
             components.removeLast()
             absoluteRoot = (absoluteRoot as NSString).deletingLastPathComponent
         }
-        let (_, diagnostics, fileSources) = RulesetDirectory.read([RulesetDirectory.File(path: absolute, display: path, folder: "")])
-        collector.append(contentsOf: diagnostics)
+        outsideRuleset(path, absolute: absolute, into: &collector, sources: &sources, workingDirectory: workingDirectory)
+    }
+}
+
+extension CheckCommand {
+    /// A file outside any ruleset's folders: a population file (known by its keys) is read
+    /// against the working directory's ruleset; anything else is said to be read as YAML only.
+    static func outsideRuleset(
+        _ path: String, absolute: String, into collector: inout DiagnosticCollector, sources: inout [String: SourceFile], workingDirectory: String
+    ) {
+        let (documents, diagnostics, fileSources) = RulesetDirectory.read([RulesetDirectory.File(path: absolute, display: path, folder: "")])
         sources.merge(fileSources) { a, _ in a }
+        // A population file is known by its keys wherever it lies: read against the ruleset of
+        // the working directory, as `rules population` would read it from there.
+        let keys = Set(documents.first?.node.pairs?.compactMap { $0.key.scalar } ?? [])
+        if keys.contains("groups"), let ruleset = Ruleset.load(directory: workingDirectory).ruleset {
+            let read = PopulationCommand.read(display: path, absolute: absolute, ruleset: ruleset)
+            collector.append(contentsOf: read.diagnostics)
+            return
+        }
+        collector.append(contentsOf: diagnostics)
+        guard diagnostics.isEmpty else { return }
+        // Anything else outside a ruleset's folders was only read as YAML: said, never "no problems".
+        collector.append(
+            Diagnostic(
+                code: "io.not_checked", severity: .warning, file: path, location: .fileStart,
+                message: keys.contains("groups")
+                    ? "a population file read as YAML only: no ruleset here to check it against"
+                    : "read as YAML only: not under a ruleset's routines/, rules/, templates/, scenarios/ or populations/",
+                hint: keys.contains("groups")
+                    ? "run from the ruleset's directory, or put it under the ruleset's populations/"
+                    : "check the ruleset's directory instead (rules check DIR)"))
     }
 }
 

@@ -37,6 +37,11 @@ public enum RulesetDirectory {
                 "Its name cannot be shown or bundled faithfully (a line feed in it would start a line of its own in every report, and in a CI log a forged annotation), so the file is not read, and said so."
         ),
         CodeDescription(
+            code: "io.not_checked", severity: .warning, summary: "a file checked as YAML only",
+            rationale:
+                "It lies outside a ruleset's routines/, rules/, templates/, scenarios/ and populations/ (or it is a population file with no ruleset to read it against), so only its YAML was read: its keys and values were not checked. A clean YAML file is not a clean rules file."
+        ),
+        CodeDescription(
             code: "ruleset.knock_on", severity: .note, summary: "findings left out because a file did not parse",
             rationale:
                 "A file with a YAML error is missing from the ruleset, so 'never used' or 'unknown reference' findings elsewhere may only follow from it; they are left out until it parses."
@@ -307,9 +312,10 @@ extension Ruleset {
                 "lint.unused_template", "lint.missing_line", "lint.no_toggle", "ruleset.unknown_reference", "type.unknown_fact",
                 "type.unknown_routine",
             ]
-            let dropped = diagnostics.filter { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }
+            func mayFollow(_ d: Diagnostic) -> Bool { mayFollowFromBroken(d, knockOn: knockOn, brokenFiles: brokenFiles) }
+            let dropped = diagnostics.filter(mayFollow)
             if !dropped.isEmpty {
-                diagnostics.removeAll { knockOn.contains($0.code.rawValue) && !brokenFiles.contains($0.file) }
+                diagnostics.removeAll(where: mayFollow)
                 let first = brokenFiles.sorted()[0]
                 diagnostics.append(
                     Diagnostic(
@@ -323,5 +329,16 @@ extension Ruleset {
         let failed = all.hasFailures(strict: false)
         return RulesetLoad(
             ruleset: failed ? nil : ruleset, diagnostics: all.report(), sources: sources, documents: failed ? [] : documents, partial: partial)
+    }
+
+    /// Whether a finding may only follow from a file that did not parse. A built-in fact
+    /// (`sleep.minuts`) is unknown whatever the other files say: only what a file declares
+    /// (settings, routines) can be missing because one did not parse.
+    static func mayFollowFromBroken(_ d: Diagnostic, knockOn: Set<String>, brokenFiles: Set<String>) -> Bool {
+        guard knockOn.contains(d.code.rawValue), !brokenFiles.contains(d.file) else { return false }
+        guard d.code.rawValue == "type.unknown_fact" else { return true }
+        let named = d.message.split(separator: "'").dropFirst().first.map(String.init) ?? ""
+        let root = named.split(separator: ".").first.map(String.init) ?? named
+        return ["settings", "routines", "routine", "categories"].contains(root)
     }
 }

@@ -24,6 +24,43 @@ import Testing
         #expect(run.stdout.contains("may follow from rules/settings.yaml not parsing left out [ruleset.knock_on]"))
     }
 
+    /// A file is never called clean while its ruleset could not be read: checking route.yaml
+    /// beside a rules file that does not parse shows that file's error and route.yaml's
+    /// misspelled built-in fact, exit 1.
+    @Test func aFileBesideABrokenOneIsNeverCalledClean() throws {
+        let directory = try Fixtures.copyOfShipped()
+        let route = directory + "/rules/route.yaml"
+        try (try String(contentsOfFile: route, encoding: .utf8)).replacingOccurrences(
+            of: "(sleep.minutes ?? 420) < 360", with: "(sleep.minuts ?? 420) < 360"
+        )
+        .write(toFile: route, atomically: true, encoding: .utf8)
+        try "policy:\n  foo: \"unterminated\n".write(toFile: directory + "/rules/zz.yaml", atomically: true, encoding: .utf8)
+        let run = CapturedRun(["check", "rules/route.yaml"], in: directory)
+        #expect(run.exitCode == .failure)
+        #expect(run.stdout.contains("rules/zz.yaml:3:1: error: "), "\(run.stdout)")
+        #expect(run.stdout.contains("rules/route.yaml:18:18: error: 'sleep' has no member 'minuts'"), "\(run.stdout)")
+        #expect(!run.stdout.contains("no problems"))
+    }
+
+    /// A population file outside populations/ is known by its keys and checked against the
+    /// ruleset of the working directory; any other file outside a ruleset is said to be read as
+    /// YAML only, never "no problems".
+    @Test func aPopulationFileAnywhereIsCheckedAndOtherFilesAreSaidUnchecked() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try "seed: 1\nusers: 5\ndays: 2\nstart: 2026-07-06\ngroups:\n  - name: x\n    half_life: 0\n    app_opens: 1e308\n".write(
+            toFile: directory + "/bad.yaml", atomically: true, encoding: .utf8)
+        try "a: 1\n".write(toFile: directory + "/other.yaml", atomically: true, encoding: .utf8)
+        let population = CapturedRun(["check", directory + "/bad.yaml"], in: Self.root)
+        #expect(population.exitCode == .failure, "\(population.stdout)")
+        #expect(population.stdout.contains("bad.yaml:7:5: error: "), "\(population.stdout)")
+        let elsewhere = CapturedRun(["check", "bad.yaml"], in: directory)
+        #expect(elsewhere.stdout.contains("a population file read as YAML only: no ruleset here to check it against [io.not_checked]"))
+        let other = CapturedRun(["check", directory + "/other.yaml"], in: Self.root)
+        #expect(other.stdout.contains("read as YAML only: not under a ruleset's"), "\(other.stdout)")
+        #expect(!other.stdout.contains("no problems"))
+        #expect(CapturedRun(["check", directory + "/other.yaml", "--strict"], in: Self.root).exitCode == .failure)
+    }
+
     /// The reference's example notification once read a routine's status alone and fired for
     /// users who never turned the routine on; the lint says so, and the example now reads both.
     @Test func aStatusWithoutEnabledIsWarnedAndTheReferenceExampleIsClean() throws {

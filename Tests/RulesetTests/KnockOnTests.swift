@@ -131,4 +131,13 @@ import Testing
         let load = Ruleset.load(directory: directory)
         #expect(!load.diagnostics.contains { $0.code == "lint.cooldown_clash" } || cooldown == "1s")
     }
+
+    /// An unknown built-in fact cannot follow from a file that did not parse: it is reported
+    /// beside the parse error.
+    @Test func aMisspelledBuiltInFactIsReportedBesideABrokenFile() throws {
+        let directory = try KnockOnTests().shippedWith(["rules/route.yaml": [("(sleep.minutes ?? 420) < 360", "(sleep.minuts ?? 420) < 360")]])
+        try "policy:\n  foo: \"unterminated\n".write(toFile: directory + "/rules/zz.yaml", atomically: true, encoding: .utf8)
+        let load = Ruleset.load(directory: directory)
+        #expect(load.diagnostics.contains { $0.file == "rules/route.yaml" && $0.message == "'sleep' has no member 'minuts'" })
+    }
 }

@@ -42,11 +42,13 @@ extension LanguageServer {
         guard path.hasPrefix(root + "/") else { return nil }
         let display = String(path.dropFirst(root.count + 1))
         guard let folder = display.split(separator: "/").first, RulesetDirectory.rulesetFolders.contains(String(folder)) else { return nil }
-        var overlay: [String: String] = [:]
-        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
+        var (overlay, sizes) = buffers()
+        sizes[path] = nil
         return { text in
             overlay[path] = text
-            let found = Ruleset.load(directory: root, overlay: overlay).diagnostics.filter { $0.file == display && $0.severity >= .warning }
+            let found = Ruleset.load(directory: root, overlay: overlay, oversized: sizes).diagnostics.filter {
+                $0.file == display && $0.severity >= .warning
+            }
             let errors = found.filter { $0.severity == .error }
             return (errors.count, found.count, Set(errors.map { $0.location.line - 1 }))
         }

@@ -36,28 +36,26 @@ extension LanguageServer {
 
     /// The diagnostics of the workspace, by file URI.
     func diagnose(root: String) -> [String: [JSONValue]] {
-        var overlay: [String: String] = [:]
-        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
-        let load = Ruleset.load(directory: root, overlay: overlay)
+        let (overlay, sizes) = buffers()
+        let load = Ruleset.load(directory: root, overlay: overlay, oversized: sizes)
         if let ruleset = load.ruleset { lastGoodRuleset = ruleset }
         if let partial = load.partial { editorRuleset = partial }
         var found = load.diagnostics
         if load.ruleset == nil { found += Self.partialNotes(load.diagnostics, hasWhole: lastGoodRuleset != nil) }
         var texts: [String: String] = [:]
         for (file, source) in load.sources { texts[file] = source.text }
-        // Open scenario files, read against the ruleset when it loaded.
+        // Open scenario and population files, read against the ruleset when it loaded.
         for (uri, document) in documents.sorted(by: { $0.key < $1.key }) {
             let path = Self.path(of: uri)
-            guard path.hasPrefix(root + "/scenarios/") else { continue }
+            let isScenario = path.hasPrefix(root + "/scenarios/")
+            guard isScenario || path.hasPrefix(root + "/populations/") else { continue }
             let display = String(path.dropFirst(root.count + 1))
-            texts[display] = document.text
-            let parsed = YAMLReader.parse(document.text, file: display)
-            found += parsed.diagnostics
-            guard parsed.isClean, let ruleset = load.ruleset else { continue }
-            for node in parsed.documents where !node.isNull {
-                found +=
-                    ScenarioLoader.load(node, file: display, source: SourceFile(path: display, text: document.text), ruleset: ruleset).diagnostics
+            if let bytes = oversized[uri] {
+                found.append(YAMLDiagnostics.tooLarge(file: display, bytes: bytes))
+                continue
             }
+            texts[display] = document.text
+            found += Self.readAgainst(load.ruleset, text: document.text, display: display, isScenario: isScenario)
         }
         let reference = root + "/docs/REFERENCE.md"
         let href = FileManager.default.fileExists(atPath: reference) ? Self.uri(of: reference) + "#diagnostics" : nil
@@ -68,6 +66,26 @@ extension LanguageServer {
             byURI[uri, default: []].append(Self.json(diagnostic, text: text, href: href, root: root))
         }
         return byURI
+    }
+
+    /// The diagnostics of an open scenario or population buffer: its YAML, then (when the
+    /// ruleset loaded) what `rules check` says of it against that ruleset.
+    static func readAgainst(_ ruleset: Ruleset?, text: String, display: String, isScenario: Bool) -> [Diagnostic] {
+        let parsed = YAMLReader.parse(text, file: display)
+        var found = parsed.diagnostics
+        guard parsed.isClean, let ruleset else { return found }
+        let source = SourceFile(path: display, text: text)
+        let nodes = parsed.documents.filter { !$0.isNull }
+        if isScenario {
+            for node in nodes { found += ScenarioLoader.load(node, file: display, source: source, ruleset: ruleset).diagnostics }
+        } else if let node = nodes.first {
+            found += PopulationLoader.load(node, file: display, source: source, ruleset: ruleset).diagnostics
+        } else {
+            found.append(
+                Diagnostic(
+                    code: "ruleset.not_a_document", severity: .error, file: display, location: .fileStart, message: "the file holds no population"))
+        }
+        return found
     }
 
     /// While the workspace does not load whole, one note per file with an error saying what

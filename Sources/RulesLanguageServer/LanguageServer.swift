@@ -36,12 +36,17 @@ public final class LanguageServer: @unchecked Sendable {
     public private(set) var initialized = false
     public private(set) var shutDown = false
     /// Set by `exit`: 0 after `shutdown`, 1 without.
-    public private(set) var exitCode: Int32?
+    public internal(set) var exitCode: Int32?
     /// Whether an edit or an open file asks for diagnostics to run.
     public internal(set) var diagnosticsDue = false
     /// The workspace's ruleset directory.
-    public private(set) var root: String?
+    public internal(set) var root: String?
     var documents: [String: TextDocument] = [:]
+    /// Open documents whose last open or change was too large to receive, by URI (its size):
+    /// their text is unknown until the editor sends it whole again.
+    var oversized: [String: Int] = [:]
+    /// Whether the user was told that no ruleset holds the open files.
+    var saidNoRuleset = false
     /// The files (URIs) that have diagnostics shown, to clear them when they are fixed.
     var published: Set<String> = []
 
@@ -76,16 +81,6 @@ public final class LanguageServer: @unchecked Sendable {
         }
     }
 
-    /// A framing problem: said in the editor's log, the stream goes on.
-    public func problem(_ problem: MessageFramer.Problem) {
-        let text: String
-        switch problem {
-        case .badHeader(let what): text = "rules lsp: skipped a message with a bad header (\(what))"
-        case .tooLarge(let bytes): text = "rules lsp: skipped a message of \(bytes) bytes (over \(MessageFramer.maxBody))"
-        }
-        notify("window/logMessage", .object([("type", .int(1)), ("message", .string(text))]))
-    }
-
     func request(_ method: String, id: JSONValue, params: YAMLNode?) {
         if shutDown, method != "shutdown" {
             respondError(id: id, .invalidRequest, "the server is shutting down")
@@ -97,7 +92,7 @@ public final class LanguageServer: @unchecked Sendable {
         }
         switch method {
         case "initialize":
-            root = Self.root(from: params)
+            root = Self.root(from: params).flatMap(Self.rulesetRoot(ofWorkspace:))
             initialized = true
             lensesDue = root != nil
             respond(id: id, Self.capabilities)
@@ -160,35 +155,6 @@ public final class LanguageServer: @unchecked Sendable {
         notify("window/showMessage", .object([("type", .int(3)), ("message", .string(text.isEmpty ? "no scenario in that file loads" : text))]))
     }
 
-    func notification(_ method: String, params: YAMLNode?) {
-        switch method {
-        case "exit": exitCode = shutDown ? 0 : 1
-        case "initialized", "$/cancelRequest", "$/setTrace": break
-        case "textDocument/didOpen":
-            guard initialized, let item = params?["textDocument"], let uri = item["uri"]?.string, let text = item["text"]?.string else { return }
-            documents[uri] = TextDocument(text: text, version: item["version"]?.int ?? 0)
-            if root == nil { root = Self.rulesetRoot(containing: Self.path(of: uri)) }
-            diagnosticsDue = true
-        case "textDocument/didChange":
-            guard initialized, let uri = params?["textDocument"]?["uri"]?.string, var document = documents[uri] else { return }
-            for change in params?["contentChanges"]?.items ?? [] {
-                guard let text = change["text"]?.string else { continue }
-                document.apply(range: change["range"].flatMap(Self.range), text: text)
-            }
-            document.version = params?["textDocument"]?["version"]?.int ?? document.version + 1
-            documents[uri] = document
-            diagnosticsDue = true
-        case "textDocument/didClose":
-            guard let uri = params?["textDocument"]?["uri"]?.string else { return }
-            documents[uri] = nil
-            diagnosticsDue = true
-        case "textDocument/didSave", "workspace/didChangeWatchedFiles":
-            diagnosticsDue = true
-            lensesDue = root != nil
-        default: break
-        }
-    }
-
     static let capabilities: JSONValue = .object([
         (
             "capabilities",
@@ -214,7 +180,7 @@ public final class LanguageServer: @unchecked Sendable {
     // MARK: Code lenses
 
     /// Whether the saved files changed since the lenses were worked out.
-    public private(set) var lensesDue = false
+    public internal(set) var lensesDue = false
     var lensCache: (ruleset: Ruleset, lenses: ScenarioLenses)?
     /// Requests sent to the client (each needs its own id).
     var refreshes = 0
@@ -274,9 +240,8 @@ public final class LanguageServer: @unchecked Sendable {
     /// Loads the workspace with the open buffers when nothing has been loaded yet.
     func loadEditorRulesetIfNeeded(root: String) {
         guard editorRuleset == nil else { return }
-        var overlay: [String: String] = [:]
-        for (uri, document) in documents { overlay[Self.path(of: uri)] = document.text }
-        let load = Ruleset.load(directory: root, overlay: overlay)
+        let (overlay, sizes) = buffers()
+        let load = Ruleset.load(directory: root, overlay: overlay, oversized: sizes)
         editorRuleset = load.partial
         if let whole = load.ruleset { lastGoodRuleset = whole }
     }

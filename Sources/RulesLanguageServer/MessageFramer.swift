@@ -10,8 +10,9 @@ public struct MessageFramer: Sendable {
     public enum Problem: Error, Equatable, Sendable {
         /// A header section without a valid `Content-Length` (or over 8 KiB): what was wrong.
         case badHeader(String)
-        /// A body longer than the limit (its length).
-        case tooLarge(Int)
+        /// A body longer than the limit: its length, and its first bytes (at most
+        /// `headBytes`) so the server can say which document it carried.
+        case tooLarge(Int, head: [UInt8])
     }
 
     /// The largest body read (a message carries at most one file, 4 MiB, escaped in JSON).
@@ -21,6 +22,10 @@ public struct MessageFramer: Sendable {
     private var buffer: [UInt8] = []
     /// Bytes of an oversized body still to be thrown away.
     private var skipping = 0
+    /// The length of the oversized body being skipped and the first bytes kept of it, until
+    /// it is reported (once `headBytes` of it, or all of it, have arrived).
+    private var oversized: (length: Int, head: [UInt8])?
+    static let headBytes = 1024
     public let maxBody: Int
 
     public init(maxBody: Int = MessageFramer.maxBody) { self.maxBody = maxBody }
@@ -32,6 +37,15 @@ public struct MessageFramer: Sendable {
         while true {
             if skipping > 0 {
                 let dropped = Swift.min(skipping, buffer.count)
+                if var kept = oversized {
+                    kept.head += buffer.prefix(Swift.min(dropped, Self.headBytes - kept.head.count))
+                    if kept.head.count == Swift.min(Self.headBytes, kept.length) {
+                        out.append(.failure(.tooLarge(kept.length, head: kept.head)))
+                        oversized = nil
+                    } else {
+                        oversized = kept
+                    }
+                }
                 buffer.removeFirst(dropped)
                 skipping -= dropped
                 if skipping > 0 { return out }
@@ -48,7 +62,7 @@ public struct MessageFramer: Sendable {
             switch Self.contentLength(header) {
             case .failure(let problem): out.append(.failure(problem))
             case .success(let length) where length > maxBody:
-                out.append(.failure(.tooLarge(length)))
+                oversized = (length, [])
                 skipping = length
             case .success(let length):
                 guard buffer.count >= length else {

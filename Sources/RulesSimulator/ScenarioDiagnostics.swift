@@ -27,6 +27,11 @@ package enum ScenarioDiagnostics {
                 "HealthKit permission starts not_determined (manual mode), so steps or sleep given without `permission: { steps: granted, sleep: granted }` never reach the engine. Say `not_determined` or `denied` to test manual mode on purpose."
         ),
         CodeDescription(
+            code: "scenario.routine_not_enabled", severity: .warning, summary: "a population's act that does a routine its group has not enabled",
+            rationale:
+                "An answer's `does:` logs routines on the user's day; a routine the group has not enabled (its `routines:`, or the routines on by default when it lists none) is not on that day, so the act changes nothing. Add the routine to the group's routines or drop it from `does`."
+        ),
+        CodeDescription(
             code: "scenario.dst_gap", severity: .warning, summary: "a time the clocks skip on that day (a DST change)",
             rationale:
                 "On the day clocks spring forward, the skipped wall times do not exist: an event or expectation there happens the length of the gap later (02:30 → 03:30 in New York on 2026-03-08), as iOS moves a notification, and events run in the order of their instants. The warning names the time it runs at."

@@ -3,7 +3,8 @@ import RulesDocument
 import RulesExpression
 
 /// Reads model values out of nodes for one file, collecting diagnostics. Scalars are read
-/// by the type the key expects, quoted or not, never by YAML 1.1 implicit typing.
+/// by the type the key expects, never by YAML 1.1 implicit typing; numbers and truth values
+/// are written bare (a quoted `"0.5"` is text and refused), text may be quoted or not.
 /// Both front ends (YAML files, JSON bundles) decode through this one reader.
 package struct NodeReader {
     package let file: String
@@ -98,9 +99,23 @@ package struct NodeReader {
         return text.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
     }
 
+    /// A number's or a truth value's text: a plain scalar. A quoted one (`"0.5"`) is text in
+    /// YAML, in JSON and to the schemas editors check with; every file refuses it alike, so no
+    /// file is read as one thing by the checker and another by the editor.
+    mutating func bare(_ node: YAMLNode, key: String, expected: String) -> String? {
+        guard let text = scalar(node, key: key, expected: expected) else { return nil }
+        guard node.scalarStyle?.isQuoted != true else {
+            report(
+                RulesetDiagnostics.wrongType(
+                    file, node, expected: expected, hint: "remove the quotes: '\(key): \(text)' (quoted, YAML reads it as text)"))
+            return nil
+        }
+        return text
+    }
+
     /// A whole number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`).
     package mutating func int(_ node: YAMLNode, key: String, minimum: Int? = nil, maximum: Int? = nil) -> Int? {
-        guard let text = scalar(node, key: key, expected: "a whole number") else { return nil }
+        guard let text = bare(node, key: key, expected: "a whole number") else { return nil }
         let digits = text.replacingOccurrences(of: "_", with: "")
         guard let value = Int(digits) else {
             // A whole number too large for any integer (99999999999999999999, 1e19, 1e400) is
@@ -121,7 +136,7 @@ package struct NodeReader {
     /// A number within `minimum`…`maximum` (by default ±`InputLimits.maxNumber`); `60%`
     /// reads as 0.6.
     package mutating func number(_ node: YAMLNode, key: String, minimum: Double? = nil, maximum: Double? = nil) -> Double? {
-        guard let text = scalar(node, key: key, expected: "a number") else { return nil }
+        guard let text = bare(node, key: key, expected: "a number") else { return nil }
         var value: Double?
         if text.hasSuffix("%") {
             value = Self.decimal(String(text.dropLast())).map { $0 / 100 }
@@ -166,7 +181,7 @@ package struct NodeReader {
 
     /// `true` or `false` only (`yes`/`no`/`on` are YAML 1.1 traps).
     package mutating func bool(_ node: YAMLNode, key: String) -> Bool? {
-        guard let text = scalar(node, key: key, expected: "true or false") else { return nil }
+        guard let text = bare(node, key: key, expected: "true or false") else { return nil }
         switch text {
         case "true": return true
         case "false": return false

@@ -128,6 +128,20 @@ public enum RulesetBundle {
             sources: [:])
     }
 
+    /// A bundle's node with its strings as plain scalars: the bundle keeps no YAML quoting (every
+    /// scalar is a JSON string), so a number is read by the key's type as it was in the file
+    /// that passed `rules check`; the texts YAML would read as nothing stay quoted.
+    static func unquoted(_ node: YAMLNode) -> YAMLNode {
+        var copy = node
+        switch node.content {
+        case .scalar(let text, let style):
+            if style.isQuoted, !text.isEmpty, text != "~", text != "null" { copy.content = .scalar(text, .plain) }
+        case .mapping(let pairs): copy.content = .mapping(pairs.map { YAMLPair(key: $0.key, value: unquoted($0.value)) })
+        case .sequence(let items): copy.content = .sequence(items.map(unquoted))
+        }
+        return copy
+    }
+
     /// The envelope and documents of a bundle after checking its format, version, fields and
     /// hash (not its signatures: see `RulesetStore`).
     package static func open(_ data: Data) -> (envelope: BundleEnvelope?, documents: [RuleDocument], failure: RulesetLoad?) {
@@ -162,7 +176,7 @@ public enum RulesetBundle {
             guard item.pairs?.count == 3, let file = item["file"]?.scalar, let kind = item["kind"]?.scalar, let node = item["node"],
                 kind == "routines" || kind == "sections"
             else { return (nil, [], refuse("bundle.malformed", "a document of the bundle is not {file, kind, node}")) }
-            documents.append(RuleDocument(file: file, kind: kind == "routines" ? .routines : .sections, node: node, source: nil))
+            documents.append(RuleDocument(file: file, kind: kind == "routines" ? .routines : .sections, node: unquoted(node), source: nil))
         }
         // Every field read; then the content's hash.
         let actual = SHA256.hex(Array(canonical(content).rendered().utf8))

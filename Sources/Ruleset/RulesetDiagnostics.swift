@@ -11,7 +11,7 @@ package enum RulesetDiagnostics {
         d("ruleset.missing_key", "a required key is missing", "The message names the key and what it is for."),
         d(
             "ruleset.wrong_type", "a value of the wrong kind",
-            "Scalars are read as the type the key expects (a number, a time like 20:30, a duration like 90m, true/false), never by YAML's implicit typing."
+            "Scalars are read as the type the key expects (a number, a time like 20:30, a duration like 90m, true/false), never by YAML's implicit typing. Numbers and true/false are written bare in every file: a quoted \"0.5\" is text (to YAML, JSON and the editors' schemas alike) and refused."
         ),
         d("ruleset.out_of_range", "a value outside its allowed range", "Times run 00:00–24:00, counts are not negative, ratios lie in their range."),
         d("ruleset.unknown_value", "a value that is not one of the allowed words", "The message lists the allowed values."),

@@ -250,13 +250,19 @@ public enum RulesetDirectory {
     /// Reads and parses `files`, returning the documents of the ruleset folders, every YAML
     /// diagnostic and the text of each file.
     /// `overlay` holds texts that stand for files (an editor's unsaved buffers), by path.
+    /// `oversized`: buffers that stand for files but were too large to receive, by path (their
+    /// size): each is refused as a file over the limit would be.
     public static func read(
-        _ files: [File], overlay: [String: String] = [:]
+        _ files: [File], overlay: [String: String] = [:], oversized: [String: Int] = [:]
     ) -> (documents: [RuleDocument], diagnostics: [Diagnostic], sources: [String: SourceFile]) {
         var documents: [RuleDocument] = []
         var diagnostics: [Diagnostic] = []
         var sources: [String: SourceFile] = [:]
         for file in files {
+            if let bytes = oversized[file.path] {
+                diagnostics.append(YAMLDiagnostics.tooLarge(file: file.display, bytes: bytes))
+                continue
+            }
             let (parsed, source) =
                 overlay[file.path].map { FileReader.yaml(text: $0, display: file.display) } ?? FileReader.yaml(file.path, display: file.display)
             if let source { sources[file.display] = source }
@@ -276,13 +282,16 @@ extension Ruleset {
     /// the ruleset when nothing is an error, and every diagnostic, capped at 100.
     /// File names in diagnostics are relative to the directory, prefixed with `displayPrefix`.
     /// `overlay`: texts that stand for files of the directory (an editor's unsaved buffers),
-    /// by absolute path.
-    public static func load(directory: String, displayPrefix: String = "", overlay: [String: String] = [:]) -> RulesetLoad {
+    /// by absolute path; `oversized`: buffers too large to receive, by path (their size).
+    public static func load(
+        directory: String, displayPrefix: String = "", overlay: [String: String] = [:], oversized: [String: Int] = [:]
+    ) -> RulesetLoad {
         var walkProblems: [Diagnostic] = []
         var files = RulesetDirectory.files(in: directory, folders: RulesetDirectory.rulesetFolders, prefix: displayPrefix, problems: &walkProblems)
         // A buffer of a file not saved yet belongs to the ruleset too.
         let known = Set(files.map(\.path))
-        for path in overlay.keys.sorted() where !known.contains(path) && (path.hasSuffix(".yaml") || path.hasSuffix(".yml")) {
+        for path in Set(overlay.keys).union(oversized.keys).sorted()
+        where !known.contains(path) && (path.hasSuffix(".yaml") || path.hasSuffix(".yml")) {
             guard path.hasPrefix(directory + "/") else { continue }
             let relative = String(path.dropFirst(directory.count + 1))
             guard let folder = relative.split(separator: "/").first.map(String.init), RulesetDirectory.rulesetFolders.contains(folder) else {
@@ -299,7 +308,7 @@ extension Ruleset {
                 message: "no .yaml files under routines/, rules/ or templates/", hint: "point at the directory that holds the ruleset")
             return RulesetLoad(ruleset: nil, diagnostics: [diagnostic], sources: [:])
         }
-        let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files, overlay: overlay)
+        let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files, overlay: overlay, oversized: oversized)
         var (ruleset, partial, diagnostics) = Ruleset.loadKeepingPartial(documents: documents)
         // A file that did not parse is missing from the ruleset: findings that only say
         // something is unused or missing may just follow from that. They are left out, with

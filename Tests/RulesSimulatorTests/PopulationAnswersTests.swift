@@ -1,5 +1,6 @@
 import Foundation
 import RulesDiagnostics
+import RulesDocument
 import RulesEngine
 import RulesSimulator
 import RulesYAML
@@ -171,6 +172,9 @@ import Testing
         ("    acts:\n      morning_chekin: { p: 0.2 }", "did you mean 'morning_checkin'?"),
         ("    fatigue: { after: 2, per_extra: 2 }", "ruleset.out_of_range"),
         ("    opt_out: { type: -1 }", "ruleset.out_of_range"),
+        // A quoted number is text, as in the rule files, JSON and the editors' schemas.
+        ("    acts:\n      morning_checkin: { p: \"0.5\" }", "remove the quotes: 'p: 0.5'"),
+        ("    opt_out: { all: '0.01' }", "expected a number, found '0.01'"),
     ])
     func badBehaviourKeysAreRefused(bad: (String, String)) throws {
         let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
@@ -179,6 +183,43 @@ import Testing
         let said = load.diagnostics.map { "\($0.code) \($0.message) \($0.hint ?? "")" }.joined(separator: "\n")
         #expect(said.contains(bad.1), "\(said)")
         #expect(load.diagnostics.allSatisfy { $0.location.line > 1 }, "positioned: \(load.diagnostics)")
+    }
+
+    /// An act that does a routine the group has not enabled is said (a warning at the routine),
+    /// and the population still loads; one the group enabled is not.
+    @Test func anActOnARoutineTheGroupHasNotEnabledIsSaid() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let acts = "    acts:\n      morning_checkin: { p: 0.2, does: [supplement, steps] }"
+        let load = try PopulationTests.load(Self.trial(seed: 1, acts: acts), ruleset: ruleset)
+        #expect(load.population != nil)
+        let warned = load.diagnostics.filter { $0.code == "scenario.routine_not_enabled" }
+        #expect(warned.count == 1, "\(load.diagnostics)")
+        #expect(warned.first?.severity == .warning)
+        #expect(warned.first?.message.contains("'steps'") == true)
+        #expect(warned.first?.location.line == 14, "\(String(describing: warned.first?.location))")
+        let fine = try PopulationTests.load(
+            Self.trial(seed: 1, acts: "    acts:\n      morning_checkin: { p: 0.2, does: [supplement] }"), ruleset: ruleset)
+        #expect(fine.diagnostics.isEmpty, "\(fine.diagnostics)")
+    }
+
+    /// With every notice switched off at once, the engine's deliveries are said apart as going
+    /// to devices that show nothing: seen plus unshown is every delivery, in text and JSON.
+    @Test func deliveriesToDevicesThatShowNothingAreSaidApart() throws {
+        let ruleset = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let tally = try Self.run(Self.trial(seed: 2, acts: "    opt_out: { all: 1 }", users: 40, days: 5), ruleset: ruleset)
+        let answers = try #require(tally.answers)
+        let unshown = answers.unshown.values.reduce(0, +)
+        #expect(unshown > 0 && answers.optedOutAll == 40, "\(answers)")
+        for (type, count) in tally.delivered where count > 0 {
+            #expect((answers.delivered[type] ?? 0) + (answers.unshown[type] ?? 0) == count, "\(type)")
+        }
+        let text = answers.text
+        #expect(text.contains("deliveries nobody saw"), "\(text)")
+        let json = JSONValue.object(answers.json()).rendered()
+        #expect(json.contains("\"delivered_unshown\""))
+        let node = try #require(JSONReader.parse(Array(json.utf8), file: "r.json").documents.first)
+        let back = try AnswersTally.read(answers: node["answers"], effects: node["effects"])
+        #expect(back?.unshown == answers.unshown)
     }
 
     /// The work bound counts what acts add to a day (an opening, a log or a checklist's ticks,

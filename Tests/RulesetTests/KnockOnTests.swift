@@ -42,6 +42,25 @@ import Testing
 
     /// A routine left out for its own error is not reported again where it is named: not by
     /// the recovery route, not by an expression (`routines.water.progress`).
+    /// A quoted number or truth value is text in a rule file as in a population file (and in
+    /// the editors' schemas): refused with the unquoted spelling; a bundle of the shipped
+    /// ruleset (which keeps no quoting) still loads.
+    @Test func aQuotedNumberIsTextInEveryFile() throws {
+        let quoted = try shippedWith([
+            "routines/water.yaml": [("goal: 1500", "goal: \"1500\"")],
+            "rules/notifications.yaml": [("max_per_day: 3", "max_per_day: '3'")],
+        ])
+        let load = Ruleset.load(directory: quoted)
+        #expect(load.ruleset == nil)
+        let hints = load.diagnostics.filter { $0.code == "ruleset.wrong_type" }.compactMap(\.hint)
+        #expect(hints.contains("remove the quotes: 'goal: 1500' (quoted, YAML reads it as text)"), "\(load.diagnostics)")
+        #expect(hints.contains { $0.hasPrefix("remove the quotes: 'max_per_day: 3'") }, "\(load.diagnostics)")
+        let root = Fixtures.repositoryRoot()
+        let files = RulesetDirectory.files(in: root, folders: RulesetDirectory.rulesetFolders)
+        let bundle = Ruleset.load(bundle: Data(RulesetBundle.make(RulesetDirectory.read(files).documents).utf8))
+        #expect(bundle.ruleset != nil, "\(bundle.diagnostics)")
+    }
+
     @Test func aBrokenRoutineIsOneErrorWhereverItIsNamed() throws {
         let named = try shippedWith([
             "rules/route.yaml": [("when: (sleep.minutes ?? 420) < 360", "when: (sleep.minutes ?? 420) < 360 && routines.water.progress < 0.5")]

@@ -77,7 +77,10 @@ final class AnsweringUser {
         requestKey = SplitMix64.fnv1a(request.id)
         if behaviour.isEmpty, randomize == 0 { return user.response(key: requestKey).map { [Answer(delay: $0.delay, .response($0.response))] } ?? [] }
         // Notices off at the system level: the device shows nothing, the engine is not told.
-        guard !systemOff else { return [] }
+        guard !systemOff else {
+            seen.unshown[request.type, default: 0] += 1
+            return []
+        }
         if request.day != day {
             day = request.day
             dayDeliveries = 0

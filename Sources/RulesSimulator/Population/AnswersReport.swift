@@ -9,7 +9,7 @@ extension AnswersTally {
     /// opted out of every notice; completions per routine and how many were nudged.
     /// `effects`: per type the trial's difference, and by deliveries so far.
     package func json() -> [(String, JSONValue)] {
-        let types = Set(delivered.keys).union(acted.keys).union(withheld.keys).union(optedOut.keys).sorted()
+        let types = Set(delivered.keys).union(acted.keys).union(withheld.keys).union(optedOut.keys).union(unshown.keys).sorted()
         let byType: [(String, JSONValue)] = types.map { type in
             let seen = delivered[type] ?? 0
             let did = acted[type] ?? 0
@@ -18,6 +18,7 @@ extension AnswersTally {
                 .object([
                     ("delivered", .int(seen)), ("acted", .int(did)), ("acted_share", .number(PopulationReport.share(did, of: seen))),
                     ("withheld", .int(withheld[type] ?? 0)), ("opted_out", .int(optedOut[type] ?? 0)),
+                    ("delivered_unshown", .int(unshown[type] ?? 0)),
                 ])
             )
         }
@@ -50,7 +51,7 @@ extension AnswersTally {
     /// The text report's lines.
     package var text: String {
         var out = "\nanswers (deliveries seen; acted on; switched off):\n"
-        for type in Set(delivered.keys).union(acted.keys).sorted() {
+        for type in Set(delivered.keys).union(acted.keys).union(unshown.keys).sorted() {
             let seen = delivered[type] ?? 0
             let did = acted[type] ?? 0
             out +=
@@ -58,9 +59,12 @@ extension AnswersTally {
                 + "(\(PopulationReport.percent(did, of: seen)))"
             if let held = withheld[type], held > 0 { out += ", withheld \(PopulationReport.grouped(held))" }
             if let off = optedOut[type], off > 0 { out += ", switched off by \(PopulationReport.grouped(off)) users" }
+            if let unseen = unshown[type], unseen > 0 { out += "; \(PopulationReport.grouped(unseen)) more to devices that show nothing" }
             out += "\n"
         }
-        out += "  every notice switched off (system settings): \(PopulationReport.grouped(optedOutAll)) users\n"
+        out += "  every notice switched off (system settings): \(PopulationReport.grouped(optedOutAll)) users"
+        let unseen = unshown.values.reduce(0, +)
+        out += unseen > 0 ? "; the engine went on delivering to them: \(PopulationReport.grouped(unseen)) deliveries nobody saw\n" : "\n"
         let routines = completions.keys.sorted()
         if !routines.isEmpty {
             out += "completions by routine (nudged: a notice's act that day): "
@@ -85,7 +89,7 @@ extension AnswersTally {
 
     /// From a result's `answers` and `effects` (nil: the result has none); a count that is
     /// not a whole number within the bounds is refused with what is wrong.
-    static func read(answers: YAMLNode?, effects: YAMLNode?) throws(PopulationReport.ReadFailure) -> AnswersTally? {
+    package static func read(answers: YAMLNode?, effects: YAMLNode?) throws(PopulationReport.ReadFailure) -> AnswersTally? {
         func fail(_ what: String) -> PopulationReport.ReadFailure { PopulationReport.ReadFailure(description: what) }
         guard let answers else { return nil }
         var tally = AnswersTally()
@@ -98,6 +102,11 @@ extension AnswersTally {
             // A tally holds no zero counts (it only ever adds): the ones written as 0 stay out.
             for (count, keyPath) in [(seen, \AnswersTally.delivered), (did, \.acted), (held, \.withheld), (off, \.optedOut)] where count > 0 {
                 tally[keyPath: keyPath][type] = count
+            }
+            // Results written before deliveries to devices that show nothing were counted lack it.
+            if let unseen = number("delivered_unshown") {
+                guard unseen >= 0, unseen <= ClusteredDifference.maxSum else { throw fail("answers of '\(type)' are not counts") }
+                if unseen > 0 { tally.unshown[type] = unseen }
             }
         }
         let all = answers.pairs?.first { $0.key.scalar == "opted_out_all" }?.value.scalar.flatMap(Int.init) ?? 0

@@ -21,6 +21,8 @@ struct AnswersSeen: Sendable {
     var delivered: [String: Int] = [:]
     var acted: [String: Int] = [:]
     var withheld: [String: Int] = [:]
+    /// Deliveries after every notice was switched off: the device showed nothing.
+    var unshown: [String: Int] = [:]
     var optedOutTypes: Set<String> = []
     var optedOutAll = false
     /// The routines an act was for, by day.
@@ -84,6 +86,8 @@ package struct AnswersTally: Sendable, Equatable {
     package var delivered: [String: Int] = [:]
     package var acted: [String: Int] = [:]
     package var withheld: [String: Int] = [:]
+    /// Deliveries the engine made to devices that show nothing (every notice switched off).
+    package var unshown: [String: Int] = [:]
     /// Users who switched a type off in the app's settings.
     package var optedOut: [String: Int] = [:]
     /// Users who switched every notice off at the system level.
@@ -109,6 +113,7 @@ package struct AnswersTally: Sendable, Equatable {
         for (type, count) in seen.delivered { delivered[type, default: 0] += count }
         for (type, count) in seen.acted { acted[type, default: 0] += count }
         for (type, count) in seen.withheld { withheld[type, default: 0] += count }
+        for (type, count) in seen.unshown { unshown[type, default: 0] += count }
         for type in seen.optedOutTypes { optedOut[type, default: 0] += 1 }
         if seen.optedOutAll { optedOutAll += 1 }
         for (type, cells) in seen.outcomes {
@@ -133,6 +138,7 @@ package struct AnswersTally: Sendable, Equatable {
         for (key, value) in other.delivered { delivered[key, default: 0] += value }
         for (key, value) in other.acted { acted[key, default: 0] += value }
         for (key, value) in other.withheld { withheld[key, default: 0] += value }
+        for (key, value) in other.unshown { unshown[key, default: 0] += value }
         for (key, value) in other.optedOut { optedOut[key, default: 0] += value }
         optedOutAll += other.optedOutAll
         for (key, value) in other.completions { completions[key, default: 0] += value }

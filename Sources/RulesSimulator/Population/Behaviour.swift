@@ -130,7 +130,11 @@ extension PopulationLoader {
         }
         var does: [String]?
         if let node = fields["does"], let items = reader.list(node, key: "does") {
-            does = items.compactMap { routineID($0, key: "does") }
+            does = items.compactMap { item in
+                let id = routineID(item, key: "does")
+                if let id { actedRoutines.append((id, item)) }
+                return id
+            }
         }
         guard let p else { return nil }
         return Behaviour.Act(p: p, within: within, does: does)

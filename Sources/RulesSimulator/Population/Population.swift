@@ -133,6 +133,8 @@ package struct Population: Sendable {
 package struct PopulationLoader {
     let ruleset: Ruleset
     var reader: NodeReader
+    /// The routines the acts of the group being read do (`does:`), with their nodes.
+    var actedRoutines: [(id: String, node: YAMLNode)] = []
 
     package static let topKeys = ["name", "description", "seed", "users", "days", "start", "timezone", "groups", "version"]
     package static let groupKeys =
@@ -236,7 +238,9 @@ package struct PopulationLoader {
             ?? TimeDraw(p: 1, at: 21 * 3600 + 1800, sdMinutes: 45)
         let (opened, ignored) = fields["response"].map { responses($0) } ?? (0, 0)
         let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
+        actedRoutines = []
         let behaviour = self.behaviour(fields)
+        warnActsOnRoutinesNotEnabled(routines)
         let settings = fields["settings"].map { settingDraws($0) } ?? []
         let between = fields["between_users"].flatMap { betweenUsers($0) }
         guard let name, let weight else { return nil }
@@ -245,6 +249,20 @@ package struct PopulationLoader {
             sleepMinutes: sleepMinutes, wake: wake, steps: steps, appOpens: appOpens, logs: logs, checks: checks, checkTime: checkTime,
             opened: opened, ignored: ignored, skipToday: skipToday, origin: reader.origin(node), behaviour: behaviour, settings: settings,
             between: between)
+    }
+
+    /// An act that does a routine the group has not enabled does nothing: said, not dropped.
+    mutating func warnActsOnRoutinesNotEnabled(_ routines: [String]?) {
+        let enabled = Set(routines ?? ruleset.routines.filter(\.defaultEnabled).map(\.id))
+        for (id, node) in actedRoutines where !enabled.contains(id) {
+            reader.report(
+                Diagnostic(
+                    code: "scenario.routine_not_enabled", severity: .warning, file: reader.file, range: node.range,
+                    message: "the group has not enabled '\(id)': an act that does it changes nothing on its users' days",
+                    hint: routines == nil
+                        ? "'\(id)' is off by default: list the group's routines (routines: [..., \(id)]) or drop it from does"
+                        : "add '\(id)' to the group's routines, or drop it from does"))
+        }
     }
 
     /// `checks:` — checklist routines and the chance each of their items is ticked.

@@ -75,8 +75,9 @@ extension PopulationReport {
         var rows = ""
         for type in tally.types {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
-            rows +=
-                "<tr><td>\(escape(type))</td><td class=n>\(grouped(tally.delivered[type] ?? 0))</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"
+            let unseen = tally.answers?.unshown[type] ?? 0
+            let delivered = grouped(tally.delivered[type] ?? 0) + (unseen > 0 ? " (\(grouped(unseen)) to devices that show nothing)" : "")
+            rows += "<tr><td>\(escape(type))</td><td class=n>\(delivered)</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"
         }
         func shares(_ values: [String: Int]) -> String {
             values.sorted { $0.key < $1.key }.map {

@@ -37,6 +37,7 @@ extension PopulationReport {
         for (type, shown) in zip(tally.types, types) {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\(line($0.key)) \(grouped($0.value))" }
             out += "  \(shown.padding(toLength: width, withPad: " ", startingAt: 0))  \(grouped(tally.delivered[type] ?? 0))"
+            if let unseen = tally.answers?.unshown[type], unseen > 0 { out += ", \(grouped(unseen)) of them to devices that show nothing" }
             out += suppressed.isEmpty ? "\n" : "  (suppressed: \(suppressed.joined(separator: ", ")))\n"
         }
         out += "\ndeliveries per user-day: \(summary(tally.deliveriesPerUserDay))\n"

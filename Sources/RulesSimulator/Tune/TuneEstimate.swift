@@ -109,24 +109,24 @@ package struct TuneEstimate: Sendable, Equatable {
     )
         -> TuneEstimate
     {
-        let mine = users.map { $0.histogram(family) }
-        let theirs = baseline.map { $0.histogram(family) }
-        let all = Array(0..<mine.count)
+        let mine = Histograms(users.map { $0.histogram(family) })
+        let theirs = Histograms(baseline.map { $0.histogram(family) })
+        let all = Array(0..<mine.users)
         var counter = Counter(mine, theirs)
         let value = counter.quantile(mine, all, q)
         let base = counter.quantile(theirs, all, q)
         // A maximum has no interval: more users can only raise it, so the lived users' maximum
         // is what a target on it is judged by.
-        guard mine.count > 1, q < 1 else {
+        guard mine.users > 1, q < 1 else {
             return TuneEstimate(
                 value: value, low: value, high: value, difference: value - base, differenceLow: value - base, differenceHigh: value - base)
         }
         var random = SplitMix64(mixing: seed, SplitMix64.fnv1a(family + "\u{1}\(q)"))
         var values: [Double] = []
         var differences: [Double] = []
-        var picks = Array(repeating: 0, count: mine.count)
+        var picks = Array(repeating: 0, count: mine.users)
         for _ in 0..<resamples {
-            for i in picks.indices { picks[i] = Int(random.next() % UInt64(mine.count)) }
+            for i in picks.indices { picks[i] = Int(random.next() % UInt64(mine.users)) }
             let a = counter.quantile(mine, picks, q)
             values.append(a)
             differences.append(a - counter.quantile(theirs, picks, q))
@@ -141,8 +141,28 @@ package struct TuneEstimate: Sendable, Equatable {
 
     /// The nearest-rank quantile of the histograms of the users `picks` (as `Histogram.quantile`).
     static func quantile(_ histograms: [[(Int, Int)]], _ picks: [Int], _ q: Double) -> Double {
-        var counter = Counter(histograms)
-        return counter.quantile(histograms, picks, q)
+        let flat = Histograms(histograms)
+        var counter = Counter(flat)
+        return counter.quantile(flat, picks, q)
+    }
+
+    /// Users' histograms laid end to end: user `u`'s (value, count) pairs are
+    /// `starts[u] ..< starts[u + 1]`. A resample reads them without touching a user's own array.
+    struct Histograms {
+        var values: [Int] = []
+        var counts: [Int] = []
+        var starts: [Int] = [0]
+        var users: Int { starts.count - 1 }
+
+        init(_ histograms: [[(Int, Int)]]) {
+            for histogram in histograms {
+                for (value, count) in histogram {
+                    values.append(value)
+                    counts.append(count)
+                }
+                starts.append(values.count)
+            }
+        }
     }
 
     /// Counts of values over picked users: a flat array over the values' range when it is
@@ -151,8 +171,8 @@ package struct TuneEstimate: Sendable, Equatable {
         let lowest: Int
         var flat: [Int]?
 
-        init(_ histograms: [[(Int, Int)]]...) {
-            let values = histograms.joined().joined().map(\.0)
+        init(_ histograms: Histograms...) {
+            let values = histograms.flatMap(\.values)
             let low = values.min() ?? 0
             let high = values.max() ?? 0
             lowest = low
@@ -160,15 +180,23 @@ package struct TuneEstimate: Sendable, Equatable {
             flat = !overflow && span < 1 << 16 ? Array(repeating: 0, count: span + 1) : nil
         }
 
-        mutating func quantile(_ histograms: [[(Int, Int)]], _ picks: [Int], _ q: Double) -> Double {
+        mutating func quantile(_ histograms: Histograms, _ picks: [Int], _ q: Double) -> Double {
             guard var counts = flat else { return Self.sparse(histograms, picks, q) }
             flat = nil  // held alone while counting, so writing it never copies
             for i in counts.indices { counts[i] = 0 }
             var total = 0
-            for pick in picks {
-                for (value, count) in histograms[pick] {
-                    counts[value - lowest] += count
-                    total += count
+            histograms.values.withUnsafeBufferPointer { values in
+                histograms.counts.withUnsafeBufferPointer { numbers in
+                    histograms.starts.withUnsafeBufferPointer { starts in
+                        counts.withUnsafeMutableBufferPointer { counts in
+                            for pick in picks {
+                                for entry in starts[pick]..<starts[pick + 1] {
+                                    counts[values[entry] - lowest] += numbers[entry]
+                                    total += numbers[entry]
+                                }
+                            }
+                        }
+                    }
                 }
             }
             flat = counts
@@ -182,13 +210,13 @@ package struct TuneEstimate: Sendable, Equatable {
             return Double(lowest + counts.count - 1)
         }
 
-        static func sparse(_ histograms: [[(Int, Int)]], _ picks: [Int], _ q: Double) -> Double {
+        static func sparse(_ histograms: Histograms, _ picks: [Int], _ q: Double) -> Double {
             var counts: [Int: Int] = [:]
             var total = 0
             for pick in picks {
-                for (value, count) in histograms[pick] {
-                    counts[value, default: 0] += count
-                    total += count
+                for entry in histograms.starts[pick]..<histograms.starts[pick + 1] {
+                    counts[histograms.values[entry], default: 0] += histograms.counts[entry]
+                    total += histograms.counts[entry]
                 }
             }
             guard total > 0 else { return 0 }

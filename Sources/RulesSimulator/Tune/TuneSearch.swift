@@ -131,7 +131,14 @@ package enum TuneSearch {
             alive = prune(alive, round: round, keep: schedule.alive[round + 1], &candidates, question, population: setup.users, seed: setup.seed)
         }
         let reported = reportedMetrics(question, names: setup.metrics)
-        for index in candidates.indices { candidates[index].estimates = estimates(reported, index, candidates, setup, question) }
+        // Each candidate's estimates alone (a quantile's resamples are the costly part), over the jobs.
+        let finals = PopulationRun.Results<[String: TuneEstimate]>(count: candidates.count)
+        let lived = candidates
+        let jobs = Swift.max(1, Swift.min(setup.jobs, lived.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { job in
+            for index in stride(from: job, to: lived.count, by: jobs) { finals.set(index, estimates(reported, index, lived, setup, question)) }
+        }
+        for (index, found) in finals.all().enumerated() { candidates[index].estimates = found }
         result.candidates = candidates
         result.metrics = reported
         return result

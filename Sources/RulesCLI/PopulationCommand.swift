@@ -30,6 +30,8 @@ enum PopulationCommand {
                 "rules population merge FILE… [--format text|json|html] [--out FILE]",
                 "rules population fit TELEMETRY… [--ruleset DIR] [--groups K|auto] [--mixed refuse|majority|all] --out FILE",
                 "rules population fit --check FITTED TELEMETRY… [--ruleset DIR]",
+                "rules population fit --features FEATURES… [--ruleset DIR] [--groups K|auto] [--out FILE | --check FITTED]",
+                "rules population fit TELEMETRY… --features-out FILE [--ruleset DIR]",
             ],
             arguments: [("POP", "A population file (populations/*.yaml), or 'merge' followed by shard results.")],
             options: Options.self,
@@ -49,6 +51,8 @@ enum PopulationCommand {
         var groups: String?
         var mixed = TelemetryReader.Mixed.refuse
         var check: String?
+        var features = false
+        var featuresOut: String?
 
         static var fields: [OptionField<Self>] {
             [
@@ -91,6 +95,16 @@ enum PopulationCommand {
                     OptionSpec(
                         name: "--check", valueName: "FITTED",
                         help: "fit: live FITTED for the telemetry's users and days and compare their metrics; exit 1 names any outside.")),
+                .flag(
+                    \.features,
+                    OptionSpec(
+                        name: "--features",
+                        help: "fit: the files are per-user features (JSON lines, as a warehouse query writes them), not telemetry lines.")),
+                .option(
+                    \.featuresOut,
+                    OptionSpec(
+                        name: "--features-out", valueName: "FILE",
+                        help: "fit: also write the telemetry's per-user features (what the warehouse queries compute) to FILE.")),
             ]
         }
     }

@@ -21,7 +21,16 @@ enum PopulationFitCommand {
 
     static func run(_ files: [String], _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
         guard !files.isEmpty else { return PopulationCommand.usage("fit takes telemetry files (JSON lines) or directories of them", io) }
-        guard given.check != nil || given.out != nil else { return PopulationCommand.usage("fit writes a population file: give --out FILE", io) }
+        guard given.check != nil || given.out != nil || given.featuresOut != nil else {
+            return PopulationCommand.usage("fit writes a population file: give --out FILE", io)
+        }
+        if given.features, given.featuresOut != nil {
+            return PopulationCommand.usage(
+                "--features-out writes the features of telemetry lines; with --features the files are features already", io)
+        }
+        if given.features, given.mixed != .refuse {
+            return PopulationCommand.usage("--mixed reads telemetry lines of several rulesets; a features file holds one ruleset's rows", io)
+        }
         var k: Int?
         if let groups = given.groups, groups != "auto" {
             guard let n = Int(groups), (1...50).contains(n) else {
@@ -30,8 +39,18 @@ enum PopulationFitCommand {
             k = n
         }
         guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
-        guard let paths = telemetryFiles(files, io) else { return .usage }
-        guard let reader = read(paths, ruleset: ruleset, mixed: given.mixed, io) else { return .usage }
+        guard let paths = telemetryFiles(files, features: given.features, io) else { return .usage }
+        let key = String(ruleset.sha256.prefix(16))
+        guard
+            let reader = read(
+                paths, ruleset: ruleset, mixed: given.mixed, features: given.features ? key : nil, keepsRows: given.featuresOut != nil, io)
+        else { return .usage }
+        if let featuresOut = given.featuresOut {
+            let inputs = paths + SimulationSupport.inputs(ruleset: given.ruleset, io, extra: given.out.map { [$0] } ?? [])
+            guard io.writeAtomically(reader.featureLines(rulesetKey: reader.majority ?? key), to: featuresOut, inputs: inputs) else { return .usage }
+            io.out("wrote \(featuresOut): the features of \(reader.users.count) users\n")
+            if given.out == nil, given.check == nil { return .success }
+        }
         guard reader.users.count >= PopulationFit.minimumGroup else {
             io.fail(
                 .unreadable(
@@ -58,7 +77,10 @@ enum PopulationFitCommand {
     /// A file named twice (directly, through its directory or a link) is refused: its lines
     /// would be read as the same users twice. What a directory holds besides `.jsonl` files
     /// (subdirectories, `*.json`) is named in a note, not skipped silently.
-    static func telemetryFiles(_ names: [String], _ io: CommandIO) -> [String]? {
+    static func telemetryFiles(_ names: [String], features: Bool = false, _ io: CommandIO) -> [String]? {
+        // Engines write a features table as a directory of parts (`part-00000-….json`).
+        let suffixes = features ? [".jsonl", ".json"] : [".jsonl"]
+        func wanted(_ entry: String) -> Bool { suffixes.contains { entry.hasSuffix($0) } && !entry.hasPrefix(".") }
         var out: [String] = []
         var seen: [String: String] = [:]
         for name in names {
@@ -71,14 +93,14 @@ enum PopulationFitCommand {
             var files: [(String, String)] = []
             if isDirectory.boolValue {
                 let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-                let skipped = entries.filter { !$0.hasSuffix(".jsonl") && !$0.hasPrefix(".") }
+                let skipped = entries.filter { !wanted($0) && !$0.hasPrefix(".") && !(features && ($0.hasPrefix("_") || $0.hasSuffix(".crc"))) }
                 if !skipped.isEmpty {
                     let shown = skipped.prefix(5).map { TuneQuestion.shown($0) }.joined(separator: ", ") + (skipped.count > 5 ? ", …" : "")
                     io.err(
-                        "note: \(TuneQuestion.shown(name)): \(skipped.count) entr\(skipped.count == 1 ? "y" : "ies") not read (only .jsonl files are telemetry; name a subdirectory to read it): \(shown)\n"
+                        "note: \(TuneQuestion.shown(name)): \(skipped.count) entr\(skipped.count == 1 ? "y" : "ies") not read (only \(features ? ".jsonl and .json files are features" : ".jsonl files are telemetry"); name a subdirectory to read it): \(shown)\n"
                     )
                 }
-                files = entries.filter { $0.hasSuffix(".jsonl") }.map {
+                files = entries.filter(wanted).map {
                     ((path as NSString).appendingPathComponent($0), (name as NSString).appendingPathComponent($0))
                 }
             } else {
@@ -122,7 +144,18 @@ enum PopulationFitCommand {
 
     /// Every file read into one reader (twice under `--mixed majority`: the first pass finds
     /// the ruleset most lines have); nil after saying what is wrong.
-    static func read(_ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, _ io: CommandIO) -> TelemetryReader? {
+    static func read(
+        _ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, features: String? = nil, keepsRows: Bool = false, _ io: CommandIO
+    ) -> TelemetryReader? {
+        if let features {
+            var reader = TelemetryReader(features: features)
+            for path in paths { readRegular(path, into: &reader) }
+            guard !reader.failed else {
+                for problem in reader.problems { io.err("error: \(problem)\n") }
+                return nil
+            }
+            return reader
+        }
         var keep: String?
         if mixed == .majority {
             var counting = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: .all)
@@ -130,6 +163,7 @@ enum PopulationFitCommand {
             keep = counting.majority
         }
         var reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
+        reader.keepsRows = keepsRows
         reader.knownRoutines = Set(ruleset.routines.map(\.id))
         reader.knownTypes = Set(ruleset.notifications.map(\.id))
         for path in paths { readRegular(path, into: &reader) }

@@ -18,6 +18,17 @@ package struct TelemetryReader: Sendable {
     package private(set) var users: [String: UserFeatures] = [:]
     package private(set) var lines = 0
     package private(set) var unknownKinds: [String: Int] = [:]
+    /// Per user: the first and last day of their lines, and lines of unknown kinds (kept only
+    /// when `keepsRows`, to write the features file).
+    var daySpans: [String: (first: Int, last: Int)] = [:]
+    var unknownKindsByUser: [String: [String: Int]] = [:]
+    package var keepsRows = false
+    /// Where each user's row was read (a features file).
+    var featureRows: [String: String] = [:]
+    /// Set when the files are features files: the ruleset key every row must carry.
+    var featuresKey: String?
+    /// The longest line: a telemetry line is short, a features row holds a user's counts.
+    var maxLine: Int { featuresKey == nil ? 1 << 16 : 1 << 20 }
     /// Lines naming a routine or a notification type the ruleset lacks, counted and skipped
     /// (`routine foo`, `type bar`): renamed telemetry must not fit as if it were this ruleset's.
     package private(set) var unknownNames: [String: Int] = [:]
@@ -73,8 +84,8 @@ package struct TelemetryReader: Sendable {
                 if failed { return }
             }
             carry.removeFirst(start)
-            if carry.count > 1 << 16 {
-                problem("\(name):\(number + 1): a line longer than 65,536 bytes")
+            if carry.count > maxLine {
+                problem("\(name):\(number + 1): a line longer than \(maxLine) bytes")
                 return
             }
         }
@@ -90,8 +101,8 @@ package struct TelemetryReader: Sendable {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            guard line.count <= 1 << 16 else {
-                problem("\(name):\(number): a line longer than 65,536 bytes")
+            guard line.count <= maxLine else {
+                problem("\(name):\(number): a line longer than \(maxLine) bytes")
                 return
             }
             add(line, name: name, number: number)
@@ -103,6 +114,10 @@ package struct TelemetryReader: Sendable {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        if featuresKey != nil {
+            addRow(bytes, name: name, number: number)
+            return
+        }
         let line: TelemetryLine
         switch TelemetryLine.parse(bytes) {
         case .success(let read): line = read
@@ -120,6 +135,7 @@ package struct TelemetryReader: Sendable {
         }
         guard Self.kinds.contains(line.kind) else {
             unknownKinds[line.kind, default: 0] += 1
+            if keepsRows { unknownKindsByUser[line.user, default: [:]][line.kind, default: 0] += 1 }
             return
         }
         if let routine = line.words["routine"], let known = knownRoutines, !known.contains(routine) {
@@ -139,6 +155,55 @@ package struct TelemetryReader: Sendable {
         }
         firstDay = Swift.min(firstDay, line.day)
         lastDay = Swift.max(lastDay, line.day)
+        if keepsRows {
+            let span = daySpans[line.user] ?? (line.day, line.day)
+            daySpans[line.user] = (Swift.min(span.first, line.day), Swift.max(span.last, line.day))
+        }
+    }
+
+    /// A reader of features files (JSON lines, one row a user: `FeaturesRow`) instead of
+    /// telemetry: each row stands for its user's lines; `rulesetKey` is the key every row must
+    /// carry (the ruleset given).
+    package init(features rulesetKey: String) {
+        self.init(dayStart: 0)
+        featuresKey = rulesetKey
+    }
+
+    /// One row of a features file.
+    mutating func addRow(_ line: ArraySlice<UInt8>, name: String, number: Int) {
+        switch FeaturesRow.read(line) {
+        case .failure(let failure): problem("\(name):\(number): \(failure.message)")
+        case .success(let (identity, features)):
+            guard identity.ruleset == featuresKey else {
+                problem(
+                    "\(name):\(number): a row of ruleset \(identity.ruleset), not \(featuresKey ?? "") (the ruleset given): features of another ruleset"
+                )
+                return
+            }
+            guard users[identity.user] == nil else {
+                problem("\(name):\(number): user \(identity.user) has a row already (at \(featureRows[identity.user] ?? "")): one row a user")
+                return
+            }
+            users[identity.user] = features
+            featureRows[identity.user] = "\(TuneQuestion.shown(name)):\(number)"
+            lines += 1
+            rulesets[identity.ruleset, default: 0] += 1
+            for (kind, count) in identity.unknownKinds { unknownKinds[kind, default: 0] += count }
+            firstDay = Swift.min(firstDay, identity.firstDay)
+            lastDay = Swift.max(lastDay, identity.lastDay)
+        }
+    }
+
+    /// The features file written from what was read: one row a user, by user key.
+    package func featureLines(rulesetKey: String) -> String {
+        var out = ""
+        for user in users.keys.sorted() {
+            guard let features = users[user], let span = daySpans[user] else { continue }
+            let identity = FeaturesRow.Identity(
+                user: user, ruleset: rulesetKey, firstDay: span.first, lastDay: span.last, unknownKinds: unknownKindsByUser[user] ?? [:])
+            out += FeaturesRow.line(identity, features) + "\n"
+        }
+        return out
     }
 
     package mutating func problem(_ text: String) {

@@ -1,0 +1,290 @@
+import Foundation
+import RulesDiagnostics
+import RulesDocument
+
+/// One user's features as a row of a features file (JSON lines): every per-user quantity the
+/// fit reads once the user's lines are read, and nothing else. A warehouse query computes the
+/// same rows from the telemetry (`fit --features`); `fit --features-out` writes them from the
+/// lines, the reference the queries are checked against. Counts are whole numbers; sums of
+/// minutes and values are numbers written so they read back exactly.
+///
+/// Keys (every one present, no other): `features` (the format's version, 1), `user`,
+/// `ruleset`, `first_day`, `last_day` (days since 1970-01-01 of the user's first and last line),
+/// `days` (days with a line), `opens` and `open_minutes` (by 10-minute bin of the logical day,
+/// `"0"`…`"144"`: app opens and the sum of their minutes), `logs` and `ticks` (by routine:
+/// `[days, count, value, minutes, minutes²]`), `deliveries`, `withheld`, `opened`, `ignored`,
+/// `acted`, `skips`, `steps_granted`, `sleep_granted` (true, false or null: no health line),
+/// `sleep`, `wake`, `steps` (`[n, sum, sum of squares]`), `ignored_by_type`, `switched_off`,
+/// `route_days`, `result_days`, `trial` (by type, by bin of deliveries so far:
+/// `[delivered, done, withheld, done]`), `ran`, `enabled` (null: no `routine` line), `set_on`,
+/// `set_choice`, `set_at`, `notices_off`, `notices_off_after` (null: never off),
+/// `exposures` (deliveries seen while notices were on, by place in the day, 1st…5th+),
+/// `delivered_by_place`, `ignored_by_place` (1st…4th+), `seen_by_type`, `unknown_kinds`.
+package enum FeaturesRow {
+    /// The version of the features format this build reads and writes.
+    package static let version = 1
+
+    package static let keys = [
+        "features", "user", "ruleset", "first_day", "last_day", "days", "opens", "open_minutes", "logs", "ticks", "deliveries", "withheld",
+        "opened", "ignored", "acted", "skips", "steps_granted", "sleep_granted", "sleep", "wake", "steps", "ignored_by_type", "switched_off",
+        "route_days", "result_days", "trial", "ran", "enabled", "set_on", "set_choice", "set_at", "notices_off", "notices_off_after",
+        "exposures", "delivered_by_place", "ignored_by_place", "seen_by_type", "unknown_kinds",
+    ]
+
+    /// What a row says of one user besides the features themselves.
+    package struct Identity: Sendable, Equatable {
+        package var user: String
+        package var ruleset: String
+        package var firstDay: Int
+        package var lastDay: Int
+        package var unknownKinds: [String: Int]
+    }
+
+    /// The row of `user`, one line of compact JSON.
+    package static func line(_ identity: Identity, _ user: UserFeatures) -> String {
+        func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }) }
+        func bins(_ values: [Int]) -> JSONValue { .object(values.indices.filter { values[$0] != 0 }.map { (String($0), .int(values[$0])) }) }
+        func numbers(_ values: [Double]) -> JSONValue { .array(values.map(JSONValue.number)) }
+        func uses(_ values: [String: RoutineUse]) -> JSONValue {
+            .object(
+                values.sorted { $0.key < $1.key }.map {
+                    ($0.key, numbers([Double($0.value.days), Double($0.value.count), $0.value.value, $0.value.minutes, $0.value.minutesSquared]))
+                })
+        }
+        func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+        let trial: JSONValue = .object(
+            user.trial.sorted { $0.key < $1.key }.map { type, cells in
+                (type, .object(cells.bins.sorted { $0.key < $1.key }.map { (String($0.key), .array($0.value.map(JSONValue.int))) }))
+            })
+        let openMinutes = user.openMinutes.indices.filter { user.openMinutes[$0] != 0 }.map { (String($0), JSONValue.number(user.openMinutes[$0])) }
+        let fields: [(String, JSONValue)] = [
+            ("features", .int(version)), ("user", .string(identity.user)), ("ruleset", .string(identity.ruleset)),
+            ("first_day", .int(identity.firstDay)), ("last_day", .int(identity.lastDay)), ("days", .int(user.days)),
+            ("opens", bins(user.opens)), ("open_minutes", .object(openMinutes)), ("logs", uses(user.logs)), ("ticks", uses(user.ticks)),
+            ("deliveries", .int(user.deliveries)), ("withheld", .int(user.withheld)), ("opened", .int(user.opened)),
+            ("ignored", .int(user.ignored)), ("acted", .int(user.acted)), ("skips", .int(user.skips)),
+            ("steps_granted", optional(user.stepsGranted)), ("sleep_granted", optional(user.sleepGranted)),
+            ("sleep", numbers(user.sleep)), ("wake", numbers(user.wake)), ("steps", numbers(user.steps)),
+            ("ignored_by_type", counts(user.ignoredByType)), ("switched_off", .array(user.switchedOff.sorted().map(JSONValue.string))),
+            ("route_days", counts(user.routeDays)), ("result_days", counts(user.resultDays)), ("trial", trial), ("ran", .bool(user.ran)),
+            ("enabled", user.enabled.map { .array($0.sorted().map(JSONValue.string)) } ?? .null),
+            ("set_on", .object(user.setOn.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })),
+            ("set_choice", .object(user.setChoice.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("set_at", counts(user.setAt)), ("notices_off", .bool(user.noticesOff)),
+            ("notices_off_after", user.notices.offAfter.map(JSONValue.int) ?? .null),
+            ("exposures", .array(user.notices.exposures.map(JSONValue.int))),
+            ("delivered_by_place", .array(user.deliveredByPlace.map(JSONValue.int))),
+            ("ignored_by_place", .array(user.ignoredByPlace.map(JSONValue.int))), ("seen_by_type", counts(user.seenByType)),
+            ("unknown_kinds", counts(identity.unknownKinds)),
+        ]
+        return JSONValue.object(fields).rendered()
+    }
+
+    /// A row read back; the failure says what is wrong (the caller adds file and line).
+    package static func read(_ bytes: ArraySlice<UInt8>) -> Result<(Identity, UserFeatures), FeaturesFailure> {
+        let parsed = JSONReader.parse(Array(bytes), file: "row", maxBytes: 1 << 20, maxDepth: 8)
+        guard parsed.diagnostics.isEmpty, let node = parsed.documents.first, let pairs = node.pairs else {
+            return .failure(FeaturesFailure("not a JSON object (a features file holds one object a line)"))
+        }
+        var fields: [String: YAMLNode] = [:]
+        for pair in pairs {
+            guard let key = pair.key.scalar else { return .failure(FeaturesFailure("a key is not text")) }
+            fields[key] = pair.value
+        }
+        let missing = keys.filter { fields[$0] == nil }
+        if !missing.isEmpty { return .failure(FeaturesFailure("missing columns: \(missing.joined(separator: ", "))")) }
+        let extra = fields.keys.filter { !keys.contains($0) }.sorted()
+        if !extra.isEmpty { return .failure(FeaturesFailure("columns the features format does not have: \(extra.joined(separator: ", "))")) }
+        var reader = FieldReader(fields: fields)
+        do {
+            return .success(try reader.row())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// What is wrong with a row of a features file.
+package struct FeaturesFailure: Error, Sendable, Equatable {
+    package var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Reads the fields of one row, refusing anything not of its column's shape.
+private struct FieldReader {
+    let fields: [String: YAMLNode]
+
+    func fail(_ key: String, _ expected: String) -> FeaturesFailure { FeaturesFailure("'\(key)' is not \(expected)") }
+
+    func int(_ key: String, in node: YAMLNode? = nil) throws(FeaturesFailure) -> Int {
+        guard let text = (node ?? fields[key])?.scalar, let value = Int(text), value >= 0, value <= InputLimits.maxNumber else {
+            throw fail(key, "a whole number from 0")
+        }
+        return value
+    }
+
+    func day(_ key: String) throws(FeaturesFailure) -> Int {
+        let value = try int(key)
+        guard InputLimits.simulatedDays.contains(value) else { throw fail(key, "a day the engine lives") }
+        return value
+    }
+
+    func number(_ key: String, _ node: YAMLNode) throws(FeaturesFailure) -> Double {
+        guard let text = node.scalar, node.scalarStyle?.isQuoted != true, let value = Double(text), value.isFinite,
+            abs(value) <= 1e300
+        else { throw fail(key, "made of finite numbers") }
+        return value
+    }
+
+    func text(_ key: String, _ node: YAMLNode?) throws(FeaturesFailure) -> String {
+        guard let node, node.scalarStyle?.isQuoted == true, let value = node.scalar, !value.isEmpty, value.count <= 200 else {
+            throw fail(key, "text")
+        }
+        return value
+    }
+
+    func bool(_ key: String) throws(FeaturesFailure) -> Bool? {
+        guard let node = fields[key], !node.isNull else { return nil }
+        switch node.scalar {
+        case "true" where node.scalarStyle?.isQuoted != true: return true
+        case "false" where node.scalarStyle?.isQuoted != true: return false
+        default: throw fail(key, "true, false or null")
+        }
+    }
+
+    func pairs(_ key: String) throws(FeaturesFailure) -> [YAMLPair] {
+        guard let pairs = fields[key]?.pairs else { throw fail(key, "an object") }
+        return pairs
+    }
+
+    func counts(_ key: String) throws(FeaturesFailure) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for pair in try pairs(key) { out[try text(key, pair.key)] = try int(key, in: pair.value) }
+        return out
+    }
+
+    func numbers(_ key: String, _ node: YAMLNode?, count: Int) throws(FeaturesFailure) -> [Double] {
+        guard let items = node?.items, items.count == count else { throw fail(key, "a list of \(count) numbers") }
+        var out: [Double] = []
+        for item in items { out.append(try number(key, item)) }
+        return out
+    }
+
+    func ints(_ key: String, count: Int) throws(FeaturesFailure) -> [Int] {
+        guard let items = fields[key]?.items, items.count == count else { throw fail(key, "a list of \(count) whole numbers") }
+        var out: [Int] = []
+        for item in items { out.append(try int(key, in: item)) }
+        return out
+    }
+
+    func texts(_ key: String) throws(FeaturesFailure) -> [String]? {
+        guard let node = fields[key], !node.isNull else { return nil }
+        guard let items = node.items else { throw fail(key, "a list of text") }
+        var out: [String] = []
+        for item in items { out.append(try text(key, item)) }
+        return out
+    }
+
+    func bins(_ key: String, _ values: inout [Double]) throws(FeaturesFailure) {
+        for pair in try pairs(key) {
+            guard let bin = pair.key.scalar.flatMap(Int.init), values.indices.contains(bin) else { throw fail(key, "keyed by 10-minute bins 0…144") }
+            values[bin] = try number(key, pair.value)
+        }
+    }
+
+    func uses(_ key: String) throws(FeaturesFailure) -> [String: RoutineUse] {
+        var out: [String: RoutineUse] = [:]
+        for pair in try pairs(key) {
+            let values = try numbers(key, pair.value, count: 5)
+            guard let days = Int(exactly: values[0]), let count = Int(exactly: values[1]) else { throw fail(key, "counts of days and lines") }
+            var use = RoutineUse()
+            (use.days, use.count, use.value, use.minutes, use.minutesSquared) = (days, count, values[2], values[3], values[4])
+            out[try text(key, pair.key)] = use
+        }
+        return out
+    }
+
+    func trial() throws(FeaturesFailure) -> [String: UserTrial] {
+        var out: [String: UserTrial] = [:]
+        for pair in try pairs("trial") {
+            var trial = UserTrial()
+            for cell in pair.value.pairs ?? [] {
+                guard let bin = cell.key.scalar.flatMap(Int.init), AnswersTally.bins.contains(bin), let items = cell.value.items, items.count == 4
+                else { throw fail("trial", "by type and bin (0, 7, 14, 28) four counts") }
+                var counts: [Int] = []
+                for item in items { counts.append(try int("trial", in: item)) }
+                trial.bins[bin] = counts
+            }
+            out[try text("trial", pair.key)] = trial
+        }
+        return out
+    }
+
+    mutating func row() throws(FeaturesFailure) -> (FeaturesRow.Identity, UserFeatures) {
+        guard fields["features"]?.scalar == String(FeaturesRow.version), fields["features"]?.scalarStyle?.isQuoted != true else {
+            throw FeaturesFailure(
+                "features version '\(fields["features"]?.scalar ?? "")' is not one this build reads (\(FeaturesRow.version)): run the query of this version"
+            )
+        }
+        let identity = FeaturesRow.Identity(
+            user: try text("user", fields["user"]), ruleset: try text("ruleset", fields["ruleset"]), firstDay: try day("first_day"),
+            lastDay: try day("last_day"), unknownKinds: try counts("unknown_kinds"))
+        guard identity.firstDay <= identity.lastDay else { throw fail("last_day", "on or after first_day") }
+        var user = UserFeatures()
+        user.days = try int("days")
+        var opens = [Double](repeating: 0, count: user.opens.count)
+        try bins("opens", &opens)
+        guard let whole = Optional(opens.compactMap { Int(exactly: $0) }), whole.count == opens.count else { throw fail("opens", "counts") }
+        user.opens = whole
+        try bins("open_minutes", &user.openMinutes)
+        (user.logs, user.ticks) = (try uses("logs"), try uses("ticks"))
+        (user.deliveries, user.withheld, user.opened) = (try int("deliveries"), try int("withheld"), try int("opened"))
+        (user.ignored, user.acted, user.skips) = (try int("ignored"), try int("acted"), try int("skips"))
+        (user.stepsGranted, user.sleepGranted) = (try bool("steps_granted"), try bool("sleep_granted"))
+        user.sleep = try numbers("sleep", fields["sleep"], count: 3)
+        user.wake = try numbers("wake", fields["wake"], count: 3)
+        user.steps = try numbers("steps", fields["steps"], count: 3)
+        user.ignoredByType = try counts("ignored_by_type")
+        user.switchedOff = Set(try texts("switched_off") ?? [])
+        (user.routeDays, user.resultDays) = (try counts("route_days"), try counts("result_days"))
+        user.trial = try trial()
+        user.ran = try bool("ran") ?? false
+        user.enabled = try texts("enabled").map(Set.init)
+        for pair in try pairs("set_on") {
+            guard let on = pair.value.scalar, on == "true" || on == "false" else { throw fail("set_on", "true or false by setting") }
+            user.setOn[try text("set_on", pair.key)] = on == "true"
+        }
+        for pair in try pairs("set_choice") { user.setChoice[try text("set_choice", pair.key)] = try text("set_choice", pair.value) }
+        user.setAt = try counts("set_at")
+        user.noticesOff = try bool("notices_off") ?? false
+        let offAfter = fields["notices_off_after"].flatMap { $0.isNull ? nil : $0 }
+        let after: Int? = try offAfter.map { node throws(FeaturesFailure) in try int("notices_off_after", in: node) }
+        let exposures = try ints("exposures", count: NoticesWatch.places)
+        guard let notices = NoticesWatch(exposures: exposures, offAfter: after) else {
+            throw fail("notices_off_after", "a place (1…5) where a delivery was seen, 0 or null")
+        }
+        user.notices = notices
+        user.deliveredByPlace = try ints("delivered_by_place", count: 4)
+        user.ignoredByPlace = try ints("ignored_by_place", count: 4)
+        user.seenByType = try counts("seen_by_type")
+        // Deliveries so far count what `seen_by_type` counts: deliveries before notices went off.
+        user.deliveredSoFar = user.seenByType
+        return (identity, user)
+    }
+}
+
+extension NoticesWatch {
+    /// The watch as a finished user left it: `exposures` by place and where notices went off.
+    init?(exposures: [Int], offAfter: Int?) {
+        self.init()
+        guard exposures.count == Self.places else { return nil }
+        exposed = exposures
+        guard let place = offAfter else { return }
+        off = true
+        guard place > 0 else { return }
+        // The trigger is kept as the stretch's one answered delivery; it is among the exposures.
+        guard place <= Self.places, exposed[place - 1] > 0 else { return nil }
+        exposed[place - 1] -= 1
+        stretch = [Delivery(place: place, type: "", answered: true)]
+    }
+}

@@ -1,0 +1,110 @@
+import CLITestSupport
+import Foundation
+import RulesSimulator
+import TestSupport
+import Testing
+
+/// The fit split at its seam: per-user features (what a warehouse query computes from the
+/// telemetry) written from the lines, and a fit from the features that is the fit from the lines,
+/// byte for byte; features that are not this ruleset's, this version's or one row a user refused.
+@Suite struct FitFeaturesTests {
+    static let root = Fixtures.repositoryRoot()
+
+    /// The shipped population lived with every event kind the telemetry has: a trial, settings,
+    /// health, opt-outs (the office workers switch types and every notice off).
+    static let telemetry: String = {
+        let directory = Fixtures.temporaryDirectory() + "/telemetry"
+        let run = CapturedRun(
+            ["population", "populations/office_workers.yaml", "--users", "200", "--days", "14", "--randomize", "0.3", "--telemetry-out", directory],
+            in: root)
+        precondition(run.exitCode == .success, run.stderr)
+        return directory
+    }()
+
+    static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    static func replacing(_ pattern: String, with template: String, in text: String) -> String {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return text }
+        return regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+    }
+
+    @Test func aFitFromFeaturesIsTheFitFromTheLines() throws {
+        let directory = Fixtures.temporaryDirectory()
+        // The same file name in three directories: the fitted file's name comes from it.
+        for folder in ["lines", "features", "parts-fit"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+        }
+        let (lines, features, fromFeatures) = (directory + "/lines/fitted.yaml", directory + "/features.jsonl", directory + "/features/fitted.yaml")
+        let fit = CapturedRun(["population", "fit", Self.telemetry, "--out", lines, "--features-out", features], in: Self.root)
+        #expect(fit.exitCode == .success, "\(fit.stderr)")
+        #expect(fit.stdout.contains("the features of 200 users"), "\(fit.stdout)")
+        let rows = try Self.read(features).split(separator: "\n")
+        #expect(rows.count == 200)
+        #expect(rows.allSatisfy { $0.hasPrefix("{\"features\":1,\"user\":") })
+        let again = CapturedRun(["population", "fit", "--features", features, "--out", fromFeatures], in: Self.root)
+        #expect(again.exitCode == .success, "\(again.stderr)")
+        #expect(try Self.read(fromFeatures) == Self.read(lines))
+        #expect(again.stderr == fit.stderr, "the same warnings")
+        // A directory of parts, as Spark writes it (its _SUCCESS and .crc files are not rows).
+        let parts = directory + "/parts"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        try rows[..<80].joined(separator: "\n").write(toFile: parts + "/part-00000-a.json", atomically: true, encoding: .utf8)
+        try (rows[80...].joined(separator: "\n") + "\n").write(toFile: parts + "/part-00001-a.json", atomically: true, encoding: .utf8)
+        for marker in ["_SUCCESS", ".part-00000-a.json.crc"] { try "".write(toFile: parts + "/" + marker, atomically: true, encoding: .utf8) }
+        let fromParts = directory + "/parts-fit/fitted.yaml"
+        let split = CapturedRun(["population", "fit", "--features", parts, "--out", fromParts], in: Self.root)
+        #expect(split.exitCode == .success && split.stderr == fit.stderr, "\(split.stderr)")
+        #expect(try Self.read(fromParts) == Self.read(lines))
+        // The check reads features for the telemetry side as it reads the lines.
+        let checkLines = CapturedRun(["population", "fit", "--check", lines, Self.telemetry, "--jobs", "2"], in: Self.root)
+        let checkFeatures = CapturedRun(["population", "fit", "--check", lines, "--features", features, "--jobs", "2"], in: Self.root)
+        #expect(checkFeatures.exitCode == checkLines.exitCode)
+        #expect(checkFeatures.stdout == checkLines.stdout, "\(checkFeatures.stdout)\n---\n\(checkLines.stdout)")
+        #expect(!checkFeatures.stdout.isEmpty)
+    }
+
+    /// Options that do not go with features files are refused before anything is read.
+    @Test func optionsThatDoNotGoWithFeaturesAreRefused() {
+        let both = CapturedRun(["population", "fit", "--features", "f.jsonl", "--features-out", "g.jsonl"], in: Self.root)
+        #expect(both.exitCode == .usage && both.stderr.contains("the files are features already"), "\(both.stderr)")
+        let mixed = CapturedRun(["population", "fit", "--features", "f.jsonl", "--mixed", "all", "--out", "x.yaml"], in: Self.root)
+        #expect(mixed.exitCode == .usage && mixed.stderr.contains("a features file holds one ruleset's rows"), "\(mixed.stderr)")
+    }
+
+    /// A row that is not this ruleset's, this version's, with a column missing or extra, a
+    /// user twice: refused with file and line, exit 2, nothing written.
+    @Test(arguments: [
+        ("ruleset", "a row of ruleset 0123456789abcdef, not "),
+        ("version", "features version '2' is not one this build reads"),
+        ("missing", "missing columns: seen_by_type"),
+        ("extra", "columns the features format does not have: zz"),
+        ("twice", "has a row already (at "),
+        ("negative", "'deliveries' is not a whole number from 0"),
+        ("quoted", "'sleep' is not made of finite numbers"),
+    ])
+    func badFeaturesAreRefused(bad: (String, String)) throws {
+        let directory = Fixtures.temporaryDirectory()
+        let features = directory + "/features.jsonl"
+        let made = CapturedRun(["population", "fit", Self.telemetry, "--features-out", features], in: Self.root)
+        #expect(made.exitCode == .success, "\(made.stderr)")
+        var rows = try Self.read(features).split(separator: "\n").map(String.init)
+        let key = try #require(rows.first.flatMap { $0.range(of: "\"ruleset\":\"")?.upperBound }.map { rows[0][$0...].prefix(16) })
+        switch bad.0 {
+        case "ruleset": rows[3] = rows[3].replacingOccurrences(of: String(key), with: "0123456789abcdef")
+        case "version": rows[3] = rows[3].replacingOccurrences(of: "{\"features\":1,", with: "{\"features\":2,")
+        case "missing": rows[3] = Self.replacing(#","seen_by_type":\{[^}]*\}"#, with: "", in: rows[3])
+        case "extra": rows[3] = String(rows[3].dropLast()) + ",\"zz\":1}"
+        case "twice": rows.append(rows[3])
+        case "negative": rows[3] = rows[3].replacingOccurrences(of: "\"deliveries\":", with: "\"deliveries\":-")
+        default: rows[3] = Self.replacing(#""sleep":\[([^,\]]+),"#, with: #""sleep":["$1","#, in: rows[3])
+        }
+        try rows.joined(separator: "\n").write(toFile: features, atomically: true, encoding: .utf8)
+        let out = directory + "/fitted.yaml"
+        let run = CapturedRun(["population", "fit", "--features", features, "--out", out], in: Self.root)
+        #expect(run.exitCode == .usage, "\(run.stdout)")
+        #expect(run.stderr.contains(bad.1), "\(run.stderr)")
+        let line = bad.0 == "twice" ? rows.count : 4
+        #expect(run.stderr.contains("features.jsonl:\(line):"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

@@ -144,6 +144,26 @@ import Testing
         #expect(report["best"] as? Int == planted["candidate"] as? Int)
     }
 
+    /// The only feasible candidate is the worst by the objective: a cap of one is the only one
+    /// that keeps users off days of two notices, and sends the fewest. Over 20 seeds it is never
+    /// stopped and is the answer (exit 0), never "none".
+    @Test func theOnlyFeasibleCandidateSurvivesHalvingInEverySeed() throws {
+        var picked = 0
+        for seed in 1...20 {
+            let run = CapturedRun(
+                ["tune", "populations/office_workers.yaml", "--users", "40", "--days", "4", "--jobs", "2", "--seed", "\(seed)"] + [
+                    "--vary", "policy.max_per_day=1..4", "--target", "busiest_day.at_least_2.share <= 50%", "--maximise",
+                    "notifications.per_user_day.mean", "--format", "json",
+                ], in: Self.root)
+            #expect(run.exitCode == .success, "seed \(seed): \(run.stderr)")
+            let report = try Self.json(run)
+            let only = try #require(Self.candidates(report).first { Self.values($0)["policy.max_per_day"] == "1" })
+            #expect(only["stopped"] is NSNull, "seed \(seed)")
+            if report["best"] as? Int == only["candidate"] as? Int { picked += 1 }
+        }
+        #expect(picked == 20)
+    }
+
     @Test func sameCommandSameBytesWhateverTheJobs() {
         let arguments = [
             "tune", "populations/office_workers.yaml", "--users", "40", "--days", "4", "--vary", "policy.max_per_day=2..4", "--maximise",

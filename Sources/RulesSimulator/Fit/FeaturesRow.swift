@@ -43,7 +43,6 @@ package enum FeaturesRow {
     /// The row of `user`, one line of compact JSON.
     package static func line(_ identity: Identity, _ user: UserFeatures) -> String {
         func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }) }
-        func bins(_ values: [Int]) -> JSONValue { .object(values.indices.filter { values[$0] != 0 }.map { (String($0), .int(values[$0])) }) }
         func numbers(_ values: [Double]) -> JSONValue { .array(values.map(JSONValue.number)) }
         func uses(_ values: [String: RoutineUse]) -> JSONValue {
             .object(
@@ -56,11 +55,12 @@ package enum FeaturesRow {
             user.trial.sorted { $0.key < $1.key }.map { type, cells in
                 (type, .object(cells.bins.sorted { $0.key < $1.key }.map { (String($0.key), .array($0.value.map(JSONValue.int))) }))
             })
-        let openMinutes = user.openMinutes.indices.filter { user.openMinutes[$0] != 0 }.map { (String($0), JSONValue.number(user.openMinutes[$0])) }
+        let opens = JSONValue.object(user.openBins.map { (String($0.bin), .int($0.count)) })
+        let openMinutes = JSONValue.object(user.openBins.map { (String($0.bin), .number($0.minutes)) })
         let fields: [(String, JSONValue)] = [
             ("features", .int(version)), ("user", .string(identity.user)), ("ruleset", .string(identity.ruleset)),
             ("first_day", .int(identity.firstDay)), ("last_day", .int(identity.lastDay)), ("days", .int(user.days)),
-            ("opens", bins(user.opens)), ("open_minutes", .object(openMinutes)), ("logs", uses(user.logs)), ("ticks", uses(user.ticks)),
+            ("opens", opens), ("open_minutes", openMinutes), ("logs", uses(user.logs)), ("ticks", uses(user.ticks)),
             ("deliveries", .int(user.deliveries)), ("withheld", .int(user.withheld)), ("opened", .int(user.opened)),
             ("ignored", .int(user.ignored)), ("acted", .int(user.acted)), ("skips", .int(user.skips)),
             ("steps_granted", optional(user.stepsGranted)), ("sleep_granted", optional(user.sleepGranted)),
@@ -232,11 +232,14 @@ private struct FieldReader {
         guard identity.firstDay <= identity.lastDay else { throw fail("last_day", "on or after first_day") }
         var user = UserFeatures()
         user.days = try int("days")
-        var opens = [Double](repeating: 0, count: user.opens.count)
+        var opens = [Double](repeating: 0, count: OpenBin.count)
+        var minutes = [Double](repeating: 0, count: OpenBin.count)
         try bins("opens", &opens)
-        guard let whole = Optional(opens.compactMap { Int(exactly: $0) }), whole.count == opens.count else { throw fail("opens", "counts") }
-        user.opens = whole
-        try bins("open_minutes", &user.openMinutes)
+        try bins("open_minutes", &minutes)
+        for bin in 0..<OpenBin.count where opens[bin] != 0 || minutes[bin] != 0 {
+            guard let count = Int(exactly: opens[bin]), count > 0 else { throw fail("opens", "a count above 0 for every bin of open_minutes") }
+            user.addOpen(bin: bin, count: count, minutes: minutes[bin])
+        }
         (user.logs, user.ticks) = (try uses("logs"), try uses("ticks"))
         (user.deliveries, user.withheld, user.opened) = (try int("deliveries"), try int("withheld"), try int("opened"))
         (user.ignored, user.acted, user.skips) = (try int("ignored"), try int("acted"), try int("skips"))

@@ -23,6 +23,31 @@ package struct RoutineUse: Sendable, Equatable {
     }
 }
 
+/// The app opens of one 10-minute bin of the logical day: how many, and their minutes summed.
+struct OpenBin: Sendable, Equatable {
+    /// Bins 0…144: the logical day's 1,440 minutes and its close.
+    static let count = 145
+    var bin: Int
+    var count: Int
+    var minutes: Double
+}
+
+extension UserFeatures {
+    /// Adds opens to `bin`, keeping the bins in order.
+    mutating func addOpen(bin: Int, count: Int, minutes: Double) {
+        if let index = openBins.firstIndex(where: { $0.bin >= bin }) {
+            if openBins[index].bin == bin {
+                openBins[index].count += count
+                openBins[index].minutes += minutes
+            } else {
+                openBins.insert(OpenBin(bin: bin, count: count, minutes: minutes), at: index)
+            }
+        } else {
+            openBins.append(OpenBin(bin: bin, count: count, minutes: minutes))
+        }
+    }
+}
+
 /// A delivered or withheld notice waiting for a log or tick within the window: its type, the
 /// routine it is about (a per-routine notice; nil: any), until when, and its bin of deliveries.
 struct OpenPoint: Sendable, Equatable {
@@ -49,10 +74,21 @@ package struct UserFeatures: Sendable {
     package var days = 0
     var lastDay = Int.min
     var lastMinute = Int.min
-    /// App opens (runs the user started) by minute of the logical day, in 10-minute bins.
-    package var opens = [Int](repeating: 0, count: 145)
+    /// App opens (runs the user started) by 10-minute bin of the logical day, only the bins
+    /// with opens, in bin order: a user keeps a few of the 145, not all of them.
+    var openBins: [OpenBin] = []
+    /// Opens by bin (0…144), every bin.
+    package var opens: [Int] {
+        var all = [Int](repeating: 0, count: OpenBin.count)
+        for bin in openBins { all[bin.bin] = bin.count }
+        return all
+    }
     /// The exact minutes of those opens, summed by bin (a bin's mean is finer than its centre).
-    package var openMinutes = [Double](repeating: 0, count: 145)
+    package var openMinutes: [Double] {
+        var all = [Double](repeating: 0, count: OpenBin.count)
+        for bin in openBins { all[bin.bin] = bin.minutes }
+        return all
+    }
     package var logs: [String: RoutineUse] = [:]
     package var ticks: [String: RoutineUse] = [:]
     package var deliveries = 0
@@ -132,8 +168,7 @@ package struct UserFeatures: Sendable {
         case "run":
             let cause = line.words["cause"]
             if cause == "open" {
-                opens[Swift.min(144, line.minute / 10)] += 1
-                openMinutes[Swift.min(144, line.minute / 10)] += Double(line.minute)
+                addOpen(bin: Swift.min(OpenBin.count - 1, line.minute / 10), count: 1, minutes: Double(line.minute))
             }
             if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
             if !noticesOff { notices.ranWithNoticesOn() }

@@ -203,7 +203,8 @@ enum PopulationFitCommand {
         let due = held + reader.users.values.reduce(0) { $0 + $1.deliveries }
         options.randomize = due == 0 ? 0 : (Double(held) / Double(due) * 100).rounded() / 100
         let lived = LivedTelemetry(dayStart: ruleset.dayStartsAt)
-        let blocks = TelemetryBlocks(count: options.users) { _, text in lived.add(text) }
+        // Each user's lines are read as soon as they go out: memory holds counts, never a block's lines.
+        let blocks = TelemetryBlocks(count: options.users) { _ in TelemetryBlocks.BlockOutput(write: { lived.add($0) }, finish: { true }) }
         _ = PopulationRun.run(population, ruleset: ruleset, options: options, telemetry: blocks)
         let check = FitCheck(real: reader, fitted: lived.finished(), dayStart: ruleset.dayStartsAt)
         io.out(check.text)
@@ -217,10 +218,7 @@ enum PopulationFitCommand {
 
         init(dayStart: Int) { reader = TelemetryReader(dayStart: dayStart, mixed: .all) }
 
-        func add(_ text: String) -> Bool {
-            lock.withLock { reader.read(text: text, name: "fitted") }
-            return true
-        }
+        func add(_ text: String) { lock.withLock { reader.read(text: text, name: "fitted") } }
 
         func finished() -> TelemetryReader {
             lock.withLock {

@@ -76,7 +76,7 @@ struct RecoveryRoute {
     /// Route items count only what happens after the route started.
     func updateItems(_ day: inout DayState) -> Update {
         var update = Update()
-        guard let start = day.route.startedAt else { return update }
+        guard day.route.startedAt != nil else { return update }
         if var quest = day.quest, let steps = day.health?.stepsToday, quest.currentSteps != steps {
             quest.currentSteps = steps
             day.quest = quest
@@ -90,7 +90,10 @@ struct RecoveryRoute {
                 let logged = day.logged(item.routine, after: day.route.logsBefore)
                 status = logged >= amount ? .completed : logged > 0 ? .inProgress : .notStarted
             case .item(let name):
-                status = day.ticks.contains { $0.routine == item.routine && $0.item == name && $0.at > start } ? .completed : .notStarted
+                // An item already ticked when the route started is not among its items (the
+                // starting run's own tick included), so any tick of it now came in a later run —
+                // in the same minute as the start, or under a clock set back — and counts.
+                status = day.ticks.contains { $0.routine == item.routine && $0.item == name } ? .completed : .notStarted
             case .delta(let delta):
                 let steps = day.health?.stepsToday ?? item.baseline
                 status = steps - item.baseline >= delta ? .completed : steps > item.baseline ? .inProgress : .notStarted

@@ -13,7 +13,9 @@ import Testing
         let readme = try Self.read("README.md")
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count < 200, "README has \(lines.count) lines")
-        for doc in ["docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md", "docs/REFERENCE.md"] {
+        for doc in [
+            "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md", "docs/REFERENCE.md", "docs/WAREHOUSE.md",
+        ] {
             #expect(readme.contains("(\(doc))"), "README does not link \(doc)")
             #expect(FileManager.default.fileExists(atPath: Self.root + "/" + doc), "\(doc) is missing")
         }
@@ -26,7 +28,9 @@ import Testing
     }
 
     /// No table cell of README or the docs is more than a few lines of text (about 400 characters).
-    @Test(arguments: ["README.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md"])
+    @Test(arguments: [
+        "README.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md", "docs/WAREHOUSE.md",
+    ])
     func noTableCellIsAWall(_ path: String) throws {
         for (index, line) in try Self.read(path).split(separator: "\n").enumerated() where line.hasPrefix("|") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -37,7 +41,9 @@ import Testing
     }
 
     /// Every relative link of README and the docs leads to a file that exists.
-    @Test(arguments: ["README.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md"])
+    @Test(arguments: [
+        "README.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md", "docs/CI.md", "docs/GUIDE.md", "docs/WAREHOUSE.md",
+    ])
     func relativeLinksLeadSomewhere(_ path: String) throws {
         let text = try Self.read(path)
         let directory = (path as NSString).deletingLastPathComponent

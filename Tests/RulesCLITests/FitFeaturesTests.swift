@@ -63,6 +63,95 @@ import Testing
         #expect(!checkFeatures.stdout.isEmpty)
     }
 
+    /// Runs `scripts/features ENGINE OUT TELEMETRY` as anyone would (python3 on the PATH, the
+    /// engine from PyPI, installed by `.ci/run`): its exit status and what it said.
+    static func features(_ engine: String, _ out: String, _ telemetry: String) throws -> (status: Int32, said: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root + "/scripts/features", engine, out, telemetry]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, said)
+    }
+
+    /// Rows by user, numbers compared as numbers (an engine writes 6.0 where Swift writes 6).
+    static func rows(_ path: String) throws -> [String: NSDictionary] {
+        var out: [String: NSDictionary] = [:]
+        for line in try read(path).split(separator: "\n") {
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary)
+            out[try #require(row["user"] as? String)] = row
+        }
+        return out
+    }
+
+    /// The telemetry of students with a trial (every kind of line but enums set), with a tone
+    /// chosen and a line of a kind the reader does not know added for a few users.
+    static let engineTelemetry: String = {
+        let directory = Fixtures.temporaryDirectory() + "/engine"
+        let run = CapturedRun(
+            [
+                "population", "populations/students_and_night_owls.yaml", "--users", "300", "--days", "21", "--randomize", "0.3", "--telemetry-out",
+                directory,
+            ],
+            in: root)
+        precondition(run.exitCode == .success, run.stderr)
+        let file = directory + "/telemetry-000001.jsonl"
+        let lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        var out: [String] = []
+        var seen = Set<String>()
+        for line in lines {
+            out.append(line)
+            guard let user = line.range(of: #""user":""#).map({ String(line[$0.upperBound...].prefix(32)) }),
+                let kind = line.range(of: #","kind":"#), seen.count < 8, seen.insert(user).inserted
+            else { continue }
+            let head = line[..<kind.lowerBound]  // `{"v":1,…,"minute":N`
+            out.append(head + #","kind":"setting","key":"tone","choice":"cold_persistent"}"#)
+            out.append(head + #","kind":"zz_future"}"#)
+        }
+        try? (out.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return directory
+    }()
+
+    /// DuckDB computes every feature the fit reads: the same rows as the reader's, and the fit
+    /// from them is the fit from the lines, byte for byte.
+    @Test func duckDBComputesTheFeaturesAndTheFitIsTheSame() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["lines", "duckdb"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+        }
+        let reference = directory + "/reference.jsonl"
+        let fit = CapturedRun(
+            ["population", "fit", Self.engineTelemetry, "--out", directory + "/lines/fitted.yaml", "--features-out", reference], in: Self.root)
+        #expect(fit.exitCode == .success, "\(fit.stderr)")
+        let queried = directory + "/duckdb.jsonl"
+        let query = try Self.features("duckdb", queried, Self.engineTelemetry)
+        try #require(query.status == 0, "scripts/features duckdb failed (pip install duckdb): \(query.said)")
+        let (expected, got) = (try Self.rows(reference), try Self.rows(queried))
+        #expect(expected.count == 300 && got.count == 300)
+        for (user, row) in expected.sorted(by: { $0.key < $1.key }) {
+            for key in FeaturesRow.keys {
+                #expect(
+                    row[key] as? NSObject == got[user]?[key] as? NSObject,
+                    "user \(user) \(key): \(String(describing: row[key])) vs \(String(describing: got[user]?[key]))")
+            }
+        }
+        // Every kind of feature is exercised here.
+        let all = Array(expected.values)
+        #expect(all.contains { ($0["notices_off"] as? Bool) == true })
+        #expect(all.contains { ($0["switched_off"] as? [Any])?.isEmpty == false })
+        #expect(all.contains { ($0["set_choice"] as? [String: Any])?.isEmpty == false })
+        #expect(all.contains { ($0["set_at"] as? [String: Any])?.isEmpty == false })
+        #expect(all.contains { ($0["unknown_kinds"] as? [String: Any])?.isEmpty == false })
+        #expect(all.contains { ($0["trial"] as? [String: Any])?.isEmpty == false })
+        let fromQuery = CapturedRun(["population", "fit", "--features", queried, "--out", directory + "/duckdb/fitted.yaml"], in: Self.root)
+        #expect(fromQuery.exitCode == .success, "\(fromQuery.stderr)")
+        #expect(try Self.read(directory + "/duckdb/fitted.yaml") == Self.read(directory + "/lines/fitted.yaml"))
+    }
+
     /// Options that do not go with features files are refused before anything is read.
     @Test func optionsThatDoNotGoWithFeaturesAreRefused() {
         let both = CapturedRun(["population", "fit", "--features", "f.jsonl", "--features-out", "g.jsonl"], in: Self.root)

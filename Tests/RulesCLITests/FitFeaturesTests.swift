@@ -152,6 +152,68 @@ import Testing
         #expect(try Self.read(directory + "/duckdb/fitted.yaml") == Self.read(directory + "/lines/fitted.yaml"))
     }
 
+    /// One line changed in a way a feature should see, and that feature of that user changes —
+    /// in the reader's rows and in the query's alike — and nothing else of anyone.
+    @Test(arguments: ["log", "tick", "response", "withheld", "setting"])
+    func oneLineChangesWhatItShould(change: String) throws {
+        let base = try Self.read(Self.telemetry + "/telemetry-000001.jsonl").split(separator: "\n").map(String.init)
+        let user = try #require(base.first?.range(of: #""user":""#).map { String(base[0][$0.upperBound...].prefix(32)) })
+        func head(_ line: String) -> String { String(line[..<(line.range(of: #","kind":"#)?.lowerBound ?? line.endIndex)]) }
+        func first(_ text: String) throws -> Int { try #require(base.firstIndex { $0.contains(user) && $0.contains(text) }, "\(text)") }
+        var lines = base
+        switch change {
+        case "log": lines.insert(head(base[0]) + #","kind":"log","routine":"water","value":250}"#, at: 1)
+        case "tick": lines.insert(head(base[0]) + #","kind":"tick","routine":"skincare","item":0,"checked":true}"#, at: 1)
+        case "response":
+            let at = try first(#""response":"ignored""#)
+            lines[at] = lines[at].replacingOccurrences(of: #""response":"ignored""#, with: #""response":"opened""#)
+        case "withheld":
+            let at = try first(#""kind":"delivery""#)
+            lines[at] = lines[at].replacingOccurrences(of: #""kind":"delivery""#, with: #""kind":"withheld""#)
+        default:
+            let at = try first(#""kind":"delivery""#)
+            lines.insert(head(base[at]) + #","kind":"setting","type":"morning_checkin","on":false}"#, at: at + 1)
+        }
+        func features(_ lines: [String], _ name: String) throws -> (reader: [String: NSDictionary], query: [String: NSDictionary]) {
+            let directory = Fixtures.temporaryDirectory() + "/" + name
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/telemetry-000001.jsonl", atomically: true, encoding: .utf8)
+            let made = CapturedRun(["population", "fit", directory, "--features-out", directory + "/reader.jsonl"], in: Self.root)
+            #expect(made.exitCode == .success, "\(made.stderr)")
+            let query = try Self.features("duckdb", directory + "/query.jsonl", directory + "/telemetry-000001.jsonl")
+            try #require(query.status == 0, "\(query.said)")
+            return (try Self.rows(directory + "/reader.jsonl"), try Self.rows(directory + "/query.jsonl"))
+        }
+        let before = try features(base, "before")
+        let after = try features(lines, "after")
+        #expect(after.reader == after.query, "the query's rows are the reader's")
+        for (other, row) in before.reader where other != user { #expect(after.reader[other] == row, "user \(other) changed") }
+        let (old, new) = (try #require(before.reader[user]), try #require(after.reader[user]))
+        func count(_ row: NSDictionary, _ key: String) -> Int { (row[key] as? NSNumber)?.intValue ?? -1 }
+        func use(_ row: NSDictionary, _ key: String, _ routine: String) -> [Double] {
+            ((row[key] as? NSDictionary)?[routine] as? [NSNumber])?.map(\.doubleValue) ?? [0, 0, 0, 0, 0]
+        }
+        switch change {
+        case "log":
+            // Logs: one more, 250 more of value.
+            #expect(use(new, "logs", "water")[1] == use(old, "logs", "water")[1] + 1)
+            #expect(use(new, "logs", "water")[2] == use(old, "logs", "water")[2] + 250)
+        case "tick": #expect(use(new, "ticks", "skincare")[1] == use(old, "ticks", "skincare")[1] + 1)
+        case "response":
+            // An ignore made an opening: one fewer ignored, one more opened (or acted, when a log follows within the minute).
+            #expect(count(new, "ignored") == count(old, "ignored") - 1)
+            #expect(count(new, "opened") + count(new, "acted") == count(old, "opened") + count(old, "acted") + 1)
+        case "withheld":
+            // A delivery withheld: the counts move, and the trial's point moves to the withheld side.
+            #expect(count(new, "deliveries") == count(old, "deliveries") - 1 && count(new, "withheld") == count(old, "withheld") + 1)
+            #expect(new["trial"] as? NSDictionary != old["trial"] as? NSDictionary)
+        default:
+            // A type switched off after a delivery is an opt-out.
+            #expect((new["switched_off"] as? [String])?.contains("morning_checkin") == true, "\(String(describing: new["switched_off"]))")
+        }
+        #expect(new != old)
+    }
+
     /// Options that do not go with features files are refused before anything is read.
     @Test func optionsThatDoNotGoWithFeaturesAreRefused() {
         let both = CapturedRun(["population", "fit", "--features", "f.jsonl", "--features-out", "g.jsonl"], in: Self.root)

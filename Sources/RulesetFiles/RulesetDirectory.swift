@@ -278,6 +278,17 @@ public enum RulesetDirectory {
 }
 
 extension Ruleset {
+    /// The ruleset's hash is its bundle's: of the files named from the ruleset's root, however
+    /// the directory was given (`--ruleset ../x` and `.` are one ruleset, as the app sees it).
+    static func bundleHash(_ documents: [RuleDocument], displayPrefix: String) -> String {
+        let relative = documents.map { document -> RuleDocument in
+            var copy = document
+            if copy.file.hasPrefix(displayPrefix + "/") { copy.file = String(copy.file.dropFirst(displayPrefix.count + 1)) }
+            return copy
+        }
+        return RulesetBundle.contentHash(relative)
+    }
+
     /// Loads the ruleset of `directory` (its `routines/`, `rules/` and `templates/`):
     /// the ruleset when nothing is an error, and every diagnostic, capped at 100.
     /// File names in diagnostics are relative to the directory, prefixed with `displayPrefix`.
@@ -310,6 +321,10 @@ extension Ruleset {
         }
         let (documents, yamlDiagnostics, sources) = RulesetDirectory.read(files, overlay: overlay, oversized: oversized)
         var (ruleset, partial, diagnostics) = Ruleset.loadKeepingPartial(documents: documents)
+        if !displayPrefix.isEmpty {
+            partial.sha256 = bundleHash(documents, displayPrefix: displayPrefix)
+            ruleset?.sha256 = partial.sha256
+        }
         // A file that did not parse is missing from the ruleset: findings that only say
         // something is unused or missing may just follow from that. They are left out, with
         // one note, so the parse error stands alone.

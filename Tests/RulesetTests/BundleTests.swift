@@ -13,6 +13,16 @@ import Testing
         return RulesetBundle.make(RulesetDirectory.read(files).documents)
     }
 
+    /// One ruleset has one hash however its directory was given (`--ruleset ../x` names its
+    /// files `../x/rules/…`): its bundle's, which is what the app's telemetry carries.
+    @Test func theHashIsTheBundlesHoweverTheDirectoryIsNamed() throws {
+        let plain = try #require(Ruleset.load(directory: Self.root).ruleset)
+        let named = try #require(Ruleset.load(directory: Self.root, displayPrefix: "../somewhere/ruleset").ruleset)
+        #expect(named.sha256 == plain.sha256)
+        let bundled = try #require(Ruleset.load(bundle: Data(bundle(of: Self.root).utf8)).ruleset)
+        #expect(bundled.sha256 == plain.sha256)
+    }
+
     @Test func shippedBundleLoadsAndMatchesTheYAMLRuleset() throws {
         let text = bundle(of: Self.root)
         let load = Ruleset.load(bundle: Data(text.utf8))

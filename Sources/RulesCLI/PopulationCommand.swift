@@ -209,21 +209,8 @@ enum PopulationCommand {
     static func read(display: String, absolute: String, ruleset: Ruleset) -> (population: Population?, diagnostics: [Diagnostic], source: SourceFile?)
     {
         let (parsed, source) = FileReader.yaml(absolute, display: display)
-        var diagnostics = parsed.diagnostics
-        var population: Population?
-        if parsed.isClean {
-            if let document = parsed.documents.first(where: { !$0.isNull }) {
-                let loaded = PopulationLoader.load(document, file: display, source: source, ruleset: ruleset)
-                population = loaded.population
-                diagnostics += loaded.diagnostics
-            } else {
-                diagnostics.append(
-                    Diagnostic(
-                        code: "ruleset.not_a_document", severity: .error, file: display, location: .fileStart, message: "the file holds no population"
-                    ))
-            }
-        }
-        return (population, DiagnosticCollector(diagnostics).report(), source)
+        let loaded = PopulationLoader.load(parsed: parsed, file: display, source: source, ruleset: ruleset)
+        return (loaded.population, DiagnosticCollector(loaded.diagnostics).report(), source)
     }
 
     /// `--users`, `--days`, `--seed`, `--jobs` and `--shard`, as `population` and

@@ -147,25 +147,22 @@ enum PopulationFitCommand {
     static func read(
         _ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, features: String? = nil, keepsRows: Bool = false, _ io: CommandIO
     ) -> TelemetryReader? {
+        var reader: TelemetryReader
         if let features {
-            var reader = TelemetryReader(features: features)
-            for path in paths { readRegular(path, into: &reader) }
-            guard !reader.failed else {
-                for problem in reader.problems { io.err("error: \(problem)\n") }
-                return nil
+            // Rows stand for their users' lines; what follows reads them alike.
+            reader = TelemetryReader(features: features)
+        } else {
+            var keep: String?
+            if mixed == .majority {
+                var counting = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: .all)
+                for path in paths { readRegular(path, into: &counting) }
+                keep = counting.majority
             }
-            return reader
+            reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
+            reader.keepsRows = keepsRows
+            reader.knownRoutines = Set(ruleset.routines.map(\.id))
+            reader.knownTypes = Set(ruleset.notifications.map(\.id))
         }
-        var keep: String?
-        if mixed == .majority {
-            var counting = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: .all)
-            for path in paths { readRegular(path, into: &counting) }
-            keep = counting.majority
-        }
-        var reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
-        reader.keepsRows = keepsRows
-        reader.knownRoutines = Set(ruleset.routines.map(\.id))
-        reader.knownTypes = Set(ruleset.notifications.map(\.id))
         for path in paths { readRegular(path, into: &reader) }
         reader.finish()
         guard !reader.failed else {

@@ -72,18 +72,12 @@ extension LanguageServer {
     /// ruleset loaded) what `rules check` says of it against that ruleset.
     static func readAgainst(_ ruleset: Ruleset?, text: String, display: String, isScenario: Bool) -> [Diagnostic] {
         let parsed = YAMLReader.parse(text, file: display)
-        var found = parsed.diagnostics
-        guard parsed.isClean, let ruleset else { return found }
+        guard parsed.isClean, let ruleset else { return parsed.diagnostics }
         let source = SourceFile(path: display, text: text)
-        let nodes = parsed.documents.filter { !$0.isNull }
-        if isScenario {
-            for node in nodes { found += ScenarioLoader.load(node, file: display, source: source, ruleset: ruleset).diagnostics }
-        } else if let node = nodes.first {
-            found += PopulationLoader.load(node, file: display, source: source, ruleset: ruleset).diagnostics
-        } else {
-            found.append(
-                Diagnostic(
-                    code: "ruleset.not_a_document", severity: .error, file: display, location: .fileStart, message: "the file holds no population"))
+        guard isScenario else { return PopulationLoader.load(parsed: parsed, file: display, source: source, ruleset: ruleset).diagnostics }
+        var found = parsed.diagnostics
+        for node in parsed.documents where !node.isNull {
+            found += ScenarioLoader.load(node, file: display, source: source, ruleset: ruleset).diagnostics
         }
         return found
     }

@@ -149,6 +149,8 @@ import Testing
         #expect(all.contains { ($0["trial"] as? [String: Any])?.isEmpty == false })
         let fromQuery = CapturedRun(["population", "fit", "--features", queried, "--out", directory + "/duckdb/fitted.yaml"], in: Self.root)
         #expect(fromQuery.exitCode == .success, "\(fromQuery.stderr)")
+        // The same notes and warnings too: the unknown kinds counted in the rows are said as from the lines.
+        #expect(fromQuery.stderr == fit.stderr && fit.stderr.contains("zz_future 8"), "\(fromQuery.stderr)\n---\n\(fit.stderr)")
         #expect(try Self.read(directory + "/duckdb/fitted.yaml") == Self.read(directory + "/lines/fitted.yaml"))
     }
 

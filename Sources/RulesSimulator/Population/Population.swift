@@ -155,6 +155,24 @@ package struct PopulationLoader {
         return (failed ? nil : population, loader.reader.diagnostics)
     }
 
+    /// A parsed population file: its YAML's diagnostics, then the population of its first
+    /// document (a file with none is said to hold no population). `rules check`, `rules
+    /// population` and the language server read population files through this.
+    package static func load(
+        parsed: ParsedDocuments, file: String, source: SourceFile?, ruleset: Ruleset
+    ) -> (
+        population: Population?, diagnostics: [Diagnostic]
+    ) {
+        guard parsed.isClean else { return (nil, parsed.diagnostics) }
+        guard let document = parsed.documents.first(where: { !$0.isNull }) else {
+            let none = Diagnostic(
+                code: "ruleset.not_a_document", severity: .error, file: file, location: .fileStart, message: "the file holds no population")
+            return (nil, parsed.diagnostics + [none])
+        }
+        let loaded = load(document, file: file, source: source, ruleset: ruleset)
+        return (loaded.population, parsed.diagnostics + loaded.diagnostics)
+    }
+
     mutating func population(_ node: YAMLNode) -> Population? {
         guard let fields = reader.fields(node, "a population", allowed: Self.topKeys, required: ["seed", "users", "days", "start", "groups"])
         else { return nil }

@@ -220,6 +220,10 @@ import Testing
         let node = try #require(JSONReader.parse(Array(json.utf8), file: "r.json").documents.first)
         let back = try AnswersTally.read(answers: node["answers"], effects: node["effects"])
         #expect(back?.unshown == answers.unshown)
+        // The page says it under the type, so the number column stays narrow on a phone.
+        let header = PopulationHeader(name: "t", file: "t.yaml", users: 40, days: 5, seed: 2, start: 0, rulesetSHA256: "", populationSHA256: "")
+        let page = PopulationReport.html(tally, header: header)
+        #expect(page.contains("<br/><small>\(answers.unshown["morning_checkin"] ?? 0) of them to devices that show nothing</small></td><td class=n>"))
     }
 
     /// The work bound counts what acts add to a day (an opening, a log or a checklist's ticks,

@@ -75,9 +75,12 @@ extension PopulationReport {
         var rows = ""
         for type in tally.types {
             let suppressed = (tally.suppressed[type] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(grouped($0.value))" }
+            // Deliveries to devices that show nothing: said under the type (a line that wraps), as
+            // the routes table explains "none", so the number column stays narrow at 390 px.
             let unseen = tally.answers?.unshown[type] ?? 0
-            let delivered = grouped(tally.delivered[type] ?? 0) + (unseen > 0 ? " (\(grouped(unseen)) to devices that show nothing)" : "")
-            rows += "<tr><td>\(escape(type))</td><td class=n>\(delivered)</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"
+            let note = unseen > 0 ? "<br/><small>\(grouped(unseen)) of them to devices that show nothing</small>" : ""
+            rows +=
+                "<tr><td>\(escape(type))\(note)</td><td class=n>\(grouped(tally.delivered[type] ?? 0))</td><td>\(escape(suppressed.joined(separator: ", ")))</td></tr>"
         }
         func shares(_ values: [String: Int]) -> String {
             values.sorted { $0.key < $1.key }.map {

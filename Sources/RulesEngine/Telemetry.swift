@@ -72,10 +72,23 @@ public struct Telemetry: Sendable {
     /// `noticesOff`: when the device stopped showing this app's notices (the user switched them
     /// off in the system's settings; nil: never) — the app reads the permission at each run and
     /// sends a `notices` line when it differs from what it last read (at first: on).
+    /// `sequence`: the number of lines sent for this user before these (0 at first). Each line
+    /// carries `seq`, one more than the line before it, so a table of events, which keeps no
+    /// file's order, orders a user's lines as the app wrote them (an answer and the log it caused
+    /// share a minute); the app keeps `sequence + lines.count` for its next batch.
     public func lines(
-        records: [EngineRecord], withheld: [Withheld] = [], routines: [String] = [], noticesOff: Date? = nil, clock: LocalClock
+        records: [EngineRecord], withheld: [Withheld] = [], routines: [String] = [], noticesOff: Date? = nil, clock: LocalClock,
+        sequence: Int = 0
     ) -> [String] {
         var out: [String] = []
+        func add(at: Date, _ kind: String, _ fields: [(String, JSONValue)]) {
+            let (day, minute) = place(at, clock: clock)
+            add(day: day, minute: minute, kind, fields)
+        }
+        func add(day: Int, minute: Int, _ kind: String, _ fields: [(String, JSONValue)]) {
+            let seq = sequence + out.count
+            out.append(line(day: day, minute: minute, seq: seq, kind, fields))
+        }
         var held: [Withheld: Int] = [:]
         for item in withheld { held[item, default: 0] += 1 }
         var routinesSent = routines.isEmpty
@@ -83,44 +96,46 @@ public struct Telemetry: Sendable {
         for record in records {
             if case .appRun = record.kind {
                 if !routinesSent {
-                    for routine in routines.sorted() { out.append(line(at: record.at, clock: clock, "routine", [("routine", .string(routine))])) }
+                    for routine in routines.sorted() { add(at: record.at, "routine", [("routine", .string(routine))]) }
                     routinesSent = true
                 }
                 let on = noticesOff.map { record.at < $0 } ?? true
                 if on != noticesOn {
                     noticesOn = on
-                    out.append(line(at: record.at, clock: clock, "notices", [("on", .bool(on))]))
+                    add(at: record.at, "notices", [("on", .bool(on))])
                 }
             }
             if case .settingsChanged(let values) = record.kind {
-                for fields in settingLines(values) { out.append(line(at: record.at, clock: clock, "setting", fields)) }
+                for fields in settingLines(values) { add(at: record.at, "setting", fields) }
                 continue
             }
             if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
                 held[Withheld(at: record.at, type: request.type)] = count - 1
-                out.append(line(at: record.at, clock: clock, "withheld", Self.notice(request)))
+                add(at: record.at, "withheld", Self.notice(request))
                 continue
             }
             if case .dayClosed(let close) = record.kind {
                 // The day a close is about, at its end (it happens at the next day's start).
-                out.append(line(day: close.day, minute: 1_440, "day", [("result", .string(close.result.rawValue))]))
+                add(day: close.day, minute: 1_440, "day", [("result", .string(close.result.rawValue))])
                 continue
             }
-            if let (kind, fields) = fields(record.kind) { out.append(line(at: record.at, clock: clock, kind, fields)) }
+            if let (kind, fields) = fields(record.kind) { add(at: record.at, kind, fields) }
         }
         return out
     }
 
-    func line(at: Date, clock: LocalClock, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
+    /// The logical day of `at` and its minute since the day began.
+    func place(_ at: Date, clock: LocalClock) -> (day: Int, minute: Int) {
         let (day, seconds) = clock.logical(at, dayStart: ruleset.dayStartsAt)
-        return line(day: day, minute: ((seconds - ruleset.dayStartsAt) % 86_400 + 86_400) % 86_400 / 60, kind, fields)
+        return (day, ((seconds - ruleset.dayStartsAt) % 86_400 + 86_400) % 86_400 / 60)
     }
 
     /// `minute`: minutes since the logical day began (`day_starts_at`), 0–1439; 1440 for a close.
-    func line(day: Int, minute: Int, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
+    /// `seq`: the line's number among the user's lines.
+    func line(day: Int, minute: Int, seq: Int, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
         let head: [(String, JSONValue)] = [
             ("v", .int(Self.version)), ("user", .string(user)), ("ruleset", .string(rulesetKey)), ("day", .int(day)), ("minute", .int(minute)),
-            ("kind", .string(kind)),
+            ("seq", .int(seq)), ("kind", .string(kind)),
         ]
         return JSONValue.object(head + fields).rendered()
     }

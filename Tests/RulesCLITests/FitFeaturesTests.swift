@@ -213,6 +213,44 @@ import Testing
         #expect(try Self.read(directory + "/" + engine + "/fitted.yaml") == Self.read(reference + "/lines/fitted.yaml"))
     }
 
+    /// A table of events keeps no file's order. The lines reversed and dealt into two files, each
+    /// user's order comes from `seq` (the number the app gives each of a user's lines), and the
+    /// rows are the reader's; without `seq` the same shuffle gives other rows (the test sees order).
+    @Test func linesInAnyOrderGiveTheSameRowsBySeq() throws {
+        let all = try Self.read(Self.engineTelemetry + "/telemetry-000001.jsonl").split(separator: "\n").map(String.init)
+        // The lines this suite added copy another line's `seq`: their users are left out here.
+        let added = Set(
+            all.filter { $0.contains("zz_future") }.compactMap { line in
+                line.range(of: #""user":""#).map { String(line[$0.upperBound...].prefix(32)) }
+            })
+        #expect(added.count == 8)
+        let lines = all.filter { line in !added.contains { line.contains($0) } }
+        let reference = try Self.values(Self.engineReference.directory + "/reference.jsonl").filter { !added.contains($0.key) }
+        #expect(reference.count == 292)
+        func shuffled(_ name: String, _ lines: [String]) throws -> String {
+            let directory = Fixtures.temporaryDirectory() + "/" + name
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let reversed = Array(lines.reversed())
+            for part in 0..<2 {
+                let dealt = reversed.indices.filter { $0 % 2 == part }.map { reversed[$0] }
+                try (dealt.joined(separator: "\n") + "\n").write(toFile: directory + "/part-\(part).jsonl", atomically: true, encoding: .utf8)
+            }
+            return directory
+        }
+        let numbered = try shuffled("numbered", lines)
+        for engine in ["duckdb", "chdb"] {
+            let out = numbered + "/" + engine + ".rows"
+            let query = try Self.features(engine, out, numbered)
+            try #require(query.status == 0, "\(query.said)")
+            #expect(try Self.values(out) == reference, "\(engine): rows in any order are the reader's")
+        }
+        let unnumbered = lines.map { Self.replacing(#","seq":[0-9]+"#, with: "", in: $0) }
+        let stripped = try shuffled("stripped", unnumbered)
+        let query = try Self.features("duckdb", stripped + "/duckdb.rows", stripped)
+        try #require(query.status == 0, "\(query.said)")
+        #expect(try Self.values(stripped + "/duckdb.rows") != reference, "without seq, reversed lines are other users")
+    }
+
     /// One line changed in a way a feature should see, and that feature of that user changes —
     /// in the reader's rows and in the query's alike — and nothing else of anyone.
     @Test(arguments: ["log", "tick", "response", "withheld", "setting"])

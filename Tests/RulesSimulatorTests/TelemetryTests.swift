@@ -111,16 +111,20 @@ import Testing
             EngineRecord(at: at(21), kind: .appRun(cause: .open, synced: false)),
         ]
         let telemetry = Telemetry(ruleset: ShippedRuleset.ruleset, installID: "install", key: Self.key)
-        let lines = telemetry.lines(records: records, routines: ["water", "study"], noticesOff: at(13), clock: clock)
+        // The app has sent 7 lines of this user before: these are numbered from 7 on.
+        let lines = telemetry.lines(records: records, routines: ["water", "study"], noticesOff: at(13), clock: clock, sequence: 7)
         let tails = lines.map { line in line.components(separatedBy: "\"minute\":").last ?? "" }
         #expect(
             tails == [
-                #"240,"kind":"routine","routine":"study"}"#, #"240,"kind":"routine","routine":"water"}"#, #"240,"kind":"run","cause":"open"}"#,
-                #"240,"kind":"setting","key":"bedtime","at":1410}"#, #"240,"kind":"setting","key":"reminders","routine":"water","at":900}"#,
-                #"240,"kind":"setting","type":"routine_reminder","on":true}"#, #"240,"kind":"setting","key":"tone","choice":"cold_persistent"}"#,
-                #"480,"kind":"setting","key":"bedtime","set":false}"#, #"480,"kind":"setting","key":"reminders","set":false}"#,
-                #"480,"kind":"setting","type":"routine_reminder","on":false}"#, #"1020,"kind":"notices","on":false}"#,
-                #"1020,"kind":"run","cause":"open"}"#,
+                #"240,"seq":7,"kind":"routine","routine":"study"}"#, #"240,"seq":8,"kind":"routine","routine":"water"}"#,
+                #"240,"seq":9,"kind":"run","cause":"open"}"#,
+                #"240,"seq":10,"kind":"setting","key":"bedtime","at":1410}"#,
+                #"240,"seq":11,"kind":"setting","key":"reminders","routine":"water","at":900}"#,
+                #"240,"seq":12,"kind":"setting","type":"routine_reminder","on":true}"#,
+                #"240,"seq":13,"kind":"setting","key":"tone","choice":"cold_persistent"}"#,
+                #"480,"seq":14,"kind":"setting","key":"bedtime","set":false}"#, #"480,"seq":15,"kind":"setting","key":"reminders","set":false}"#,
+                #"480,"seq":16,"kind":"setting","type":"routine_reminder","on":false}"#, #"1020,"seq":17,"kind":"notices","on":false}"#,
+                #"1020,"seq":18,"kind":"run","cause":"open"}"#,
             ], "\(tails)")
     }
 

@@ -32,6 +32,8 @@ SELECT
     JSONExtract(line, 'wake', 'Nullable(Float64)') AS wake,
     JSONExtract(line, 'steps', 'Nullable(Float64)') AS steps,
     trunc(steps) AS steps_whole,
-    row_number() OVER (ORDER BY file, n) AS o
+    -- A user's lines in the order the app wrote them: by `seq` (lines written before it was are
+    -- first, in the files' order), then the place in the file.
+    row_number() OVER (PARTITION BY JSONExtract(line, 'user', 'String') ORDER BY JSONExtract(line, 'seq', 'Nullable(Int64)') NULLS FIRST, file, n) AS o
 FROM lines
 WHERE trim(line) <> '';

@@ -31,6 +31,8 @@ SELECT
     (line -> '$.wake')::DOUBLE AS wake,
     (line -> '$.steps')::DOUBLE AS steps,
     trunc((line -> '$.steps')::DOUBLE) AS steps_whole,
-    row_number() OVER (ORDER BY file, n) AS o
+    -- A user's lines in the order the app wrote them: by `seq` (lines written before it was are
+    -- first, in the files' order), then the place in the file.
+    row_number() OVER (PARTITION BY line ->> '$.user' ORDER BY (line ->> '$.seq')::BIGINT NULLS FIRST, file, n) AS o
 FROM lines
 WHERE trim(line) <> '';

@@ -12,9 +12,10 @@
 -- `routine`, `response`, `setting_key`, `choice`, `route`, `result`, `steps_permission`,
 -- `sleep_permission`), the numbers as doubles with booleans as 1 and 0 (`value`, `checked`,
 -- `turned_on`, `is_set`, `at_minute`, `sleep`, `wake`, `steps`, `steps_whole`: steps with the
--- fraction cut off) and `o`, the line's place: by file, then place in the file. A user's lines are
--- in time order in the file (the reader refuses them otherwise), and an answer and the log it
--- caused share a minute: `o`, not the clock, orders them.
+-- fraction cut off) and `o`, the line's place among the user's lines: by `seq`, the number the app
+-- gives each line of a user, then (lines written before `seq` was) by file and place in the file.
+-- A user's lines are in time order (the reader refuses them otherwise), and an answer and the log
+-- it caused share a minute: `o`, not the clock, orders them; `o` is compared only with the same user's.
 
 -- @table kinds
 SELECT 'run' AS kind UNION ALL SELECT 'log' UNION ALL SELECT 'tick' UNION ALL SELECT 'delivery' UNION ALL SELECT 'response'

@@ -34,6 +34,8 @@ SELECT
     try_cast(get_json_object(line, '$.steps') AS DOUBLE) AS steps,
     -- The whole steps (Spark's own rounding functions return integers, which a double may exceed).
     try_cast(get_json_object(line, '$.steps') AS DOUBLE) - try_cast(get_json_object(line, '$.steps') AS DOUBLE) % 1D AS steps_whole,
-    row_number() OVER (ORDER BY file, n) AS o
+    -- A user's lines in the order the app wrote them: by `seq` (lines written before it was are
+    -- first, in the files' order), then the place in the file.
+    row_number() OVER (PARTITION BY get_json_object(line, '$.user') ORDER BY CAST(get_json_object(line, '$.seq') AS BIGINT) NULLS FIRST, file, n) AS o
 FROM lines
 WHERE trim(line) <> '';

@@ -18,7 +18,7 @@ package struct TelemetryLine: Sendable, Equatable {
 
     /// The keys a line may have.
     static let keys: Set<String> = [
-        "v", "user", "ruleset", "day", "minute", "kind", "cause", "type", "action", "intent", "routine", "value", "item", "checked", "on",
+        "v", "user", "ruleset", "day", "minute", "seq", "kind", "cause", "type", "action", "intent", "routine", "value", "item", "checked", "on",
         "response", "steps_permission", "sleep_permission", "sleep", "wake", "steps", "route", "result", "key", "choice", "at", "set",
     ]
 
@@ -176,6 +176,8 @@ package struct TelemetryLine: Sendable, Equatable {
                     if key == "day" { line.day = Int(number) } else { line.minute = Int(number) }
                 case "user", "ruleset", "kind": return Problem(message: "'\(key)' is not an identifier")
                 case "value" where number < 0: return Problem(message: "'value' \(Knob.decimal(number)) is negative: a logged amount never is")
+                case "seq" where number < 0 || number != number.rounded():
+                    return Problem(message: "'seq' \(Knob.decimal(number)) is not a line's number (a whole number from 0)")
                 default: line.numbers[key] = number
                 }
             }

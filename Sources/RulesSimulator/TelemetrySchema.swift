@@ -45,7 +45,12 @@ package enum TelemetrySchema {
             ("ruleset", string("the first 16 hex digits of the ruleset's SHA-256", pattern: "^[0-9a-f]{16}$")),
             ("day", integer("the logical day, in days since 1970-01-01", 0, 200_000)),
             ("minute", integer("minutes since the logical day began (day_starts_at); 1440 for a day's close", 0, 1_440)),
-            ("seq", integer("the line's number among the user's lines, one more than the line before (absent in lines written before it was)", 0, 1_000_000_000)),
+            (
+                "seq",
+                integer(
+                    "the line's number among the user's lines, one more than the line before (absent in lines written before it was)", 0,
+                    1_000_000_000)
+            ),
             ("kind", words("what happened", kinds.map(\.kind))),
             ("cause", string("why the app ran: open, log, check, widget, notification, notification_action, action, settings, …")),
             ("type", string("a notification type of the ruleset")), ("action", string("a notification's or route's action")),

@@ -128,7 +128,10 @@ import Testing
             ),
             ("a ruleset that is no key", [first.replacingOccurrences(of: String(key), with: "office")] + lines, "'ruleset' is not a ruleset's key"),
             ("a negative amount", [negative] + lines, "is negative: a logged amount never is"),
-            ("a line number that is none", [first.replacingOccurrences(of: #""seq":0,"#, with: #""seq":1.5,"#)] + lines, "'seq' 1.5 is not a line's number"),
+            (
+                "a line number that is none", [first.replacingOccurrences(of: #""seq":0,"#, with: #""seq":1.5,"#)] + lines,
+                "'seq' 1.5 is not a line's number"
+            ),
             ("a truncated line", lines + [String(first.prefix(12))], "the line ends before its object does (a truncated line?)"),
         ]
     }

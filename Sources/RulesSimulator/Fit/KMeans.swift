@@ -3,8 +3,7 @@ import Foundation
 /// k-means with k-means++ seeding from a fixed seed (Arthur & Vassilvitskii 2007), the best of
 /// five starts, and the
 /// number of groups chosen by a stated criterion: the largest mean silhouette (Rousseeuw 1987)
-/// over K = 2 … `maxGroups`, worked out on at most 2,000 users spread evenly over the sorted
-/// users; one group when no K reaches a mean silhouette of 0.25 (no structure worth naming).
+/// over K = 2 … `maxGroups`, worked out on at most 2,000 users drawn with a fixed seed; one group when no K reaches a mean silhouette of 0.25 (no structure worth naming).
 /// Groups of fewer than `minimumSize` are merged into the nearest larger one.
 package enum KMeans {
     /// Assignments of `points` (rows of equal length) to `k` groups, and the sum of squared
@@ -59,26 +58,51 @@ package enum KMeans {
         return (labels, sse(points, labels, centres.count))
     }
 
+    /// The most users the centres are found from: above it, k-means runs on this many drawn
+    /// without replacement (a fixed seed; a draw, not an even spread, which an order with a period
+    /// would alias) and every user joins the nearest of the centres found (a million users'
+    /// centres are those of 20,000 to well within a feature's rounding).
+    static let clusteredAtMost = 20_000
+
     /// The groups for `k` (or chosen by silhouette when nil), groups below `minimumSize` merged.
     package static func groups(_ points: [[Double]], k: Int?, maxGroups: Int = 8, minimumSize: Int, seed: UInt64) -> [Int] {
         let n = points.count
         let largest = Swift.max(1, Swift.min(maxGroups, n / Swift.max(1, minimumSize)))
-        if let k { return merged(points, cluster(points, k: Swift.min(k, largest), seed: seed).labels, minimumSize: minimumSize) }
+        if let k { return merged(points, clustered(points, k: Swift.min(k, largest), seed: seed), minimumSize: minimumSize) }
         var best: (labels: [Int], score: Double) = (Array(repeating: 0, count: n), 0.25)
         for candidate in stride(from: 2, through: largest, by: 1) {
-            let labels = merged(points, cluster(points, k: candidate, seed: seed).labels, minimumSize: minimumSize)
+            let labels = merged(points, clustered(points, k: candidate, seed: seed), minimumSize: minimumSize)
             let score = silhouette(points, labels)
             if score > best.score + 1e-9 { best = (labels, score) }
         }
         return best.labels
     }
 
-    /// The mean silhouette of a labelling, over at most 2,000 points spread evenly.
+    /// `cluster`'s labels, the centres found from at most `clusteredAtMost` points drawn
+    /// and every point labelled by the nearest centre.
+    static func clustered(_ points: [[Double]], k: Int, seed: UInt64) -> [Int] {
+        guard points.count > clusteredAtMost else { return cluster(points, k: k, seed: seed).labels }
+        let sample = drawn(clusteredAtMost, of: points.count, seed: seed).map { points[$0] }
+        let labels = cluster(sample, k: k, seed: seed).labels
+        let centres = means(sample, labels, k, fallback: Array(repeating: sample[0], count: k))
+        return points.map { point in centres.indices.min { distance(point, centres[$0]) < distance(point, centres[$1]) } ?? 0 }
+    }
+
+    /// `count` of the indices `0..<n` drawn without replacement from a fixed seed, in order
+    /// (all of them when `n` ≤ `count`): a draw, because an even spread aliases any order with a period.
+    static func drawn(_ count: Int, of n: Int, seed: UInt64) -> [Int] {
+        guard n > count else { return Array(0..<n) }
+        var random = SplitMix64(mixing: seed, 0x7361_6D70_6C65)
+        var order = Array(0..<n)
+        for index in 0..<count { order.swapAt(index, index + Int(random.next() % UInt64(n - index))) }
+        return order[..<count].sorted()
+    }
+
+    /// The mean silhouette of a labelling, over at most 2,000 points drawn.
     static func silhouette(_ points: [[Double]], _ labels: [Int]) -> Double {
         let k = (labels.max() ?? 0) + 1
         guard k > 1 else { return 0 }
-        let step = Swift.max(1, points.count / 2_000)
-        let sample = Array(stride(from: 0, to: points.count, by: step))
+        let sample = drawn(2_000, of: points.count, seed: 0x5349_4C48)
         var total = 0.0
         for i in sample {
             var sums = Array(repeating: 0.0, count: k)

@@ -251,6 +251,24 @@ import Testing
         #expect(try Self.values(stripped + "/duckdb.rows") != reference, "without seq, reversed lines are other users")
     }
 
+    /// A path an engine would read as a pattern (`a{b}` is `ab` to ClickHouse) could read other
+    /// files than those named; an output among the inputs would be overwritten. Both refused up
+    /// front, nothing written.
+    @Test func pathsThatWouldReadOtherFilesAreRefused() throws {
+        let directory = Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let line = String(try Self.read(Self.engineTelemetry + "/telemetry-000001.jsonl").split(separator: "\n")[0]) + "\n"
+        for name in ["a{b}.jsonl", "ab.jsonl"] { try line.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+        let patterned = try Self.features("chdb", directory + "/out.rows", directory + "/a{b}.jsonl")
+        #expect(patterned.status == 2 && patterned.said.contains("a{b}.jsonl': the path holds a character"), "\(patterned.said)")
+        let listed = try Self.features("duckdb", directory + "/out.rows", directory)
+        #expect(listed.status == 2 && listed.said.contains("read as a pattern"), "\(listed.said)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out.rows"))
+        let onItself = try Self.features("duckdb", directory + "/ab.jsonl", directory + "/ab.jsonl")
+        #expect(onItself.status == 2 && onItself.said.contains("the output is one of the telemetry files"), "\(onItself.said)")
+        #expect(try Self.read(directory + "/ab.jsonl") == line)
+    }
+
     /// One line changed in a way a feature should see, and that feature of that user changes —
     /// in the reader's rows and in the query's alike — and nothing else of anyone.
     @Test(arguments: ["log", "tick", "response", "withheld", "setting"])

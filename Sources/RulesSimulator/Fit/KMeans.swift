@@ -1,10 +1,11 @@
 import Foundation
 
 /// k-means with k-means++ seeding from a fixed seed (Arthur & Vassilvitskii 2007), the best of
-/// five starts, and the
-/// number of groups chosen by a stated criterion: the largest mean silhouette (Rousseeuw 1987)
-/// over K = 2 … `maxGroups`, worked out on at most 2,000 users drawn with a fixed seed; one group when no K reaches a mean silhouette of 0.25 (no structure worth naming).
-/// Groups of fewer than `minimumSize` are merged into the nearest larger one.
+/// five starts, and the number of groups chosen by a stated criterion: the largest mean
+/// silhouette (Rousseeuw 1987) over K = 2 … `maxGroups`, worked out on at most 2,000 users
+/// drawn with a fixed seed; one group when no K reaches a mean silhouette of 0.25 (no
+/// structure worth naming). Groups of fewer than `minimumSize` are merged into the nearest
+/// larger one.
 package enum KMeans {
     /// Assignments of `points` (rows of equal length) to `k` groups, and the sum of squared
     /// distances to their centres.
@@ -26,13 +27,13 @@ package enum KMeans {
         }
         var random = SplitMix64(mixing: seed, 0x6B6D_6561_6E73)
         var centres = [points[Int(random.next() % UInt64(points.count))]]
-        var nearest = points.map { distance($0, centres[0]) }
+        var reach = points.map { distance($0, centres[0]) }
         while centres.count < k {
-            let total = nearest.reduce(0, +)
+            let total = reach.reduce(0, +)
             guard total > 0 else { break }
             var pick = random.uniform() * total
             var chosen = points.count - 1
-            for (index, d) in nearest.enumerated() {
+            for (index, d) in reach.enumerated() {
                 pick -= d
                 if pick <= 0 {
                     chosen = index
@@ -40,13 +41,13 @@ package enum KMeans {
                 }
             }
             centres.append(points[chosen])
-            for index in points.indices { nearest[index] = Swift.min(nearest[index], distance(points[index], points[chosen])) }
+            for index in points.indices { reach[index] = Swift.min(reach[index], distance(points[index], points[chosen])) }
         }
         var labels = Array(repeating: 0, count: points.count)
         for _ in 0..<iterations {
             var changed = false
             for (index, point) in points.enumerated() {
-                let best = centres.indices.min { distance(point, centres[$0]) < distance(point, centres[$1]) } ?? 0
+                let best = nearest(point, centres)
                 if best != labels[index] {
                     labels[index] = best
                     changed = true
@@ -85,7 +86,22 @@ package enum KMeans {
         let sample = drawn(clusteredAtMost, of: points.count, seed: seed).map { points[$0] }
         let labels = cluster(sample, k: k, seed: seed).labels
         let centres = means(sample, labels, k, fallback: Array(repeating: sample[0], count: k))
-        return points.map { point in centres.indices.min { distance(point, centres[$0]) < distance(point, centres[$1]) } ?? 0 }
+        return points.map { nearest($0, centres) }
+    }
+
+    /// The index of the centre nearest to `point` (the first of equals; 0 when there is none).
+    static func nearest(_ point: [Double], _ centres: [[Double]]) -> Int {
+        guard let first = centres.first else { return 0 }
+        var best = 0
+        var least = distance(point, first)
+        for index in centres.indices.dropFirst() {
+            let d = distance(point, centres[index])
+            if d < least {
+                best = index
+                least = d
+            }
+        }
+        return best
     }
 
     /// `count` of the indices `0..<n` drawn without replacement from a fixed seed, in order

@@ -11,14 +11,11 @@ import RulesCLI
 /// the fit's alone, next to reading the same bytes line by line with Foundation's JSON.
 enum FitBenchmark {
     static func run(repository: String) {
-        let directory = repository + "/.build/bench-telemetry"
         // Everything heavy in children of their own, the fit's first: a child forked from a parent
         // that has read a gigabyte starts with the parent's pages, and its peak would be the parent's.
-        if !FileManager.default.fileExists(atPath: directory + "/telemetry-000010.jsonl") {
-            guard child(["telemetry-child", directory], repository: repository) != nil else {
-                print("fit: the telemetry could not be written")
-                return
-            }
+        guard let directory = telemetry(repository: repository) else {
+            print("fit: the telemetry could not be written")
+            return
         }
         guard let (seconds, rss) = child(["fit-child", directory], repository: repository) else {
             print("fit: the child process failed")
@@ -41,6 +38,47 @@ enum FitBenchmark {
             "fit: \(Measure.format(seconds, decimals: 1)) s for 10,000 users x 28 days (\(lines) lines, \(bytes / 1_000_000) MB), peak memory \(rss / 1024) MB "
                 + "(goals ≤ 30 s, < 512 MB); Foundation's JSON reads the same lines in \(Measure.format(json, decimals: 1)) s "
                 + "(the fit takes \(Measure.format(seconds / json, decimals: 2))x that)")
+    }
+
+    /// The warehouse loop on the same telemetry, by `scripts/bench-warehouse` (each step a process
+    /// of its own, its wall time and peak memory): the features query on DuckDB, chDB and Spark
+    /// local (`BENCH_ENGINES` to choose), `fit --features` on its rows and on a million users'
+    /// rows, `fit` and `fit --check` on 200,000 users of one line. Its lines are printed as they come.
+    static func warehouse(repository: String) {
+        guard let directory = telemetry(repository: repository) else {
+            print("warehouse: the telemetry could not be written")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let engines = ProcessInfo.processInfo.environment["BENCH_ENGINES"] ?? "duckdb,chdb,spark"
+        process.arguments = [
+            "python3", repository + "/scripts/bench-warehouse", directory, repository + "/.build/bench-warehouse", "--rules",
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path, "rules-child", "--engines", engines,
+        ]
+        process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        guard (try? process.run()) != nil else {
+            print("warehouse: python3 could not be started")
+            return
+        }
+        process.waitUntilExit()
+        if process.terminationStatus != 0 { print("warehouse: a step failed (said above)") }
+    }
+
+    /// The benchmark's telemetry directory, written (in a child) unless it is there already.
+    static func telemetry(repository: String) -> String? {
+        let directory = repository + "/.build/bench-telemetry"
+        if FileManager.default.fileExists(atPath: directory + "/telemetry-000010.jsonl") { return directory }
+        return child(["telemetry-child", directory], repository: repository) == nil ? nil : directory
+    }
+
+    /// In a child: `rules ARGUMENTS` as the command line runs them (in the repository), its
+    /// output dropped and its exit status the command's.
+    static func rulesChild(_ arguments: [String], repository: String) -> Never {
+        let io = CommandIO(
+            out: { _ in }, err: { FileHandle.standardError.write(Data($0.utf8)) }, stdoutIsTerminal: false, environment: [:],
+            currentDirectory: repository)
+        exit(RulesCLI.run(arguments: arguments, io: io).rawValue)
     }
 
     /// In a child: the telemetry of 10,000 office workers × 28 days, 30 % withheld.

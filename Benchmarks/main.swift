@@ -1,11 +1,14 @@
 import Foundation
 
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [fit] [population-memory]
+//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [fit] [warehouse] [population-memory]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "fit-child" {
     FitBenchmark.fitChild(CommandLine.arguments[2], repository: repositoryRoot())
+}
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "rules-child" {
+    FitBenchmark.rulesChild(Array(CommandLine.arguments.dropFirst(2)), repository: repositoryRoot())
 }
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "telemetry-child" {
     FitBenchmark.telemetryChild(CommandLine.arguments[2], repository: repositoryRoot())
@@ -26,6 +29,8 @@ if wants("lsp") { LanguageServerBenchmark.run(repository: repositoryRoot()) }
 if wants("tune") { TuneBenchmark.run(repository: repositoryRoot()) }
 // Minutes long the first time (it writes the telemetry): only when named.
 if selected.contains("fit") { FitBenchmark.run(repository: repositoryRoot()) }
+// Tens of minutes (three engines, a million users' rows): only when named.
+if selected.contains("warehouse") { FitBenchmark.warehouse(repository: repositoryRoot()) }
 // Minutes long: only when named.
 if selected.contains("population-memory") { PopulationBenchmark.memory(repository: repositoryRoot()) }
 

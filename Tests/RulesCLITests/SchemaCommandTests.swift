@@ -19,8 +19,14 @@ import Testing
     @Test func committedSchemasAreUpToDate() throws {
         let root = Fixtures.repositoryRoot()
         let directory = Fixtures.temporaryDirectory()
-        _ = CapturedRun(["schema", "--out", directory], in: root)
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+        let run = CapturedRun(["schema", "--out", directory], in: root)
+        try #require(run.exitCode == .success, "\(run.stderr)")
+        // The same files both ways: a schema the command stopped writing is stale too, and a run
+        // that wrote nothing must not pass by comparing nothing.
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        let committed = try FileManager.default.contentsOfDirectory(atPath: root + "/schemas").filter { $0.hasSuffix(".json") }.sorted()
+        #expect(written.count >= 5 && written == committed, "written \(written), committed \(committed)")
+        for name in written {
             let fresh = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
             let committed = try? String(contentsOfFile: root + "/schemas/" + name, encoding: .utf8)
             #expect(fresh == committed, "schemas/\(name) is stale: run 'swift run rules schema --out schemas'")

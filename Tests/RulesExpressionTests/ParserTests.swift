@@ -60,7 +60,10 @@ import Testing
         #expect(tree.range == TextRange(0, 37))
         #expect(lhs.range == TextRange(0, 12))
         #expect(rhs.range == TextRange(16, 37))
-        guard case .binary(_, let fact, let literal) = rhs.kind else { return }
+        guard case .binary(_, let fact, let literal) = rhs.kind else {
+            Issue.record("the right side is not a comparison")
+            return
+        }
         #expect(fact.range == TextRange(16, 31))
         #expect(literal.range == TextRange(34, 37))
     }

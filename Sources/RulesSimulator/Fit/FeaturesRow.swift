@@ -64,7 +64,7 @@ package enum FeaturesRow {
             ("deliveries", .int(user.deliveries)), ("withheld", .int(user.withheld)), ("opened", .int(user.opened)),
             ("ignored", .int(user.ignored)), ("acted", .int(user.acted)), ("skips", .int(user.skips)),
             ("steps_granted", optional(user.stepsGranted)), ("sleep_granted", optional(user.sleepGranted)),
-            ("sleep", numbers(user.sleep)), ("wake", numbers(user.wake)), ("steps", numbers(user.steps)),
+            ("sleep", numbers(user.sleep.values)), ("wake", numbers(user.wake.values)), ("steps", numbers(user.steps.values)),
             ("ignored_by_type", counts(user.ignoredByType)), ("switched_off", .array(user.switchedOff.sorted().map(JSONValue.string))),
             ("route_days", counts(user.routeDays)), ("result_days", counts(user.resultDays)), ("trial", trial), ("ran", .bool(user.ran)),
             ("enabled", user.enabled.map { .array($0.sorted().map(JSONValue.string)) } ?? .null),
@@ -230,7 +230,7 @@ private struct FieldReader {
             user: try text("user", fields["user"]), ruleset: try text("ruleset", fields["ruleset"]), firstDay: try day("first_day"),
             lastDay: try day("last_day"), unknownKinds: try counts("unknown_kinds"))
         guard identity.firstDay <= identity.lastDay else { throw fail("last_day", "on or after first_day") }
-        var user = UserFeatures()
+        var user = UserCounts()
         user.days = try int("days")
         var opens = [Double](repeating: 0, count: OpenBin.count)
         var minutes = [Double](repeating: 0, count: OpenBin.count)
@@ -244,9 +244,9 @@ private struct FieldReader {
         (user.deliveries, user.withheld, user.opened) = (try int("deliveries"), try int("withheld"), try int("opened"))
         (user.ignored, user.acted, user.skips) = (try int("ignored"), try int("acted"), try int("skips"))
         (user.stepsGranted, user.sleepGranted) = (try bool("steps_granted"), try bool("sleep_granted"))
-        user.sleep = try numbers("sleep", fields["sleep"], count: 3)
-        user.wake = try numbers("wake", fields["wake"], count: 3)
-        user.steps = try numbers("steps", fields["steps"], count: 3)
+        user.sleep = Moments(try numbers("sleep", fields["sleep"], count: 3))
+        user.wake = Moments(try numbers("wake", fields["wake"], count: 3))
+        user.steps = Moments(try numbers("steps", fields["steps"], count: 3))
         user.ignoredByType = try counts("ignored_by_type")
         user.switchedOff = Set(try texts("switched_off") ?? [])
         (user.routeDays, user.resultDays) = (try counts("route_days"), try counts("result_days"))
@@ -267,12 +267,12 @@ private struct FieldReader {
             throw fail("notices_off_after", "a place (1…5) where a delivery was seen, 0 or null")
         }
         user.notices = notices
-        user.deliveredByPlace = try ints("delivered_by_place", count: 4)
-        user.ignoredByPlace = try ints("ignored_by_place", count: 4)
+        user.deliveredByPlace = PlaceCounts(try ints("delivered_by_place", count: 4))
+        user.ignoredByPlace = PlaceCounts(try ints("ignored_by_place", count: 4))
         user.seenByType = try counts("seen_by_type")
         // Deliveries so far count what `seen_by_type` counts: deliveries before notices went off.
         user.deliveredSoFar = user.seenByType
-        return (identity, user)
+        return (identity, UserFeatures(user))
     }
 }
 
@@ -281,7 +281,7 @@ extension NoticesWatch {
     init?(exposures: [Int], offAfter: Int?) {
         self.init()
         guard exposures.count == Self.places else { return nil }
-        exposed = exposures
+        exposed = PlaceCounts(exposures)
         guard let place = offAfter else { return }
         off = true
         guard place > 0 else { return }

@@ -41,8 +41,13 @@ enum FitEstimates {
         return (Estimate(value: mean, se: sd / Double(Swift.max(1, users)).squareRoot()), sd)
     }
 
-    static func pooled(_ members: [UserFeatures], _ moments: (UserFeatures) -> [Double]) -> [Double] {
-        members.reduce([0, 0, 0]) { sum, user in zip(sum, moments(user)).map { $0 + $1 } }
+    static func pooled(_ members: [UserFeatures], _ moments: (UserFeatures) -> Moments) -> [Double] {
+        var sum = Moments()
+        for user in members {
+            let add = moments(user)
+            (sum.n, sum.sum, sum.squares) = (sum.n + add.n, sum.sum + add.sum, sum.squares + add.squares)
+        }
+        return sum.values
     }
 
     static func group(_ members: [UserFeatures], of total: Int, ruleset: Ruleset, dayStart: Int) -> PopulationFit.Group {

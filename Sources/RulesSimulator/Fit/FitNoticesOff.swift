@@ -19,7 +19,7 @@ package struct NoticesWatch: Sendable, Equatable {
         var answered = false
     }
     /// Deliveries seen before the last run that read "on", by place (index 0: a day's 1st).
-    var exposed = [Int](repeating: 0, count: places)
+    var exposed = PlaceCounts(places: places)
     /// Deliveries since that run; once a run read "off", those up to the trigger.
     var stretch: [Delivery] = []
     var off = false
@@ -58,7 +58,7 @@ package struct NoticesWatch: Sendable, Equatable {
     }
 
     /// Deliveries seen while notices were on, by place.
-    package var exposures: [Int] {
+    package var exposures: PlaceCounts {
         var all = exposed
         for delivery in stretch[..<(off ? Swift.min(stretch.count, trigger + 1) : stretch.count)] { all[delivery.place - 1] += 1 }
         return all

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Reads telemetry lines as a stream — any number of files, a chunk at a time — into one
-/// `UserFeatures` per user: memory grows with the users, never with the lines. A malformed
-/// line, a free-text field, lines of two rulesets (unless told how to treat them) and a user's
-/// lines out of time order are errors (file and line); unknown kinds are counted.
+/// `UserCounts` per user (each frozen as its `UserFeatures` when the reading finishes): memory
+/// grows with the users, never with the lines. A malformed line, a free-text field, lines of
+/// two rulesets (unless told how to treat them) and a user's lines out of time order are errors
+/// (file and line); unknown kinds are counted.
 package struct TelemetryReader: Sendable {
     /// What to do with lines of more than one ruleset.
     package enum Mixed: String, Sendable, CaseIterable {
@@ -15,7 +16,10 @@ package struct TelemetryReader: Sendable {
         case all
     }
 
+    /// The users read, once `finish()` has run (a features file's rows as they are read).
     package private(set) var users: [String: UserFeatures] = [:]
+    /// The users whose lines are being read.
+    var tallies: [String: UserCounts] = [:]
     package private(set) var lines = 0
     package private(set) var unknownKinds: [String: Int] = [:]
     /// Per user: the first and last day of their lines, and lines of unknown kinds (kept only
@@ -147,7 +151,7 @@ package struct TelemetryReader: Sendable {
             return
         }
         // One lookup, in place: a copy of the user's counts per line would cost more than the line.
-        if let last = users[line.user, default: UserFeatures()].add(inOrder: line, dayStart: dayStart) {
+        if let last = tallies[line.user, default: UserCounts()].add(inOrder: line, dayStart: dayStart) {
             problem(
                 "\(name):\(number): user \(line.user)'s line of day \(line.day) minute \(line.minute) comes after one of day \(last.day) minute \(last.minute)"
             )
@@ -210,9 +214,16 @@ package struct TelemetryReader: Sendable {
         if problems.count < Self.maxProblems { problems.append(text) }
     }
 
-    /// Closes every user's last day; call once after the last file.
+    /// Closes every user's last day and freezes the tallies as `users`; call once after the
+    /// last file.
     package mutating func finish() {
-        for key in users.keys { users[key]?.closeDay(dayStart: dayStart) }
+        users.reserveCapacity(users.count + tallies.count)
+        for key in Array(tallies.keys) {
+            guard var tally = tallies.removeValue(forKey: key) else { continue }
+            tally.closeDay(dayStart: dayStart)
+            users[key] = UserFeatures(tally)
+        }
+        tallies = [:]
     }
 
     /// The ruleset most lines have (ties: the first by name).

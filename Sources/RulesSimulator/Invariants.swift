@@ -74,7 +74,7 @@ package struct Invariants {
             let type = request.type
             let known = types.first { $0.type == type }
             let local = clock.local(request.scheduledAt).seconds
-            if ruleset.policy.isQuiet(local), !(known?.quietAllowed ?? (ruleset.notification(type)?.inQuietHours == .allow)) {
+            if QuietHoursOracle.holds(local, ruleset.policy), !(known?.quietAllowed ?? (ruleset.notification(type)?.inQuietHours == .allow)) {
                 found.append(
                     Violation(kind: .inQuietHours, day: request.day, what: "'\(type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
             }

@@ -47,7 +47,7 @@ struct PolicyBoundaryDays {
             for (count, which) in [(old.maxPerDay, "old"), (new.maxPerDay, "new")] {
                 let times = (0..<count).map { 9 * 3600 + $0 * gap }
                 guard count <= routines.count, let last = times.last, last < 86_400,
-                    !times.contains(where: { old.isQuiet($0) || new.isQuiet($0) })
+                    !times.contains(where: { QuietHoursOracle.holds($0, old) || QuietHoursOracle.holds($0, new) })
                 else { continue }
                 days.append(("a day of exactly \(count) reminder\(count == 1 ? "" : "s") (the \(which) cap)", probing, day(reminders: times)))
             }
@@ -56,11 +56,13 @@ struct PolicyBoundaryDays {
             let (short, long) = (Swift.min(old.categoryCooldown, new.categoryCooldown), Swift.max(old.categoryCooldown, new.categoryCooldown))
             let gap = (short + (long - short) / 2) / 60 * 60
             let times = [9 * 3600, 9 * 3600 + gap]
-            guard routines.count >= 2, gap >= short, gap < long, !times.contains(where: { old.isQuiet($0) || new.isQuiet($0) }) else { return [] }
+            guard routines.count >= 2, gap >= short, gap < long,
+                !times.contains(where: { QuietHoursOracle.holds($0, old) || QuietHoursOracle.holds($0, new) })
+            else { return [] }
             return [("two reminders \(TimeFormat.duration(gap)) apart", probing, day(reminders: times))]
         case "weaken_after_ignored":
             let low = Swift.min(old.weakenAfterIgnored, new.weakenAfterIgnored)
-            guard low >= 1, low < 30, !old.isQuiet(12 * 3600), !new.isQuiet(12 * 3600) else { return [] }
+            guard low >= 1, low < 30, !QuietHoursOracle.holds(12 * 3600, old), !QuietHoursOracle.holds(12 * 3600, new) else { return [] }
             return [("a reminder ignored \(low) days in a row, then due again", probing, ignoredDays(low))]
         default:
             return []
@@ -70,9 +72,9 @@ struct PolicyBoundaryDays {
     /// The middle minute of the first run of minutes that one window holds and the other not.
     static func timeInOneWindowOnly(_ old: NotificationPolicy, _ new: NotificationPolicy) -> Int? {
         let minutes = (0..<1440).map { $0 * 60 }
-        guard let start = minutes.first(where: { old.isQuiet($0) != new.isQuiet($0) }) else { return nil }
+        guard let start = minutes.first(where: { QuietHoursOracle.holds($0, old) != QuietHoursOracle.holds($0, new) }) else { return nil }
         var end = start
-        while end + 60 < 86_400, old.isQuiet(end + 60) != new.isQuiet(end + 60) { end += 60 }
+        while end + 60 < 86_400, QuietHoursOracle.holds(end + 60, old) != QuietHoursOracle.holds(end + 60, new) { end += 60 }
         return start + (end + 60 - start) / 120 * 60
     }
 

@@ -77,7 +77,7 @@ struct PolicyReach {
         case "quiet_hours":
             return seen.contains { candidate in
                 Self.reached(candidate, .quietHours) && !candidate.allowedInQuietHours
-                    && old.isQuiet(candidate.seconds) != new.isQuiet(candidate.seconds)
+                    && QuietHoursOracle.holds(candidate.seconds, old) != QuietHoursOracle.holds(candidate.seconds, new)
             }
         case "max_per_day":
             let smaller = Swift.min(old.maxPerDay, new.maxPerDay)

@@ -282,13 +282,6 @@ public struct OperatorEngine: Sendable {
         return records
     }
 
-    /// Spoils every kept line's text (what a defect in a memo's key would do), for the test
-    /// that the comparing switch finds it; returns how many lines were kept.
-    package mutating func spoilKeptLines() -> Int {
-        for index in memos.lines.indices { memos.lines[index].line?.text += " (spoiled)" }
-        return memos.lines.count { $0.line != nil }
-    }
-
     private mutating func step(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }

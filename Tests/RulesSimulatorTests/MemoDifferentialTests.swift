@@ -1,11 +1,12 @@
 import Foundation
-import RulesEngine
 import RulesExpression
 import RulesSimulator
 import RulesYAML
 import Ruleset
 import RulesetFiles
 import Testing
+
+@testable import RulesEngine
 
 /// What the engine memoises is keyed by everything it was made from: for rulesets whose
 /// `at:` and `when:` read `now`, steps, sleep, settings, logs and the weekday, every shipped scenario gives
@@ -84,6 +85,16 @@ import Testing
         }
         // The variant is alive: its type is planned somewhere.
         #expect(nudges > 0, "\(name)")
+    }
+}
+
+extension OperatorEngine {
+    /// Spoils every kept line's text (what a defect in a memo's key would do), for the test
+    /// that the comparing switch finds it; returns how many lines were kept. Here, not on the
+    /// engine: the app's type carries no hook for tests.
+    mutating func spoilKeptLines() -> Int {
+        for index in memos.lines.indices { memos.lines[index].line?.text += " (spoiled)" }
+        return memos.lines.count { $0.line != nil }
     }
 }
 

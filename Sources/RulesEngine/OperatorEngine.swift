@@ -265,7 +265,7 @@ public struct OperatorEngine: Sendable {
     /// Applies one event at `time`. Events must come in time order; an earlier one is
     /// refused with a `problem` record and changes nothing.
     @discardableResult
-    package mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
+    mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         verified(at: time) { $0.step(event, at: time) }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import RulesDiagnostics
-import RulesEngine
 import RulesExpression
 import Ruleset
 import Testing
+
+@testable import RulesEngine
 
 /// Numbers the engine turns into integers or multiplies are bounded when the ruleset loads
 /// (10^9 unless a field says less), and the engine's own conversions never trap.

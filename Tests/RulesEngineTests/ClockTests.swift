@@ -1,9 +1,10 @@
 import Foundation
 import RulesDiagnostics
-import RulesEngine
 import RulesExpression
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 @Suite struct ClockTests {
     let seoul = LocalClock(identifier: "Asia/Seoul")!

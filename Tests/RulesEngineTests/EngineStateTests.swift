@@ -1,10 +1,11 @@
 import Foundation
 import RulesDiagnostics
-import RulesEngine
 import RulesExpression
 import Ruleset
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// The engine's saved state: JSON round trips, refusal of damaged or newer states,
 /// migration, one run as a function, and reconciliation with a changed ruleset.

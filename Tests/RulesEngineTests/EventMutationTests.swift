@@ -1,9 +1,10 @@
 import Foundation
-import RulesEngine
 import RulesExpression
 import Ruleset
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// Events are input too: the app passes whatever its user, widget, HealthKit or model gave
 /// it. Each event below carries hostile values (non-finite, negative or huge numbers,

@@ -1,8 +1,9 @@
 import Foundation
 import RulesDiagnostics
-import RulesEngine
 import Ruleset
 import Testing
+
+@testable import RulesEngine
 
 /// A day of many taps: past 64 logs the oldest half merges per routine and source, never across
 /// the start of a recovery route; totals stay exact, the state small and decodable, and the

@@ -1,10 +1,11 @@
 import Foundation
-import RulesEngine
 import RulesExpression
 import Ruleset
 import RulesetFiles
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// Policy options the shipped ruleset does not use, on edited copies of it: deferral and
 /// staleness, the other weakening effects, the pending limit; plus hot reload, filters,

@@ -1,8 +1,9 @@
 import Foundation
-import RulesEngine
 import Ruleset
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// "After the route started" means after the app run that started it: only the log, tick or
 /// tool call of that run itself does not count toward an item — a later run in the same minute

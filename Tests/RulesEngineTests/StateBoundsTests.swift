@@ -1,7 +1,8 @@
 import Foundation
-import RulesEngine
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// A saved state is bounded as the ruleset is: every number it holds within magnitude 10^9
 /// (dates within the days the engine lives), HealthKit values as a sync keeps them, log

@@ -1,7 +1,8 @@
 import Foundation
-import RulesEngine
 import TestSupport
 import Testing
+
+@testable import RulesEngine
 
 /// A saved state is input: the app reads whatever the disk gives back. Every number of a
 /// real state (a morning and an evening with requests pending and delivered) is replaced by

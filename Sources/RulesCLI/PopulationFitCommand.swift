@@ -60,7 +60,7 @@ enum PopulationFitCommand {
                 ))
             return .usage
         }
-        if let fitted = given.check { return check(fitted, reader: reader, ruleset: ruleset, given, io) }
+        if let fitted = given.check { return check(fitted, reader: consume reader, ruleset: ruleset, given, io) }
         let fit = PopulationFit(reader, ruleset: ruleset, k: k)
         for warning in fit.warnings { io.err("warning: \(warning)\n") }
         let name = ((given.out ?? "fitted") as NSString).lastPathComponent.replacingOccurrences(of: ".yaml", with: "")
@@ -183,8 +183,11 @@ enum PopulationFitCommand {
     }
 
     /// Lives `fitted` for the telemetry's users and days, reads its telemetry as the real one
-    /// was read, and compares.
-    static func check(_ fitted: String, reader: TelemetryReader, ruleset: Ruleset, _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
+    /// was read, and compares. The telemetry's users are measured first and let go (`reader` is
+    /// consumed): memory then holds the two sides' measures, never both sides' users.
+    static func check(
+        _ fitted: String, reader: consuming TelemetryReader, ruleset: Ruleset, _ given: PopulationCommand.Options, _ io: CommandIO
+    ) -> ExitCode {
         // A fitted file that does not load is a finding of that file (exit 1), as in `rules population`.
         guard let population = PopulationCommand.load(fitted, ruleset: ruleset, io) else { return .failure }
         let days = Swift.min(Swift.max(1, reader.lastDay - reader.firstDay + 1), population.days)
@@ -199,29 +202,41 @@ enum PopulationFitCommand {
         let held = reader.users.values.reduce(0) { $0 + $1.withheld }
         let due = held + reader.users.values.reduce(0) { $0 + $1.deliveries }
         options.randomize = due == 0 ? 0 : (Double(held) / Double(due) * 100).rounded() / 100
-        let lived = LivedTelemetry(dayStart: ruleset.dayStartsAt)
-        // Each user's lines are read as soon as they go out: memory holds counts, never a block's lines.
+        let metrics = FitCheck.metrics(reader, dayStart: ruleset.dayStartsAt)
+        let real = FitCheck.measured(reader, metrics)
+        _ = consume reader
+        let lived = LivedTelemetry(dayStart: ruleset.dayStartsAt, metrics: metrics)
+        // Each user's lines are read as soon as they go out, and measured: memory holds measures,
+        // never a block's lines or the lived users' counts.
         let blocks = TelemetryBlocks(count: options.users) { _ in TelemetryBlocks.BlockOutput(write: { lived.add($0) }, finish: { true }) }
         _ = PopulationRun.run(population, ruleset: ruleset, options: options, telemetry: blocks)
-        let check = FitCheck(real: reader, fitted: lived.finished(), dayStart: ruleset.dayStartsAt)
+        let check = FitCheck(names: metrics.map(\.0), real: real, fitted: lived.measured())
         io.out(check.text)
         return check.failures.isEmpty ? .success : .failure
     }
 
-    /// The fitted population's telemetry, read as it is written (a block at a time).
+    /// The fitted population's telemetry, read as it is written — a user whole at a time — and
+    /// each user measured by the check's metrics as soon as read, then let go.
     final class LivedTelemetry: @unchecked Sendable {
         private let lock = NSLock()
         private var reader: TelemetryReader
+        private let metrics: [(String, FitCheck.Parts)]
+        private var users: [(key: String, parts: [(Double, Double)])] = []
 
-        init(dayStart: Int) { reader = TelemetryReader(dayStart: dayStart, mixed: .all) }
+        init(dayStart: Int, metrics: [(String, FitCheck.Parts)]) {
+            reader = TelemetryReader(dayStart: dayStart, mixed: .all)
+            self.metrics = metrics
+        }
 
-        func add(_ text: String) { lock.withLock { reader.read(text: text, name: "fitted") } }
-
-        func finished() -> TelemetryReader {
+        /// One user's lines (`TelemetryBlocks` writes each user's whole).
+        func add(_ text: String) {
             lock.withLock {
-                reader.finish()
-                return reader
+                reader.read(text: text, name: "fitted")
+                reader.handOver { key, user in users.append((key, metrics.map { $0.1(user) })) }
             }
         }
+
+        /// By metric, every lived user's (top, bottom), in key order.
+        func measured() -> [[(Double, Double)]] { lock.withLock { FitCheck.measured(users, metrics: metrics.count) } }
     }
 }

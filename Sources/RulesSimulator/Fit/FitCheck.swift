@@ -21,12 +21,12 @@ package struct FitCheck: Sendable {
     package var failures: [Row] { rows.filter { !$0.passes } }
 
     /// The per-user sums a metric is the ratio of: (top, bottom) for each user.
-    typealias Parts = (UserFeatures) -> (Double, Double)
+    package typealias Parts = (UserFeatures) -> (Double, Double)
 
     /// The metrics compared: opens a day in each four-hour window of the wall clock, notices a
     /// day and the share opened, logs and ticks a day per routine, route shares of days, and
     /// behaviour (`behaviour(_:)`).
-    static func metrics(_ real: TelemetryReader, dayStart: Int) -> [(String, Parts)] {
+    package static func metrics(_ real: TelemetryReader, dayStart: Int) -> [(String, Parts)] {
         var out: [(String, Parts)] = []
         for window in 0..<6 {
             let from = window * 4
@@ -100,15 +100,32 @@ package struct FitCheck: Sendable {
 
     package init(real: TelemetryReader, fitted: TelemetryReader, dayStart: Int) {
         let metrics = Self.metrics(real, dayStart: dayStart)
-        let z = Self.z(alpha: 0.05 / Double(Swift.max(1, metrics.count)))
-        let realUsers = real.users.keys.sorted().compactMap { real.users[$0] }
-        let fittedUsers = fitted.users.keys.sorted().compactMap { fitted.users[$0] }
-        rows = metrics.map { name, parts in
-            let (a, aSE) = Self.ratio(realUsers.map(parts))
-            let (b, bSE) = Self.ratio(fittedUsers.map(parts))
+        self.init(names: metrics.map(\.0), real: Self.measured(real, metrics), fitted: Self.measured(fitted, metrics))
+    }
+
+    /// The rows from what was measured of each side's users: for every metric (of `names`),
+    /// each user's (top, bottom), users in the order of their keys.
+    package init(names: [String], real: [[(Double, Double)]], fitted: [[(Double, Double)]]) {
+        let z = Self.z(alpha: 0.05 / Double(Swift.max(1, names.count)))
+        rows = names.indices.map { index in
+            let (a, aSE) = Self.ratio(real.indices.contains(index) ? real[index] : [])
+            let (b, bSE) = Self.ratio(fitted.indices.contains(index) ? fitted[index] : [])
             let allowed = Swift.max(z * (aSE * aSE + bSE * bSE).squareRoot(), 0.1 * abs(a))
-            return Row(metric: name, real: a, realSE: aSE, fitted: b, fittedSE: bSE, allowed: allowed, passes: abs(b - a) <= allowed)
+            return Row(
+                metric: names[index], real: a, realSE: aSE, fitted: b, fittedSE: bSE, allowed: allowed, passes: abs(b - a) <= allowed)
         }
+    }
+
+    /// Each metric of `metrics` measured of `reader`'s users, in the order of their keys.
+    package static func measured(_ reader: TelemetryReader, _ metrics: [(String, Parts)]) -> [[(Double, Double)]] {
+        let users = reader.users.keys.sorted().compactMap { reader.users[$0] }
+        return metrics.map { _, parts in users.map(parts) }
+    }
+
+    /// The same of users measured one at a time (`Measuring`): by metric, in key order.
+    package static func measured(_ users: [(key: String, parts: [(Double, Double)])], metrics: Int) -> [[(Double, Double)]] {
+        let sorted = users.sorted { $0.key < $1.key }
+        return (0..<metrics).map { index in sorted.map { $0.parts.indices.contains(index) ? $0.parts[index] : (0, 0) } }
     }
 
     /// Σtop / Σbottom and its linearised standard error over users (as tune's intervals).

@@ -226,6 +226,19 @@ package struct TelemetryReader: Sendable {
         tallies = [:]
     }
 
+    /// Closes every user being read and hands each over, in key order, instead of keeping it:
+    /// for a reader given users whole, a few at a time, whose caller keeps only what it
+    /// measures of them (`fit --check`'s lived side). A user's lines must all come before the
+    /// hand-over: lines after it read as another user of the same key.
+    package mutating func handOver(_ each: (String, UserFeatures) -> Void) {
+        for key in tallies.keys.sorted() {
+            guard var tally = tallies[key] else { continue }
+            tally.closeDay(dayStart: dayStart)
+            each(key, UserFeatures(tally))
+        }
+        tallies.removeAll(keepingCapacity: true)
+    }
+
     /// The ruleset most lines have (ties: the first by name).
     package var majority: String? { rulesets.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key }
 }

@@ -15,7 +15,7 @@ public struct LocalClock: Sendable, Hashable {
     /// A clock reading `timeZone`.
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        fixedOffset = FixedOffsets.shared.offset(of: timeZone)
+        fixedOffset = Self.fixedOffset(of: timeZone)
     }
 
     /// Equal when the zones are.
@@ -63,7 +63,7 @@ public struct LocalClock: Sendable, Hashable {
 
     /// Seconds east of UTC at `instant`.
     public func offset(at instant: Date) -> Int {
-        if let fixedOffset, instant >= FixedOffsets.start, instant < FixedOffsets.end { return fixedOffset }
+        if let fixedOffset, instant >= Self.fixedSpan.start, instant < Self.fixedSpan.end { return fixedOffset }
         return timeZone.secondsFromGMT(for: Self.bounded(instant))
     }
 
@@ -109,7 +109,7 @@ public struct LocalClock: Sendable, Hashable {
         let wall = Swift.min(Swift.max(day, -10_000_000), 10_000_000) * 86_400 + Swift.min(Swift.max(seconds, -1_000_000_000), 1_000_000_000)
         if let fixedOffset {
             let instant = Date(timeIntervalSince1970: TimeInterval(wall - fixedOffset))
-            if instant >= FixedOffsets.start.addingTimeInterval(86_400), instant < FixedOffsets.end.addingTimeInterval(-86_400) { return instant }
+            if instant >= Self.fixedSpan.start.addingTimeInterval(86_400), instant < Self.fixedSpan.end.addingTimeInterval(-86_400) { return instant }
         }
         let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall - 86_400)))
         let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wall + 86_400)))
@@ -129,9 +129,9 @@ public struct LocalClock: Sendable, Hashable {
     /// (then a day is 86,400 seconds and every duration between shifted instants stays as it
     /// was); nil in a zone with transitions, where a caller works the later day out afresh.
     func sameWallTimeNextDay(_ instant: Date) -> Date? {
-        guard fixedOffset != nil, instant >= FixedOffsets.start.addingTimeInterval(86_400) else { return nil }
+        guard fixedOffset != nil, instant >= Self.fixedSpan.start.addingTimeInterval(86_400) else { return nil }
         let later = instant.addingTimeInterval(86_400)
-        return later < FixedOffsets.end.addingTimeInterval(-86_400) ? later : nil
+        return later < Self.fixedSpan.end.addingTimeInterval(-86_400) ? later : nil
     }
 
     /// The instant of a wall time inside logical `day`: times before `dayStart` fall on the
@@ -173,26 +173,22 @@ public struct LocalClock: Sendable, Hashable {
     private func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 }
 
-/// Zones that kept one offset from 1990 to 2050, found once per zone and process by reading
-/// the offset every 15 days (a change lasting less than that could hide; none has).
-final class FixedOffsets: @unchecked Sendable {
-    static let shared = FixedOffsets()
-    static let start = Date(timeIntervalSince1970: 631_152_000)  // 1990-01-01
-    static let end = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01
+extension LocalClock {
+    /// The span a fixed offset must hold over: 1990-01-01 to 2050-01-01.
+    static let fixedSpan = (start: Date(timeIntervalSince1970: 631_152_000), end: Date(timeIntervalSince1970: 2_524_608_000))
 
-    private let lock = NSLock()
-    private var known: [String: Int?] = [:]
-
-    func offset(of zone: TimeZone) -> Int? {
-        if let found = lock.withLock({ known[zone.identifier] }) { return found }
-        var offset: Int? = zone.secondsFromGMT(for: Self.start)
-        var instant = Self.start
-        while instant < Self.end, let first = offset {
-            if zone.secondsFromGMT(for: instant) != first { offset = nil }
-            instant = instant.addingTimeInterval(15 * 86_400)
+    /// The zone's one offset over `fixedSpan` when it kept one: no transition the time-zone
+    /// data reports in between, and the same offset at every new year and at the end (a change
+    /// of standard time, where a platform reports only daylight saving's transitions). About
+    /// sixty readings, a microsecond or two: asked at every clock made, never kept in a cache.
+    static func fixedOffset(of zone: TimeZone) -> Int? {
+        let first = zone.secondsFromGMT(for: fixedSpan.start)
+        if let next = zone.nextDaylightSavingTimeTransition(after: fixedSpan.start), next < fixedSpan.end { return nil }
+        var instant = fixedSpan.start
+        while instant < fixedSpan.end {
+            if zone.secondsFromGMT(for: instant) != first { return nil }
+            instant = instant.addingTimeInterval(365 * 86_400)
         }
-        if zone.secondsFromGMT(for: Self.end) != offset { offset = nil }
-        lock.withLock { known[zone.identifier] = offset }
-        return offset
+        return zone.secondsFromGMT(for: fixedSpan.end) == first ? first : nil
     }
 }

@@ -10,6 +10,31 @@ import Testing
     let seoul = LocalClock(identifier: "Asia/Seoul")!
     let newYork = LocalClock(identifier: "America/New_York")!
 
+    /// A zone's fixed offset (the clock's fast path) is what reading its offset every 15 days
+    /// from 1990 to 2050 says, for every zone the time-zone data knows.
+    @Test func aFixedOffsetIsOneTheZoneKeptFrom1990To2050() throws {
+        func read(_ zone: TimeZone) -> Int? {
+            let first = zone.secondsFromGMT(for: LocalClock.fixedSpan.start)
+            var instant = LocalClock.fixedSpan.start
+            while instant <= LocalClock.fixedSpan.end {
+                if zone.secondsFromGMT(for: instant) != first { return nil }
+                instant = instant.addingTimeInterval(15 * 86_400)
+            }
+            return zone.secondsFromGMT(for: LocalClock.fixedSpan.end) == first ? first : nil
+        }
+        var fixed = 0
+        for identifier in TimeZone.knownTimeZoneIdentifiers {
+            let zone = try #require(TimeZone(identifier: identifier))
+            #expect(LocalClock.fixedOffset(of: zone) == read(zone), "\(identifier)")
+            if read(zone) != nil { fixed += 1 }
+        }
+        #expect(TimeZone.knownTimeZoneIdentifiers.count > 300 && fixed > 50, "\(fixed) fixed")
+        func offset(_ identifier: String) throws -> Int? { LocalClock.fixedOffset(of: try #require(TimeZone(identifier: identifier))) }
+        #expect(try offset("Asia/Seoul") == 9 * 3600 && offset("Asia/Kolkata") == 19_800 && offset("UTC") == 0)
+        // Daylight saving, and a change of standard time without it (+9 to +8:30 in 2015, back in 2018).
+        #expect(try offset("America/New_York") == nil && offset("Asia/Pyongyang") == nil)
+    }
+
     @Test func formatsISO8601WithTheDaysOffset() {
         let instant = seoul.instant(day: DateFormat.days("2026-06-29")!, seconds: 21 * 3600 + 10 * 60)
         #expect(seoul.iso8601(instant) == "2026-06-29T21:10:00+09:00")

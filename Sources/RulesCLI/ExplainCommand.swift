@@ -145,9 +145,13 @@ enum ExplainCommand {
         }
         if let facts = result.engine.currentFacts() {
             var context = EvaluationContext(facts: facts, dayStart: result.dayStart)
-            if let value = try? rule.at.value(&context), value.isUnknown {
-                return
-                    "\(rule.id) was never a candidate: its time (\(rule.at.source)) is unknown — \(rule.at.factsRead.joined(separator: ", ")) not set"
+            do {
+                if try rule.at.value(&context).isUnknown {
+                    return
+                        "\(rule.id) was never a candidate: its time (\(rule.at.source)) is unknown — \(rule.at.factsRead.joined(separator: ", ")) not set"
+                }
+            } catch {
+                return "\(rule.id) was never a candidate: its time (\(rule.at.source)) could not be evaluated (\(error))"
             }
         } else {
             return "\(rule.id) was never a candidate: no app run had happened yet"

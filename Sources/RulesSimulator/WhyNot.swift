@@ -100,9 +100,37 @@ package enum WhyNot {
         return nil
     }
 
-    static func holds(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Bool {
+    /// Whether `expression` holds of `facts`, or why it could not be evaluated.
+    static func evaluated(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Result<Bool, EvaluationFailure> {
         var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
-        return (try? expression.isTrue(&context)) == true
+        do {
+            return .success(try expression.isTrue(&context))
+        } catch {
+            return .failure(EvaluationFailure(message: "\(error)"))
+        }
+    }
+
+    /// An expression that could not be evaluated: the engine records a problem and counts the
+    /// entry as not matched, and so does the search here — saying so where it answers.
+    struct EvaluationFailure: Error, Equatable {
+        var message: String
+    }
+
+    /// Whether `expression` holds of `facts`; one that cannot be evaluated does not (as in the
+    /// engine, which falls through it).
+    static func holds(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Bool {
+        if case .success(true) = evaluated(expression, facts, ruleset) { return true }
+        return false
+    }
+
+    /// The entries up to `last` that could not be evaluated of `facts`, as a clause of an answer
+    /// ("; entry light could not be evaluated (…) and counted as not matched"), or "".
+    static func failures(_ entries: [(String, CompiledExpression)], through last: Int, _ facts: FactValues, _ ruleset: Ruleset) -> String {
+        let failed = entries.prefix(last + 1).compactMap { entry -> String? in
+            guard case .failure(let failure) = evaluated(entry.1, facts, ruleset) else { return nil }
+            return "entry \(entry.0) could not be evaluated (\(failure.message)) and counted as not matched"
+        }
+        return failed.isEmpty ? "" : "; " + failed.joined(separator: "; ")
     }
 
     static func firstMatch(_ entries: [(String, CompiledExpression)], _ facts: FactValues, _ ruleset: Ruleset) -> String? {
@@ -123,8 +151,9 @@ package enum WhyNot {
                 break
             }
         }
-        if let best { return "would have been \(what) \(best) (it was \(decided))" }
-        return "no single fact change leads to \(what); the table chose \(decided)"
+        let failed = failures(entries, through: targetIndex, facts, ruleset)
+        if let best { return "would have been \(what) \(best) (it was \(decided))\(failed)" }
+        return "no single fact change leads to \(what); the table chose \(decided)\(failed)"
     }
 
     /// Tries each threshold of `expression` at the nearest value on the wanted side and

@@ -8,6 +8,23 @@ import Testing
 @Suite struct DesignerMistakesTests {
     static let root = Fixtures.repositoryRoot()
 
+    /// A route condition that cannot be evaluated (a division by zero) is counted as not
+    /// matched, as the engine counts it; why-not says so instead of reading it as false.
+    @Test func whyNotSaysAnEntryCouldNotBeEvaluated() throws {
+        let directory = try Fixtures.copyOfShipped(["routines", "rules", "templates", "scenarios"])
+        let path = directory + "/rules/route.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let broken = text.replacingOccurrences(
+            of: "    when: (sleep.minutes ?? 420) < 360", with: "    when: (sleep.minutes ?? 420) < 360 || 100 / (completed - completed) > 1")
+        #expect(broken != text)
+        try broken.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = CapturedRun(["explain", "scenarios/good_day.yaml", "--at", "07:30", "--why-not", "route=light"], in: directory)
+        #expect(
+            run.stdout
+                == "would have been the light route if sleep.minutes had been 359 (sleep.minutes < 360); it was 450 (it was regular); entry light could not be evaluated (division by zero) and counted as not matched\n",
+            "\(run.stdout)\(run.stderr)")
+    }
+
     /// A tab in settings: the YAML error comes first, and the unknown `settings.bedtime` that
     /// follows from the file not parsing is held back with the knock-on note.
     @Test func aYAMLErrorIsSaidFirstAndWhatFollowsFromItIsHeldBack() throws {

@@ -232,7 +232,7 @@ enum PopulationFitCommand {
         func add(_ text: String) {
             lock.withLock {
                 reader.read(text: text, name: "fitted")
-                reader.handOver { key, user in users.append((key, metrics.map { $0.1(user) })) }
+                for (key, user) in reader.handOver() { users.append((key, metrics.map { $0.1(user) })) }
             }
         }
 

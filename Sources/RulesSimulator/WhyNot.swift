@@ -100,20 +100,16 @@ package enum WhyNot {
         return nil
     }
 
-    /// Whether `expression` holds of `facts`, or why it could not be evaluated.
-    static func evaluated(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Result<Bool, EvaluationFailure> {
+    /// Whether `expression` holds of `facts`, or why it could not be evaluated (the engine then
+    /// records a problem and counts the entry as not matched; so does the search here, saying so
+    /// where it answers).
+    static func evaluated(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Result<Bool, EvaluationError> {
         var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
         do {
             return .success(try expression.isTrue(&context))
         } catch {
-            return .failure(EvaluationFailure(message: "\(error)"))
+            return .failure(error)
         }
-    }
-
-    /// An expression that could not be evaluated: the engine records a problem and counts the
-    /// entry as not matched, and so does the search here — saying so where it answers.
-    struct EvaluationFailure: Error, Equatable {
-        var message: String
     }
 
     /// Whether `expression` holds of `facts`; one that cannot be evaluated does not (as in the
@@ -127,8 +123,8 @@ package enum WhyNot {
     /// ("; entry light could not be evaluated (…) and counted as not matched"), or "".
     static func failures(_ entries: [(String, CompiledExpression)], through last: Int, _ facts: FactValues, _ ruleset: Ruleset) -> String {
         let failed = entries.prefix(last + 1).compactMap { entry -> String? in
-            guard case .failure(let failure) = evaluated(entry.1, facts, ruleset) else { return nil }
-            return "entry \(entry.0) could not be evaluated (\(failure.message)) and counted as not matched"
+            guard case .failure(let error) = evaluated(entry.1, facts, ruleset) else { return nil }
+            return "entry \(entry.0) could not be evaluated (\(error)) and counted as not matched"
         }
         return failed.isEmpty ? "" : "; " + failed.joined(separator: "; ")
     }

@@ -38,7 +38,7 @@ import Testing
                         sides.writes += 1
                         sides.whole.read(text: text, name: "whole")
                         sides.oneAtATime.read(text: text, name: "one")
-                        sides.oneAtATime.handOver { key, user in sides.measured.append((key, sides.metrics.map { $0.1(user) })) }
+                        for (key, user) in sides.oneAtATime.handOver() { sides.measured.append((key, sides.metrics.map { $0.1(user) })) }
                     }
                 }, finish: { true })
         }

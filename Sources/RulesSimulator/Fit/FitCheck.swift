@@ -122,7 +122,8 @@ package struct FitCheck: Sendable {
         return metrics.map { _, parts in users.map(parts) }
     }
 
-    /// The same of users measured one at a time (`Measuring`): by metric, in key order.
+    /// The same of users measured one at a time (as `fit --check` measures its lived users, each
+    /// as it is read): by metric, in key order.
     package static func measured(_ users: [(key: String, parts: [(Double, Double)])], metrics: Int) -> [[(Double, Double)]] {
         let sorted = users.sorted { $0.key < $1.key }
         return (0..<metrics).map { index in sorted.map { $0.parts.indices.contains(index) ? $0.parts[index] : (0, 0) } }

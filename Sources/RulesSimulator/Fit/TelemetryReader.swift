@@ -218,25 +218,21 @@ package struct TelemetryReader: Sendable {
     /// last file.
     package mutating func finish() {
         users.reserveCapacity(users.count + tallies.count)
-        for key in Array(tallies.keys) {
-            guard var tally = tallies.removeValue(forKey: key) else { continue }
-            tally.closeDay(dayStart: dayStart)
-            users[key] = UserFeatures(tally)
-        }
-        tallies = [:]
+        for (key, user) in handOver() { users[key] = user }
     }
 
     /// Closes every user being read and hands each over, in key order, instead of keeping it:
     /// for a reader given users whole, a few at a time, whose caller keeps only what it
     /// measures of them (`fit --check`'s lived side). A user's lines must all come before the
     /// hand-over: lines after it read as another user of the same key.
-    package mutating func handOver(_ each: (String, UserFeatures) -> Void) {
-        for key in tallies.keys.sorted() {
-            guard var tally = tallies[key] else { continue }
+    package mutating func handOver() -> [(key: String, user: UserFeatures)] {
+        let out = tallies.keys.sorted().compactMap { key -> (key: String, user: UserFeatures)? in
+            guard var tally = tallies[key] else { return nil }
             tally.closeDay(dayStart: dayStart)
-            each(key, UserFeatures(tally))
+            return (key, UserFeatures(tally))
         }
-        tallies.removeAll(keepingCapacity: true)
+        tallies = [:]
+        return out
     }
 
     /// The ruleset most lines have (ties: the first by name).

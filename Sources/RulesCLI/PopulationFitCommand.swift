@@ -41,9 +41,12 @@ enum PopulationFitCommand {
         guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
         guard let paths = telemetryFiles(files, features: given.features, io) else { return .usage }
         let key = String(ruleset.sha256.prefix(16))
+        // A fit of features files (no check) reads them twice rather than keeping their users.
+        let streams = given.features && given.check == nil
         guard
             let reader = read(
-                paths, ruleset: ruleset, mixed: given.mixed, features: given.features ? key : nil, keepsRows: given.featuresOut != nil, io)
+                paths, ruleset: ruleset, mixed: given.mixed, features: given.features ? key : nil, keepsRows: given.featuresOut != nil,
+                streams: streams, io)
         else { return .usage }
         if let featuresOut = given.featuresOut {
             let inputs = paths + SimulationSupport.inputs(ruleset: given.ruleset, io, extra: given.out.map { [$0] } ?? [])
@@ -51,20 +54,27 @@ enum PopulationFitCommand {
             io.out("wrote \(featuresOut): the features of \(reader.users.count) users\n")
             if given.out == nil, given.check == nil { return .success }
         }
-        guard reader.users.count >= PopulationFit.minimumGroup else {
+        guard reader.userCount >= PopulationFit.minimumGroup else {
             io.fail(
                 .unreadable(
                     file: files[0],
                     reason:
-                        "the telemetry holds \(reader.users.count) users; a fit needs at least \(PopulationFit.minimumGroup) (it never describes a handful of people)"
+                        "the telemetry holds \(reader.userCount) users; a fit needs at least \(PopulationFit.minimumGroup) (it never describes a handful of people)"
                 ))
             return .usage
         }
         if let fitted = given.check { return check(fitted, reader: consume reader, ruleset: ruleset, given, io) }
-        let fit = PopulationFit(reader, ruleset: ruleset, k: k)
+        let majority = reader.majority
+        let fit: PopulationFit
+        if reader.stream != nil {
+            guard let streamed = streamed(consume reader, paths, k: k, ruleset: ruleset, key: key, io) else { return .usage }
+            fit = streamed
+        } else {
+            fit = PopulationFit(reader, ruleset: ruleset, k: k)
+        }
         for warning in fit.warnings { io.err("warning: \(warning)\n") }
         let name = ((given.out ?? "fitted") as NSString).lastPathComponent.replacingOccurrences(of: ".yaml", with: "")
-        let text = fit.yaml(name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority)
+        let text = fit.yaml(name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: majority)
         guard let out = given.out, io.writeAtomically(text, to: out, inputs: paths + SimulationSupport.inputs(ruleset: given.ruleset, io, extra: []))
         else {
             return .usage
@@ -142,15 +152,42 @@ enum PopulationFitCommand {
         try? handle.close()
     }
 
+    /// The fit of features files read by `first` (streamed: users not kept): the users grouped,
+    /// then every row read again and added to its group's sums; nil after saying what is wrong
+    /// (a file that changed since the first pass).
+    static func streamed(
+        _ first: consuming TelemetryReader, _ paths: [String], k: Int?, ruleset: Ruleset, key: String, _ io: CommandIO
+    ) -> PopulationFit? {
+        let (span, unknownKinds) = ((first.firstDay, first.lastDay), first.unknownKinds)
+        guard var stream = first.stream else { return nil }
+        // The reader goes with its copy of the stream: the points are let go once grouped.
+        _ = consume first
+        stream.group(k: k, ruleset: ruleset, seed: 7)
+        var reader = TelemetryReader(features: key)
+        reader.stream = consume stream
+        reader.secondPass = true
+        for path in paths { readRegular(path, into: &reader) }
+        for problem in reader.problems { io.err("error: \(problem)\n") }
+        guard !reader.failed, let finished = reader.stream?.finished() else { return nil }
+        switch finished {
+        case .success(let grouping): return PopulationFit(grouping, span: span, unknownKinds: unknownKinds, ruleset: ruleset)
+        case .failure(let failure):
+            io.err("error: \(failure.message)\n")
+            return nil
+        }
+    }
+
     /// Every file read into one reader (twice under `--mixed majority`: the first pass finds
     /// the ruleset most lines have); nil after saying what is wrong.
     static func read(
-        _ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, features: String? = nil, keepsRows: Bool = false, _ io: CommandIO
+        _ paths: [String], ruleset: Ruleset, mixed: TelemetryReader.Mixed, features: String? = nil, keepsRows: Bool = false,
+        streams: Bool = false, _ io: CommandIO
     ) -> TelemetryReader? {
         var reader: TelemetryReader
         if let features {
             // Rows stand for their users' lines; what follows reads them alike.
             reader = TelemetryReader(features: features)
+            if streams { reader.stream = FeaturesStream() }
         } else {
             var keep: String?
             if mixed == .majority {

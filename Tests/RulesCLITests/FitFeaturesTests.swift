@@ -32,7 +32,7 @@ import Testing
     @Test func aFitFromFeaturesIsTheFitFromTheLines() throws {
         let directory = Fixtures.temporaryDirectory()
         // The same file name in three directories: the fitted file's name comes from it.
-        for folder in ["lines", "features", "parts-fit"] {
+        for folder in ["lines", "features", "parts-fit", "reversed-fit"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
         }
         let (lines, features, fromFeatures) = (directory + "/lines/fitted.yaml", directory + "/features.jsonl", directory + "/features/fitted.yaml")
@@ -56,6 +56,13 @@ import Testing
         let split = CapturedRun(["population", "fit", "--features", parts, "--out", fromParts], in: Self.root)
         #expect(split.exitCode == .success && split.stderr == fit.stderr, "\(split.stderr)")
         #expect(try Self.read(fromParts) == Self.read(lines))
+        // Rows in another order (an engine writes them in any): the same sums, the same file.
+        let reversed = directory + "/reversed.jsonl"
+        try (rows.reversed().joined(separator: "\n") + "\n").write(toFile: reversed, atomically: true, encoding: .utf8)
+        let fromReversed = directory + "/reversed-fit/fitted.yaml"
+        let backwards = CapturedRun(["population", "fit", "--features", reversed, "--out", fromReversed], in: Self.root)
+        #expect(backwards.exitCode == .success && backwards.stderr == fit.stderr, "\(backwards.stderr)")
+        #expect(try Self.read(fromReversed) == Self.read(lines))
         // The check reads features for the telemetry side as it reads the lines.
         let checkLines = CapturedRun(["population", "fit", "--check", lines, Self.telemetry, "--jobs", "2"], in: Self.root)
         let checkFeatures = CapturedRun(["population", "fit", "--check", lines, "--features", features, "--jobs", "2"], in: Self.root)

@@ -15,24 +15,6 @@ enum FitEstimates {
         return Estimate(value: p, se: (p * (1 - p) / total).squareRoot())
     }
 
-    /// Σy / Σn over users, with its error clustered by user (CR1: the same person's days are
-    /// not independent draws): √(G/(G−1) · Σ(yᵢ − p·nᵢ)²) / Σn, G the users with any n.
-    static func clustered(_ members: [UserFeatures], cap: Double = 1, _ yn: (UserFeatures) -> (y: Double, n: Double)) -> Estimate {
-        var pairs: [(y: Double, n: Double)] = []
-        pairs.reserveCapacity(members.count)
-        for user in members {
-            let pair = yn(user)
-            if pair.n > 0 { pairs.append(pair) }
-        }
-        let total = pairs.reduce(0) { $0 + $1.n }
-        guard total > 0 else { return Estimate(value: 0, se: nil) }
-        let p = Swift.min(cap, pairs.reduce(0) { $0 + $1.y } / total)
-        let g = Double(pairs.count)
-        guard g > 1 else { return Estimate(value: p, se: nil) }
-        let sum = pairs.reduce(0) { $0 + pow($1.y - p * $1.n, 2) }
-        return Estimate(value: p, se: (g / (g - 1) * sum).squareRoot() / total)
-    }
-
     /// The mean and spread of pooled moments [n, Σx, Σx²], the mean's error over `users`.
     static func spread(_ moments: [Double], users: Int) -> (mean: Estimate, sd: Double)? {
         guard moments[0] > 0 else { return nil }
@@ -41,57 +23,37 @@ enum FitEstimates {
         return (Estimate(value: mean, se: sd / Double(Swift.max(1, users)).squareRoot()), sd)
     }
 
-    static func pooled(_ members: [UserFeatures], _ moments: (UserFeatures) -> Moments) -> [Double] {
-        var sum = Moments()
-        for user in members {
-            let add = moments(user)
-            (sum.n, sum.sum, sum.squares) = (sum.n + add.n, sum.sum + add.sum, sum.squares + add.squares)
-        }
-        return sum.values
-    }
-
-    static func group(_ members: [UserFeatures], of total: Int, ruleset: Ruleset, dayStart: Int) -> PopulationFit.Group {
-        let userDays = members.reduce(0) { $0 + $1.days }
-        let days = Double(Swift.max(1, userDays))
+    static func group(_ sums: GroupSums, of total: Int, ruleset: Ruleset, dayStart: Int) -> PopulationFit.Group {
+        let days = Double(Swift.max(1, sums.userDays))
         var notes: [String] = []
-        let logs = routineLogs(members, days: days, dayStart: dayStart)
-        let checks = checklistTicks(members, ruleset: ruleset)
-        var tickMoments = [0.0, 0.0, 0.0]
-        for user in members {
-            for use in user.ticks.values {
-                tickMoments = [tickMoments[0] + Double(use.count), tickMoments[1] + use.minutes, tickMoments[2] + use.minutesSquared]
-            }
-        }
-        let fatigue = FitFatigue.estimate(members)
-        let (acts, halfLife, actNote) = FitBehaviour.acts(members)
-        let ignored = fatigue?.base ?? clustered(members) { (Double($0.ignored), Double($0.notices.exposures.reduce(0, +))) }
+        let logs = routineLogs(sums, dayStart: dayStart)
+        let checks = checklistTicks(sums, ruleset: ruleset)
+        let fatigue = sums.fatigue.estimate
+        let (acts, halfLife, actNote) = sums.behaviour.acts(users: sums.users)
+        let ignored = fatigue?.base ?? sums.ignored.estimate()
         if let actNote { notes.append(actNote) }
         // Routines: those a tenth of the group keeps, when the telemetry says which routines
         // users keep (`routine` lines); else those a tenth of the group logs or ticks, and the
         // HealthKit ones the ruleset enables by default.
-        let keeping = members.compactMap(\.enabled)
         let active = Set(logs.filter { $0.p.value > 0 }.map(\.routine) + checks.map(\.routine))
         let used = ruleset.routines.filter { routine in
-            if !keeping.isEmpty { return keeping.filter { $0.contains(routine.id) }.count * 10 >= keeping.count }
-            let users = members.filter { $0.logs[routine.id] != nil || $0.ticks[routine.id] != nil }.count
-            return (active.contains(routine.id) && users * 10 >= members.count) || (routine.defaultEnabled && routine.source == .healthkit)
+            if sums.keeping > 0 { return sums.kept[routine.id, default: 0] * 10 >= sums.keeping }
+            let users = sums.using[routine.id, default: 0]
+            return (active.contains(routine.id) && users * 10 >= sums.users) || (routine.defaultEnabled && routine.source == .healthkit)
         }.map(\.id)
-        let sleepUsers = members.filter { $0.sleep[0] > 0 }.count
+        let users = Double(sums.users)
         let group = PopulationFit.Group(
-            users: members.count, userDays: userDays, weight: share(Double(members.count), of: Double(total)), routines: used,
-            steps: share(Double(members.filter { $0.stepsGranted == true }.count), of: Double(members.count)),
-            sleep: share(Double(members.filter { $0.sleepGranted == true }.count), of: Double(members.count)),
-            sleepMinutes: spread(pooled(members) { $0.sleep }, users: sleepUsers),
-            wake: spread(pooled(members) { $0.wake }, users: sleepUsers).map { (Estimate(value: $0.mean.value, se: $0.mean.se), $0.sd) },
-            stepsPerDay: spread(pooled(members) { $0.steps }, users: members.filter { $0.steps[0] > 0 }.count),
-            slots: FitSlots.slots(members, days: days, dayStart: dayStart), logs: logs, checks: checks,
-            checkAt: spread(tickMoments, users: members.count).map { (wall($0.mean, dayStart), $0.sd) },
-            opened: opened(members, ignored: ignored), ignored: ignored,
-            skipToday: clustered(members) { (Double($0.skips), Double($0.days)) }, acts: acts, halfLife: halfLife,
-            optOutType: clustered(members) { (Double($0.switchedOff.count), Double($0.ignoredByType.values.reduce(0, +))) },
-            optOutAll: FitNoticesOff.estimate(members), settings: FitSettings.settings(members, ruleset: ruleset, dayStart: dayStart),
-            noticesOff: share(Double(members.filter(\.noticesOff).count), of: Double(members.count)),
-            between: FitBetweenUsers.estimate(members), fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
+            users: sums.users, userDays: sums.userDays, weight: share(users, of: Double(total)), routines: used,
+            steps: share(Double(sums.stepsGranted), of: users), sleep: share(Double(sums.sleepGranted), of: users),
+            sleepMinutes: spread(sums.sleep.values, users: sums.sleepUsers),
+            wake: spread(sums.wake.values, users: sums.sleepUsers).map { (Estimate(value: $0.mean.value, se: $0.mean.se), $0.sd) },
+            stepsPerDay: spread(sums.steps.values, users: sums.stepsUsers),
+            slots: sums.slots.slots(days: days, dayStart: dayStart), logs: logs, checks: checks,
+            checkAt: spread(sums.ticking.values, users: sums.users).map { (wall($0.mean, dayStart), $0.sd) },
+            opened: opened(sums.opened.estimate(), ignored: ignored), ignored: ignored, skipToday: sums.skips.estimate(), acts: acts,
+            halfLife: halfLife, optOutType: sums.optOutType.estimate(), optOutAll: sums.noticesOffSums.estimate,
+            settings: sums.settings.settings(), noticesOff: share(Double(sums.noticesOff), of: users), between: sums.between.estimate,
+            fatigue: fatigue.map { ($0.after, $0.perExtra) }, notes: notes)
         return FitBetweenUsers.unshifted(group)
     }
 
@@ -99,10 +61,7 @@ enum FitEstimates {
     /// act, which takes an opening or a silence alike; so among the deliveries seen, neither
     /// ignored nor acted on, opened and silent stand as the group's own chances do, which sum
     /// to 1 − ignored: opened = (1 − ignored) · opened / (seen − ignored − acted).
-    static func opened(_ members: [UserFeatures], ignored: Estimate) -> Estimate {
-        let share = clustered(members) { user in
-            (Double(user.opened), Double(user.notices.exposures.reduce(0, +) - user.ignored - user.acted))
-        }
+    static func opened(_ share: Estimate, ignored: Estimate) -> Estimate {
         let scale = 1 - ignored.value
         return Estimate(value: share.value * scale, se: share.se.map { $0 * scale })
     }
@@ -112,28 +71,26 @@ enum FitEstimates {
         Estimate(value: (estimate.value + Double(dayStart / 60)).truncatingRemainder(dividingBy: 1_440), se: estimate.se)
     }
 
-    static func routineLogs(_ members: [UserFeatures], days: Double, dayStart: Int) -> [PopulationFit.Logs] {
-        let routines = Set(members.flatMap { $0.logs.keys }).sorted()
-        return routines.compactMap { routine in
-            let uses = members.compactMap { $0.logs[routine] }
-            let logDays = Double(uses.reduce(0) { $0 + $1.days })
-            let count = Double(uses.reduce(0) { $0 + $1.count })
+    static func routineLogs(_ sums: GroupSums, dayStart: Int) -> [PopulationFit.Logs] {
+        sums.logs.keys.sorted().compactMap { routine in
+            guard let use = sums.logs[routine] else { return nil }
+            let logDays = Double(use.days)
+            let count = Double(use.count)
             guard logDays > 0, count > 0 else { return nil }
-            let time = spread([count, uses.reduce(0) { $0 + $1.minutes }, uses.reduce(0) { $0 + $1.minutesSquared }], users: uses.count)
+            let time = spread([count, use.minutes.value, use.minutesSquared.value], users: use.users)
             return PopulationFit.Logs(
-                routine: routine, p: clustered(members) { (Double($0.logs[routine]?.days ?? 0), Double($0.days)) },
-                value: uses.reduce(0) { $0 + $1.value } / count,
+                routine: routine, p: sums.shareOfDays(use).estimate(), value: use.value.value / count,
                 count: Swift.max(1, Int((count / logDays).rounded())), at: wall(time?.mean ?? Estimate(value: 0, se: nil), dayStart),
                 sd: time?.sd ?? 0)
         }
     }
 
     /// Each checklist's chance that an item is ticked: ticks over items × user-days.
-    static func checklistTicks(_ members: [UserFeatures], ruleset: Ruleset) -> [(routine: String, p: PopulationFit.Estimate)] {
-        Set(members.flatMap { $0.ticks.keys }).sorted().compactMap { routine in
+    static func checklistTicks(_ sums: GroupSums, ruleset: Ruleset) -> [(routine: String, p: PopulationFit.Estimate)] {
+        sums.ticks.keys.sorted().compactMap { routine in
             let items = ruleset.routines.first { $0.id == routine }?.items.count ?? 0
-            guard items > 0 else { return nil }
-            return (routine, clustered(members) { (Double($0.ticks[routine]?.count ?? 0), Double($0.days * items)) })
+            guard items > 0, let use = sums.ticks[routine] else { return nil }
+            return (routine, sums.shareOfDays(use, scale: Double(items)).estimate())
         }
     }
 }
@@ -143,15 +100,24 @@ enum FitEstimates {
 /// BIC (`−2 ln L + (3J − 1) ln N`, N the opens). Each component is a slot: its chance a day is
 /// its share of the opens over the user-days (at most 1), its time and spread its own.
 enum FitSlots {
-    static func slots(_ members: [UserFeatures], days: Double, dayStart: Int) -> [PopulationFit.Slot] {
-        var counts = Array(repeating: 0.0, count: 145)
-        var minutes = Array(repeating: 0.0, count: 145)
-        for user in members {
-            for (bin, count) in user.opens.enumerated() where count > 0 {
-                counts[bin] += Double(count)
-                minutes[bin] += user.openMinutes[bin]
+    /// The group's opens by 10-minute bin of the logical day, and their minutes summed.
+    struct Sums: Sendable {
+        var counts = [Int](repeating: 0, count: OpenBin.count)
+        var minutes = [ExactSum](repeating: ExactSum(), count: OpenBin.count)
+
+        mutating func add(_ user: UserFeatures) {
+            for bin in user.openBins where bin.count > 0 {
+                counts[bin.bin] += bin.count
+                minutes[bin.bin].add(bin.minutes)
             }
         }
+
+        func slots(days: Double, dayStart: Int) -> [PopulationFit.Slot] {
+            FitSlots.slots(counts.map(Double.init), minutes.map(\.value), days: days, dayStart: dayStart)
+        }
+    }
+
+    static func slots(_ counts: [Double], _ minutes: [Double], days: Double, dayStart: Int) -> [PopulationFit.Slot] {
         let total = counts.reduce(0, +)
         guard total > 0 else { return [] }
         // Each bin at the mean of its opens' own minutes.

@@ -73,20 +73,28 @@ package struct NoticesWatch: Sendable, Equatable {
 /// is sometimes placed a delivery early, and one such user would move a minimum.) `all` is the
 /// switch-offs past `above` over the deliveries seen there, its error clustered by user.
 enum FitNoticesOff {
-    static func estimate(_ members: [UserFeatures]) -> (all: PopulationFit.Estimate, above: Int)? {
-        var triggers = [Double](repeating: 0, count: NoticesWatch.places)
-        var exposures = [Double](repeating: 0, count: NoticesWatch.places)
-        for user in members {
-            if let place = user.notices.offAfter, place > 0 { triggers[place - 1] += 1 }
-            for (index, count) in user.notices.exposures.enumerated() { exposures[index] += Double(count) }
+    /// Per place, the users' switch-offs after it and their deliveries seen there; and for each
+    /// place a step may come after, the users' switch-offs past it over their deliveries past it.
+    struct Sums: Sendable {
+        var triggers = [Int](repeating: 0, count: NoticesWatch.places)
+        var exposures = [Int](repeating: 0, count: NoticesWatch.places)
+        var past = [ClusteredSums](repeating: ClusteredSums(), count: NoticesWatch.places)
+
+        mutating func add(_ user: UserFeatures) {
+            let after = user.notices.offAfter
+            if let place = after, place > 0 { triggers[place - 1] += 1 }
+            let seen = user.notices.exposures
+            for (index, count) in seen.enumerated() { exposures[index] += count }
+            for above in past.indices {
+                past[above].add((after ?? 0) > above ? 1 : 0, of: Double(seen[above...].reduce(0, +)))
+            }
         }
-        guard triggers.reduce(0, +) > 0 else { return nil }
-        let above = step(triggers, exposures)
-        let all = FitEstimates.clustered(members) { user in
-            let off = (user.notices.offAfter ?? 0) > above ? 1.0 : 0
-            return (off, Double(user.notices.exposures[above...].reduce(0, +)))
+
+        var estimate: (all: PopulationFit.Estimate, above: Int)? {
+            guard triggers.reduce(0, +) > 0 else { return nil }
+            let above = step(triggers.map(Double.init), exposures.map(Double.init))
+            return (past[above].estimate(), above)
         }
-        return (all, above)
     }
 
     /// The place after which the hazard steps up, by the likelihood ratio (0: no step).

@@ -24,69 +24,112 @@ package struct FittedSetting: Sendable, Equatable {
 enum FitSettings {
     typealias Estimate = PopulationFit.Estimate
 
-    /// The settings of the ruleset the members set, in the ruleset's order; a setting nobody
-    /// was seen to set is left out (every user keeps its default).
-    static func settings(_ members: [UserFeatures], ruleset: Ruleset, dayStart: Int) -> [FittedSetting] {
-        let ran = members.filter(\.ran)
-        guard !ran.isEmpty else { return [] }
-        let n = Double(ran.count)
-        var out: [FittedSetting] = []
-        for declaration in ruleset.settings where !PopulationLoader.fixedSettings.contains(declaration.key) {
-            let key = declaration.key
-            switch declaration.type {
-            case .bool:
-                guard ran.contains(where: { $0.setOn[key] != nil }) else { continue }
-                let defaultOn = declaration.defaultValue == .bool(true)
-                let on = ran.filter { $0.setOn[key] ?? defaultOn }.count
-                out.append(FittedSetting(key: key, shape: .share(FitEstimates.share(Double(on), of: n))))
-            case .enumeration(let values):
-                let chosen = values.cases.filter { value in
-                    Value.string(value) != declaration.defaultValue && ran.contains { $0.setChoice[key] == value }
+    /// What a group's users who ran the app set, summed a user at a time: for each setting of
+    /// the ruleset, who set a bool and who has it on, each enum value's users, and the times
+    /// set (a per-routine time among the users who keep the routine).
+    struct Sums: Sendable {
+        /// Where a time set by name (`key`, or `key.routine`) is summed.
+        let times: [String: (key: String, routine: String?)]
+        let declarations: [SettingDeclaration]
+        let routines: [String]
+        let dayStart: Int
+        var ran = 0
+        /// Users who ran and do not say which routines they keep (they keep every one).
+        var ranKeepingAll = 0
+        var ranKeeping: [String: Int] = [:]
+        var set: [String: Int] = [:]
+        var on: [String: Int] = [:]
+        var choices: [String: [String: Int]] = [:]
+        var at: [String: ExactMoments] = [:]
+
+        init(ruleset: Ruleset, dayStart: Int) {
+            declarations = ruleset.settings.filter { !PopulationLoader.fixedSettings.contains($0.key) }
+            routines = ruleset.routines.map(\.id)
+            self.dayStart = dayStart
+            var times: [String: (key: String, routine: String?)] = [:]
+            for declaration in declarations {
+                switch declaration.type {
+                case .time, .optional(.time): times[declaration.key] = (declaration.key, nil)
+                case .map(.routineID, .time): for routine in routines { times["\(declaration.key).\(routine)"] = (declaration.key, routine) }
+                default: continue
                 }
-                guard !chosen.isEmpty else { continue }
-                let shares = chosen.map { value in FitEstimates.share(Double(ran.filter { $0.setChoice[key] == value }.count), of: n) }
-                out.append(FittedSetting(key: key, shape: .choice(values: chosen, shares: shares)))
-            case .time, .optional(.time):
-                guard let slot = slot(ran.compactMap { $0.setAt[key] }, of: n, dayStart: dayStart) else { continue }
-                out.append(FittedSetting(key: key, shape: .time(slot)))
-            case .map(.routineID, .time):
-                var routines: [String] = []
-                var times: [PopulationFit.Slot] = []
-                for routine in ruleset.routines.map(\.id) {
-                    let keeping = ran.filter { $0.enabled?.contains(routine) ?? true }
-                    guard let slot = slot(keeping.compactMap { $0.setAt["\(key).\(routine)"] }, of: Double(keeping.count), dayStart: dayStart)
-                    else { continue }
-                    routines.append(routine)
-                    times.append(slot)
-                }
-                if !routines.isEmpty { out.append(FittedSetting(key: key, shape: .perRoutine(routines: routines, times: times))) }
-            default: continue
+            }
+            self.times = times
+        }
+
+        mutating func add(_ user: UserFeatures) {
+            guard user.ran else { return }
+            ran += 1
+            if let enabled = user.enabled {
+                for routine in enabled { ranKeeping[routine, default: 0] += 1 }
+            } else {
+                ranKeepingAll += 1
+            }
+            for (key, value) in user.setOn {
+                set[key, default: 0] += 1
+                if value { on[key, default: 0] += 1 }
+            }
+            for (key, value) in user.setChoice { choices[key, default: [:]][value, default: 0] += 1 }
+            let start = dayStart / 60
+            for (name, wall) in user.setAt {
+                guard let time = times[name] else { continue }
+                if let routine = time.routine, let enabled = user.enabled, !enabled.contains(routine) { continue }
+                at[name, default: ExactMoments()].add(Double(((wall - start) % 1_440 + 1_440) % 1_440))
             }
         }
-        return out
+
+        /// The settings of the ruleset the users set, in the ruleset's order; a setting nobody
+        /// was seen to set is left out (every user keeps its default).
+        func settings() -> [FittedSetting] {
+            guard ran > 0 else { return [] }
+            let n = Double(ran)
+            var out: [FittedSetting] = []
+            for declaration in declarations {
+                let key = declaration.key
+                switch declaration.type {
+                case .bool:
+                    guard let set = set[key], set > 0 else { continue }
+                    let defaultOn = declaration.defaultValue == .bool(true)
+                    let on = self.on[key, default: 0] + (defaultOn ? ran - set : 0)
+                    out.append(FittedSetting(key: key, shape: .share(FitEstimates.share(Double(on), of: n))))
+                case .enumeration(let values):
+                    let counts = choices[key] ?? [:]
+                    let chosen = values.cases.filter { Value.string($0) != declaration.defaultValue && counts[$0, default: 0] > 0 }
+                    guard !chosen.isEmpty else { continue }
+                    let shares = chosen.map { FitEstimates.share(Double(counts[$0, default: 0]), of: n) }
+                    out.append(FittedSetting(key: key, shape: .choice(values: chosen, shares: shares)))
+                case .time, .optional(.time):
+                    guard let slot = at[key].flatMap({ slot($0, of: n, dayStart: dayStart) }) else { continue }
+                    out.append(FittedSetting(key: key, shape: .time(slot)))
+                case .map(.routineID, .time):
+                    var chosen: [String] = []
+                    var times: [PopulationFit.Slot] = []
+                    for routine in routines {
+                        let keeping = Double(ranKeepingAll + ranKeeping[routine, default: 0])
+                        guard let slot = at["\(key).\(routine)"].flatMap({ slot($0, of: keeping, dayStart: dayStart) }) else { continue }
+                        chosen.append(routine)
+                        times.append(slot)
+                    }
+                    if !chosen.isEmpty { out.append(FittedSetting(key: key, shape: .perRoutine(routines: chosen, times: times))) }
+                default: continue
+                }
+            }
+            return out
+        }
     }
 
     /// The share of `of` users who set a time, and when: the mean and spread of the wall times
     /// taken on the logical day (so 23:30 and 00:30 average to midnight, not noon), each time
     /// at its 30-minute bucket's middle and the spread less the bucket's own (Sheppard's
     /// correction, 30²/12).
-    static func slot(_ wallMinutes: [Int], of users: Double, dayStart: Int) -> PopulationFit.Slot? {
-        guard !wallMinutes.isEmpty, users > 0 else { return nil }
-        let start = dayStart / 60
-        let logical = wallMinutes.map { Double((($0 - start) % 1_440 + 1_440) % 1_440) }
+    static func slot(_ logical: ExactMoments, of users: Double, dayStart: Int) -> PopulationFit.Slot? {
+        guard logical.count > 0, users > 0 else { return nil }
         let count = Double(logical.count)
-        let (mean, variance) = meanAndVariance(logical)
+        let (mean, variance) = logical.meanAndVariance
         let sd = Swift.max(0, variance - 75).squareRoot()
         let at = FitEstimates.wall(Estimate(value: mean, se: variance.squareRoot() / count.squareRoot()), dayStart)
         return PopulationFit.Slot(p: FitEstimates.share(count, of: users), at: at, sd: sd)
     }
-}
-
-/// The mean of `xs` and their sample variance (over n − 1; 0 for one value).
-func meanAndVariance(_ xs: [Double]) -> (mean: Double, variance: Double) {
-    let count = Double(xs.count)
-    let mean = xs.reduce(0, +) / Swift.max(1, count)
-    return (mean, xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Swift.max(1, count - 1))
 }
 
 /// How much a group's users differ beyond their daily draws (`between_users`), from the users'
@@ -94,47 +137,71 @@ func meanAndVariance(_ xs: [Double]) -> (mean: Double, variance: Double) {
 /// (a binomial's), taken to the logit scale at the group's rate; the spread of users' mean
 /// times less what their logs' own spread gives. Pooled over routines, weighted by users.
 enum FitBetweenUsers {
-    static func estimate(_ members: [UserFeatures]) -> BetweenUsers? {
-        let routines = Set(members.flatMap { $0.logs.keys }).sorted()
-        var logit = (sum: 0.0, weight: 0.0)
-        var minutes = (sum: 0.0, weight: 0.0)
-        for routine in routines {
-            // The users who keep it (when the telemetry says which routines users keep; else
-            // those who log it at all — a rare routine then loses its never-logging users and
-            // its spread looks smaller); their days with a log over their days.
-            let users = members.filter { user in
-                guard user.days >= 3 else { return false }
-                return user.enabled.map { $0.contains(routine) } ?? (user.logs[routine] != nil)
+    /// One routine's users (those who keep it, or log it when the telemetry does not say, with
+    /// three days or more): their rates of days with a log and what their days alone give, and
+    /// among those with two logs or more, their mean minutes and the spread within each.
+    struct RoutineSums: Sendable {
+        var rates = ExactMoments()
+        var binomial = ExactSum()
+        var means = ExactMoments()
+        var within = ExactSum()
+    }
+
+    struct Sums: Sendable {
+        /// The routines anybody in the group logs.
+        var logged: Set<String> = []
+        var routines: [String: RoutineSums] = [:]
+
+        mutating func add(_ user: UserFeatures) {
+            for routine in user.logs.keys { logged.insert(routine) }
+            guard user.days >= 3 else { return }
+            let days = Double(user.days)
+            for routine in user.enabled ?? Set(user.logs.keys) {
+                let use = user.logs[routine]
+                let rate = Double(use?.days ?? 0) / days
+                var sums = routines[routine] ?? RoutineSums()
+                sums.rates.add(rate)
+                sums.binomial.add(rate * (1 - rate) / Swift.max(1, days - 1))
+                if let use, use.count >= 2 {
+                    let count = Double(use.count)
+                    let m = use.minutes / count
+                    let variance = Swift.max(0, use.minutesSquared / count - m * m) * count / (count - 1)
+                    sums.means.add(m)
+                    sums.within.add(variance / count)
+                }
+                routines[routine] = sums
             }
-            guard users.count >= 10 else { continue }
-            let rates = users.map { Double($0.logs[routine]?.days ?? 0) / Double($0.days) }
-            let (mean, spread) = meanAndVariance(rates)
-            let days = users.map { Double($0.days) }
-            let binomial = zip(rates, days).reduce(0) { $0 + $1.0 * (1 - $1.0) / Swift.max(1, $1.1 - 1) } / Double(users.count)
-            let between = Swift.max(0, spread - binomial)
-            if mean > 0.02, mean < 0.98 {
-                // Weighted by what a routine can tell: users × m(1 − m).
-                let weight = Double(users.count) * mean * (1 - mean)
-                logit.sum += weight * logitSpread(mean: mean, variance: between)
-                logit.weight += weight
-            }
-            // Times: each user's mean log minute, less the within-user spread over their logs.
-            let uses = users.compactMap { $0.logs[routine] }.filter { $0.count >= 2 }
-            guard uses.count >= 10 else { continue }
-            let spreadOfMeans = meanAndVariance(uses.map { $0.minutes / Double($0.count) }).variance
-            let within =
-                uses.reduce(0.0) { sum, use in
-                    let m = use.minutes / Double(use.count)
-                    let variance = Swift.max(0, use.minutesSquared / Double(use.count) - m * m) * Double(use.count) / Double(use.count - 1)
-                    return sum + variance / Double(use.count)
-                } / Double(uses.count)
-            minutes.sum += Double(uses.count) * Swift.max(0, spreadOfMeans - within).squareRoot()
-            minutes.weight += Double(uses.count)
         }
-        guard logit.weight > 0 || minutes.weight > 0 else { return nil }
-        let logitSD = logit.weight > 0 ? Swift.min(BetweenUsers.maxLogitSD, logit.sum / logit.weight) : 0
-        let minutesSD = minutes.weight > 0 ? Swift.min(BetweenUsers.maxMinutesSD, minutes.sum / minutes.weight) : 0
-        return BetweenUsers(logitSD: logitSD, minutesSD: minutesSD)
+
+        /// The spread of users' rates less what their days alone would give (a binomial's), taken
+        /// to the logit scale at the group's rate; the spread of users' mean times less what their
+        /// logs' own spread gives. Pooled over routines, weighted by users.
+        var estimate: BetweenUsers? {
+            var logit = (sum: 0.0, weight: 0.0)
+            var minutes = (sum: 0.0, weight: 0.0)
+            for routine in logged.sorted() {
+                guard let sums = routines[routine], sums.rates.count >= 10 else { continue }
+                let users = Double(sums.rates.count)
+                let (mean, spread) = sums.rates.meanAndVariance
+                let between = Swift.max(0, spread - sums.binomial.value / users)
+                if mean > 0.02, mean < 0.98 {
+                    // Weighted by what a routine can tell: users × m(1 − m).
+                    let weight = users * mean * (1 - mean)
+                    logit.sum += weight * logitSpread(mean: mean, variance: between)
+                    logit.weight += weight
+                }
+                // Times: each user's mean log minute, less the within-user spread over their logs.
+                guard sums.means.count >= 10 else { continue }
+                let uses = Double(sums.means.count)
+                let within = sums.within.value / uses
+                minutes.sum += uses * Swift.max(0, sums.means.meanAndVariance.variance - within).squareRoot()
+                minutes.weight += uses
+            }
+            guard logit.weight > 0 || minutes.weight > 0 else { return nil }
+            let logitSD = logit.weight > 0 ? Swift.min(BetweenUsers.maxLogitSD, logit.sum / logit.weight) : 0
+            let minutesSD = minutes.weight > 0 ? Swift.min(BetweenUsers.maxMinutesSD, minutes.sum / minutes.weight) : 0
+            return BetweenUsers(logitSD: logitSD, minutesSD: minutesSD)
+        }
     }
 }
 
@@ -222,13 +289,23 @@ extension FitBetweenUsers {
 enum FitFatigue {
     typealias Estimate = PopulationFit.Estimate
 
-    static func estimate(_ members: [UserFeatures]) -> (after: Int, perExtra: Estimate, base: Estimate)? {
-        // Deliveries seen (before the device stopped showing notices), the 4th and later together.
-        var delivered = [0.0, 0.0, 0.0, 0.0]
-        for user in members {
-            for (place, count) in user.notices.exposures.enumerated() { delivered[Swift.min(place, 3)] += Double(count) }
+    /// Deliveries seen (before the device stopped showing notices) and ignored by their place
+    /// in the day, the 4th and later together.
+    struct Sums: Sendable {
+        var delivered = [0, 0, 0, 0]
+        var ignored = [0, 0, 0, 0]
+
+        mutating func add(_ user: UserFeatures) {
+            for (place, count) in user.notices.exposures.enumerated() { delivered[Swift.min(place, 3)] += count }
+            for place in 0..<4 { ignored[place] += user.ignoredByPlace[place] }
         }
-        let ignored = (0..<4).map { place in Double(members.reduce(0) { $0 + $1.ignoredByPlace[place] }) }
+
+        var estimate: (after: Int, perExtra: Estimate, base: Estimate)? {
+            FitFatigue.estimate(delivered: delivered.map(Double.init), ignored: ignored.map(Double.init))
+        }
+    }
+
+    static func estimate(delivered: [Double], ignored: [Double]) -> (after: Int, perExtra: Estimate, base: Estimate)? {
         let shares = (0..<4).map { FitEstimates.share(ignored[$0], of: delivered[$0]) }
         guard delivered[0] > 0, delivered[1] > 0, delivered[2] > 0 else { return nil }
         func se(_ e: Estimate) -> Double { e.se ?? 0 }

@@ -16,6 +16,13 @@ package enum KMeans {
 
         init(dimension: Int) { self.dimension = dimension }
 
+        /// Rows already laid out one after another (`values.count` a multiple of `dimension`).
+        init(dimension: Int, values: [Double]) {
+            self.dimension = dimension
+            self.values = values
+            count = dimension > 0 ? values.count / dimension : 0
+        }
+
         /// The rows (all as long as the first: a shorter one is padded with zeros).
         init(_ rows: [[Double]]) {
             dimension = rows.first?.count ?? 0
@@ -123,7 +130,10 @@ package enum KMeans {
 
     /// The groups for `k` (or chosen by silhouette when nil), groups below `minimumSize` merged.
     package static func groups(_ rows: [[Double]], k: Int?, maxGroups: Int = 8, minimumSize: Int, seed: UInt64) -> [Int] {
-        let points = Points(rows)
+        groups(Points(rows), k: k, maxGroups: maxGroups, minimumSize: minimumSize, seed: seed)
+    }
+
+    static func groups(_ points: Points, k: Int?, maxGroups: Int = 8, minimumSize: Int, seed: UInt64) -> [Int] {
         let n = points.count
         let largest = Swift.max(1, Swift.min(maxGroups, n / Swift.max(1, minimumSize)))
         if let k { return merged(points, clustered(points, k: Swift.min(k, largest), seed: seed), minimumSize: minimumSize) }

@@ -78,67 +78,57 @@ package struct PopulationFit: Sendable {
 
     /// Fits `reader`'s users against `ruleset`: `k` groups, or as many as the silhouette chooses.
     package init(_ reader: TelemetryReader, ruleset: Ruleset, k: Int?, seed: UInt64 = 7) {
-        let keys = reader.users.keys.sorted()
-        let users = keys.compactMap { reader.users[$0] }
-        let features = FitFeatures(users, ruleset: ruleset)
-        let labels = KMeans.groups(features.points, k: k, minimumSize: Self.minimumGroup, seed: seed)
-        var fitted: [Group] = []
-        for label in 0...(labels.max() ?? 0) {
-            let members = zip(users, labels).filter { $0.1 == label }.map(\.0)
-            guard !members.isEmpty else { continue }
-            fitted.append(FitEstimates.group(members, of: users.count, ruleset: ruleset, dayStart: ruleset.dayStartsAt))
+        let users = reader.users.keys.sorted().compactMap { reader.users[$0] }
+        var points = FitPoints()
+        for user in users { points.add(user) }
+        var grouping = FitGrouping(points.points(order: Array(users.indices)), k: k, ruleset: ruleset, seed: seed)
+        for (index, user) in users.enumerated() { grouping.add(user, at: index) }
+        self.init(grouping, span: (reader.firstDay, reader.lastDay), unknownKinds: reader.unknownKinds, ruleset: ruleset)
+    }
+
+    /// The fit of users grouped and summed (`FitGrouping`), whose lines span `span` (first and
+    /// last day) and held lines of `unknownKinds`.
+    package init(_ grouping: FitGrouping, span: (first: Int, last: Int), unknownKinds: [String: Int], ruleset: Ruleset) {
+        let fitted = grouping.sums.filter { $0.users > 0 }.map {
+            FitEstimates.group($0, of: grouping.users, ruleset: ruleset, dayStart: ruleset.dayStartsAt)
         }
         // Largest group first, so the file reads from the most common users down.
         groups = fitted.sorted { $0.users > $1.users }
-        self.users = users.count
+        users = grouping.users
         // A population lives at most `Population.maxDays`, and within the engine's days.
-        let span = Swift.max(1, reader.lastDay - reader.firstDay + 1)
-        days = Swift.min(span, Population.maxDays, InputLimits.simulatedDays.upperBound - reader.firstDay + 1)
-        start = reader.firstDay
+        let length = Swift.max(1, span.last - span.first + 1)
+        days = Swift.min(length, Population.maxDays, InputLimits.simulatedDays.upperBound - span.first + 1)
+        start = span.first
         var warnings = Array(Set(fitted.flatMap(\.notes))).sorted()
         warnings.append(Self.notFitted)
-        if days < span { warnings.append("the telemetry spans \(span) days; the fitted file lives the first \(days)") }
-        if !reader.unknownKinds.isEmpty {
+        if days < length { warnings.append("the telemetry spans \(length) days; the fitted file lives the first \(days)") }
+        if !unknownKinds.isEmpty {
             warnings.append(
-                "lines of unknown kinds were counted and skipped: \(reader.unknownKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+                "lines of unknown kinds were counted and skipped: \(unknownKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
         }
         self.warnings = warnings
     }
 }
 
-/// The per-user vectors users are grouped by, each dimension standardised over users: opens
-/// a day in six four-hour windows, logs and ticks a day per routine, the share of notices
-/// opened and ignored, sleep and steps (a user without them at the mean), and whether the user
-/// keeps each routine (when the telemetry says).
-struct FitFeatures {
-    var points: [[Double]]
+/// Users grouped by their points (k-means on `FitPoints`, a user's index its place in key
+/// order) and each group's sums, filled as the users are given again — in any order, as
+/// often as a reader can give them (a features file is read twice rather than held).
+package struct FitGrouping: Sendable {
+    /// Each user's group, by index.
+    let labels: [Int]
+    private(set) var sums: [GroupSums]
 
-    init(_ users: [UserFeatures], ruleset: Ruleset) {
-        let routines = Set(users.flatMap { $0.logs.keys }).sorted()
-        let checklists = Set(users.flatMap { $0.ticks.keys }).sorted()
-        // The routines users keep, when the telemetry says (`routine` lines): who keeps what
-        // separates groups that log alike.
-        let kept = Set(users.flatMap { $0.enabled ?? [] }).sorted()
-        var raw: [[Double]] = users.map { user in
-            let days = Double(Swift.max(1, user.days))
-            var row = (0..<6).map { window in Double(user.opens[(window * 24)..<Swift.min(145, (window + 1) * 24)].reduce(0, +)) / days }
-            row += routines.map { Double(user.logs[$0]?.count ?? 0) / days }
-            row += checklists.map { Double(user.ticks[$0]?.count ?? 0) / days }
-            let seen = Double(Swift.max(1, user.deliveries))
-            row += [Double(user.opened) / seen, Double(user.ignored) / seen]
-            row += [user.sleep[0] > 0 ? user.sleep[1] / user.sleep[0] : .nan, user.steps[0] > 0 ? user.steps[1] / user.steps[0] : .nan]
-            row += kept.map { routine in user.enabled.map { $0.contains(routine) ? 1 : 0 } ?? .nan }
-            return row
-        }
-        let d = raw.first?.count ?? 0
-        for j in 0..<d {
-            let column = raw.map { $0[j] }.filter { !$0.isNaN }
-            let mean = column.isEmpty ? 0 : column.reduce(0, +) / Double(column.count)
-            let variance = column.isEmpty ? 0 : column.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(column.count)
-            let sd = variance.squareRoot()
-            for i in raw.indices { raw[i][j] = sd > 0 && !raw[i][j].isNaN ? (raw[i][j] - mean) / sd : 0 }
-        }
-        points = raw
+    init(_ points: KMeans.Points, k: Int?, ruleset: Ruleset, seed: UInt64) {
+        labels = KMeans.groups(points, k: k, minimumSize: PopulationFit.minimumGroup, seed: seed)
+        sums = Array(repeating: GroupSums(ruleset: ruleset, dayStart: ruleset.dayStartsAt), count: (labels.max() ?? -1) + 1)
+    }
+
+    var users: Int { labels.count }
+
+    /// Adds user `index` (its place in key order) to its group's sums.
+    mutating func add(_ user: UserFeatures, at index: Int) {
+        guard labels.indices.contains(index) else { return }
+        sums[labels[index]].add(user)
     }
 }

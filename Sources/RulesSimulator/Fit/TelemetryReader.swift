@@ -31,6 +31,11 @@ package struct TelemetryReader: Sendable {
     var featureRows: [String: String] = [:]
     /// Set when the files are features files: the ruleset key every row must carry.
     var featuresKey: String?
+    /// Set to fit features files without keeping their users: rows go to the stream, not to
+    /// `users` (`FeaturesStream`: read once to group, once more to sum).
+    package var stream: FeaturesStream?
+    /// Whether this is the stream's second pass over the rows.
+    package var secondPass = false
     /// The longest line: a telemetry line is short, a features row holds a user's counts.
     var maxLine: Int { featuresKey == nil ? 1 << 16 : 1 << 20 }
     /// Lines naming a routine or a notification type the ruleset lacks, counted and skipped
@@ -61,6 +66,9 @@ package struct TelemetryReader: Sendable {
     }
 
     package var failed: Bool { !problems.isEmpty }
+
+    /// The users read: kept, or streamed.
+    package var userCount: Int { stream?.users ?? users.count }
 
     /// Reads the file at `path` (shown as `name`), 1 MiB at a time.
     package mutating func read(path: String, name: String) {
@@ -184,12 +192,20 @@ package struct TelemetryReader: Sendable {
                 )
                 return
             }
-            guard users[identity.user] == nil else {
-                problem("\(name):\(number): user \(identity.user) has a row already (at \(featureRows[identity.user] ?? "")): one row a user")
+            if secondPass {
+                if let failure = stream?.second(identity.user, features) { problem("\(name):\(number): \(failure)") }
                 return
             }
-            users[identity.user] = features
-            featureRows[identity.user] = "\(TuneQuestion.shown(name)):\(number)"
+            if stream != nil {
+                stream?.first(identity.user, features, name: name, number: number)
+            } else {
+                guard users[identity.user] == nil else {
+                    problem("\(name):\(number): user \(identity.user) has a row already (at \(featureRows[identity.user] ?? "")): one row a user")
+                    return
+                }
+                users[identity.user] = features
+                featureRows[identity.user] = "\(TuneQuestion.shown(name)):\(number)"
+            }
             lines += 1
             rulesets[identity.ruleset, default: 0] += 1
             for (kind, count) in identity.unknownKinds { unknownKinds[kind, default: 0] += count }
@@ -217,6 +233,9 @@ package struct TelemetryReader: Sendable {
     /// Closes every user's last day and freezes the tallies as `users`; call once after the
     /// last file.
     package mutating func finish() {
+        if !secondPass, let problems = stream?.sorted() {
+            for text in problems { problem(text) }
+        }
         users.reserveCapacity(users.count + tallies.count)
         for (key, user) in handOver() { users[key] = user }
     }

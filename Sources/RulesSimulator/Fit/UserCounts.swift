@@ -83,12 +83,6 @@ package struct UserCounts: Sendable {
         for bin in openBins { all[bin.bin] = bin.count }
         return all
     }
-    /// The exact minutes of those opens, summed by bin (a bin's mean is finer than its centre).
-    package var openMinutes: [Double] {
-        var all = [Double](repeating: 0, count: OpenBin.count)
-        for bin in openBins { all[bin.bin] = bin.minutes }
-        return all
-    }
     package var logs: [String: RoutineUse] = [:]
     package var ticks: [String: RoutineUse] = [:]
     package var deliveries = 0

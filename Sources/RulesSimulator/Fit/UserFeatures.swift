@@ -18,7 +18,6 @@ package final class UserFeatures: Sendable {
     package var days: Int { tally.days }
     var openBins: [OpenBin] { tally.openBins }
     package var opens: [Int] { tally.opens }
-    package var openMinutes: [Double] { tally.openMinutes }
     package var logs: [String: RoutineUse] { tally.logs }
     package var ticks: [String: RoutineUse] { tally.ticks }
     package var deliveries: Int { tally.deliveries }

@@ -31,6 +31,15 @@ package enum FeaturesRow {
         "exposures", "delivered_by_place", "ignored_by_place", "seen_by_type", "unknown_kinds",
     ]
 
+    /// Each key's place in `keys`.
+    static let position = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
+
+    /// A row's values by column (a place in `keys`).
+    struct Columns {
+        var values: [RowJSON?]
+        subscript(key: String) -> RowJSON? { position[key].flatMap { values[$0] } }
+    }
+
     /// What a row says of one user besides the features themselves.
     package struct Identity: Sendable, Equatable {
         package var user: String
@@ -82,19 +91,24 @@ package enum FeaturesRow {
 
     /// A row read back; the failure says what is wrong (the caller adds file and line).
     package static func read(_ bytes: ArraySlice<UInt8>) -> Result<(Identity, UserFeatures), FeaturesFailure> {
-        let parsed = JSONReader.parse(Array(bytes), file: "row", maxBytes: 1 << 20, maxDepth: 8)
-        guard parsed.diagnostics.isEmpty, let node = parsed.documents.first, let pairs = node.pairs else {
+        guard let row = RowJSON.parse(bytes), let pairs = row.pairs else {
             return .failure(FeaturesFailure("not a JSON object (a features file holds one object a line)"))
         }
-        var fields: [String: YAMLNode] = [:]
-        for pair in pairs {
-            guard let key = pair.key.scalar else { return .failure(FeaturesFailure("a key is not text")) }
-            fields[key] = pair.value
+        // Columns by their place in `keys`: a row as this build writes it has them in that order.
+        var fields = Columns(values: Array(repeating: nil, count: keys.count))
+        var extra: [String] = []
+        for (index, pair) in pairs.enumerated() {
+            if index < keys.count, keys[index] == pair.key {
+                fields.values[index] = pair.value
+            } else if let place = position[pair.key] {
+                fields.values[place] = pair.value
+            } else {
+                extra.append(pair.key)
+            }
         }
-        let missing = keys.filter { fields[$0] == nil }
+        let missing = keys.indices.filter { fields.values[$0] == nil }.map { keys[$0] }
         if !missing.isEmpty { return .failure(FeaturesFailure("missing columns: \(missing.joined(separator: ", "))")) }
-        let extra = fields.keys.filter { !keys.contains($0) }.sorted()
-        if !extra.isEmpty { return .failure(FeaturesFailure("columns the features format does not have: \(extra.joined(separator: ", "))")) }
+        if !extra.isEmpty { return .failure(FeaturesFailure("columns the features format does not have: \(extra.sorted().joined(separator: ", "))")) }
         var reader = FieldReader(fields: fields)
         do {
             return .success(try reader.row())
@@ -112,11 +126,11 @@ package struct FeaturesFailure: Error, Sendable, Equatable {
 
 /// Reads the fields of one row, refusing anything not of its column's shape.
 private struct FieldReader {
-    let fields: [String: YAMLNode]
+    let fields: FeaturesRow.Columns
 
     func fail(_ key: String, _ expected: String) -> FeaturesFailure { FeaturesFailure("'\(key)' is not \(expected)") }
 
-    func int(_ key: String, in node: YAMLNode? = nil) throws(FeaturesFailure) -> Int {
+    func int(_ key: String, in node: RowJSON? = nil) throws(FeaturesFailure) -> Int {
         guard let text = (node ?? fields[key])?.scalar, let value = Int(text), value >= 0, value <= InputLimits.maxNumber else {
             throw fail(key, "a whole number from 0")
         }
@@ -129,41 +143,48 @@ private struct FieldReader {
         return value
     }
 
-    func number(_ key: String, _ node: YAMLNode) throws(FeaturesFailure) -> Double {
-        guard let text = node.scalar, node.scalarStyle?.isQuoted != true, let value = Double(text), value.isFinite,
+    func number(_ key: String, _ node: RowJSON) throws(FeaturesFailure) -> Double {
+        guard let text = node.scalar, !node.isQuoted, let value = Double(text), value.isFinite,
             abs(value) <= 1e300
         else { throw fail(key, "made of finite numbers") }
         return value
     }
 
-    func text(_ key: String, _ node: YAMLNode?) throws(FeaturesFailure) -> String {
-        guard let node, node.scalarStyle?.isQuoted == true, let value = node.scalar, !value.isEmpty, value.count <= 200 else {
+    func text(_ key: String, _ node: RowJSON?) throws(FeaturesFailure) -> String {
+        guard let node, node.isQuoted, let value = node.scalar, !value.isEmpty, value.count <= 200 else {
             throw fail(key, "text")
         }
         return value
     }
 
+    /// A key of an object in a column: text, as a value would be.
+    func text(_ key: String, _ name: String) throws(FeaturesFailure) -> String {
+        guard !name.isEmpty, name.count <= 200 else { throw fail(key, "text") }
+        return name
+    }
+
     func bool(_ key: String) throws(FeaturesFailure) -> Bool? {
         guard let node = fields[key], !node.isNull else { return nil }
         switch node.scalar {
-        case "true" where node.scalarStyle?.isQuoted != true: return true
-        case "false" where node.scalarStyle?.isQuoted != true: return false
+        case "true" where !node.isQuoted: return true
+        case "false" where !node.isQuoted: return false
         default: throw fail(key, "true, false or null")
         }
     }
 
-    func pairs(_ key: String) throws(FeaturesFailure) -> [YAMLPair] {
+    func pairs(_ key: String) throws(FeaturesFailure) -> [RowJSON.Pair] {
         guard let pairs = fields[key]?.pairs else { throw fail(key, "an object") }
         return pairs
     }
 
     func counts(_ key: String) throws(FeaturesFailure) -> [String: Int] {
-        var out: [String: Int] = [:]
-        for pair in try pairs(key) { out[try text(key, pair.key)] = try int(key, in: pair.value) }
+        let pairs = try pairs(key)
+        var out: [String: Int] = .init(minimumCapacity: pairs.count)
+        for pair in pairs { out[try text(key, pair.key)] = try int(key, in: pair.value) }
         return out
     }
 
-    func numbers(_ key: String, _ node: YAMLNode?, count: Int) throws(FeaturesFailure) -> [Double] {
+    func numbers(_ key: String, _ node: RowJSON?, count: Int) throws(FeaturesFailure) -> [Double] {
         guard let items = node?.items, items.count == count else { throw fail(key, "a list of \(count) numbers") }
         var out: [Double] = []
         for item in items { out.append(try number(key, item)) }
@@ -187,14 +208,15 @@ private struct FieldReader {
 
     func bins(_ key: String, _ values: inout [Double]) throws(FeaturesFailure) {
         for pair in try pairs(key) {
-            guard let bin = pair.key.scalar.flatMap(Int.init), values.indices.contains(bin) else { throw fail(key, "keyed by 10-minute bins 0…144") }
+            guard let bin = Int(pair.key), values.indices.contains(bin) else { throw fail(key, "keyed by 10-minute bins 0…144") }
             values[bin] = try number(key, pair.value)
         }
     }
 
     func uses(_ key: String) throws(FeaturesFailure) -> [String: RoutineUse] {
-        var out: [String: RoutineUse] = [:]
-        for pair in try pairs(key) {
+        let pairs = try pairs(key)
+        var out: [String: RoutineUse] = .init(minimumCapacity: pairs.count)
+        for pair in pairs {
             let values = try numbers(key, pair.value, count: 5)
             guard let days = Int(exactly: values[0]), let count = Int(exactly: values[1]) else { throw fail(key, "counts of days and lines") }
             var use = RoutineUse()
@@ -205,11 +227,12 @@ private struct FieldReader {
     }
 
     func trial() throws(FeaturesFailure) -> [String: UserTrial] {
-        var out: [String: UserTrial] = [:]
-        for pair in try pairs("trial") {
+        let pairs = try pairs("trial")
+        var out: [String: UserTrial] = .init(minimumCapacity: pairs.count)
+        for pair in pairs {
             var trial = UserTrial()
             for cell in pair.value.pairs ?? [] {
-                guard let bin = cell.key.scalar.flatMap(Int.init), AnswersTally.bins.contains(bin), let items = cell.value.items, items.count == 4
+                guard let bin = Int(cell.key), AnswersTally.bins.contains(bin), let items = cell.value.items, items.count == 4
                 else { throw fail("trial", "by type and bin (0, 7, 14, 28) four counts") }
                 var counts: [Int] = []
                 for item in items { counts.append(try int("trial", in: item)) }
@@ -221,7 +244,7 @@ private struct FieldReader {
     }
 
     mutating func row() throws(FeaturesFailure) -> (FeaturesRow.Identity, UserFeatures) {
-        guard fields["features"]?.scalar == String(FeaturesRow.version), fields["features"]?.scalarStyle?.isQuoted != true else {
+        guard fields["features"]?.scalar == String(FeaturesRow.version), fields["features"]?.isQuoted != true else {
             throw FeaturesFailure(
                 "features version '\(fields["features"]?.scalar ?? "")' is not one this build reads (\(FeaturesRow.version)): run the query of this version"
             )

@@ -84,23 +84,43 @@ package struct TelemetryReader: Sendable {
     package mutating func read(handle: FileHandle, name: String) {
         var carry: [UInt8] = []
         var number = 0
+        // A features file's rows are read a chunk ahead, on other threads, while the rows of
+        // the chunk before are taken here in order.
+        var ahead: RowsAhead?
+        defer { if let ahead { take(ahead, name: name) } }
         while !failed {
             let chunk = handle.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
             carry += chunk
             var start = 0
+            var rows: [ArraySlice<UInt8>] = []
             while let end = carry[start...].firstIndex(of: 0x0A) {
-                number += 1
-                add(carry[start..<end], name: name, number: number)
+                if featuresKey != nil {
+                    rows.append(carry[start..<end])
+                } else {
+                    number += 1
+                    add(carry[start..<end], name: name, number: number)
+                    if failed { return }
+                }
                 start = end + 1
+            }
+            if !rows.isEmpty {
+                let next = RowsAhead(rows, firstNumber: number + 1)
+                number += rows.count
+                if let before = ahead { take(before, name: name) }
+                ahead = next
                 if failed { return }
             }
             carry.removeFirst(start)
             if carry.count > maxLine {
-                problem("\(name):\(number + 1): a line longer than \(maxLine) bytes")
+                if let before = ahead { take(before, name: name) }
+                ahead = nil
+                if !failed { problem("\(name):\(number + 1): a line longer than \(maxLine) bytes") }
                 return
             }
         }
+        if let before = ahead { take(before, name: name) }
+        ahead = nil
         if !carry.isEmpty, !failed { add(carry[...], name: name, number: number + 1) }
     }
 
@@ -122,12 +142,17 @@ package struct TelemetryReader: Sendable {
         }
     }
 
-    mutating func add(_ bytes: ArraySlice<UInt8>, name: String, number: Int) {
-        var bytes = bytes
+    /// A line without its carriage return; nil when it is blank (blank lines are skipped).
+    static func content(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var bytes = line
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        return bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) ? nil : bytes
+    }
+
+    mutating func add(_ line: ArraySlice<UInt8>, name: String, number: Int) {
+        guard let bytes = Self.content(line) else { return }
         if featuresKey != nil {
-            addRow(bytes, name: name, number: number)
+            addRow(FeaturesRow.read(bytes), name: name, number: number)
             return
         }
         let line: TelemetryLine
@@ -181,9 +206,20 @@ package struct TelemetryReader: Sendable {
         featuresKey = rulesetKey
     }
 
-    /// One row of a features file.
-    mutating func addRow(_ line: ArraySlice<UInt8>, name: String, number: Int) {
-        switch FeaturesRow.read(line) {
+    /// The rows read ahead, taken in order once read, so what is kept and said is what reading
+    /// them one by one would keep and say (the reading stops at the first problem).
+    mutating func take(_ ahead: RowsAhead, name: String) {
+        let rows = ahead.rows()
+        for (index, row) in rows.enumerated() {
+            if failed { return }
+            guard let row else { continue }
+            addRow(row, name: name, number: ahead.firstNumber + index)
+        }
+    }
+
+    /// One row of a features file, as read.
+    mutating func addRow(_ row: Result<(FeaturesRow.Identity, UserFeatures), FeaturesFailure>, name: String, number: Int) {
+        switch row {
         case .failure(let failure): problem("\(name):\(number): \(failure.message)")
         case .success(let (identity, features)):
             guard identity.ruleset == featuresKey else {
@@ -256,4 +292,33 @@ package struct TelemetryReader: Sendable {
 
     /// The ruleset most lines have (ties: the first by name).
     package var majority: String? { rulesets.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key }
+}
+
+/// A chunk of a features file's rows read on other threads (every core) from the moment it is
+/// made; `rows()` waits for them. A blank line reads as nil.
+final class RowsAhead: @unchecked Sendable {
+    typealias Row = Result<(FeaturesRow.Identity, UserFeatures), FeaturesFailure>
+    let firstNumber: Int
+    private let done = DispatchGroup()
+    /// Written once by the reading threads, read only after `done` is waited for.
+    private var read: [Row?] = []
+
+    init(_ lines: [ArraySlice<UInt8>], firstNumber: Int) {
+        self.firstNumber = firstNumber
+        DispatchQueue.global().async(group: done) {
+            let jobs = Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 16))
+            let results = PopulationRun.Results<[Row?]>(count: jobs)
+            DispatchQueue.concurrentPerform(iterations: jobs) { job in
+                results.set(job, stride(from: job, to: lines.count, by: jobs).map { TelemetryReader.content(lines[$0]).map(FeaturesRow.read) })
+            }
+            let byJob = results.all()
+            self.read = lines.indices.map { byJob[$0 % jobs][$0 / jobs] }
+        }
+    }
+
+    /// The rows, in order, once read.
+    func rows() -> [Row?] {
+        done.wait()
+        return read
+    }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import RulesDocument
+import Testing
+
+@testable import RulesSimulator
+
+/// The features rows' own JSON reader accepts exactly what the general reader accepts, and
+/// reads the same values.
+@Suite struct RowJSONTests {
+    static let texts = [
+        #"{"a":1,"b":[1,2.5,-3e2],"c":{"d":"x\u00e9\ud83d\ude00\n"},"e":true,"f":false,"g":null}"#,
+        #"  {"a" : [ ] , "b" : { } }  "#, #"{"a":"한국어"}"#, #"{"a":1,"a":2}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":1.}"#,
+        #"{"a":.5}"#, #"{"a":-}"#, #"{"a":1e}"#, #"{"a":"\ud800"}"#, #"{"a":"\x"}"#, "{\"a\":\"\u{01}\"}", #"{"a":tru}"#,
+        #"{"a":1} x"#, #"{"a":[1 2]}"#, #"{a:1}"#, #"[[[[[[[[1]]]]]]]]"#, #"[[[[[[[[[1]]]]]]]]]"#, #"{"a":"\/\b\f\r\t\"\\"}"#,
+        #"{"a":"unclosed}"#, "", "   ", Self.object(17, duplicate: 3), Self.object(18),
+    ]
+
+    /// An object of `count` keys, the last one `duplicate`'s key again when given.
+    static func object(_ count: Int, duplicate: Int? = nil) -> String {
+        var pairs = (0..<count).map { "\"k\($0)\":\($0)" }
+        if let duplicate { pairs.append("\"k\(duplicate)\":0") }
+        return "{\(pairs.joined(separator: ","))}"
+    }
+
+    @Test(arguments: texts)
+    func acceptsWhatTheGeneralReaderAccepts(_ text: String) {
+        let general = JSONReader.parse(Array(text.utf8), file: "row", maxBytes: 1 << 20, maxDepth: RowJSON.maxDepth)
+        let row = RowJSON.parse(ArraySlice(text.utf8))
+        #expect((row != nil) == general.diagnostics.isEmpty, "\(text)")
+        if let row, let node = general.documents.first { #expect(Self.same(row, node), "\(text)") }
+    }
+
+    @Test func refusesBytesThatAreNotUTF8() {
+        var bytes = Array(#"{"a":"xy"}"#.utf8)
+        bytes[6] = 0xFF
+        #expect(RowJSON.parse(ArraySlice(bytes)) == nil)
+        #expect(!JSONReader.parse(bytes, file: "row").diagnostics.isEmpty)
+    }
+
+    @Test func aLargeObjectWithADuplicateKeyLateIsRefused() {
+        let keys = (0..<300).map { "\"key\($0)\":\($0)" } + ["\"key7\":1"]
+        #expect(RowJSON.parse(ArraySlice("{\(keys.joined(separator: ","))}".utf8)) == nil)
+        #expect(RowJSON.parse(ArraySlice("{\(keys.dropLast().joined(separator: ","))}".utf8))?.pairs?.count == 300)
+    }
+
+    static func same(_ row: RowJSON, _ node: YAMLNode) -> Bool {
+        switch row {
+        case .text(let text): return node.scalarStyle?.isQuoted == true && node.scalar == text
+        case .plain(let text): return node.scalarStyle?.isQuoted != true && node.scalar == text
+        case .array(let items):
+            guard let others = node.items, others.count == items.count else { return false }
+            return zip(items, others).allSatisfy { same($0, $1) }
+        case .object(let pairs):
+            guard let others = node.pairs, others.count == pairs.count else { return false }
+            return zip(pairs, others).allSatisfy { $0.key == $1.key.scalar && same($0.value, $1.value) }
+        }
+    }
+}

@@ -79,13 +79,13 @@ import Testing
             return UserFeatures(counts)
         }
         var stream = FeaturesStream()
-        for index in 0..<30 { stream.first("u\(index)", user(index % 7 + 1), name: "f.jsonl", number: index + 1) }
-        stream.first("u3", user(2), name: "g.jsonl", number: 9)
+        for index in 0..<30 { stream.first("u\(index)", FitPoints.UserPoint(user(index % 7 + 1)), name: "f.jsonl", number: index + 1) }
+        stream.first("u3", FitPoints.UserPoint(user(2)), name: "g.jsonl", number: 9)
         let twice = stream.sorted()
         #expect(twice == ["g.jsonl:9: user u3 has a row already (at f.jsonl:4): one row a user"])
 
         var clean = FeaturesStream()
-        for index in 0..<30 { clean.first("u\(index)", user(index % 7 + 1), name: "f.jsonl", number: index + 1) }
+        for index in 0..<30 { clean.first("u\(index)", FitPoints.UserPoint(user(index % 7 + 1)), name: "f.jsonl", number: index + 1) }
         #expect(clean.sorted().isEmpty)
         clean.group(k: 1, ruleset: ShippedRuleset.ruleset, seed: 7)
         var again = clean

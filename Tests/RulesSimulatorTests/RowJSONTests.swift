@@ -11,6 +11,9 @@ import Testing
         #"{"a":1,"b":[1,2.5,-3e2],"c":{"d":"x\u00e9\ud83d\ude00\n"},"e":true,"f":false,"g":null}"#,
         #"  {"a" : [ ] , "b" : { } }  "#, #"{"a":"한국어"}"#, #"{"a":1,"a":2}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":1.}"#,
         #"{"a":.5}"#, #"{"a":-}"#, #"{"a":1e}"#, #"{"a":"\ud800"}"#, #"{"a":"\x"}"#, "{\"a\":\"\u{01}\"}", #"{"a":tru}"#,
+        #"[0.1,1.5,-0.05,123456.789,1e400,-0,12345678901234567890,0.12345678901234567890123,2.5e-3,9007199254740993]"#,
+        #"[3.14159265358979323846,1e-320,0.30000000000000004,4503599627370497.5,999999999999999999,1000000000000000000]"#,
+        #"[9223372036854775807,9223372036854775808,-9223372036854775808,-9223372036854775809,18446744073709551616,0.000001]"#,
         #"{"a":1} x"#, #"{"a":[1 2]}"#, #"{a:1}"#, #"[[[[[[[[1]]]]]]]]"#, #"[[[[[[[[[1]]]]]]]]]"#, #"{"a":"\/\b\f\r\t\"\\"}"#,
         #"{"a":"unclosed}"#, "", "   ", Self.object(17, duplicate: 3), Self.object(18),
     ]
@@ -46,7 +49,11 @@ import Testing
     static func same(_ row: RowJSON, _ node: YAMLNode) -> Bool {
         switch row {
         case .text(let text): return node.scalarStyle?.isQuoted == true && node.scalar == text
-        case .plain(let text): return node.scalarStyle?.isQuoted != true && node.scalar == text
+        case .number(let value, let whole):
+            guard node.scalarStyle?.isQuoted != true, let text = node.scalar, Double(text) == value else { return false }
+            return whole == (text.contains { ".eE".contains($0) } ? nil : Int(text))
+        case .bool(let value): return node.scalarStyle?.isQuoted != true && node.scalar == (value ? "true" : "false")
+        case .null: return node.isNull
         case .array(let items):
             guard let others = node.items, others.count == items.count else { return false }
             return zip(items, others).allSatisfy { same($0, $1) }

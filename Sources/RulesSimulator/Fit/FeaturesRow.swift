@@ -131,7 +131,14 @@ private struct FieldReader {
     func fail(_ key: String, _ expected: String) -> FeaturesFailure { FeaturesFailure("'\(key)' is not \(expected)") }
 
     func int(_ key: String, in node: RowJSON? = nil) throws(FeaturesFailure) -> Int {
-        guard let text = (node ?? fields[key])?.scalar, let value = Int(text), value >= 0, value <= InputLimits.maxNumber else {
+        // A whole number, or text holding one (engines may quote 64-bit integers).
+        let value: Int?
+        switch node ?? fields[key] {
+        case .number(_, let whole)?: value = whole
+        case .text(let text)?: value = Int(text)
+        default: value = nil
+        }
+        guard let value, value >= 0, value <= InputLimits.maxNumber else {
             throw fail(key, "a whole number from 0")
         }
         return value
@@ -144,9 +151,7 @@ private struct FieldReader {
     }
 
     func number(_ key: String, _ node: RowJSON) throws(FeaturesFailure) -> Double {
-        guard let text = node.scalar, !node.isQuoted, let value = Double(text), value.isFinite,
-            abs(value) <= 1e300
-        else { throw fail(key, "made of finite numbers") }
+        guard case .number(let value, _) = node, value.isFinite, abs(value) <= 1e300 else { throw fail(key, "made of finite numbers") }
         return value
     }
 
@@ -165,11 +170,8 @@ private struct FieldReader {
 
     func bool(_ key: String) throws(FeaturesFailure) -> Bool? {
         guard let node = fields[key], !node.isNull else { return nil }
-        switch node.scalar {
-        case "true" where !node.isQuoted: return true
-        case "false" where !node.isQuoted: return false
-        default: throw fail(key, "true, false or null")
-        }
+        guard case .bool(let value) = node else { throw fail(key, "true, false or null") }
+        return value
     }
 
     func pairs(_ key: String) throws(FeaturesFailure) -> [RowJSON.Pair] {
@@ -244,7 +246,7 @@ private struct FieldReader {
     }
 
     mutating func row() throws(FeaturesFailure) -> (FeaturesRow.Identity, UserFeatures) {
-        guard fields["features"]?.scalar == String(FeaturesRow.version), fields["features"]?.isQuoted != true else {
+        guard case .number(_, whole: .some(FeaturesRow.version))? = fields["features"] else {
             throw FeaturesFailure(
                 "features version '\(fields["features"]?.scalar ?? "")' is not one this build reads (\(FeaturesRow.version)): run the query of this version"
             )

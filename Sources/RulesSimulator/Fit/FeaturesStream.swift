@@ -24,11 +24,11 @@ package struct FeaturesStream: Sendable {
     var users: Int { keys.count }
 
     /// A row of the first pass.
-    mutating func first(_ user: String, _ features: UserFeatures, name: String, number: Int) {
+    mutating func first(_ user: String, _ point: FitPoints.UserPoint, name: String, number: Int) {
         if files.last != name { files.append(name) }
         keys.append(user)
         places.append((Int32(truncatingIfNeeded: files.count - 1), Int32(truncatingIfNeeded: number)))
-        points.add(features)
+        points.add(point)
     }
 
     /// Once the first pass is read: the rows by key, and a user with two rows refused (the later

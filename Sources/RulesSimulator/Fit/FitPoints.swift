@@ -21,19 +21,37 @@ struct FitPoints: Sendable {
 
     var count: Int { says.count }
 
-    mutating func add(_ user: UserFeatures) {
-        let days = Double(Swift.max(1, user.days))
-        var windows = [Double](repeating: 0, count: 6)
-        for bin in user.openBins where bin.bin < 144 { windows[bin.bin / 24] += Double(bin.count) }
-        fixedValues += windows.map { $0 / days }
-        let seen = Double(Swift.max(1, user.deliveries))
-        fixedValues += [Double(user.opened) / seen, Double(user.ignored) / seen]
-        fixedValues.append(user.sleep.n > 0 ? user.sleep.sum / user.sleep.n : .nan)
-        fixedValues.append(user.steps.n > 0 ? user.steps.sum / user.steps.n : .nan)
-        for (routine, use) in user.logs { entry(0, routine, Double(use.count) / days) }
-        for (routine, use) in user.ticks { entry(1, routine, Double(use.count) / days) }
-        for routine in user.enabled ?? [] { entry(2, routine, 1) }
-        says.append(user.enabled != nil)
+    /// One user's values before the routines are numbered: made wherever the user is read (on
+    /// the thread that read it), added in order.
+    struct UserPoint: Sendable {
+        var fixed: [Double] = []
+        /// Routine values by part (0: logs, 1: ticks, 2: kept).
+        var routines: [(part: UInt8, name: String, value: Double)] = []
+        var says = false
+
+        init(_ user: UserFeatures) {
+            let days = Double(Swift.max(1, user.days))
+            var windows = [Double](repeating: 0, count: 6)
+            for bin in user.openBins where bin.bin < 144 { windows[bin.bin / 24] += Double(bin.count) }
+            fixed.reserveCapacity(FitPoints.fixed)
+            fixed += windows.map { $0 / days }
+            let seen = Double(Swift.max(1, user.deliveries))
+            fixed += [Double(user.opened) / seen, Double(user.ignored) / seen]
+            fixed.append(user.sleep.n > 0 ? user.sleep.sum / user.sleep.n : .nan)
+            fixed.append(user.steps.n > 0 ? user.steps.sum / user.steps.n : .nan)
+            for (routine, use) in user.logs { routines.append((0, routine, Double(use.count) / days)) }
+            for (routine, use) in user.ticks { routines.append((1, routine, Double(use.count) / days)) }
+            for routine in user.enabled ?? [] { routines.append((2, routine, 1)) }
+            says = user.enabled != nil
+        }
+    }
+
+    mutating func add(_ user: UserFeatures) { add(UserPoint(user)) }
+
+    mutating func add(_ point: UserPoint) {
+        fixedValues += point.fixed
+        for routine in point.routines { entry(Int(routine.part), routine.name, routine.value) }
+        says.append(point.says)
         starts.append(entries.count)
     }
 

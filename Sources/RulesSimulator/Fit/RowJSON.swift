@@ -6,8 +6,11 @@
 enum RowJSON: Sendable {
     /// A double-quoted string, unescaped.
     case text(String)
-    /// A number, `true`, `false` or `null`, as written.
-    case plain(String)
+    /// A number: its value, and the whole number it is when written as one (digits, no
+    /// fraction or exponent, within `Int`).
+    case number(Double, whole: Int?)
+    case bool(Bool)
+    case null
     case object([Pair])
     case array([RowJSON])
 
@@ -31,9 +34,13 @@ enum RowJSON: Sendable {
         }
     }
 
+    /// The value as text (a number as a whole number or a decimal); nil for objects and arrays.
     var scalar: String? {
         switch self {
-        case .text(let text), .plain(let text): text
+        case .text(let text): text
+        case .number(let value, let whole): whole.map(String.init) ?? "\(value)"
+        case .bool(let value): value ? "true" : "false"
+        case .null: "null"
         default: nil
         }
     }
@@ -41,7 +48,7 @@ enum RowJSON: Sendable {
         if case .text = self { true } else { false }
     }
     var isNull: Bool {
-        if case .plain("null") = self { true } else { false }
+        if case .null = self { true } else { false }
     }
     var pairs: [Pair]? {
         if case .object(let pairs) = self { pairs } else { nil }
@@ -66,43 +73,80 @@ enum RowJSON: Sendable {
             case UInt8(ascii: "{"): return depth <= RowJSON.maxDepth ? object(depth: depth) : nil
             case UInt8(ascii: "["): return depth <= RowJSON.maxDepth ? array(depth: depth) : nil
             case UInt8(ascii: "\""): return string().map(RowJSON.text)
-            case UInt8(ascii: "t"): return literal("true")
-            case UInt8(ascii: "f"): return literal("false")
-            case UInt8(ascii: "n"): return literal("null")
+            case UInt8(ascii: "t"): return literal("true", .bool(true))
+            case UInt8(ascii: "f"): return literal("false", .bool(false))
+            case UInt8(ascii: "n"): return literal("null", .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
             default: return nil
             }
         }
 
-        mutating func literal(_ word: StaticString) -> RowJSON? {
+        mutating func literal(_ word: StaticString, _ value: RowJSON) -> RowJSON? {
             let count = word.utf8CodeUnitCount
             guard bytes.count - index >= count else { return nil }
             for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
             index += count
-            return .plain(word.description)
+            return value
         }
 
-        mutating func digits() -> Bool {
+        /// Digits from here, added to `mantissa` while it fits (`dropped` counts the digits that
+        /// did not fit, and every one after); false when there is none.
+        mutating func digits(_ mantissa: inout UInt64, _ dropped: inout Int) -> Bool {
             let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                let (tens, over) = mantissa.multipliedReportingOverflow(by: 10)
+                let (next, carry) = tens.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+                if dropped == 0, !over, !carry { mantissa = next } else { dropped += 1 }
+                index += 1
+            }
             return index > start
         }
 
+        /// Powers of ten a double holds exactly.
+        static let exact: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
+
+        /// A number read straight from its digits when a double holds the digits and the power of
+        /// ten exactly (one rounding: the value is the correctly rounded one), else from its text.
         mutating func number() -> RowJSON? {
             let start = index
-            if current == UInt8(ascii: "-") { index += 1 }
+            let negative = current == UInt8(ascii: "-")
+            if negative { index += 1 }
             guard let lead = current, lead >= UInt8(ascii: "0"), lead <= UInt8(ascii: "9") else { return nil }
-            if lead == UInt8(ascii: "0") { index += 1 } else { _ = digits() }
+            var mantissa: UInt64 = 0
+            var dropped = 0
+            if lead == UInt8(ascii: "0") { index += 1 } else { _ = digits(&mantissa, &dropped) }
+            var whole = dropped == 0
+            var fraction = 0
             if current == UInt8(ascii: ".") {
                 index += 1
-                guard digits() else { return nil }
+                whole = false
+                let before = index
+                var lost = 0
+                guard digits(&mantissa, &lost) else { return nil }
+                fraction = index - before - lost
+                dropped += lost > 0 ? 1 : 0
             }
+            var exponentWritten = false
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 index += 1
+                whole = false
+                exponentWritten = true
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-                guard digits() else { return nil }
+                var ignored: UInt64 = 0
+                var none = 0
+                guard digits(&ignored, &none) else { return nil }
             }
-            return .plain(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            let signed = negative ? -Double(mantissa) : Double(mantissa)
+            if whole, mantissa <= UInt64(Int.max) {
+                return .number(signed, whole: negative ? -Int(mantissa) : Int(mantissa))
+            }
+            if whole, negative, mantissa == UInt64(Int.max) + 1 { return .number(signed, whole: Int.min) }
+            if dropped == 0, !exponentWritten, mantissa < 1 << 53, fraction < Self.exact.count {
+                return .number(signed / Self.exact[fraction], whole: nil)
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            guard let value = Double(text) else { return nil }
+            return .number(value, whole: nil)
         }
 
         mutating func string() -> String? {

@@ -105,7 +105,7 @@ package struct TelemetryReader: Sendable {
                 start = end + 1
             }
             if !rows.isEmpty {
-                let next = RowsAhead(rows, firstNumber: number + 1)
+                let next = RowsAhead(rows, firstNumber: number + 1, points: stream != nil && !secondPass)
                 number += rows.count
                 if let before = ahead { take(before, name: name) }
                 ahead = next
@@ -152,7 +152,7 @@ package struct TelemetryReader: Sendable {
     mutating func add(_ line: ArraySlice<UInt8>, name: String, number: Int) {
         guard let bytes = Self.content(line) else { return }
         if featuresKey != nil {
-            addRow(FeaturesRow.read(bytes), name: name, number: number)
+            addRow(FeaturesRow.read(bytes).map { ($0.0, .features($0.1)) }, name: name, number: number)
             return
         }
         let line: TelemetryLine
@@ -218,10 +218,10 @@ package struct TelemetryReader: Sendable {
     }
 
     /// One row of a features file, as read.
-    mutating func addRow(_ row: Result<(FeaturesRow.Identity, UserFeatures), FeaturesFailure>, name: String, number: Int) {
+    mutating func addRow(_ row: RowsAhead.Row, name: String, number: Int) {
         switch row {
         case .failure(let failure): problem("\(name):\(number): \(failure.message)")
-        case .success(let (identity, features)):
+        case .success(let (identity, taken)):
             guard identity.ruleset == featuresKey else {
                 problem(
                     "\(name):\(number): a row of ruleset \(identity.ruleset), not \(featuresKey ?? "") (the ruleset given): features of another ruleset"
@@ -229,12 +229,14 @@ package struct TelemetryReader: Sendable {
                 return
             }
             if secondPass {
-                if let failure = stream?.second(identity.user, features) { problem("\(name):\(number): \(failure)") }
+                if let features = taken.features, let failure = stream?.second(identity.user, features) {
+                    problem("\(name):\(number): \(failure)")
+                }
                 return
             }
             if stream != nil {
-                stream?.first(identity.user, features, name: name, number: number)
-            } else {
+                stream?.first(identity.user, taken.point, name: name, number: number)
+            } else if let features = taken.features {
                 guard users[identity.user] == nil else {
                     problem("\(name):\(number): user \(identity.user) has a row already (at \(featureRows[identity.user] ?? "")): one row a user")
                     return
@@ -297,19 +299,46 @@ package struct TelemetryReader: Sendable {
 /// A chunk of a features file's rows read on other threads (every core) from the moment it is
 /// made; `rows()` waits for them. A blank line reads as nil.
 final class RowsAhead: @unchecked Sendable {
-    typealias Row = Result<(FeaturesRow.Identity, UserFeatures), FeaturesFailure>
+    /// A row as read: the user's features, or (for the first pass of a stream) only the point
+    /// the user is grouped by, made on the reading thread so the features are let go there.
+    enum Taken: Sendable {
+        case features(UserFeatures)
+        case point(FitPoints.UserPoint)
+
+        /// The features; nil for a point (made only for a stream's first pass, which reads no
+        /// features).
+        var features: UserFeatures? {
+            if case .features(let features) = self { features } else { nil }
+        }
+        var point: FitPoints.UserPoint {
+            switch self {
+            case .features(let features): FitPoints.UserPoint(features)
+            case .point(let point): point
+            }
+        }
+    }
+    typealias Row = Result<(FeaturesRow.Identity, Taken), FeaturesFailure>
     let firstNumber: Int
     private let done = DispatchGroup()
     /// Written once by the reading threads, read only after `done` is waited for.
     private var read: [Row?] = []
 
-    init(_ lines: [ArraySlice<UInt8>], firstNumber: Int) {
+    init(_ lines: [ArraySlice<UInt8>], firstNumber: Int, points: Bool) {
         self.firstNumber = firstNumber
         DispatchQueue.global().async(group: done) {
-            let jobs = Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 16))
+            // Stripes, several a core, so a core that finishes early takes another.
+            let jobs = Swift.max(1, Swift.min(4 * ProcessInfo.processInfo.activeProcessorCount, lines.count / 16))
             let results = PopulationRun.Results<[Row?]>(count: jobs)
             DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                results.set(job, stride(from: job, to: lines.count, by: jobs).map { TelemetryReader.content(lines[$0]).map(FeaturesRow.read) })
+                results.set(
+                    job,
+                    stride(from: job, to: lines.count, by: jobs).map { index in
+                        TelemetryReader.content(lines[index]).map { bytes in
+                            FeaturesRow.read(bytes).map { identity, features in
+                                (identity, points ? .point(FitPoints.UserPoint(features)) : .features(features))
+                            }
+                        }
+                    })
             }
             let byJob = results.all()
             self.read = lines.indices.map { byJob[$0 % jobs][$0 / jobs] }

@@ -71,6 +71,65 @@ import Testing
         #expect(!checkFeatures.stdout.isEmpty)
     }
 
+    /// A file of several 1 MiB chunks: each chunk's rows are read on other threads while the
+    /// chunk before is taken in order (a million-row file is this at scale). What is fitted and
+    /// what is said, line numbers included, is what reading the rows one by one gives.
+    @Test func rowsReadAheadAreTakenInOrder() throws {
+        let directory = Fixtures.temporaryDirectory()
+        for folder in ["whole", "parts-fit", "lines"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+        }
+        let features = directory + "/features.jsonl"
+        let fit = CapturedRun(
+            ["population", "fit", Self.telemetry, "--out", directory + "/lines/fitted.yaml", "--features-out", features], in: Self.root)
+        try #require(fit.exitCode == .success, "\(fit.stderr)")
+        let rows = try Self.read(features).split(separator: "\n").map(String.init)
+        try #require(rows.count == 200)
+        // 2,000 rows, each user's row under keys of their own.
+        let many = try (0..<2000).map { index in
+            let row = rows[index % rows.count]
+            let rest = try #require(row.range(of: "\",\"ruleset\":"), "\(row.prefix(80))")
+            return "{\"features\":1,\"user\":\"copy\(index)" + row[rest.lowerBound...]
+        }
+        func write(_ rows: [String], _ path: String) throws {
+            try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write(many, directory + "/many.jsonl")
+        let size = try FileManager.default.attributesOfItem(atPath: directory + "/many.jsonl")[.size] as? Int ?? 0
+        #expect(size > 5 << 19, "\(size) bytes: fewer chunks than the test is about")
+        let whole = CapturedRun(
+            ["population", "fit", "--features", directory + "/many.jsonl", "--out", directory + "/whole/fitted.yaml"], in: Self.root)
+        #expect(whole.exitCode == .success, "\(whole.stderr)")
+        // The same rows as twenty files of a hundred (each less than a chunk): the same file.
+        let parts = directory + "/parts"
+        try FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+        for part in 0..<20 { try write(Array(many[(part * 100)..<((part + 1) * 100)]), parts + "/part-\(100 + part).jsonl") }
+        let split = CapturedRun(["population", "fit", "--features", parts, "--out", directory + "/parts-fit/fitted.yaml"], in: Self.root)
+        #expect(split.exitCode == .success && split.stderr == whole.stderr, "\(split.stderr)")
+        #expect(try Self.read(directory + "/parts-fit/fitted.yaml") == Self.read(directory + "/whole/fitted.yaml"))
+        // A broken row in the third chunk, and one after it: the first is named by its line,
+        // nothing is written.
+        var broken = many
+        broken[1733] = String(broken[1733].dropLast())
+        broken[1900] = "{}"
+        try write(broken, directory + "/broken.jsonl")
+        let refused = CapturedRun(
+            ["population", "fit", "--features", directory + "/broken.jsonl", "--out", directory + "/broken.yaml"], in: Self.root)
+        #expect(refused.exitCode != .success)
+        #expect(refused.stderr.contains("broken.jsonl:1734: not a JSON object"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("broken.jsonl:1901"), "reading stops at the first problem: \(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/broken.yaml"))
+        // A user's row twice, chunks apart: both lines named.
+        var twice = many
+        twice[1900] = many[5]
+        try write(twice, directory + "/twice.jsonl")
+        let again = CapturedRun(["population", "fit", "--features", directory + "/twice.jsonl", "--out", directory + "/twice.yaml"], in: Self.root)
+        #expect(again.exitCode != .success)
+        #expect(again.stderr.contains("twice.jsonl:1901: user copy5 has a row already (at "), "\(again.stderr)")
+        #expect(again.stderr.contains("twice.jsonl:6): one row a user"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/twice.yaml"))
+    }
+
     /// Runs `scripts/features ENGINE OUT TELEMETRY` as anyone would (python3 on the PATH, the
     /// engine from PyPI, installed by `.ci/run`): its exit status and what it said.
     static func features(_ engine: String, _ out: String, _ telemetry: String) throws -> (status: Int32, said: String) {

@@ -19,7 +19,8 @@ enum PopulationFitCommand {
         return value
     }
 
-    static func run(_ files: [String], _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
+    /// The usage error when the options do not go together; nil when they do.
+    static func misused(_ files: [String], _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode? {
         guard !files.isEmpty else { return PopulationCommand.usage("fit takes telemetry files (JSON lines) or directories of them", io) }
         guard given.check != nil || given.out != nil || given.featuresOut != nil else {
             return PopulationCommand.usage("fit writes a population file: give --out FILE", io)
@@ -31,13 +32,18 @@ enum PopulationFitCommand {
         if given.features, given.mixed != .refuse {
             return PopulationCommand.usage("--mixed reads telemetry lines of several rulesets; a features file holds one ruleset's rows", io)
         }
-        var k: Int?
         if let groups = given.groups, groups != "auto" {
             guard let n = Int(groups), (1...50).contains(n) else {
                 return PopulationCommand.usage("--groups takes a number from 1 to 50, or auto", io)
             }
-            k = n
         }
+        return nil
+    }
+
+    static func run(_ files: [String], _ given: PopulationCommand.Options, _ io: CommandIO) -> ExitCode {
+        if let misused = misused(files, given, io) { return misused }
+        // A number of groups (checked above), or nil: chosen by the data.
+        let k = given.groups.flatMap { Int($0) }
         guard let (ruleset, _) = SimulationSupport.ruleset(given.ruleset, io) else { return .usage }
         guard let paths = telemetryFiles(files, features: given.features, io) else { return .usage }
         let key = String(ruleset.sha256.prefix(16))

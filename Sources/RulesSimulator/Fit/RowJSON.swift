@@ -1,9 +1,11 @@
+import RulesDocument
+
 /// One features row's JSON, read straight from its bytes. A million rows are read twice per fit,
 /// so this reader keeps no positions and builds no `YAMLNode`s; it accepts exactly the JSON
 /// the general reader (`JSONReader`) accepts — the same grammar, valid UTF-8 in strings,
 /// duplicate keys refused, nesting bounded — and says only whether the row is JSON: a row
 /// is one line, and the line is what a problem names.
-enum RowJSON: Sendable {
+package enum RowJSON: Sendable {
     /// A double-quoted string, unescaped.
     case text(String)
     /// A number: its value, and the whole number it is when written as one (digits, no
@@ -15,16 +17,16 @@ enum RowJSON: Sendable {
     case array([RowJSON])
 
     /// A key of an object and its value.
-    struct Pair: Sendable {
-        var key: String
-        var value: RowJSON
+    package struct Pair: Sendable {
+        package var key: String
+        package var value: RowJSON
     }
 
     /// The deepest nesting of objects and arrays a row may have (the root is level 1).
-    static let maxDepth = 8
+    package static let maxDepth = 8
 
     /// The value of `bytes`, or nil when they are not one JSON value.
-    static func parse(_ bytes: ArraySlice<UInt8>) -> RowJSON? {
+    package static func parse(_ bytes: ArraySlice<UInt8>) -> RowJSON? {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer)
             reader.skipWhitespace()
@@ -55,6 +57,28 @@ enum RowJSON: Sendable {
     }
     var items: [RowJSON]? {
         if case .array(let items) = self { items } else { nil }
+    }
+
+    /// Whether `node` (the general reader's) is this value: the same strings, numbers of the
+    /// same value (and whole when written as one), the same literals, keys and items in order.
+    package func matches(_ node: YAMLNode) -> Bool {
+        let quoted = node.scalarStyle?.isQuoted == true
+        switch self {
+        case .text(let text): return quoted && node.scalar == text
+        case .number(let value, let whole):
+            guard !quoted, let text = node.scalar, let written = Double(text), written == value || (written.isNaN && value.isNaN) else {
+                return false
+            }
+            return whole == (text.contains { ".eE".contains($0) } ? nil : Int(text))
+        case .bool(let value): return !quoted && node.scalar == (value ? "true" : "false")
+        case .null: return !quoted && node.scalar == "null"
+        case .array(let items):
+            guard let others = node.items, others.count == items.count else { return false }
+            return zip(items, others).allSatisfy { $0.matches($1) }
+        case .object(let pairs):
+            guard let others = node.pairs, others.count == pairs.count else { return false }
+            return zip(pairs, others).allSatisfy { $0.key == $1.key.scalar && $0.value.matches($1.value) }
+        }
     }
 
     private struct Reader {

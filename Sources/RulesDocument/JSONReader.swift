@@ -180,12 +180,6 @@ public struct JSONReader {
             guard let escape = current else { throw error("string is not closed") }
             advance()
             switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
-            case UInt8(ascii: "b"): unescaped.append(0x08)
-            case UInt8(ascii: "f"): unescaped.append(0x0C)
-            case UInt8(ascii: "n"): unescaped.append(0x0A)
-            case UInt8(ascii: "r"): unescaped.append(0x0D)
-            case UInt8(ascii: "t"): unescaped.append(0x09)
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -200,7 +194,10 @@ public struct JSONReader {
                 guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
                 unescaped += Array(String(Character(scalar)).utf8)
             default:
-                throw error("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
+                guard let byte = JSONEscape.byte(escape) else {
+                    throw error("unknown escape '\\\(String(decoding: [escape], as: UTF8.self))'")
+                }
+                unescaped.append(byte)
             }
             run = index
         }
@@ -290,6 +287,23 @@ public struct JSONReader {
             guard current == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
             advance()
             return YAMLNode(.mapping(pairs), range: SourceRange(start: start, end: location), isFlow: true)
+        }
+    }
+}
+
+/// JSON's escapes of one character after the backslash (all but `\u`), shared by every JSON
+/// reader here.
+public enum JSONEscape {
+    /// The byte `escape` stands for after a backslash; nil when it is not one of them.
+    public static func byte(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
         }
     }
 }

@@ -198,12 +198,6 @@ package enum RowJSON: Sendable {
                 guard let escape = current else { return nil }
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped.append(escape)
-                case UInt8(ascii: "b"): unescaped.append(0x08)
-                case UInt8(ascii: "f"): unescaped.append(0x0C)
-                case UInt8(ascii: "n"): unescaped.append(0x0A)
-                case UInt8(ascii: "r"): unescaped.append(0x0D)
-                case UInt8(ascii: "t"): unescaped.append(0x09)
                 case UInt8(ascii: "u"):
                     guard var code = hex4() else { return nil }
                     if (0xD800...0xDBFF).contains(code) {
@@ -216,7 +210,9 @@ package enum RowJSON: Sendable {
                     }
                     guard let scalar = Unicode.Scalar(code) else { return nil }
                     unescaped.append(contentsOf: String(Character(scalar)).utf8)
-                default: return nil
+                default:
+                    guard let byte = JSONEscape.byte(escape) else { return nil }
+                    unescaped.append(byte)
                 }
                 run = index
             }

@@ -193,6 +193,16 @@ private struct FieldReader {
         return out
     }
 
+    /// `[n, sum, sum of squares]` of n values: n a whole number, squares not below 0, and
+    /// nothing summed of no values.
+    func moments(_ key: String) throws(FeaturesFailure) -> Moments {
+        let values = try numbers(key, fields[key], count: 3)
+        guard let n = Int(exactly: values[0]), n >= 0, values[2] >= 0, n > 0 || (values[1] == 0 && values[2] == 0) else {
+            throw fail(key, "[n, sum, sum of squares] of n values")
+        }
+        return Moments(values)
+    }
+
     func ints(_ key: String, count: Int) throws(FeaturesFailure) -> [Int] {
         guard let items = fields[key]?.items, items.count == count else { throw fail(key, "a list of \(count) whole numbers") }
         var out: [Int] = []
@@ -269,9 +279,7 @@ private struct FieldReader {
         (user.deliveries, user.withheld, user.opened) = (try int("deliveries"), try int("withheld"), try int("opened"))
         (user.ignored, user.acted, user.skips) = (try int("ignored"), try int("acted"), try int("skips"))
         (user.stepsGranted, user.sleepGranted) = (try bool("steps_granted"), try bool("sleep_granted"))
-        user.sleep = Moments(try numbers("sleep", fields["sleep"], count: 3))
-        user.wake = Moments(try numbers("wake", fields["wake"], count: 3))
-        user.steps = Moments(try numbers("steps", fields["steps"], count: 3))
+        (user.sleep, user.wake, user.steps) = (try moments("sleep"), try moments("wake"), try moments("steps"))
         user.ignoredByType = try counts("ignored_by_type")
         user.switchedOff = Set(try texts("switched_off") ?? [])
         (user.routeDays, user.resultDays) = (try counts("route_days"), try counts("result_days"))

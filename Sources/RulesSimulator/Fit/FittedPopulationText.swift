@@ -151,7 +151,8 @@ extension PopulationFit {
     /// `   # ± 0.012` (or ` ± 0.012` bare, for a comment that lists several).
     static func se(_ e: Estimate, bare: Bool = false, unit: String = "") -> String {
         guard let se = e.se, se.isFinite else { return "" }
-        let text = se >= 10 ? String(Int(se.rounded())) : String(format: "%.3f", se)
+        // Any finite error is written: whole from 10, in powers of ten past what a whole number holds.
+        let text = se >= 1e15 ? String(format: "%.3g", se) : se >= 10 ? String(Int(se.rounded())) : String(format: "%.3f", se)
         return bare ? " ± \(text)\(unit)" : "   # ± \(text)\(unit)"
     }
 

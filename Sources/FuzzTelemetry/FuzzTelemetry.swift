@@ -37,6 +37,8 @@ public func fuzzTelemetry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     var rows = TelemetryReader(features: "fuzz")
+    rows.knownRoutines = Set(ruleset.routines.map(\.id))
+    rows.knownTypes = Set(ruleset.notifications.map(\.id))
     rows.read(bytes: bytes, name: "fuzz.jsonl")
     rows.finish()
     if rows.failed, rows.problems.contains(where: { !$0.hasPrefix("fuzz.jsonl:") }) { abort() }

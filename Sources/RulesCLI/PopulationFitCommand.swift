@@ -194,6 +194,8 @@ enum PopulationFitCommand {
             // Rows stand for their users' lines; what follows reads them alike.
             reader = TelemetryReader(features: features)
             if streams { reader.stream = FeaturesStream() }
+            reader.knownRoutines = Set(ruleset.routines.map(\.id))
+            reader.knownTypes = Set(ruleset.notifications.map(\.id))
         } else {
             var keep: String?
             if mixed == .majority {

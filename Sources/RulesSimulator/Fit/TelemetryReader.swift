@@ -105,7 +105,8 @@ package struct TelemetryReader: Sendable {
                 start = end + 1
             }
             if !rows.isEmpty {
-                let next = RowsAhead(rows, firstNumber: number + 1, points: stream != nil && !secondPass)
+                let next = RowsAhead(
+                    rows, firstNumber: number + 1, points: stream != nil && !secondPass, known: (knownRoutines, knownTypes))
                 number += rows.count
                 if let before = ahead { take(before, name: name) }
                 ahead = next
@@ -152,7 +153,8 @@ package struct TelemetryReader: Sendable {
     mutating func add(_ line: ArraySlice<UInt8>, name: String, number: Int) {
         guard let bytes = Self.content(line) else { return }
         if featuresKey != nil {
-            addRow(FeaturesRow.read(bytes).map { ($0.0, .features($0.1)) }, name: name, number: number)
+            let row = Self.known(FeaturesRow.read(bytes), routines: knownRoutines, types: knownTypes)
+            addRow(row.map { ($0.0, .features($0.1)) }, name: name, number: number)
             return
         }
         let line: TelemetryLine
@@ -204,6 +206,25 @@ package struct TelemetryReader: Sendable {
     package init(features rulesetKey: String) {
         self.init(dayStart: 0)
         featuresKey = rulesetKey
+    }
+
+    /// A row as read, refused when it names a routine or a notification type the ruleset lacks
+    /// (when the ruleset's are known): the lines such a row would stand for are not this
+    /// ruleset's, and a fit of lines skips them.
+    static func known(_ row: RowsAhead.Read, routines: Set<String>?, types: Set<String>?) -> RowsAhead.Read {
+        guard case .success(let (_, user)) = row else { return row }
+        let named: [(column: String, names: [String], known: Set<String>?, what: String)] = [
+            ("logs", user.logs.keys.sorted(), routines, "routine"), ("ticks", user.ticks.keys.sorted(), routines, "routine"),
+            ("enabled", (user.enabled ?? []).sorted(), routines, "routine"), ("trial", user.trial.keys.sorted(), types, "notification type"),
+            ("ignored_by_type", user.ignoredByType.keys.sorted(), types, "notification type"),
+            ("seen_by_type", user.seenByType.keys.sorted(), types, "notification type"),
+            ("switched_off", user.switchedOff.sorted(), types, "notification type"),
+        ]
+        for (column, names, known, what) in named {
+            guard let known, let name = names.first(where: { !known.contains($0) }) else { continue }
+            return .failure(FeaturesFailure("'\(column)' names \(what) '\(name)', which the ruleset does not have: features of another ruleset"))
+        }
+        return row
     }
 
     /// The rows read ahead, taken in order once read, so what is kept and said is what reading
@@ -318,12 +339,13 @@ final class RowsAhead: @unchecked Sendable {
         }
     }
     typealias Row = Result<(FeaturesRow.Identity, Taken), FeaturesFailure>
+    typealias Read = Result<(FeaturesRow.Identity, UserFeatures), FeaturesFailure>
     let firstNumber: Int
     private let done = DispatchGroup()
     /// Written once by the reading threads, read only after `done` is waited for.
     private var read: [Row?] = []
 
-    init(_ lines: [ArraySlice<UInt8>], firstNumber: Int, points: Bool) {
+    init(_ lines: [ArraySlice<UInt8>], firstNumber: Int, points: Bool, known: (routines: Set<String>?, types: Set<String>?)) {
         self.firstNumber = firstNumber
         DispatchQueue.global().async(group: done) {
             // Stripes, several a core, so a core that finishes early takes another.
@@ -334,7 +356,7 @@ final class RowsAhead: @unchecked Sendable {
                     job,
                     stride(from: job, to: lines.count, by: jobs).map { index in
                         TelemetryReader.content(lines[index]).map { bytes in
-                            FeaturesRow.read(bytes).map { identity, features in
+                            TelemetryReader.known(FeaturesRow.read(bytes), routines: known.routines, types: known.types).map { identity, features in
                                 (identity, points ? .point(FitPoints.UserPoint(features)) : .features(features))
                             }
                         }

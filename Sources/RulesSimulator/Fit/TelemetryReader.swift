@@ -214,14 +214,15 @@ package struct TelemetryReader: Sendable {
     static func known(_ row: RowsAhead.Read, routines: Set<String>?, types: Set<String>?) -> RowsAhead.Read {
         guard case .success(let (_, user)) = row else { return row }
         let named: [(column: String, names: [String], known: Set<String>?, what: String)] = [
-            ("logs", user.logs.keys.sorted(), routines, "routine"), ("ticks", user.ticks.keys.sorted(), routines, "routine"),
-            ("enabled", (user.enabled ?? []).sorted(), routines, "routine"), ("trial", user.trial.keys.sorted(), types, "notification type"),
-            ("ignored_by_type", user.ignoredByType.keys.sorted(), types, "notification type"),
-            ("seen_by_type", user.seenByType.keys.sorted(), types, "notification type"),
-            ("switched_off", user.switchedOff.sorted(), types, "notification type"),
+            ("logs", Array(user.logs.keys), routines, "routine"), ("ticks", Array(user.ticks.keys), routines, "routine"),
+            ("enabled", Array(user.enabled ?? []), routines, "routine"), ("trial", Array(user.trial.keys), types, "notification type"),
+            ("ignored_by_type", Array(user.ignoredByType.keys), types, "notification type"),
+            ("seen_by_type", Array(user.seenByType.keys), types, "notification type"),
+            ("switched_off", Array(user.switchedOff), types, "notification type"),
         ]
         for (column, names, known, what) in named {
-            guard let known, let name = names.first(where: { !known.contains($0) }) else { continue }
+            // The first by name of those unknown: the same message whatever the dictionary's order.
+            guard let known, let name = names.filter({ !known.contains($0) }).min() else { continue }
             return .failure(FeaturesFailure("'\(column)' names \(what) '\(name)', which the ruleset does not have: features of another ruleset"))
         }
         return row

@@ -194,8 +194,6 @@ enum PopulationFitCommand {
             // Rows stand for their users' lines; what follows reads them alike.
             reader = TelemetryReader(features: features)
             if streams { reader.stream = FeaturesStream() }
-            reader.knownRoutines = Set(ruleset.routines.map(\.id))
-            reader.knownTypes = Set(ruleset.notifications.map(\.id))
         } else {
             var keep: String?
             if mixed == .majority {
@@ -205,9 +203,10 @@ enum PopulationFitCommand {
             }
             reader = TelemetryReader(dayStart: ruleset.dayStartsAt, mixed: mixed, keepRuleset: keep)
             reader.keepsRows = keepsRows
-            reader.knownRoutines = Set(ruleset.routines.map(\.id))
-            reader.knownTypes = Set(ruleset.notifications.map(\.id))
         }
+        // Lines (or rows) naming what the ruleset lacks are skipped (or refused).
+        reader.knownRoutines = Set(ruleset.routines.map(\.id))
+        reader.knownTypes = Set(ruleset.notifications.map(\.id))
         for path in paths { readRegular(path, into: &reader) }
         reader.finish()
         guard !reader.failed else {

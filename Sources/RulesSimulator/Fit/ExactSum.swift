@@ -40,11 +40,6 @@ struct ExactSum: Sendable, Equatable {
         partials.append(x)
     }
 
-    mutating func add(_ other: ExactSum) {
-        for partial in other.partials { add(partial) }
-        special += other.special
-    }
-
     /// The exact sum, rounded to the nearest number (ties to even).
     var value: Double {
         if special != 0 || special.isNaN { return special }

@@ -145,6 +145,19 @@ enum FitBetweenUsers {
         var binomial = ExactSum()
         var means = ExactMoments()
         var within = ExactSum()
+
+        /// A user of `days` days (three or more) who keeps the routine, with its `use` (nil: no log).
+        mutating func add(_ use: RoutineUse?, days: Double) {
+            let rate = Double(use?.days ?? 0) / days
+            rates.add(rate)
+            binomial.add(rate * (1 - rate) / Swift.max(1, days - 1))
+            guard let use, use.count >= 2 else { return }
+            let count = Double(use.count)
+            let m = use.minutes / count
+            let variance = Swift.max(0, use.minutesSquared / count - m * m) * count / (count - 1)
+            means.add(m)
+            within.add(variance / count)
+        }
     }
 
     struct Sums: Sendable {
@@ -156,21 +169,8 @@ enum FitBetweenUsers {
             for routine in user.logs.keys { logged.insert(routine) }
             guard user.days >= 3 else { return }
             let days = Double(user.days)
-            for routine in user.enabled ?? Set(user.logs.keys) {
-                let use = user.logs[routine]
-                let rate = Double(use?.days ?? 0) / days
-                var sums = routines[routine] ?? RoutineSums()
-                sums.rates.add(rate)
-                sums.binomial.add(rate * (1 - rate) / Swift.max(1, days - 1))
-                if let use, use.count >= 2 {
-                    let count = Double(use.count)
-                    let m = use.minutes / count
-                    let variance = Swift.max(0, use.minutesSquared / count - m * m) * count / (count - 1)
-                    sums.means.add(m)
-                    sums.within.add(variance / count)
-                }
-                routines[routine] = sums
-            }
+            // In place: a copy out and back would copy every partial sum a user.
+            for routine in user.enabled ?? Set(user.logs.keys) { routines[routine, default: RoutineSums()].add(user.logs[routine], days: days) }
         }
 
         /// The spread of users' rates less what their days alone would give (a binomial's), taken

@@ -87,7 +87,12 @@ package struct TelemetryReader: Sendable {
         // A features file's rows are read a chunk ahead, on other threads, while the rows of
         // the chunk before are taken here in order.
         var ahead: RowsAhead?
-        defer { if let ahead { take(ahead, name: name) } }
+        /// Takes the rows read ahead, if any: before a later row, a problem or the end.
+        func drain() {
+            if let before = ahead { take(before, name: name) }
+            ahead = nil
+        }
+        defer { drain() }
         while !failed {
             let chunk = handle.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
@@ -108,20 +113,18 @@ package struct TelemetryReader: Sendable {
                 let next = RowsAhead(
                     rows, firstNumber: number + 1, points: stream != nil && !secondPass, known: (knownRoutines, knownTypes))
                 number += rows.count
-                if let before = ahead { take(before, name: name) }
+                drain()
                 ahead = next
                 if failed { return }
             }
             carry.removeFirst(start)
             if carry.count > maxLine {
-                if let before = ahead { take(before, name: name) }
-                ahead = nil
+                drain()
                 if !failed { problem("\(name):\(number + 1): a line longer than \(maxLine) bytes") }
                 return
             }
         }
-        if let before = ahead { take(before, name: name) }
-        ahead = nil
+        drain()
         if !carry.isEmpty, !failed { add(carry[...], name: name, number: number + 1) }
     }
 
@@ -153,8 +156,7 @@ package struct TelemetryReader: Sendable {
     mutating func add(_ line: ArraySlice<UInt8>, name: String, number: Int) {
         guard let bytes = Self.content(line) else { return }
         if featuresKey != nil {
-            let row = Self.known(FeaturesRow.read(bytes), routines: knownRoutines, types: knownTypes)
-            addRow(row.map { ($0.0, .features($0.1)) }, name: name, number: number)
+            addRow(Self.row(bytes, routines: knownRoutines, types: knownTypes).map { ($0.0, .features($0.1)) }, name: name, number: number)
             return
         }
         let line: TelemetryLine
@@ -208,24 +210,26 @@ package struct TelemetryReader: Sendable {
         featuresKey = rulesetKey
     }
 
-    /// A row as read, refused when it names a routine or a notification type the ruleset lacks
-    /// (when the ruleset's are known): the lines such a row would stand for are not this
+    /// A features row read, refused when it names a routine or a notification type the ruleset
+    /// lacks (when the ruleset's are known): the lines such a row would stand for are not this
     /// ruleset's, and a fit of lines skips them.
-    static func known(_ row: RowsAhead.Read, routines: Set<String>?, types: Set<String>?) -> RowsAhead.Read {
+    static func row(_ bytes: ArraySlice<UInt8>, routines: Set<String>?, types: Set<String>?) -> RowsAhead.Read {
+        let row = FeaturesRow.read(bytes)
         guard case .success(let (_, user)) = row else { return row }
-        let named: [(column: String, names: [String], known: Set<String>?, what: String)] = [
-            ("logs", Array(user.logs.keys), routines, "routine"), ("ticks", Array(user.ticks.keys), routines, "routine"),
-            ("enabled", Array(user.enabled ?? []), routines, "routine"), ("trial", Array(user.trial.keys), types, "notification type"),
-            ("ignored_by_type", Array(user.ignoredByType.keys), types, "notification type"),
-            ("seen_by_type", Array(user.seenByType.keys), types, "notification type"),
-            ("switched_off", Array(user.switchedOff), types, "notification type"),
-        ]
-        for (column, names, known, what) in named {
-            // The first by name of those unknown: the same message whatever the dictionary's order.
-            guard let known, let name = names.filter({ !known.contains($0) }).min() else { continue }
-            return .failure(FeaturesFailure("'\(column)' names \(what) '\(name)', which the ruleset does not have: features of another ruleset"))
+        /// The first by name of `names` not in `known`: the same message whatever a dictionary's order.
+        func unknown(_ names: some Sequence<String>, _ known: Set<String>?) -> String? {
+            guard let known else { return nil }
+            return names.lazy.filter { !known.contains($0) }.min()
         }
-        return row
+        let named: [(column: String, name: String?, what: String)] = [
+            ("logs", unknown(user.logs.keys, routines), "routine"), ("ticks", unknown(user.ticks.keys, routines), "routine"),
+            ("enabled", unknown(user.enabled ?? [], routines), "routine"), ("trial", unknown(user.trial.keys, types), "notification type"),
+            ("ignored_by_type", unknown(user.ignoredByType.keys, types), "notification type"),
+            ("seen_by_type", unknown(user.seenByType.keys, types), "notification type"),
+            ("switched_off", unknown(user.switchedOff, types), "notification type"),
+        ]
+        guard let (column, name, what) = named.first(where: { $0.name != nil }), let name else { return row }
+        return .failure(FeaturesFailure("'\(column)' names \(what) '\(name)', which the ruleset does not have: features of another ruleset"))
     }
 
     /// The rows read ahead, taken in order once read, so what is kept and said is what reading
@@ -357,7 +361,7 @@ final class RowsAhead: @unchecked Sendable {
                     job,
                     stride(from: job, to: lines.count, by: jobs).map { index in
                         TelemetryReader.content(lines[index]).map { bytes in
-                            TelemetryReader.known(FeaturesRow.read(bytes), routines: known.routines, types: known.types).map { identity, features in
+                            TelemetryReader.row(bytes, routines: known.routines, types: known.types).map { identity, features in
                                 (identity, points ? .point(FitPoints.UserPoint(features)) : .features(features))
                             }
                         }

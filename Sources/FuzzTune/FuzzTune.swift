@@ -12,7 +12,7 @@ import RulesetFiles
 
 private let load = Ruleset.load(directory: FileManager.default.currentDirectoryPath)
 private let catalogue = load.ruleset.map { KnobCatalogue(ruleset: $0, documents: load.documents, sources: load.sources) }
-private let metrics = load.ruleset.map { TuneMetric.names(ruleset: $0, groups: ["a", "b"], answers: true) } ?? []
+private let metrics = load.ruleset.map { PopulationMetric.names(ruleset: $0, groups: ["a", "b"], answers: true) } ?? []
 
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeMutableRawPointer) -> CInt {

@@ -144,7 +144,7 @@ enum TuneCommand {
             return .success
         }
         guard given.positional.count <= 1 else { return usage("--list-metrics takes at most one population file", io) }
-        var metrics = TuneMetric.names(ruleset: ruleset, groups: [], answers: true)
+        var metrics = PopulationMetric.names(ruleset: ruleset, groups: [], answers: true)
         if let path = given.positional.first {
             guard let population = PopulationCommand.load(path, ruleset: ruleset, io) else { return .failure }
             metrics = TuneSetup.metrics(ruleset: ruleset, population: population)
@@ -221,9 +221,9 @@ enum TuneCommand {
         var out = "\(metrics.count) metrics (name, kind, meaning); a share takes 0.1 or 10 %:\n"
         for metric in metrics {
             let kind: String
-            switch TuneMetric.form(metric) {
+            switch PopulationMetric.form(metric) {
             case .quantile: kind = "quantile"
-            case .ratio: kind = TuneMetric.isShare(metric) ? "share   " : "mean    "
+            case .ratio: kind = PopulationMetric.isShare(metric) ? "share   " : "mean    "
             default: kind = "count   "
             }
             out += "  \(metric.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(MetricWords.words(metric))\n"

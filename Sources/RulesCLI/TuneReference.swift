@@ -42,7 +42,7 @@ enum TuneReference {
             |---|---|
 
             """
-        for name in TuneMetric.names(ruleset: ruleset, groups: [], answers: true) {
+        for name in PopulationMetric.names(ruleset: ruleset, groups: [], answers: true) {
             out += "| `\(name)` | \(Reference.cell(MetricWords.words(name))) |\n"
         }
         return out

@@ -69,7 +69,7 @@ enum TuneSetup {
 
     /// The metric names targets and the objective may use, for this ruleset and population.
     static func metrics(ruleset: Ruleset, population: Population) -> [String] {
-        TuneMetric.names(ruleset: ruleset, groups: population.groups.map(\.name), answers: population.groups.contains { !$0.behaviour.isEmpty })
+        PopulationMetric.names(ruleset: ruleset, groups: population.groups.map(\.name), answers: population.groups.contains { !$0.behaviour.isEmpty })
     }
 
     /// The sizes, the candidates within the budget and each candidate's ruleset.

@@ -273,22 +273,9 @@ package struct BehaviourDiff: Sendable {
     /// A scenario's file name without its directories (the page is read on a phone).
     package static func shortName(_ path: String) -> String { (path as NSString).lastPathComponent }
 
-    /// Text for the page with a break opportunity after each `_`, `/` and `.` of identifiers
-    /// and paths, so they wrap at their own boundaries on a phone, never inside a word or number.
-    static func breakable(_ text: String) -> String {
-        var out = ""
-        var previous: Character = " "
-        for character in HTMLReport.escape(text) {
-            if ["_", "/", "."].contains(previous), character.isLetter { out += "<wbr/>" }
-            out.append(character)
-            previous = character
-        }
-        return out
-    }
-
     package func html(extra: String = "") -> String {
         let escape = HTMLReport.escape
-        let text = Self.breakable
+        let text = HTMLReport.breakable
         var out = """
             <!DOCTYPE html>
             <html lang="ko"><head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><title>rules diff</title><style>

@@ -13,6 +13,19 @@ import Ruleset
 /// home and widget lines over the day, the recovery checklist with the time each item was
 /// done, and the snapshot at chosen times in readable units. Fits 390 px to 1440 px wide.
 package enum HTMLReport {
+    /// Text for the page with a break opportunity after each `_`, `/` and `.` of identifiers
+    /// and paths, so they wrap at their own boundaries on a phone, never inside a word or number.
+    package static func breakable(_ text: String) -> String {
+        var out = ""
+        var previous: Character = " "
+        for character in HTMLReport.escape(text) {
+            if ["_", "/", "."].contains(previous), character.isLetter { out += "<wbr/>" }
+            out.append(character)
+            previous = character
+        }
+        return out
+    }
+
     package static func render(_ result: SimulationResult, ruleset: Ruleset) -> String {
         var writer = HTMLReportWriter(scenario: result.scenario, ruleset: ruleset, dayStart: result.dayStart)
         writer.add(result.records)

@@ -103,7 +103,7 @@ import Testing
         for name in [
             "notifications.per_user_day.mean", "notifications.per_user_day.p90", "routes.light.share", "busiest_day.at_least_3.share", "user_days",
         ] {
-            guard let form = TuneMetric.form(name) else { continue }
+            guard let form = PopulationMetric.form(name) else { continue }
             let e = TuneEstimate.of(form, users: users[...], baseline: users[...], population: 1_000, seed: 1)
             #expect(e.difference == 0 && e.differenceLow == 0 && e.differenceHigh == 0, "\(name)")
         }
@@ -173,8 +173,8 @@ import Testing
         var none: [String: Double] = ["day_results.failed": 2]
         UserOutcome.addTotals(&none, categories: [:])
         #expect(none.count == 1)
-        #expect(TuneMetric.form("answers.opted_out_any.share") == .ratio("answers.opted_out_any", over: "users"))
-        #expect(TuneMetric.form("completions.all") == .count("completions.all"))
+        #expect(PopulationMetric.form("answers.opted_out_any.share") == .ratio("answers.opted_out_any", over: "users"))
+        #expect(PopulationMetric.form("completions.all") == .count("completions.all"))
     }
 
     @Test func fewUsersTakeStudentsTAndSeveralTargetsShareTheirConfidence() {
@@ -248,7 +248,7 @@ import Testing
         }
         for metric in ["day_results.failed", "routes.light.share"] {
             let moved = try #require(whole.moved.first { $0.metric == metric }, "\(metric)")
-            let form = try #require(TuneMetric.form(metric))
+            let form = try #require(PopulationMetric.form(metric))
             let e = TuneEstimate.of(form, users: news[...], baseline: olds[...], population: 40, seed: 1)
             #expect(abs(moved.difference - e.difference) < 1e-9, "\(metric)")
             #expect(abs(moved.low - e.differenceLow) < 1e-9 && abs(moved.high - e.differenceHigh) < 1e-9, "\(metric): \(moved) \(e)")

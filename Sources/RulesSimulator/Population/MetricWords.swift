@@ -79,4 +79,33 @@ package enum MetricWords {
 
     /// `8.7 %`.
     package static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
+
+    /// A metric's value in a reader's units: a share as a percentage, a mean with two decimals,
+    /// a count grouped.
+    package static func number(_ value: Double, _ metric: String) -> String {
+        if value < 0 { return "−" + number(-value, metric) }
+        if MetricWords.isShare(metric) { return MetricWords.percent(value) }
+        let whole: Bool
+        switch PopulationMetric.form(metric) {
+        case .count?, .quantile?: whole = true
+        default: whole = value == value.rounded()
+        }
+        if whole, abs(value) < 1e15 { return PopulationReport.grouped(Int(value.rounded())) }
+        return String(format: "%.2f", value)
+    }
+
+    /// A difference in the same units, signed (`+0.4 points`, `−12`).
+    package static func signed(_ value: Double, _ metric: String) -> String {
+        let sign = value > 0 ? "+" : value < 0 ? "−" : "±"
+        if MetricWords.isShare(metric) { return sign + String(format: "%.1f", abs(value) * 100) + " points" }
+        return sign + number(abs(value), metric)
+    }
+
+    /// The value as a JSON number rounded as the population report rounds it: shares to four
+    /// decimals, means to two, counts whole when they are.
+    package static func rounded(_ value: Double, _ metric: String) -> Double {
+        if MetricWords.isShare(metric) { return (value * 10_000).rounded() / 10_000 }
+        if metric.hasSuffix(".mean") { return (value * 100).rounded() / 100 }
+        return (value * 10_000).rounded() / 10_000
+    }
 }

@@ -151,7 +151,7 @@ extension PopulationReport {
             let did = answers.acted[type] ?? 0
             // A type's id breaks after its underscores, so four columns fit a phone.
             return
-                "<tr><td>\(BehaviourDiff.breakable(type))</td><td class=n>\(grouped(seen))</td><td class=n>\(grouped(did))<br/>\(percent(did, of: seen))</td>"
+                "<tr><td>\(HTMLReport.breakable(type))</td><td class=n>\(grouped(seen))</td><td class=n>\(grouped(did))<br/>\(percent(did, of: seen))</td>"
                 + "<td class=n>\(grouped(answers.optedOut[type] ?? 0))</td></tr>"
         }.joined()
         var html = """

@@ -50,8 +50,8 @@ package struct PopulationVerdict: Sendable {
         var perCategory: [String: Int] = [:]
         for routine in new.routines { perCategory[routine.category.rawValue, default: 0] += 1 }
         let single = Set(perCategory.filter { $0.value == 1 }.keys)
-        metrics = TuneMetric.names(ruleset: new, groups: [], answers: answers).filter { name in
-            guard let form = TuneMetric.form(name) else { return false }
+        metrics = PopulationMetric.names(ruleset: new, groups: [], answers: answers).filter { name in
+            guard let form = PopulationMetric.form(name) else { return false }
             if case .quantile = form { return false }
             let parts = name.split(separator: ".").map(String.init)
             if parts.count >= 3, parts[1] == "by_type" { return both.contains(parts[2]) && Self.typeFigure(parts) }
@@ -68,7 +68,7 @@ package struct PopulationVerdict: Sendable {
     }
 
     static func components(_ metric: String) -> Int {
-        if case .ratio? = TuneMetric.form(metric) { return 4 }
+        if case .ratio? = PopulationMetric.form(metric) { return 4 }
         return 2
     }
 
@@ -77,7 +77,7 @@ package struct PopulationVerdict: Sendable {
         let a = UserOutcome(old, categories: categories)
         let b = UserOutcome(new, categories: categories)
         for metric in metrics {
-            switch TuneMetric.form(metric) {
+            switch PopulationMetric.form(metric) {
             case .count(let key)?: sums[metric]?.add([a.value(key), b.value(key)])
             case .ratio(let top, let bottom)?: sums[metric]?.add([a.value(top), a.value(bottom), b.value(top), b.value(bottom)])
             default: break
@@ -99,7 +99,7 @@ package struct PopulationVerdict: Sendable {
     /// Every metric's paired difference, largest standardised effect first.
     package var moved: [Moved] {
         metrics.compactMap { metric -> Moved? in
-            guard let s = sums[metric], s.users >= 2, let form = TuneMetric.form(metric) else { return nil }
+            guard let s = sums[metric], s.users >= 2, let form = PopulationMetric.form(metric) else { return nil }
             let n = Double(s.users)
             let t = StudentT.ninetyFive(users: s.users)
             var old = 0.0
@@ -184,7 +184,7 @@ package struct PopulationVerdict: Sendable {
         let words = MetricWords.words(m.metric)
         let named = words == m.metric ? m.metric : "\(words) [\(m.metric)]"
         return
-            "\(named): \(TuneReport.number(m.old, m.metric)) → \(TuneReport.number(m.new, m.metric)) (\(TuneReport.signed(m.difference, m.metric)); 95 % \(TuneReport.signed(m.low, m.metric)) … \(TuneReport.signed(m.high, m.metric)))"
+            "\(named): \(MetricWords.number(m.old, m.metric)) → \(MetricWords.number(m.new, m.metric)) (\(MetricWords.signed(m.difference, m.metric)); 95 % \(MetricWords.signed(m.low, m.metric)) … \(MetricWords.signed(m.high, m.metric)))"
     }
 
     package func json() -> JSONValue {
@@ -195,7 +195,7 @@ package struct PopulationVerdict: Sendable {
     }
 
     static func json(_ m: Moved) -> JSONValue {
-        func number(_ x: Double) -> JSONValue { .number(TuneReport.rounded(x, m.metric)) }
+        func number(_ x: Double) -> JSONValue { .number(MetricWords.rounded(x, m.metric)) }
         let standardised: Double = ((m.standardised.isFinite ? m.standardised : 1e9) * 100).rounded() / 100
         return .object([
             ("metric", .string(m.metric)), ("judgement", .string(m.judgement)), ("old", number(m.old)), ("new", number(m.new)),

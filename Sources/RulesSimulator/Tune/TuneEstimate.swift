@@ -23,7 +23,7 @@ package struct TuneEstimate: Sendable, Equatable {
     /// several). Means and ratios over users take Student's t with users − 1 degrees of
     /// freedom, so a small first round gives the wider interval it should.
     static func of(
-        _ metric: TuneMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64,
+        _ metric: PopulationMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64,
         level: Double = 0.95
     ) -> TuneEstimate {
         var e = unclamped(metric, users: users, baseline: baseline, population: population, seed: seed, level: level)
@@ -45,7 +45,7 @@ package struct TuneEstimate: Sendable, Equatable {
     }
 
     static func unclamped(
-        _ metric: TuneMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64, level: Double
+        _ metric: PopulationMetric, users: ArraySlice<UserOutcome>, baseline: ArraySlice<UserOutcome>, population: Int, seed: UInt64, level: Double
     ) -> TuneEstimate {
         let t = users.count >= 2 ? StudentT.critical(level, df: Double(users.count - 1)) : 0
         switch metric {

@@ -48,7 +48,7 @@ package struct TuneFinding: Sendable {
         return closest.map { c in
             let e = c.estimate
             let figures =
-                "\(TuneReport.number(e.value, c.metric)), \(report.result.question.levelText(c.metric)) \(TuneReport.number(e.low, c.metric)) … \(TuneReport.number(e.high, c.metric))"
+                "\(MetricWords.number(e.value, c.metric)), \(report.result.question.levelText(c.metric)) \(MetricWords.number(e.low, c.metric)) … \(MetricWords.number(e.high, c.metric))"
             let ended = c.stopped.map { "stopped in \($0)" } ?? "lived the last round (round \(c.round))"
             return
                 "no candidate met '\(c.target)' with confidence; the closest was candidate \(c.candidate) (\(report.settingText(c.candidate))): \(figures); it \(ended)"
@@ -64,9 +64,9 @@ package struct TuneFinding: Sendable {
                     closest.map { c in
                         .object([
                             ("target", .string(c.target)), ("candidate", .int(c.candidate)),
-                            ("value", .number(TuneReport.rounded(c.estimate.value, c.metric))),
-                            ("low", .number(TuneReport.rounded(c.estimate.low, c.metric))),
-                            ("high", .number(TuneReport.rounded(c.estimate.high, c.metric))), ("round", .int(c.round)),
+                            ("value", .number(MetricWords.rounded(c.estimate.value, c.metric))),
+                            ("low", .number(MetricWords.rounded(c.estimate.low, c.metric))),
+                            ("high", .number(MetricWords.rounded(c.estimate.high, c.metric))), ("round", .int(c.round)),
                             ("stopped", c.stopped.map(JSONValue.string) ?? .null),
                         ])
                     })

@@ -75,12 +75,12 @@ package struct TuneTarget: Sendable, Equatable {
                         "--target '\(TuneQuestion.shown(text))' compares with '\(TuneQuestion.shown(number))', not a number",
                         hint: "e.g. 2, 0.1 or 10%"))
             }
-            if percent && !TuneMetric.isShare(metric) {
+            if percent && !PopulationMetric.isShare(metric) {
                 return .failure(
                     KnobProblem("--target '\(TuneQuestion.shown(text))': \(metric) is not a share, so it takes no percent", hint: "write the number"))
             }
             let bound = percent ? value / 100 : value
-            if TuneMetric.isShare(metric), !(0...1).contains(bound) {
+            if PopulationMetric.isShare(metric), !(0...1).contains(bound) {
                 return .failure(
                     KnobProblem(
                         "--target '\(TuneQuestion.shown(text))': \(metric) is a share, from 0 to 1 (0 % to 100 %), so \(percent ? "\(Knob.decimal(value)) %" : Knob.decimal(value)) can never be its bound",

@@ -27,35 +27,6 @@ package struct TuneReport: Sendable {
     /// The best candidate: the first that meets every target.
     package var best: Int? { result.meeting.first }
 
-    /// A metric's value in a reader's units: a share as a percentage, a mean with two decimals,
-    /// a count grouped.
-    package static func number(_ value: Double, _ metric: String) -> String {
-        if value < 0 { return "−" + number(-value, metric) }
-        if MetricWords.isShare(metric) { return MetricWords.percent(value) }
-        let whole: Bool
-        switch TuneMetric.form(metric) {
-        case .count?, .quantile?: whole = true
-        default: whole = value == value.rounded()
-        }
-        if whole, abs(value) < 1e15 { return PopulationReport.grouped(Int(value.rounded())) }
-        return String(format: "%.2f", value)
-    }
-
-    /// A difference in the same units, signed (`+0.4 points`, `−12`).
-    static func signed(_ value: Double, _ metric: String) -> String {
-        let sign = value > 0 ? "+" : value < 0 ? "−" : "±"
-        if MetricWords.isShare(metric) { return sign + String(format: "%.1f", abs(value) * 100) + " points" }
-        return sign + number(abs(value), metric)
-    }
-
-    /// The value as a JSON number rounded as the population report rounds it: shares to four
-    /// decimals, means to two, counts whole when they are.
-    static func rounded(_ value: Double, _ metric: String) -> Double {
-        if MetricWords.isShare(metric) { return (value * 10_000).rounded() / 10_000 }
-        if metric.hasSuffix(".mean") { return (value * 100).rounded() / 100 }
-        return (value * 10_000).rounded() / 10_000
-    }
-
     /// The Pareto set of the objective and the first target among the candidates that lived
     /// the last round (the same users, so their figures compare; the others stopped as worse
     /// or ruled out): none is better on one and at least as good on the other.
@@ -117,7 +88,7 @@ package struct TuneReport: Sendable {
             out += "\nindistinguishable from candidate \(best) by \(objective) (the paired difference covers 0): a tie, not a pick\n"
             for (index, d) in tied {
                 out +=
-                    "  candidate \(index) (\(settingText(index))): \(Self.signed(d.difference, objective)) (95 % \(Self.signed(d.differenceLow, objective)) … \(Self.signed(d.differenceHigh, objective)))\n"
+                    "  candidate \(index) (\(settingText(index))): \(MetricWords.signed(d.difference, objective)) (95 % \(MetricWords.signed(d.differenceLow, objective)) … \(MetricWords.signed(d.differenceHigh, objective)))\n"
             }
         }
         out += "\ncandidates (users lived; how each ended):\n"
@@ -188,8 +159,8 @@ package struct TuneReport: Sendable {
     func line(_ metric: String, _ e: TuneEstimate) -> String {
         let words = MetricWords.words(metric)
         return
-            "\(words == metric ? metric : words): \(Self.number(e.value, metric)) (\(result.question.levelText(metric)) \(Self.number(e.low, metric)) … \(Self.number(e.high, metric))); "
-            + "\(Self.signed(e.difference, metric)) against now (95 % \(Self.signed(e.differenceLow, metric)) … \(Self.signed(e.differenceHigh, metric)))"
+            "\(words == metric ? metric : words): \(MetricWords.number(e.value, metric)) (\(result.question.levelText(metric)) \(MetricWords.number(e.low, metric)) … \(MetricWords.number(e.high, metric))); "
+            + "\(MetricWords.signed(e.difference, metric)) against now (95 % \(MetricWords.signed(e.differenceLow, metric)) … \(MetricWords.signed(e.differenceHigh, metric)))"
             + (words == metric ? "" : " [\(metric)]")
     }
 
@@ -197,10 +168,10 @@ package struct TuneReport: Sendable {
         let q = result.question
         func estimate(_ metric: String, _ e: TuneEstimate) -> JSONValue {
             .object([
-                ("metric", .string(metric)), ("value", .number(Self.rounded(e.value, metric))), ("low", .number(Self.rounded(e.low, metric))),
-                ("high", .number(Self.rounded(e.high, metric))), ("difference", .number(Self.rounded(e.difference, metric))),
-                ("difference_low", .number(Self.rounded(e.differenceLow, metric))),
-                ("difference_high", .number(Self.rounded(e.differenceHigh, metric))),
+                ("metric", .string(metric)), ("value", .number(MetricWords.rounded(e.value, metric))), ("low", .number(MetricWords.rounded(e.low, metric))),
+                ("high", .number(MetricWords.rounded(e.high, metric))), ("difference", .number(MetricWords.rounded(e.difference, metric))),
+                ("difference_low", .number(MetricWords.rounded(e.differenceLow, metric))),
+                ("difference_high", .number(MetricWords.rounded(e.differenceHigh, metric))),
             ])
         }
         let candidates: [JSONValue] = result.candidates.enumerated().map { index, c in
@@ -239,8 +210,8 @@ package struct TuneReport: Sendable {
                     result.tied.map { index, d in
                         let metric = q.objective ?? ""
                         return .object([
-                            ("candidate", .int(index)), ("difference", .number(Self.rounded(d.difference, metric))),
-                            ("low", .number(Self.rounded(d.differenceLow, metric))), ("high", .number(Self.rounded(d.differenceHigh, metric))),
+                            ("candidate", .int(index)), ("difference", .number(MetricWords.rounded(d.difference, metric))),
+                            ("low", .number(MetricWords.rounded(d.differenceLow, metric))), ("high", .number(MetricWords.rounded(d.differenceHigh, metric))),
                         ])
                     })
             ),

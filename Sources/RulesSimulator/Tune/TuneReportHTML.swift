@@ -13,18 +13,18 @@ package enum TuneReportHTML {
         let meeting = result.meeting
         let rows = result.candidates.indices.map { index -> String in
             let c = result.candidates[index]
-            let values = zip(result.question.knobs, c.setting.values).map { "\(BehaviourDiff.breakable($0.name))=\(e($0.literal($1)))" }
+            let values = zip(result.question.knobs, c.setting.values).map { "\(HTMLReport.breakable($0.name))=\(e($0.literal($1)))" }
             let judged = result.metrics.prefix(2).compactMap { m in
-                c.estimates[m].map { "\(e(MetricWords.words(m))): \(e(TuneReport.number($0.value, m)))" }
+                c.estimates[m].map { "\(e(MetricWords.words(m))): \(e(MetricWords.number($0.value, m)))" }
             }
             let fate = c.stopped ?? (meeting.contains(index) ? "meets every target" : "lived the last round; not every target met")
             let mark = index == report.best ? " class=\"best\"" : ""
             return "<tr\(mark)><td class=n>\(index)\(index == 0 ? "<br/><small>now</small>" : "")</td><td>\(values.joined(separator: "<br/>"))</td>"
-                + "<td class=n>\(PopulationReport.grouped(c.users))</td><td>\(judged.joined(separator: "<br/>"))<br/><small>\(BehaviourDiff.breakable(fate))</small></td></tr>"
+                + "<td class=n>\(PopulationReport.grouped(c.users))</td><td>\(judged.joined(separator: "<br/>"))<br/><small>\(HTMLReport.breakable(fate))</small></td></tr>"
         }.joined()
         let question =
             result.question.targets.map { "target <code>\(e($0.text))</code>" }
-            + [result.question.objective.map { "\(result.question.maximise ? "maximise" : "minimise") <code>\(BehaviourDiff.breakable($0))</code>" }]
+            + [result.question.objective.map { "\(result.question.maximise ? "maximise" : "minimise") <code>\(HTMLReport.breakable($0))</code>" }]
             .compactMap { $0 }
         let items: [String] = report.caveats.lines.map { "<li>\(e($0))</li>" }
         let caveats = items.isEmpty ? "" : "<ul class=\"caveats\">" + items.joined() + "</ul>"
@@ -43,11 +43,11 @@ package enum TuneReportHTML {
             .bound{stroke:#c62828;stroke-dasharray:4 3}
             @media (max-width:600px){td,th{padding:4px 3px;font-size:13px}}
             </style></head><body>
-            <h1>rules tune — \(BehaviourDiff.breakable(report.file))</h1>
+            <h1>rules tune — \(HTMLReport.breakable(report.file))</h1>
             <p>\(result.candidates.count) candidates · \(result.roundsRun) rounds (\(result.schedule.users.prefix(result.roundsRun).map { PopulationReport.grouped($0) }.joined(separator: " → ")) users × \(result.days) days) · seed \(result.seed) · \(PopulationReport.grouped(result.userDays)) user-days lived</p>
             <p>\(question.joined(separator: " · "))</p>
             \(caveats)
-            <p>\(report.best.map { "Best: candidate \($0) — <code>\(BehaviourDiff.breakable(report.settingText($0)))</code>" } ?? "No candidate meets every target with confidence.")</p>
+            <p>\(report.best.map { "Best: candidate \($0) — <code>\(HTMLReport.breakable(report.settingText($0)))</code>" } ?? "No candidate meets every target with confidence.")</p>
             \(scatter(report))
             <h2>Candidates</h2>
             <table><thead><tr><th class=n>#</th><th>values</th><th class=n>users</th><th>metrics and fate</th></tr></thead><tbody>\(rows)</tbody></table>
@@ -103,10 +103,10 @@ package enum TuneReportHTML {
                     "<circle class=\"\(front.contains(index) ? "pt front" : "pt")\" cx=\"\(f(px(x.value)))\" cy=\"\(f(py(y.value)))\" r=\"4\">\(tip)</circle>"
             }
         }
-        svg += "<text x=\"50\" y=\"216\">\(PopulationReport.escape(TuneReport.number(x0, axes.x.metric)))</text>"
-        svg += "<text x=\"310\" y=\"216\" text-anchor=\"end\">\(PopulationReport.escape(TuneReport.number(x1, axes.x.metric)))</text>"
-        svg += "<text x=\"46\" y=\"200\" text-anchor=\"end\">\(PopulationReport.escape(TuneReport.number(y0, axes.y.metric)))</text>"
-        svg += "<text x=\"46\" y=\"26\" text-anchor=\"end\">\(PopulationReport.escape(TuneReport.number(y1, axes.y.metric)))</text>"
+        svg += "<text x=\"50\" y=\"216\">\(PopulationReport.escape(MetricWords.number(x0, axes.x.metric)))</text>"
+        svg += "<text x=\"310\" y=\"216\" text-anchor=\"end\">\(PopulationReport.escape(MetricWords.number(x1, axes.x.metric)))</text>"
+        svg += "<text x=\"46\" y=\"200\" text-anchor=\"end\">\(PopulationReport.escape(MetricWords.number(y0, axes.y.metric)))</text>"
+        svg += "<text x=\"46\" y=\"26\" text-anchor=\"end\">\(PopulationReport.escape(MetricWords.number(y1, axes.y.metric)))</text>"
         svg += "<text x=\"180\" y=\"234\" text-anchor=\"middle\">\(PopulationReport.escape(axes.x.metric))</text></svg>"
         let caption =
             "Across: \(MetricWords.words(axes.x.metric)). Up: \(MetricWords.words(axes.y.metric)); the dashed line is the target. "

@@ -195,7 +195,7 @@ package enum TuneSearch {
         guard base.count == n else { return [:] }
         var out: [String: TuneEstimate] = [:]
         for metric in metrics {
-            guard let form = TuneMetric.form(metric) else { continue }
+            guard let form = PopulationMetric.form(metric) else { continue }
             let level = question.targets.contains { $0.metric == metric } ? question.targetLevel : 0.95
             out[metric] = TuneEstimate.of(form, users: mine, baseline: base, population: setup.users, seed: setup.seed, level: level)
         }
@@ -213,7 +213,7 @@ package enum TuneSearch {
             let now = candidates[index].rounds.last ?? [:]
             if let target = question.targets.first(where: { now[$0.metric].map($0.ruledOut) ?? false }), let e = now[target.metric] {
                 candidates[index].stopped =
-                    "round \(round + 1): ruled out by '\(target.text)' (\(TuneReport.number(e.value, target.metric)), \(question.levelText(target.metric)) \(TuneReport.number(e.low, target.metric)) … \(TuneReport.number(e.high, target.metric)))"
+                    "round \(round + 1): ruled out by '\(target.text)' (\(MetricWords.number(e.value, target.metric)), \(question.levelText(target.metric)) \(MetricWords.number(e.low, target.metric)) … \(MetricWords.number(e.high, target.metric)))"
                 continue
             }
             left.append(index)
@@ -245,10 +245,10 @@ package enum TuneSearch {
         let what = question.objective ?? question.targets.first.map { "the margin of '\($0.text)'" } ?? "the objective"
         for index in dropping {
             let metric = question.objective ?? ""
-            let value = question.objective.flatMap { candidates[index].rounds.last?[$0]?.value }.map { " (\(TuneReport.number($0, metric)))" } ?? ""
+            let value = question.objective.flatMap { candidates[index].rounds.last?[$0]?.value }.map { " (\(MetricWords.number($0, metric)))" } ?? ""
             let difference =
                 differences[index].map {
-                    ", paired difference \(TuneReport.signed($0.difference, metric)) (95 % \(TuneReport.signed($0.differenceLow, metric)) … \(TuneReport.signed($0.differenceHigh, metric)))"
+                    ", paired difference \(MetricWords.signed($0.difference, metric)) (95 % \(MetricWords.signed($0.differenceLow, metric)) … \(MetricWords.signed($0.differenceHigh, metric)))"
                 } ?? ""
             candidates[index].stopped =
                 "round \(round + 1): ranked below candidate \(leader), which meets every target with confidence, by \(what)\(value)\(difference)"
@@ -258,7 +258,7 @@ package enum TuneSearch {
 
     /// The paired difference `a` − `b` on `metric` over the users both lived (nil: none).
     package static func paired(_ metric: String, _ a: Int, _ b: Int, _ candidates: [TuneCandidate], population: Int, seed: UInt64) -> TuneEstimate? {
-        guard let form = TuneMetric.form(metric) else { return nil }
+        guard let form = PopulationMetric.form(metric) else { return nil }
         let n = Swift.min(candidates[a].outcomes.count, candidates[b].outcomes.count)
         guard n > 0 else { return nil }
         return TuneEstimate.of(

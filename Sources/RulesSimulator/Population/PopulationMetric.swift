@@ -3,7 +3,7 @@ import RulesDiagnostics
 import RulesEngine
 import Ruleset
 
-/// A population metric as `rules tune` reads it: its report name and how it is built from
+/// A population metric as `rules tune` and the population diff read it: its report name and how it is built from
 /// each user's numbers, so that a value, its paired difference from the baseline and a 95 %
 /// interval over users can be worked out from the users lived so far.
 ///
@@ -16,7 +16,7 @@ import Ruleset
 /// - A **quantile** (`….p50`, `.p90`, `.p99`, `.max`) comes from the users' histogram; its
 ///   interval from a bootstrap over users (the same resamples for a candidate and the
 ///   baseline, so the difference is paired).
-package enum TuneMetric: Sendable, Equatable {
+package enum PopulationMetric: Sendable, Equatable {
     case count(String)
     case ratio(String, over: String)
     /// A quantile (1 for the maximum) of a family's histogram.
@@ -27,7 +27,7 @@ package enum TuneMetric: Sendable, Equatable {
     static let quantiles: [(String, Double)] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1)]
 
     /// How `name` is built, or nil when tune cannot use it (an effect of the trial, a seed).
-    package static func form(_ name: String) -> TuneMetric? {
+    package static func form(_ name: String) -> PopulationMetric? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, !parts.contains(where: \.isEmpty) else { return nil }
         let last = parts[parts.count - 1]
@@ -154,7 +154,7 @@ package struct UserOutcome: Sendable {
         counts["answers.opted_out_any"] = any
     }
 
-    /// The user's part of a sum named by `TuneMetric` (`users`, `user_days`, `streak.sum`, …).
+    /// The user's part of a sum named by `PopulationMetric` (`users`, `user_days`, `streak.sum`, …).
     func value(_ key: String) -> Double {
         switch key {
         case "users": return 1

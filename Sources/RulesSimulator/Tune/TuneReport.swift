@@ -168,7 +168,8 @@ package struct TuneReport: Sendable {
         let q = result.question
         func estimate(_ metric: String, _ e: TuneEstimate) -> JSONValue {
             .object([
-                ("metric", .string(metric)), ("value", .number(MetricWords.rounded(e.value, metric))), ("low", .number(MetricWords.rounded(e.low, metric))),
+                ("metric", .string(metric)), ("value", .number(MetricWords.rounded(e.value, metric))),
+                ("low", .number(MetricWords.rounded(e.low, metric))),
                 ("high", .number(MetricWords.rounded(e.high, metric))), ("difference", .number(MetricWords.rounded(e.difference, metric))),
                 ("difference_low", .number(MetricWords.rounded(e.differenceLow, metric))),
                 ("difference_high", .number(MetricWords.rounded(e.differenceHigh, metric))),
@@ -211,7 +212,8 @@ package struct TuneReport: Sendable {
                         let metric = q.objective ?? ""
                         return .object([
                             ("candidate", .int(index)), ("difference", .number(MetricWords.rounded(d.difference, metric))),
-                            ("low", .number(MetricWords.rounded(d.differenceLow, metric))), ("high", .number(MetricWords.rounded(d.differenceHigh, metric))),
+                            ("low", .number(MetricWords.rounded(d.differenceLow, metric))),
+                            ("high", .number(MetricWords.rounded(d.differenceHigh, metric))),
                         ])
                     })
             ),

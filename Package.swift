@@ -30,7 +30,27 @@ let package = Package(
             name: "Ruleset",
             dependencies: ["RulesDiagnostics", "RulesDocument", "RulesExpression", .target(name: "CSodium", condition: .when(platforms: [.linux]))]),
         .target(name: "RulesEngine", dependencies: ["Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        // The simulator in rooms, each a sentence (docs/ARCHITECTURE.md):
+        // scenarios lived on the device model, their expectations, traces and reports;
         .target(name: "RulesSimulator", dependencies: ["RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        // what a change of ruleset does: the behaviour diff, the reach of a change, boundary days;
+        .target(
+            name: "RulesChangeImpact",
+            dependencies: ["RulesSimulator", "RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        // populations of synthetic users: the model, its runs, tallies, reports, verdicts;
+        .target(
+            name: "RulesPopulation",
+            dependencies: ["RulesSimulator", "RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        // `rules tune`: knobs, questions and the search over candidates on one population;
+        .target(
+            name: "RulesTune",
+            dependencies: ["RulesPopulation", "RulesSimulator", "RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument"]),
+        // `rules population fit`: telemetry read, users grouped, the population file written and checked.
+        .target(
+            name: "RulesFit",
+            dependencies: [
+                "RulesTune", "RulesPopulation", "RulesSimulator", "RulesEngine", "Ruleset", "RulesExpression", "RulesDiagnostics", "RulesDocument",
+            ]),
         // Directory loading through libyaml: for the CLI and tests, never linked by the app.
         .target(name: "RulesetFiles", dependencies: ["Ruleset", "RulesYAML", "RulesDocument", "RulesDiagnostics"]),
         // `rules lsp`: the language server (protocol state, framing, transport), no terminal.
@@ -38,12 +58,14 @@ let package = Package(
             name: "RulesLanguageServer",
             dependencies: [
                 "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator",
+                "RulesPopulation",
             ]),
         .target(
             name: "RulesCLI",
             dependencies: [
                 "RulesDiagnostics", "RulesDocument", "RulesYAML", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine",
-                "RulesSimulator", "RulesLanguageServer", .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                "RulesSimulator", "RulesChangeImpact", "RulesPopulation", "RulesTune", "RulesFit", "RulesLanguageServer",
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
             ]),
         .executableTarget(name: "rules", dependencies: ["RulesCLI"]),
         // Golden files and fixtures for every test target; running `rules` in-process only for
@@ -54,8 +76,9 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "CLibYAML", "RulesCLI",
-                "RulesLanguageServer",
+                "RulesYAML", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesEngine", "RulesSimulator", "RulesPopulation",
+                "CLibYAML",
+                "RulesCLI", "RulesLanguageServer",
             ],
             path: "Benchmarks"
         ),
@@ -64,25 +87,30 @@ let package = Package(
         .executableTarget(name: "FuzzYAML", dependencies: ["RulesYAML"]),
         .executableTarget(name: "FuzzExpression", dependencies: ["RulesExpression"]),
         .executableTarget(name: "FuzzToolCall", dependencies: ["RulesEngine", "Ruleset", "RulesetFiles"]),
-        .executableTarget(name: "FuzzPopulation", dependencies: ["RulesSimulator", "RulesYAML", "RulesDocument", "Ruleset", "RulesetFiles"]),
-        .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesSimulator"]),
+        .executableTarget(name: "FuzzPopulation", dependencies: ["RulesPopulation", "RulesYAML", "RulesDocument", "Ruleset", "RulesetFiles"]),
+        .executableTarget(name: "FuzzMerge", dependencies: ["RulesDocument", "RulesPopulation"]),
         .executableTarget(name: "FuzzBundle", dependencies: ["Ruleset"]),
-        .executableTarget(name: "FuzzTelemetry", dependencies: ["RulesDocument", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
-        .executableTarget(name: "FuzzTune", dependencies: ["RulesDiagnostics", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles"]),
+        .executableTarget(
+            name: "FuzzTelemetry", dependencies: ["RulesDocument", "RulesFit", "RulesPopulation", "RulesYAML", "Ruleset", "RulesetFiles"]),
+        .executableTarget(
+            name: "FuzzTune", dependencies: ["RulesDiagnostics", "RulesPopulation", "RulesTune", "RulesYAML", "Ruleset", "RulesetFiles"]),
         .executableTarget(
             name: "FuzzEngine",
-            dependencies: ["RulesDocument", "RulesEngine", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles", "TestSupport"]),
+            dependencies: [
+                "RulesDocument", "RulesEngine", "RulesExpression", "RulesSimulator", "RulesYAML", "Ruleset", "RulesetFiles", "TestSupport",
+            ]),
         .testTarget(
             name: "RulesDiagnosticsTests", dependencies: ["RulesDiagnostics", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "TestSupport"]),
-        .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "TestSupport"]),
+        .testTarget(name: "RulesYAMLTests", dependencies: ["RulesYAML", "RulesDocument", "RulesExpression", "RulesDiagnostics", "TestSupport"]),
+        .testTarget(name: "RulesExpressionTests", dependencies: ["RulesExpression", "RulesDiagnostics", "TestSupport"]),
         .testTarget(
-            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "TestSupport"]),
+            name: "RulesetTests", dependencies: ["Ruleset", "RulesetFiles", "RulesExpression", "RulesDocument", "RulesDiagnostics", "TestSupport"]),
         .testTarget(
             name: "RulesEngineTests",
             // No simulator: the engine's tests build their days from Swift values.
             dependencies: [
-                "RulesEngine", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "TestSupport", "ShippedRuleset",
+                "RulesEngine", "Ruleset", "RulesetFiles", "RulesYAML", "RulesExpression", "RulesDocument", "RulesDiagnostics", "TestSupport",
+                "ShippedRuleset",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
@@ -91,14 +119,15 @@ let package = Package(
         .testTarget(
             name: "RulesSimulatorTests",
             dependencies: [
-                "RulesSimulator", "RulesEngine", "RulesExpression", "RulesDocument", "TestSupport", "RulesDiagnostics", "Ruleset", "RulesetFiles",
-                "RulesYAML", "ShippedRuleset",
+                "RulesSimulator", "RulesPopulation", "RulesTune", "RulesFit", "RulesEngine", "RulesExpression", "RulesDocument", "TestSupport",
+                "RulesDiagnostics", "Ruleset", "RulesetFiles", "RulesYAML", "ShippedRuleset",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesCLITests",
             dependencies: [
-                "RulesCLI", "RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesSimulator", "RulesYAML",
+                "RulesCLI", "RulesDiagnostics", "RulesDocument", "RulesExpression", "Ruleset", "RulesetFiles", "RulesSimulator", "RulesChangeImpact",
+                "RulesPopulation", "RulesFit", "RulesYAML",
                 "RulesEngine", "TestSupport", "CLITestSupport",
             ],
             exclude: ["Fixtures"]),

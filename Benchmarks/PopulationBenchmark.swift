@@ -1,7 +1,7 @@
 import Foundation
 import RulesDocument
 import RulesEngine
-import RulesSimulator
+import RulesPopulation
 import RulesYAML
 import Ruleset
 import RulesetFiles

@@ -1,6 +1,6 @@
 import Foundation
 import RulesCLI
-import RulesSimulator
+import RulesPopulation
 import Ruleset
 
 /// `rules tune` as a designer runs it: 24 candidates (3 caps × 4 evening times × 2 light-route

@@ -21,7 +21,15 @@ import RulesetFiles
 import TestSupport
 
 private let files = RulesetDirectory.files(in: FileManager.default.currentDirectoryPath, folders: RulesetDirectory.rulesetFolders)
-private let texts = files.map { (try? String(contentsOfFile: $0.path, encoding: .utf8)) ?? "" }
+/// A shipped file that cannot be read stops the fuzzer before it starts: fuzzing without it
+/// would pass on a ruleset nobody ships.
+private let texts: [String] = files.map { file in
+    guard let text = try? String(contentsOfFile: file.path, encoding: .utf8) else {
+        FileHandle.standardError.write(Data("FuzzEngine: cannot read \(file.path); run it from the repository's root\n".utf8))
+        exit(2)
+    }
+    return text
+}
 /// The shipped files parsed once: an input re-parses only the file it changes.
 private let parsed: [[RuleDocument]] = zip(files, texts).map { file, text in documents(text, file) }
 
@@ -56,7 +64,10 @@ private struct Bytes {
 /// so and stop (an exit inside an input would be reported as a crash).
 @_cdecl("LLVMFuzzerInitialize")
 public func initialize(_ argc: UnsafeMutableRawPointer, _ argv: UnsafeMutableRawPointer) -> CInt {
-    guard files.isEmpty else { return 0 }
+    guard files.isEmpty else {
+        _ = texts.count  // read every file now: one that cannot be read stops here, not inside an input
+        return 0
+    }
     let directory = FileManager.default.currentDirectoryPath
     let message = "FuzzEngine: no rule files under \(directory); run it from the repository root (Fuzz/run.sh FuzzEngine)\n"
     FileHandle.standardError.write(Data(message.utf8))

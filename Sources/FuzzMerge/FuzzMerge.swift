@@ -4,7 +4,7 @@
 // Fuzz/run.sh FuzzMerge.
 import Foundation
 import RulesDocument
-import RulesSimulator
+import RulesPopulation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMerge(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -4,7 +4,7 @@
 // shipped ruleset): Fuzz/run.sh FuzzPopulation.
 import Foundation
 import RulesDocument
-import RulesSimulator
+import RulesPopulation
 import RulesYAML
 import Ruleset
 import RulesetFiles

@@ -6,7 +6,8 @@
 // Run from the repository root: Fuzz/run.sh FuzzTelemetry.
 import Foundation
 import RulesDocument
-import RulesSimulator
+import RulesFit
+import RulesPopulation
 import RulesYAML
 import Ruleset
 import RulesetFiles

@@ -5,7 +5,8 @@
 // value in place. Run from the repository root: Fuzz/run.sh FuzzTune.
 import Foundation
 import RulesDiagnostics
-import RulesSimulator
+import RulesPopulation
+import RulesTune
 import RulesYAML
 import Ruleset
 import RulesetFiles

@@ -1,7 +1,7 @@
 import Foundation
+import RulesChangeImpact
 import RulesDiagnostics
 import RulesExpression
-import RulesSimulator
 import Ruleset
 
 /// `rules test --generate-boundaries OUT_DIR`: scenario days just below and above each

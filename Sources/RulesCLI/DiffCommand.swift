@@ -1,8 +1,10 @@
 import Foundation
+import RulesChangeImpact
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesExpression
+import RulesPopulation
 import RulesSimulator
 import RulesYAML
 import Ruleset

@@ -1,6 +1,6 @@
 import Foundation
+import RulesChangeImpact
 import RulesExpression
-import RulesSimulator
 
 /// `rules diff --format markdown`: the report short enough for a pull-request comment or a
 /// CI job summary — the headline (behaviour changed, a change nothing reached, or neither),

@@ -3,6 +3,8 @@ import RulesDiagnostics
 import RulesDocument
 import RulesEngine
 import RulesExpression
+import RulesFit
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 import RulesetFiles

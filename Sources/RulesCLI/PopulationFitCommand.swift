@@ -1,7 +1,9 @@
 import Foundation
 import RulesDiagnostics
 import RulesEngine
-import RulesSimulator
+import RulesFit
+import RulesPopulation
+import RulesTune
 import Ruleset
 
 #if canImport(Glibc)

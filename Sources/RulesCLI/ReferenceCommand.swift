@@ -3,6 +3,7 @@ import RulesDiagnostics
 import RulesEngine
 import RulesExpression
 import RulesLanguageServer
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 

@@ -1,5 +1,6 @@
 import Foundation
 import RulesDiagnostics
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 

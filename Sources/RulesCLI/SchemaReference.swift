@@ -1,4 +1,5 @@
 import RulesDiagnostics
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 

@@ -1,5 +1,5 @@
 import Foundation
-import RulesSimulator
+import RulesPopulation
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,9 @@ import Foundation
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
+import RulesPopulation
 import RulesSimulator
+import RulesTune
 import Ruleset
 import RulesetFiles
 

@@ -1,4 +1,5 @@
-import RulesSimulator
+import RulesPopulation
+import RulesTune
 import Ruleset
 
 /// The reference's section on `rules tune`: the shipped ruleset's knobs and the metrics a

@@ -1,7 +1,8 @@
 import Foundation
 import RulesDiagnostics
 import RulesEngine
-import RulesSimulator
+import RulesPopulation
+import RulesTune
 import Ruleset
 import RulesetFiles
 

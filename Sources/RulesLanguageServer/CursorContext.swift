@@ -1,6 +1,5 @@
 import Foundation
 import RulesDiagnostics
-import RulesSimulator
 import Ruleset
 
 /// What the cursor is on in a rule file, read from the line and the lines above it (the text

@@ -2,6 +2,7 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 

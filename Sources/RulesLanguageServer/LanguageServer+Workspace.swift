@@ -2,7 +2,6 @@ import Foundation
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
-import RulesSimulator
 import RulesYAML
 import Ruleset
 import RulesetFiles

@@ -85,7 +85,7 @@ package final class RuleCoverage {
 
     /// The values a condition's `fact` has in `facts`: a per-routine binding (`progress`,
     /// `routine.value`) stands for each routine's own fact.
-    static func values(of fact: String, in facts: FactValues, schema: FactSchema, ruleset: Ruleset) -> [Value] {
+    package static func values(of fact: String, in facts: FactValues, schema: FactSchema, ruleset: Ruleset) -> [Value] {
         let field = ["progress", "value", "goal"].contains(fact) ? fact : fact.hasPrefix("routine.") ? String(fact.dropFirst(8)) : nil
         guard let field else { return schema.fact(named: fact).map { [facts[$0.slot]] } ?? [] }
         return ruleset.routines.compactMap { routine in schema.fact(named: "routines.\(routine.id).\(field)").map { facts[$0.slot] } }

@@ -133,7 +133,7 @@ package enum HTMLReport {
     static func hoursAndMinutes(_ minutes: Int) -> String { TemplateRendererProbe.format(.int(minutes), .hm) }
 
     /// `12345` → `12,345`.
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (index, character) in digits.enumerated() {

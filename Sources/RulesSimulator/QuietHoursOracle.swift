@@ -6,11 +6,11 @@ import Ruleset
 /// window runs from its start (included) to its end (excluded), across midnight when the end
 /// comes first; a window that starts where it ends holds nothing. Here a time is quiet when
 /// the way forward from the start to it is shorter than the way from the start to the end.
-enum QuietHoursOracle {
+package enum QuietHoursOracle {
     static let day = 86_400
 
     /// Whether `seconds` (since local midnight) lies inside `policy`'s quiet hours.
-    static func holds(_ seconds: Int, _ policy: NotificationPolicy) -> Bool {
+    package static func holds(_ seconds: Int, _ policy: NotificationPolicy) -> Bool {
         guard let window = policy.quietHours else { return false }
         return forward(window.start, seconds) < forward(window.start, window.end)
     }

@@ -65,10 +65,12 @@ package struct TrueHealth: Sendable, Hashable {
             sleepMinutes: sleepGranted ? sleepMinutes : nil, sleepStart: sleepGranted ? sleepStart : nil,
             sleepEnd: sleepGranted ? sleepEnd : nil)
     }
+
+    package init() {}
 }
 
 /// Seconds after the logical day's start for a wall time (the early hours come last).
-func logical(of seconds: Int, dayStart: Int) -> Int {
+package func logical(of seconds: Int, dayStart: Int) -> Int {
     seconds < dayStart ? seconds + 86_400 - dayStart : seconds - dayStart
 }
 
@@ -97,6 +99,13 @@ package struct ScenarioEvent: Sendable {
     /// The clock `seconds` is read in: the zone in force when the event happens (before a
     /// `timezone:` event's own change); nil: the day's.
     package var clock: LocalClock? = nil
+
+    package init(seconds: Int, kind: Kind, origin: Origin, clock: LocalClock? = nil) {
+        self.seconds = seconds
+        self.kind = kind
+        self.origin = origin
+        self.clock = clock
+    }
 }
 
 /// An expectation of `rules test`.
@@ -145,6 +154,19 @@ package struct ScenarioDay: Sendable {
     /// The zone in force when the day starts (after earlier days' `timezone:` events); nil:
     /// the scenario's. Its health samples are wall times of this clock.
     package var clock: LocalClock? = nil
+
+    package init(
+        date: Int, health: TrueHealth, settings: [String: Value], events: [ScenarioEvent], expectations: [Expectation], origin: Origin,
+        clock: LocalClock? = nil
+    ) {
+        self.date = date
+        self.health = health
+        self.settings = settings
+        self.events = events
+        self.expectations = expectations
+        self.origin = origin
+        self.clock = clock
+    }
 }
 
 /// A scenario file (SPEC §8): one day or several, with expectations.
@@ -159,4 +181,17 @@ package struct Scenario: Sendable {
     /// Top-level `settings:` of a multi-day scenario: the user's settings from the first
     /// day on (a one-day scenario's are its day's own).
     package var settings: [String: Value] = [:]
+
+    package init(
+        name: String, file: String, clock: LocalClock, timeZoneName: String, routines: [String]?, days: [ScenarioDay],
+        settings: [String: Value] = [:]
+    ) {
+        self.name = name
+        self.file = file
+        self.clock = clock
+        self.timeZoneName = timeZoneName
+        self.routines = routines
+        self.days = days
+        self.settings = settings
+    }
 }

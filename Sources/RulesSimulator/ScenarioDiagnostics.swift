@@ -42,7 +42,7 @@ package enum ScenarioDiagnostics {
         CodeDescription(code: DiagnosticCode(code), severity: .error, summary: summary, rationale: rationale)
     }
 
-    static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
+    package static func error(_ code: DiagnosticCode, _ file: String, _ node: YAMLNode, _ message: String, hint: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .error, file: file, range: node.range, message: message, hint: hint)
     }
 

@@ -32,7 +32,7 @@ package struct ScenarioLoader {
 
     /// `timezone:` (default Asia/Seoul): the name and its clock, nil after a diagnostic
     /// when the name is not an IANA zone. Scenarios and populations read it alike.
-    static func timeZone(_ node: YAMLNode?, _ reader: inout NodeReader) -> (name: String, clock: LocalClock?) {
+    package static func timeZone(_ node: YAMLNode?, _ reader: inout NodeReader) -> (name: String, clock: LocalClock?) {
         guard let node, let text = reader.string(node, key: "timezone") else { return ("Asia/Seoul", LocalClock(identifier: "Asia/Seoul")) }
         let clock = LocalClock(identifier: text)
         if clock == nil {
@@ -109,7 +109,7 @@ package struct ScenarioLoader {
 
     /// A routine id of `ruleset`, else nil after a diagnostic with did-you-mean (scenarios and
     /// populations name routines alike).
-    static func routineID(_ node: YAMLNode, key: String, ruleset: Ruleset, _ reader: inout NodeReader) -> String? {
+    package static func routineID(_ node: YAMLNode, key: String, ruleset: Ruleset, _ reader: inout NodeReader) -> String? {
         knownID(
             node, key: key, known: { ruleset.routine($0) != nil }, ids: { ruleset.routines.map(\.id) }, code: "scenario.unknown_routine",
             what: "routine", listed: "routines", &reader)

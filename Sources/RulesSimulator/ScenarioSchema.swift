@@ -7,7 +7,7 @@ import Ruleset
 package enum ScenarioSchema {
     typealias S = EditorSchemas
 
-    static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    package static let datePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 
     static var health: JSONValue {
         S.object(
@@ -166,7 +166,7 @@ extension ScenarioSchema {
     package static var eventKeys: [(key: String, description: String)] { properties(of: event) }
     package static var expectationKeys: [(key: String, description: String)] { properties(of: expectation) }
 
-    static func properties(of schema: JSONValue) -> [(key: String, description: String)] {
+    package static func properties(of schema: JSONValue) -> [(key: String, description: String)] {
         guard case .object(let properties)? = schema.member("properties") else { return [] }
         return properties.map { key, value in (key, value.member("description")?.stringValue ?? "") }
     }

@@ -9,7 +9,7 @@ import Ruleset
 /// first row where it overlaps no other and stays inside the chart (the narrow layout lists
 /// the markers under the chart instead); a route band's label is left out when the band is
 /// too narrow for it; the first and last hour labels are anchored inside the plot.
-struct TimelineChart {
+package struct TimelineChart {
     struct Marker {
         var position: Int
         var kind: String
@@ -68,7 +68,7 @@ struct TimelineChart {
 
     /// The estimated width of `text` at `font` units: about 0.6 em a Latin letter or digit,
     /// 1 em anything wider (Hangul).
-    static func textWidth(_ text: String, font: Double) -> Double {
+    package static func textWidth(_ text: String, font: Double) -> Double {
         text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 0.62 : 1.0) } * font
     }
 

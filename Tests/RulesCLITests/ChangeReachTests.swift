@@ -1,8 +1,8 @@
 import CLITestSupport
 import Foundation
 import RulesCLI
+import RulesChangeImpact
 import RulesDiagnostics
-import RulesSimulator
 import Ruleset
 import TestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import RulesSimulator
+import RulesPopulation
 import Testing
 
 @testable import RulesCLI

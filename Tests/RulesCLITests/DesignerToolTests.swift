@@ -16,10 +16,22 @@ import Testing
     static let root = Fixtures.repositoryRoot()
 
     /// A copy of the shipped ruleset in a temporary directory, with `edit` applied to a file.
-    func copy(editing file: String? = nil, _ edit: (String) -> String = { $0 }) -> String {
-        let directory = (try? Fixtures.copyOfShipped()) ?? Fixtures.temporaryDirectory()
-        if let file, let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) {
-            try? edit(text).write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
+    /// An edit that changes nothing, or a file that cannot be read or written, is the test's
+    /// failure: the test would otherwise judge the shipped ruleset and pass for the wrong reason.
+    func copy(editing file: String? = nil, _ edit: (String) -> String = { $0 }, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
+        guard let directory = try? Fixtures.copyOfShipped() else {
+            Issue.record("cannot copy the shipped ruleset", sourceLocation: sourceLocation)
+            return Fixtures.temporaryDirectory()
+        }
+        guard let file else { return directory }
+        guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else {
+            Issue.record("cannot read \(file) of the copy", sourceLocation: sourceLocation)
+            return directory
+        }
+        let edited = edit(text)
+        if edited == text { Issue.record("the edit of \(file) changed nothing", sourceLocation: sourceLocation) }
+        do { try edited.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8) } catch {
+            Issue.record("cannot write \(file) of the copy: \(error)", sourceLocation: sourceLocation)
         }
         return directory
     }

@@ -1,7 +1,7 @@
 import CLITestSupport
 import Foundation
 import RulesDocument
-import RulesSimulator
+import RulesFit
 import TestSupport
 import Testing
 
@@ -217,7 +217,10 @@ import Testing
             in: root)
         precondition(run.exitCode == .success, run.stderr)
         let file = directory + "/telemetry-000001.jsonl"
-        let lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), !text.isEmpty else {
+            preconditionFailure("the population wrote no telemetry at \(file)")
+        }
+        let lines = text.split(separator: "\n").map(String.init)
         var out: [String] = []
         var seen = Set<String>()
         for line in lines {
@@ -229,7 +232,10 @@ import Testing
             out.append(head + #","kind":"setting","key":"tone","choice":"cold_persistent"}"#)
             out.append(head + #","kind":"zz_future"}"#)
         }
-        try? (out.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        precondition(seen.count == 8, "telemetry of \(seen.count) users, not the 8 given extra lines")
+        do { try (out.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8) } catch {
+            preconditionFailure("cannot write \(file): \(error)")
+        }
         return directory
     }()
 

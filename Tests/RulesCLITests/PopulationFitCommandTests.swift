@@ -1,6 +1,6 @@
 import CLITestSupport
 import Foundation
-import RulesSimulator
+import RulesFit
 import TestSupport
 import Testing
 

@@ -2,7 +2,8 @@ import Foundation
 import ShippedRuleset
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
+@testable import RulesPopulation
 
 /// `fit --check` measures the lived users one at a time, as each user's lines go out, and lets
 /// them go; what it measures must be what reading them all and measuring afterwards gives.

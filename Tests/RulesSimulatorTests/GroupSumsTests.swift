@@ -2,7 +2,8 @@ import Foundation
 import ShippedRuleset
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
+@testable import RulesPopulation
 
 /// The fit's sums: exact whatever order users come in, the estimates from sums equal to
 /// those worked out over the users themselves, and a features file read twice refused when

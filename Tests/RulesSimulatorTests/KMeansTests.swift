@@ -1,6 +1,7 @@
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
+@testable import RulesPopulation
 
 /// Grouping many users: above `KMeans.clusteredAtMost` the centres come from users spread evenly
 /// over all of them and every user joins the nearest centre.

@@ -1,6 +1,7 @@
 import Foundation
 import RulesDiagnostics
 import RulesDocument
+import RulesPopulation
 import RulesSimulator
 import RulesYAML
 import Ruleset

@@ -1,7 +1,7 @@
 import Foundation
-import RulesSimulator
 import Testing
 
+@testable import RulesPopulation
 @testable import RulesSimulator
 
 /// Reports read on a phone: a histogram is drawn to its box (a narrow viewBox shown at the box's

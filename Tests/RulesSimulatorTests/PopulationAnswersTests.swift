@@ -2,6 +2,7 @@ import Foundation
 import RulesDiagnostics
 import RulesDocument
 import RulesEngine
+import RulesPopulation
 import RulesSimulator
 import RulesYAML
 import Ruleset

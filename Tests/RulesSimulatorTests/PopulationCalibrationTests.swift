@@ -5,7 +5,7 @@ import ShippedRuleset
 import TestSupport
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
 
 /// The fit's calibration, as simulation-based calibration does it: worlds drawn from a prior
 /// (`CalibrationWorlds`: one to three groups, settings, acts, fatigue, switching every notice

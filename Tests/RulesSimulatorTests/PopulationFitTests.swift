@@ -7,7 +7,8 @@ import ShippedRuleset
 import TestSupport
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
+@testable import RulesPopulation
 
 /// Fitting populations to telemetry, checked against planted answers: well-separated groups
 /// come back as the same number of groups with their parameters within two standard errors

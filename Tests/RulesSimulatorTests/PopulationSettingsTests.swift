@@ -2,7 +2,7 @@ import Foundation
 import RulesDiagnostics
 import RulesEngine
 import RulesExpression
-import RulesSimulator
+import RulesPopulation
 import RulesYAML
 import Ruleset
 import TestSupport

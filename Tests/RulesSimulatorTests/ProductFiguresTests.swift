@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesPopulation
 
 /// The product numbers a report opens with: their intervals from the sums equal the ones
 /// worked out from the users themselves, and a result file carries the sums through a merge.

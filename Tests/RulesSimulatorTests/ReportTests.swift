@@ -1,6 +1,7 @@
 import Foundation
 import RulesDiagnostics
 import RulesEngine
+import RulesPopulation
 import RulesSimulator
 import Ruleset
 import RulesetFiles

@@ -2,7 +2,7 @@ import Foundation
 import RulesDocument
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesFit
 
 /// The features rows' own JSON reader accepts exactly what the general reader accepts, and
 /// reads the same values.

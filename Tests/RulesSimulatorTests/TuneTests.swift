@@ -5,7 +5,8 @@ import RulesetFiles
 import ShippedRuleset
 import Testing
 
-@testable import RulesSimulator
+@testable import RulesPopulation
+@testable import RulesTune
 
 /// The parts of a search on their own: the schedule's rounds and cost, the candidates
 /// (grid or sample, the baseline first), estimates that are exactly zero for users who

@@ -6,7 +6,7 @@
 -- `-- @table NAME` made a table the engine's way (a temporary table, a Memory table, a cached
 -- view); `params(day_start)` (minutes of the logical day's start) comes from it.
 --
--- Every quantity is the one the streaming reader keeps (Sources/RulesSimulator/Fit/UserFeatures.swift),
+-- Every quantity is the one the streaming reader keeps (Sources/RulesFit/UserFeatures.swift),
 -- in the words of its comments. `t` has one row a non-blank line: the user `u`, `ruleset`, `day`,
 -- `minute`, `clock` (day × 1440 + minute), `kind`, the words (`cause`, `action`, `type`,
 -- `routine`, `response`, `setting_key`, `choice`, `route`, `result`, `steps_permission`,

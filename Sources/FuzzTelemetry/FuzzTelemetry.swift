@@ -57,7 +57,8 @@ public func fuzzTelemetry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Fits what `reader` read; the fitted file must parse and load as a population.
 private func fitted(_ reader: TelemetryReader, ruleset: Ruleset, k: Int?) {
     let fit = PopulationFit(reader, ruleset: ruleset, k: k)
-    let text = fit.yaml(name: "fuzz", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority)
+    let (population, writer) = fit.written(name: "fuzz", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority, ruleset: ruleset)
+    let text = writer.yaml(population)
     let parsed = YAMLReader.parse(text, file: "fitted.yaml")
     guard parsed.isClean, let node = parsed.documents.first else {
         FileHandle.standardError.write(Data("the fitted file does not parse:\n\(text)\n".utf8))
@@ -66,6 +67,11 @@ private func fitted(_ reader: TelemetryReader, ruleset: Ruleset, k: Int?) {
     let loaded = PopulationLoader.load(node, file: "fitted.yaml", source: nil, ruleset: ruleset)
     if loaded.population == nil || loaded.diagnostics.contains(where: { $0.severity == .error }) {
         FileHandle.standardError.write(Data("the fitted file does not load: \(loaded.diagnostics.map(\.message))\n\(text)\n".utf8))
+        abort()
+    }
+    // The file means what the fit built: the loader reads back the values it wrote.
+    if let back = loaded.population, !back.differences(from: population).isEmpty {
+        FileHandle.standardError.write(Data("the fitted file loads other values: \(back.differences(from: population))\n\(text)\n".utf8))
         abort()
     }
 }

@@ -82,7 +82,7 @@ enum PopulationFitCommand {
         }
         for warning in fit.warnings { io.err("warning: \(warning)\n") }
         let name = ((given.out ?? "fitted") as NSString).lastPathComponent.replacingOccurrences(of: ".yaml", with: "")
-        let text = fit.yaml(name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: majority)
+        let text = fit.yaml(name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: majority, ruleset: ruleset)
         guard let out = given.out, io.writeAtomically(text, to: out, inputs: paths + SimulationSupport.inputs(ruleset: given.ruleset, io, extra: []))
         else {
             return .usage

@@ -35,9 +35,7 @@ package enum BoundaryScenarios {
         return files
     }
 
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    static func quoted(_ text: String) -> String { YAMLQuoted.text(text) }
 
     /// One day that puts `fact` at `value`, checked with `that:` at noon (or at the time)
     /// when an expectation is given.

@@ -1,164 +1,200 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesExpression
 import RulesPopulation
-import RulesTune
+import Ruleset
 
-/// A fit written as a population file `rules check` and `rules population` accept, with
-/// comments that say how many users and days each group rests on and each estimate's
-/// standard error.
+/// A fit as the loader's own values (`Population`, `PopulationGroup`), each estimate rounded
+/// and bounded by the loader's limits, and the notes that say how many users and days each
+/// group rests on and each estimate's standard error; `PopulationWriter`, the one writer of
+/// population files, turns them into text `rules check` and `rules population` accept.
 extension PopulationFit {
-    package func yaml(name: String, seed: UInt64, timeZone: String, rulesetKey: String?) -> String {
-        var out = "# yaml-language-server: $schema=../schemas/population.schema.json\n"
-        out += "# Fitted by rules population fit from \(PopulationReport.grouped(users)) users over \(days) days of telemetry"
-        out += rulesetKey.map { " (ruleset \($0))" } ?? ""
-        out += ".\n# After each estimate, as a comment: its standard error (±).\n"
-        for warning in warnings { out += "# note: \(warning)\n" }
-        out += "name: \(Self.quoted(name))\nseed: \(seed)\nusers: \(users)\ndays: \(days)\nstart: \(DateFormat.string(start))\n"
-        out += "timezone: \(Self.quoted(timeZone))\ngroups:\n"
-        for (index, group) in groups.enumerated() { out += Self.group(group, number: index + 1) }
-        return out
+    package func yaml(name: String, seed: UInt64, timeZone: String, rulesetKey: String?, ruleset: Ruleset) -> String {
+        let (population, writer) = written(name: name, seed: seed, timeZone: timeZone, rulesetKey: rulesetKey, ruleset: ruleset)
+        return writer.yaml(population)
     }
 
-    static func group(_ g: Group, number: Int) -> String {
-        var out = "  - name: \"group \(number)\"\n"
-        out += "    # \(PopulationReport.grouped(g.users)) users, \(PopulationReport.grouped(g.userDays)) user-days\n"
-        out += "    weight: \(p(g.weight.value))\(se(g.weight))\n"
-        out += "    routines: [\(g.routines.joined(separator: ", "))]\n"
-        out += "    permission: { steps: \(p(g.steps.value)), sleep: \(p(g.sleep.value)) }   #\(se(g.steps, bare: true)),\(se(g.sleep, bare: true))\n"
+    /// The population the fit describes and the writer that adds its notes.
+    package func written(name: String, seed: UInt64, timeZone: String, rulesetKey: String?, ruleset: Ruleset) -> (Population, PopulationWriter) {
+        var writer = PopulationWriter()
+        writer.header =
+            [
+                "Fitted by rules population fit from \(PopulationReport.grouped(users)) users over \(days) days of telemetry"
+                    + (rulesetKey.map { " (ruleset \($0))" } ?? "") + ".",
+                "After each estimate, as a comment: its standard error (±).",
+            ] + warnings.map { "note: \($0)" }
+        var groups: [PopulationGroup] = []
+        for (index, group) in self.groups.enumerated() {
+            var notes = FitNotes(path: "groups.\(index)")
+            groups.append(Self.group(group, number: index + 1, ruleset: ruleset, notes: &notes))
+            writer.notes.merge(notes.notes) { first, _ in first }
+        }
+        let clock = LocalClock(identifier: timeZone) ?? LocalClock(timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+        let population = Population(
+            name: name, file: "", seed: seed, users: Swift.min(Swift.max(users, 1), Population.maxUsers), days: days, start: start,
+            timeZoneName: timeZone, clock: clock, groups: groups, sha256: "")
+        return (population, writer)
+    }
+
+    /// One group as the loader would hold it, its notes in `notes`.
+    static func group(_ g: Group, number: Int, ruleset: Ruleset, notes: inout FitNotes) -> PopulationGroup {
+        notes.line("", "\(PopulationReport.grouped(g.users)) users, \(PopulationReport.grouped(g.userDays)) user-days")
+        notes.add("weight", g.weight)
+        notes.add("permission", g.steps, g.sleep)
+        let logs = g.logs.filter { g.routines.contains($0.routine) && $0.value > 0 }
+        let checks = g.checks.filter { g.routines.contains($0.routine) }
+        var group = PopulationGroup(
+            name: "group \(number)", weight: p(g.weight.value), routines: g.routines, stepsPermission: p(g.steps.value),
+            sleepPermission: p(g.sleep.value), sleepMinutes: nil, wake: PopulationGroup.defaultWake, steps: nil, appOpens: [], logs: [],
+            checks: checks.map { ($0.routine, p($0.p.value)) }, checkTime: PopulationGroup.defaultCheckTime, opened: p(g.opened.value),
+            ignored: 0, skipToday: p(g.skipToday.value), origin: .unknown)
+        // The rest of a day's deliveries get no response: opened and ignored never add past 1.
+        group.ignored = Swift.min(p(g.ignored.value), ((1 - group.opened) * 1_000).rounded(.down) / 1_000)
         if let sleep = g.sleepMinutes {
-            out +=
-                "    sleep_minutes: { mean: \(whole(sleep.mean.value, at: 900)), sd: \(whole(sleep.sd, at: 900)) }\(se(sleep.mean, unit: " min"))\n"
+            let most = PopulationGroup.maxSleepMinutes
+            group.sleepMinutes = Spread(mean: whole(sleep.mean.value, at: most), sd: whole(sleep.sd, at: most))
+            notes.add("sleep_minutes", sleep.mean, unit: " min")
         }
         if let wake = g.wake {
-            out += "    wake: { at: \"\(clock(wake.at.value))\", sd: \(whole(wake.sd, at: 1_440)) }\(se(wake.at, unit: " min"))\n"
+            group.wake = time(p: 1, at: wake.at.value, sd: wake.sd)
+            notes.add("wake", wake.at, unit: " min")
         }
         if let steps = g.stepsPerDay {
-            out +=
-                "    steps: { mean: \(whole(steps.mean.value, at: Double(InputLimits.maxNumber))), sd: \(whole(steps.sd, at: Double(InputLimits.maxNumber))) }\(se(steps.mean))\n"
+            let most = Double(InputLimits.maxNumber)
+            group.steps = Spread(mean: whole(steps.mean.value, at: most), sd: whole(steps.sd, at: most))
+            notes.add("steps", steps.mean)
         }
-        if !g.slots.isEmpty {
-            out += "    app_opens:\n"
-            for slot in g.slots {
-                out +=
-                    "      - { p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd, at: 1_440)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))\n"
-            }
+        group.appOpens = g.slots.prefix(Population.maxDrawsPerGroup).enumerated().map { index, slot in
+            notes.slot("app_opens.\(index)", slot.p, slot.at)
+            return time(p: p(slot.p.value), at: slot.at.value, sd: slot.sd)
         }
-        let logs = g.logs.filter { g.routines.contains($0.routine) && $0.value > 0 }
-        if !logs.isEmpty {
-            out += "    logs:\n"
-            for log in logs {
-                out +=
-                    "      - { routine: \(log.routine), p: \(p(log.p.value)), value: \(Knob.decimal((Swift.min(InputLimits.maxLogValue, log.value) * 10).rounded() / 10)), count: \(Swift.min(log.count, Population.maxLogsPerDraw)), "
-                out +=
-                    "at: \"\(clock(log.at.value))\", sd: \(whole(log.sd, at: 1_440)) }   # p\(se(log.p, bare: true)), at\(se(log.at, bare: true, unit: " min"))\n"
-            }
+        group.logs = logs.prefix(Population.maxDrawsPerGroup).enumerated().map { index, log in
+            notes.slot("logs.\(index)", log.p, log.at)
+            let value = (Swift.min(InputLimits.maxLogValue, log.value) * 10).rounded() / 10
+            let count = Swift.min(Swift.max(log.count, 1), Population.maxLogsPerDraw)
+            return LogDraw(routine: log.routine, p: p(log.p.value), value: value, count: count, time: time(p: 1, at: log.at.value, sd: log.sd))
         }
-        let checks = g.checks.filter { g.routines.contains($0.routine) }
-        if !checks.isEmpty {
-            out +=
-                "    checks: { \(checks.map { "\($0.routine): \(p($0.p.value))" }.joined(separator: ", ")) }\(comment(checks.map { se($0.p, bare: true) }))\n"
-            if let at = g.checkAt { out += "    check_at: { at: \"\(clock(at.at.value))\", sd: \(whole(at.sd, at: 1_440)) }\n" }
+        notes.add("checks", checks.map(\.p))
+        if !checks.isEmpty, let at = g.checkAt { group.checkTime = time(p: 1, at: at.at.value, sd: at.sd) }
+        notes.add("response", g.opened, g.ignored)
+        notes.add("skip_today", g.skipToday)
+        group.behaviour = behaviour(g, notes: &notes)
+        group.settings = settings(g.settings, ruleset: ruleset, notes: &notes)
+        if let between = g.between {
+            let logit = Swift.min(BetweenUsers.maxLogitSD, Swift.max(0, (between.logitSD * 100).rounded() / 100))
+            group.between = BetweenUsers(logitSD: logit.isFinite ? logit : 0, minutesSD: whole(between.minutesSD, at: BetweenUsers.maxMinutesSD))
+            notes.line("between_users", "from the spread of users' own log rates and times")
         }
-        out +=
-            "    response: { opened: \(p(g.opened.value)), ignored: \(p(g.ignored.value)) }\(comment([se(g.opened, bare: true), se(g.ignored, bare: true)]))\n"
-        out += "    skip_today: \(p(g.skipToday.value))\(se(g.skipToday))\n"
-        return out + behaviour(g)
+        return group
     }
 
-    /// `   # ± 0.01, ± 0.02` from the errors there are; nothing when none is known (no notice
-    /// was seen, say), never an empty `#,`.
-    package static func comment(_ parts: [String]) -> String {
-        let known = parts.filter { !$0.isEmpty }
-        return known.isEmpty ? "" : "   #" + known.joined(separator: ",")
-    }
-
-    /// Acts, opt-outs, what users set and how they differ.
-    static func behaviour(_ g: Group) -> String {
-        var out = ""
-        let acts = g.acts.filter { $0.p.value >= 0.001 }
+    /// Acts, fatigue and opt-outs.
+    static func behaviour(_ g: Group, notes: inout FitNotes) -> Behaviour {
+        var behaviour = Behaviour()
+        let acts = g.acts.filter { $0.p.value >= 0.001 }.prefix(Behaviour.maxActs)
         if !acts.isEmpty {
-            out += "    acts:   # the trial: what a delivery got done within 45 minutes that the withheld left undone, over deliveries not ignored\n"
-            for act in acts { out += "      \(act.type): { p: \(p(act.p.value)), within: 45m }\(se(act.p))\n" }
-            if let life = g.halfLife, life.isFinite, life > 0, life < 1_000_000 {
-                out += "      half_life: \(Knob.decimal((life * 10).rounded() / 10))\n"
+            notes.line("acts", "the trial: what a delivery got done within 45 minutes that the withheld left undone, over deliveries not ignored")
+            for act in acts {
+                behaviour.acts[act.type] = Behaviour.Act(p: p(act.p.value), within: 45 * 60, does: nil)
+                notes.add("acts.\(act.type)", act.p)
+            }
+            if let life = g.halfLife, life.isFinite {
+                let rounded = Swift.min(Behaviour.maxHalfLife, (life * 10).rounded() / 10)
+                if rounded > 0, rounded < Behaviour.maxHalfLife { behaviour.halfLife = rounded }
             }
         }
         if let fatigue = g.fatigue {
-            out +=
-                "    fatigue: { after: \(fatigue.after), per_extra: \(p(fatigue.perExtra.value)) }   # ignoring by a day's deliveries\(se(fatigue.perExtra, bare: true))\n"
+            behaviour.fatigueAfter = Swift.min(Swift.max(fatigue.after, 0), 1_000)
+            behaviour.fatiguePerExtra = p(fatigue.perExtra.value)
+            notes.line("fatigue", "ignoring by a day's deliveries" + (FitNotes.se(fatigue.perExtra).map { " \($0)" } ?? ""))
         }
-        out += optOut(g)
-        out += settings(g.settings)
-        if let between = g.between {
-            out +=
-                "    between_users: { logit_sd: \(Knob.decimal((between.logitSD * 100).rounded() / 100)), minutes_sd: \(whole(between.minutesSD, at: BetweenUsers.maxMinutesSD)) }"
-            out += "   # from the spread of users' own log rates and times\n"
-        }
-        return out
-    }
-
-    /// `opt_out:` — a type switched off per ignored delivery, every notice off per delivery past
-    /// the day's `above`-th; each estimate's error in the comment.
-    static func optOut(_ g: Group) -> String {
-        var keys: [String] = []
-        var notes: [String] = []
+        var said: [String] = []
         if g.optOutType.value > 0 {
-            keys.append("type: \(p(g.optOutType.value))")
-            notes.append("a type switched off per ignored delivery\(se(g.optOutType, bare: true))")
+            behaviour.optOutType = p(g.optOutType.value)
+            said.append("a type switched off per ignored delivery" + (FitNotes.se(g.optOutType).map { " \($0)" } ?? ""))
         }
         if let all = g.optOutAll, all.all.value > 0 {
-            keys += ["all: \(p(all.all.value))", "above: \(all.above)"]
+            behaviour.optOutAll = p(all.all.value)
+            behaviour.optOutAbove = Swift.min(Swift.max(all.above, 0), 1_000)
             let past = all.above == 0 ? "" : all.above == 1 ? " past a day's first" : " past a day's first \(all.above)"
-            notes.append("every notice off per delivery\(past)\(se(all.all, bare: true)) (\(p(g.noticesOff.value)) of the users did)")
+            said.append(
+                "every notice off per delivery\(past)\(FitNotes.se(all.all).map { " \($0)" } ?? "") (\(PopulationWriter.number(p(g.noticesOff.value))) of the users did)"
+            )
         }
-        guard !keys.isEmpty else { return "" }
-        return "    opt_out: { \(keys.joined(separator: ", ")) }   # \(notes.joined(separator: "; "))\n"
+        if !said.isEmpty { notes.line("opt_out", said.joined(separator: "; ")) }
+        return behaviour
     }
 
-    /// `settings:` — what the group's users set, each estimate's error in a comment.
-    static func settings(_ fitted: [FittedSetting]) -> String {
-        guard !fitted.isEmpty else { return "" }
-        func time(_ slot: Slot) -> String {
-            "{ p: \(p(slot.p.value)), at: \"\(clock(slot.at.value))\", sd: \(whole(slot.sd, at: 1_440)) }   # p\(se(slot.p, bare: true)), at\(se(slot.at, bare: true, unit: " min"))"
-        }
-        var out = "    settings:   # set before their first notice, of the users who ran the app\n"
+    /// What the group's users set, as the loader's draws (with the ruleset's defaults).
+    static func settings(_ fitted: [FittedSetting], ruleset: Ruleset, notes: inout FitNotes) -> [SettingDraw] {
+        var draws: [SettingDraw] = []
         for setting in fitted {
+            guard let declaration = ruleset.settings.declaration(setting.key) else { continue }
+            let key = "settings.\(setting.key)"
+            let shape: SettingDraw.Shape
             switch setting.shape {
-            case .share(let share): out += "      \(setting.key): \(p(share.value))\(se(share))\n"
-            case .choice(let values, let shares):
-                out += "      \(setting.key): { \(zip(values, shares).map { "\($0): \(p($1.value))" }.joined(separator: ", ")) }"
-                out += "   #\(shares.map { se($0, bare: true) }.joined(separator: ","))\n"
-            case .time(let slot): out += "      \(setting.key): \(time(slot))\n"
-            case .perRoutine(let routines, let times):
-                out += "      \(setting.key):   # of the users who keep each routine\n"
-                for (routine, slot) in zip(routines, times) { out += "        \(routine): \(time(slot))\n" }
+            case .share(let share):
+                shape = .bool(share: p(share.value))
+                notes.add(key, share)
+            case .choice(let values, let estimates):
+                // Each share rounded, and together never past 1 (the rest keep the default).
+                var shares: [Double] = []
+                for estimate in estimates { shares.append(Swift.min(p(estimate.value), ((1 - shares.reduce(0, +)) * 1_000).rounded(.down) / 1_000)) }
+                shape = .choice(values: values, shares: shares)
+                notes.add(key, estimates)
+            case .time(let slot):
+                shape = .time(time(p: p(slot.p.value), at: slot.at.value, sd: slot.sd))
+                notes.slot(key, slot.p, slot.at)
+            case .perRoutine(let routines, let slots):
+                shape = .perRoutine(routines: routines, times: slots.map { time(p: p($0.p.value), at: $0.at.value, sd: $0.sd) })
+                notes.line(key, "of the users who keep each routine")
+                for (routine, slot) in zip(routines, slots) { notes.slot("\(key).\(routine)", slot.p, slot.at) }
             }
+            draws.append(SettingDraw(key: setting.key, shape: shape, defaultValue: declaration.defaultValue))
         }
-        return out
+        if !draws.isEmpty { notes.line("settings", "set before their first notice, of the users who ran the app") }
+        return draws
     }
 
-    static func p(_ x: Double) -> String { Knob.decimal((Swift.min(1, Swift.max(0, x)) * 1_000).rounded() / 1_000) }
-    /// A whole number from 0 to `bound` (the population file's own limit for the key).
-    static func whole(_ x: Double, at bound: Double) -> String {
-        guard x.isFinite else { return "0" }
-        return String(Int(Swift.min(bound, Swift.max(0, x)).rounded()))
+    /// A probability to the loader's three decimals.
+    static func p(_ x: Double) -> Double { x.isFinite ? (Swift.min(1, Swift.max(0, x)) * 1_000).rounded() / 1_000 : 0 }
+    /// A whole number from 0 to `bound` (the loader's own limit for the key).
+    static func whole(_ x: Double, at bound: Double) -> Double { x.isFinite ? Swift.min(bound, Swift.max(0, x)).rounded() : 0 }
+    /// A time of day from wall minutes (any finite number, taken round the clock).
+    static func time(p: Double, at minutes: Double, sd: Double) -> TimeDraw {
+        let m = minutes.isFinite && abs(minutes) < 1e9 ? ((Int(minutes.rounded()) % 1_440) + 1_440) % 1_440 : 0
+        return TimeDraw(p: p, at: m * 60, sdMinutes: whole(sd, at: PopulationGroup.maxSpreadMinutes))
     }
-    static func clock(_ minutes: Double) -> String {
-        guard minutes.isFinite, abs(minutes) < 1e9 else { return "00:00" }
-        let m = ((Int(minutes.rounded()) % 1_440) + 1_440) % 1_440
-        return TimeFormat.clock(m * 60)
+}
+
+/// The comments a fitted group's keys carry, by the writer's paths.
+struct FitNotes {
+    let path: String
+    var notes: [String: String] = [:]
+
+    init(path: String) { self.path = path }
+
+    mutating func line(_ key: String, _ text: String) { notes[key.isEmpty ? path : path + "." + key] = text }
+
+    /// `± 0.012, ± 0.02` from the errors there are; nothing when none is known.
+    mutating func add(_ key: String, _ estimates: PopulationFit.Estimate..., unit: String = "") { add(key, estimates, unit: unit) }
+
+    mutating func add(_ key: String, _ estimates: [PopulationFit.Estimate], unit: String = "") {
+        let known = estimates.compactMap { Self.se($0, unit: unit) }
+        if !known.isEmpty { line(key, known.joined(separator: ", ")) }
     }
 
-    /// `   # ± 0.012` (or ` ± 0.012` bare, for a comment that lists several).
-    static func se(_ e: Estimate, bare: Bool = false, unit: String = "") -> String {
-        guard let se = e.se, se.isFinite else { return "" }
-        // Any finite error is written: whole from 10, in powers of ten past what a whole number holds.
+    /// `p ± 0.01, at ± 3 min` for a time drawn with a chance.
+    mutating func slot(_ key: String, _ p: PopulationFit.Estimate, _ at: PopulationFit.Estimate) {
+        let parts = [Self.se(p).map { "p \($0)" }, Self.se(at, unit: " min").map { "at \($0)" }].compactMap { $0 }
+        if !parts.isEmpty { line(key, parts.joined(separator: ", ")) }
+    }
+
+    /// `± 0.012`: any finite error, whole from 10, in powers of ten past what a whole number holds.
+    static func se(_ e: PopulationFit.Estimate, unit: String = "") -> String? {
+        guard let se = e.se, se.isFinite else { return nil }
         let text = se >= 1e15 ? String(format: "%.3g", se) : se >= 10 ? String(Int(se.rounded())) : String(format: "%.3f", se)
-        return bare ? " ± \(text)\(unit)" : "   # ± \(text)\(unit)"
-    }
-
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "± \(text)\(unit)"
     }
 }

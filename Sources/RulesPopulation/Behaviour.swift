@@ -14,6 +14,12 @@ package struct Behaviour: Sendable, Equatable {
         package var p: Double
         package var within: Int
         package var does: [String]?
+
+        package init(p: Double, within: Int, does: [String]?) {
+            self.p = p
+            self.within = within
+            self.does = does
+        }
     }
 
     /// By notification type or category; `default` for the rest.
@@ -32,6 +38,8 @@ package struct Behaviour: Sendable, Equatable {
     /// at the system level.
     package var optOutAll: Double = 0
     package var optOutAbove: Int = 0
+
+    package init() {}
 
     package var isEmpty: Bool { self == Behaviour() }
 

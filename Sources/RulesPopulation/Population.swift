@@ -6,129 +6,6 @@ import RulesExpression
 import RulesSimulator
 import Ruleset
 
-/// A normal distribution to draw from: `mean` and standard deviation `sd`.
-package struct Spread: Sendable, Hashable {
-    package var mean: Double
-    package var sd: Double
-}
-
-/// A time of day to draw: `at` (seconds since midnight) with `sd` minutes of spread.
-package struct TimeDraw: Sendable, Hashable {
-    /// Probability per day (1 for draws that always happen).
-    package var p: Double
-    package var at: Int
-    package var sdMinutes: Double
-}
-
-/// Habit logs a group makes: on a day (with probability `p`) `count` logs of `value`, each
-/// at a time drawn around `at`.
-package struct LogDraw: Sendable, Hashable {
-    package var routine: String
-    package var p: Double
-    package var value: Double
-    package var count: Int
-    package var time: TimeDraw
-}
-
-/// One group of a population: who its users are and how their days go.
-package struct PopulationGroup: Sendable {
-    package var name: String
-    package var weight: Double
-    /// Enabled routines; nil means every `default_enabled` routine.
-    package var routines: [String]?
-    /// Probability that HealthKit steps / sleep access is granted (else denied).
-    package var stepsPermission: Double
-    package var sleepPermission: Double
-    /// Minutes slept the night before, clipped to 0…900; nil: HealthKit holds no sleep.
-    package var sleepMinutes: Spread?
-    /// When the night ends (the app reads sleep up to there).
-    package var wake: TimeDraw
-    /// A day's steps, clipped at 0, walked evenly from 07:00 to 23:00; nil: none.
-    package var steps: Spread?
-    package var appOpens: [TimeDraw]
-    package var logs: [LogDraw]
-    /// Probability that each item of a checklist routine is ticked, evenings.
-    package var checks: [(routine: String, p: Double)]
-    /// When the evening ticks happen.
-    package var checkTime: TimeDraw
-    /// Responses to each delivered notification: opened, ignored, else none.
-    package var opened: Double
-    package var ignored: Double
-    package var skipToday: Double
-    package var origin: Origin
-    /// What notices make the group's users do, how that wears off, fatigue and opt-outs.
-    package var behaviour = Behaviour()
-    /// What the group's users set, drawn once per user.
-    package var settings: [SettingDraw] = []
-    /// How much the group's users differ from each other; nil: only by their daily draws.
-    package var between: BetweenUsers? = nil
-}
-
-/// A population file (`populations/*.yaml`): synthetic users the engine lives day by day.
-package struct Population: Sendable {
-    package var name: String
-    package var file: String
-    package var seed: UInt64
-    package var users: Int
-    package var days: Int
-    /// The first logical day (days since 1970-01-01).
-    package var start: Int
-    package var timeZoneName: String
-    package var clock: LocalClock
-    package var groups: [PopulationGroup]
-    /// SHA-256 (hex) of the file's canonical content (comments and layout aside): shards
-    /// merge only when they lived the same population, whatever its name says.
-    package var sha256: String
-
-    /// Bounds of a population file: a run is users × days user-days.
-    package static let maxUsers = 10_000_000
-    package static let maxDays = 3_660
-    package static let maxGroups = 100
-    package static let maxDrawsPerGroup = 100
-    package static let maxLogsPerDraw = 100
-
-    /// Whether `days` days from `start` all lie within the days the engine lives and closes.
-    package static func livesWithinEngineDays(start: Int, days: Int) -> Bool {
-        InputLimits.simulatedDays.contains(start) && InputLimits.simulatedDays.contains(start + Swift.max(days, 1) - 1)
-    }
-
-    /// The most events a run may live (users × days × a day's events at most): about an hour
-    /// of both cores of a laptop. Past it the run is refused before it starts.
-    package static let maxEvents = 2_000_000_000
-    /// The most events one user's days may hold: a user is generated whole, so this bounds
-    /// a run's memory (about 100 MB), whatever the users.
-    package static let maxEventsPerUser = 2_000_000
-
-    /// The most events a user of any group can have in a day: app opens, logs (each
-    /// `count`), checklist ticks, a skip, and a response to each delivery (at most the
-    /// policy's daily cap) — with acts, each delivery's act too (an opening, a log or every
-    /// item of a checklist ticked) and a type switched off.
-    package func maxEventsPerDay(ruleset: Ruleset) -> Int {
-        let mostItems = ruleset.routines.map(\.items.count).max() ?? 0
-        return groups.map { group in
-            let ticks = group.checks.reduce(0) { $0 + (ruleset.routine($1.routine)?.items.count ?? 0) }
-            let perDelivery = group.behaviour.isEmpty ? 1 : 3 + mostItems
-            let settings = group.settings.isEmpty ? 0 : 1
-            return group.appOpens.count + group.logs.reduce(0) { $0 + $1.count } + ticks + 1 + settings + ruleset.policy.maxPerDay * perDelivery
-        }.max() ?? 0
-    }
-
-    /// Why `users` users over `days` days are too much work, or nil. Counted without
-    /// overflow: every factor is bounded, and the products are compared by division.
-    package func workProblem(users: Int, days: Int, ruleset: Ruleset) -> String? {
-        let perDay = Swift.max(1, maxEventsPerDay(ruleset: ruleset))
-        if days > Self.maxEventsPerUser / perDay {
-            return
-                "a user lives up to \(perDay) events a day, \(days) days: past \(Self.maxEventsPerUser) events a user; give fewer days or fewer draws"
-        }
-        if users > Self.maxEvents / (perDay * days) {
-            return
-                "\(users) users × \(days) days × up to \(perDay) events a day is past the bound of \(Self.maxEvents) events (hours of work); give fewer users or days, or split the run with --shard"
-        }
-        return nil
-    }
-}
-
 /// Reads population documents with the rule files' diagnostics: positions, did-you-mean for
 /// keys and routine ids, numbers in range.
 package struct PopulationLoader {
@@ -240,9 +117,9 @@ package struct PopulationLoader {
             stepsPermission = pair["steps"].flatMap { probability($0, key: "steps") } ?? 1
             sleepPermission = pair["sleep"].flatMap { probability($0, key: "sleep") } ?? 1
         }
-        let sleepMinutes = fields["sleep_minutes"].flatMap { spread($0, key: "sleep_minutes", maximum: 900) }
+        let sleepMinutes = fields["sleep_minutes"].flatMap { spread($0, key: "sleep_minutes", maximum: PopulationGroup.maxSleepMinutes) }
         let steps = fields["steps"].flatMap { spread($0, key: "steps", maximum: Double(InputLimits.maxNumber)) }
-        let wake = fields["wake"].flatMap { timeDraw($0, key: "wake", withProbability: false) } ?? TimeDraw(p: 1, at: 7 * 3600, sdMinutes: 0)
+        let wake = fields["wake"].flatMap { timeDraw($0, key: "wake", withProbability: false) } ?? PopulationGroup.defaultWake
         var appOpens: [TimeDraw] = []
         if let opens = fields["app_opens"], let items = bounded(opens, key: "app_opens") {
             appOpens = items.compactMap { timeDraw($0, key: "app_opens", withProbability: true) }
@@ -254,7 +131,7 @@ package struct PopulationLoader {
         let checks = fields["checks"].map { self.checks($0) } ?? []
         let checkTime =
             fields["check_at"].flatMap { timeDraw($0, key: "check_at", withProbability: false) }
-            ?? TimeDraw(p: 1, at: 21 * 3600 + 1800, sdMinutes: 45)
+            ?? PopulationGroup.defaultCheckTime
         let (opened, ignored) = fields["response"].map { responses($0) } ?? (0, 0)
         let skipToday = fields["skip_today"].flatMap { probability($0, key: "skip_today") } ?? 0
         actedRoutines = []
@@ -346,7 +223,7 @@ package struct PopulationLoader {
         guard let fields = reader.fields(node, "'\(key)'", allowed: allowed, required: ["at"]) else { return nil }
         let p = withProbability ? (fields["p"].map { probability($0, key: "p") } ?? 1) : 1
         let at = fields["at"].flatMap { reader.time($0, key: "at") }
-        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: 24 * 60) } ?? 0
+        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: PopulationGroup.maxSpreadMinutes) } ?? 0
         guard let p, let at, let sd else { return nil }
         return TimeDraw(p: p, at: at % 86_400, sdMinutes: sd)
     }
@@ -361,7 +238,7 @@ package struct PopulationLoader {
         let value = fields["value"].flatMap { reader.number($0, key: "value", minimum: 0, maximum: InputLimits.maxLogValue) }
         let count = fields["count"].map { reader.int($0, key: "count", minimum: 1, maximum: Population.maxLogsPerDraw) } ?? 1
         let at = fields["at"].flatMap { reader.time($0, key: "at") }
-        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: 24 * 60) } ?? 0
+        let sd = fields["sd"].map { reader.number($0, key: "sd", minimum: 0, maximum: PopulationGroup.maxSpreadMinutes) } ?? 0
         guard let routine, let p, let value, let count, let at, let sd else { return nil }
         return LogDraw(routine: routine, p: p, value: value, count: count, time: TimeDraw(p: 1, at: at % 86_400, sdMinutes: sd))
     }

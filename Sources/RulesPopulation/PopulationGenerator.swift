@@ -76,7 +76,7 @@ package struct PopulationGenerator: Sendable {
             func add(_ position: Int, _ kind: ScenarioEvent.Kind) { events.append((position, events.count, kind)) }
             // The night before and the day's walking.
             if let sleep = spec.sleepMinutes {
-                let minutes = Int(min(max(sleep.mean + sleep.sd * random.normal(), 0), 900).rounded())
+                let minutes = Int(min(max(sleep.mean + sleep.sd * random.normal(), 0), PopulationGroup.maxSleepMinutes).rounded())
                 let end = wallTime(draw(spec.wake, &random))
                 health.sleepEnd = end
                 health.sleepStart = ((end - minutes * 60) % 86_400 + 86_400) % 86_400

@@ -32,6 +32,12 @@ package struct SettingDraw: Sendable, Equatable {
     package var shape: Shape
     /// The ruleset's default.
     package var defaultValue: Value
+
+    package init(key: String, shape: Shape, defaultValue: Value) {
+        self.key = key
+        self.shape = shape
+        self.defaultValue = defaultValue
+    }
 }
 
 /// `between_users:` — how much a group's users differ from each other beyond their daily

@@ -228,6 +228,5 @@ import Testing
         let same = CapturedRun(base + ["--out", directory], in: Self.root)
         #expect(same.exitCode == .usage && same.stderr.contains("is the --telemetry-out directory itself"), "\(same.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory))
-        #expect(PopulationFit.comment(["", ""]).isEmpty && PopulationFit.comment(["", " ± 0.01"]) == "   # ± 0.01")
     }
 }

@@ -296,7 +296,8 @@ import Testing
         #expect(fit.days == Population.maxDays)
         #expect(fit.warnings.contains { $0.contains("spans 20634 days") })
         let loaded = try PopulationTests.load(
-            fit.yaml(name: "span", seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil), ruleset: ShippedRuleset.ruleset)
+            fit.yaml(name: "span", seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil, ruleset: ShippedRuleset.ruleset), ruleset: ShippedRuleset.ruleset
+        )
         #expect(loaded.population != nil, "\(loaded.diagnostics)")
     }
 
@@ -314,7 +315,7 @@ import Testing
             guard !reader.failed, !reader.users.isEmpty else { continue }
             fitted += 1
             let text = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil).yaml(
-                name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil)
+                name: name, seed: 7, timeZone: "Asia/Seoul", rulesetKey: nil, ruleset: ShippedRuleset.ruleset)
             let loaded = try PopulationTests.load(text, ruleset: ShippedRuleset.ruleset)
             #expect(loaded.population != nil, "\(name): \(loaded.diagnostics.map(\.message))")
         }
@@ -325,9 +326,16 @@ import Testing
     @Test func theFittedFileLoadsAsAPopulation() throws {
         let (reader, _) = try Self.telemetry(Self.separated(seed: 4, users: 120, days: 7), randomize: 0.3)
         let fit = PopulationFit(reader, ruleset: ShippedRuleset.ruleset, k: nil)
-        let text = fit.yaml(name: "fitted", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority)
+        let (population, writer) = fit.written(
+            name: "fitted", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority, ruleset: ShippedRuleset.ruleset)
+        let text = writer.yaml(population)
+        #expect(text == fit.yaml(name: "fitted", seed: 7, timeZone: "Asia/Seoul", rulesetKey: reader.majority, ruleset: ShippedRuleset.ruleset))
         let loaded = try PopulationTests.load(text, ruleset: ShippedRuleset.ruleset)
         #expect(loaded.population != nil, "\(loaded.diagnostics)\n\(text)")
+        // The file means what the fit built: loaded, the same values, every group.
+        let back = try #require(loaded.population)
+        #expect(back.differences(from: population).isEmpty, "\(back.differences(from: population))\n\(text)")
+        #expect(population.groups.count >= 2 && population.groups.allSatisfy { !$0.behaviour.isEmpty || !$0.logs.isEmpty })
         #expect(!loaded.diagnostics.contains { $0.severity == .error })
         #expect(text.contains("# ") && text.contains(" users, ") && text.contains("± "))
     }

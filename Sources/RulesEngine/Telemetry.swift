@@ -81,11 +81,11 @@ public struct Telemetry: Sendable {
         sequence: Int = 0
     ) -> [String] {
         var out: [String] = []
-        func add(at: Date, _ kind: String, _ fields: [(String, JSONValue)]) {
+        func add(at: Date, _ kind: Kind, _ fields: [(String, JSONValue)]) {
             let (day, minute) = place(at, clock: clock)
             add(day: day, minute: minute, kind, fields)
         }
-        func add(day: Int, minute: Int, _ kind: String, _ fields: [(String, JSONValue)]) {
+        func add(day: Int, minute: Int, _ kind: Kind, _ fields: [(String, JSONValue)]) {
             let seq = sequence + out.count
             out.append(line(day: day, minute: minute, seq: seq, kind, fields))
         }
@@ -96,27 +96,27 @@ public struct Telemetry: Sendable {
         for record in records {
             if case .appRun = record.kind {
                 if !routinesSent {
-                    for routine in routines.sorted() { add(at: record.at, "routine", [("routine", .string(routine))]) }
+                    for routine in routines.sorted() { add(at: record.at, .routine, [("routine", .string(routine))]) }
                     routinesSent = true
                 }
                 let on = noticesOff.map { record.at < $0 } ?? true
                 if on != noticesOn {
                     noticesOn = on
-                    add(at: record.at, "notices", [("on", .bool(on))])
+                    add(at: record.at, .notices, [("on", .bool(on))])
                 }
             }
             if case .settingsChanged(let values) = record.kind {
-                for fields in settingLines(values) { add(at: record.at, "setting", fields) }
+                for fields in settingLines(values) { add(at: record.at, .setting, fields) }
                 continue
             }
             if case .notificationDelivered(let request, _) = record.kind, let count = held[Withheld(at: record.at, type: request.type)], count > 0 {
                 held[Withheld(at: record.at, type: request.type)] = count - 1
-                add(at: record.at, "withheld", Self.notice(request))
+                add(at: record.at, .withheld, Self.notice(request))
                 continue
             }
             if case .dayClosed(let close) = record.kind {
                 // The day a close is about, at its end (it happens at the next day's start).
-                add(day: close.day, minute: 1_440, "day", [("result", .string(close.result.rawValue))])
+                add(day: close.day, minute: 1_440, .day, [("result", .string(close.result.rawValue))])
                 continue
             }
             if let (kind, fields) = fields(record.kind) { add(at: record.at, kind, fields) }
@@ -132,35 +132,35 @@ public struct Telemetry: Sendable {
 
     /// `minute`: minutes since the logical day began (`day_starts_at`), 0–1439; 1440 for a close.
     /// `seq`: the line's number among the user's lines.
-    func line(day: Int, minute: Int, seq: Int, _ kind: String, _ fields: [(String, JSONValue)]) -> String {
+    func line(day: Int, minute: Int, seq: Int, _ kind: Kind, _ fields: [(String, JSONValue)]) -> String {
         let head: [(String, JSONValue)] = [
             ("v", .int(Self.version)), ("user", .string(user)), ("ruleset", .string(rulesetKey)), ("day", .int(day)), ("minute", .int(minute)),
-            ("seq", .int(seq)), ("kind", .string(kind)),
+            ("seq", .int(seq)), ("kind", .string(kind.rawValue)),
         ]
         return JSONValue.object(head + fields).rendered()
     }
 
     /// The kind and fields of a record the telemetry carries; nil for the engine's own
     /// workings (plans, renders, snapshots, verdicts, problems).
-    func fields(_ kind: EngineRecord.Kind) -> (String, [(String, JSONValue)])? {
+    func fields(_ kind: EngineRecord.Kind) -> (Kind, [(String, JSONValue)])? {
         switch kind {
         case .appRun(let cause, _):
             switch cause {
-            case .notification(let type): return ("run", [("cause", .string("notification")), ("type", .string(type))])
-            case .notificationAction(let action): return ("run", [("cause", .string("notification_action")), ("action", .string(action.rawValue))])
-            case .widget(let intent): return ("run", [("cause", .string("widget")), ("intent", .string(intent.rawValue))])
-            case .action(let action): return ("run", [("cause", .string("action")), ("action", .string(action.rawValue))])
-            default: return ("run", [("cause", .string(cause.name))])
+            case .notification(let type): return (.run, [("cause", .string("notification")), ("type", .string(type))])
+            case .notificationAction(let action): return (.run, [("cause", .string("notification_action")), ("action", .string(action.rawValue))])
+            case .widget(let intent): return (.run, [("cause", .string("widget")), ("intent", .string(intent.rawValue))])
+            case .action(let action): return (.run, [("cause", .string("action")), ("action", .string(action.rawValue))])
+            default: return (.run, [("cause", .string(cause.name))])
             }
         case .log(let log):
-            return ("log", [("routine", .string(log.routine)), ("value", .number(log.value.isFinite ? log.value : 0))])
+            return (.log, [("routine", .string(log.routine)), ("value", .number(log.value.isFinite ? log.value : 0))])
         case .check(let routine, let item, let checked):
             let index = ruleset.routines.first { $0.id == routine }?.items.firstIndex(of: item) ?? -1
-            return ("tick", [("routine", .string(routine)), ("item", .int(index)), ("checked", .bool(checked))])
+            return (.tick, [("routine", .string(routine)), ("item", .int(index)), ("checked", .bool(checked))])
         case .notificationDelivered(let request, _):
-            return ("delivery", Self.notice(request))
+            return (.delivery, Self.notice(request))
         case .notificationResponse(_, let type, let response):
-            return ("response", [("type", .string(type)), ("response", .string(Self.response(response)))])
+            return (.response, [("type", .string(type)), ("response", .string(Self.response(response)))])
         case .sync(let health?):
             var fields: [(String, JSONValue)] = [
                 ("steps_permission", .string(health.stepsPermission.rawValue)), ("sleep_permission", .string(health.sleepPermission.rawValue)),
@@ -168,9 +168,9 @@ public struct Telemetry: Sendable {
             if let sleep = health.sleepMinutes { fields.append(("sleep", .int(Swift.max(0, sleep) / 30 * 30))) }
             if health.sleepMinutes != nil, let end = health.sleepEnd { fields.append(("wake", .int(Swift.max(0, end % 86_400) / 1_800 * 30))) }
             if let steps = health.stepsToday { fields.append(("steps", .int(Swift.max(0, steps) / 500 * 500))) }
-            return ("health", fields)
+            return (.health, fields)
         case .routeChanged(_, let to, _):
-            return ("route", [("route", .string(to.rawValue))])
+            return (.route, [("route", .string(to.rawValue))])
         default:
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import RulesDiagnostics
+import RulesEngine
 import RulesTune
 
 /// One telemetry line, read without a general JSON parser: a flat object of the schema's
@@ -18,10 +19,7 @@ package struct TelemetryLine: Sendable, Equatable {
     package var numbers: [String: Double] = [:]
 
     /// The keys a line may have.
-    static let keys: Set<String> = [
-        "v", "user", "ruleset", "day", "minute", "seq", "kind", "cause", "type", "action", "intent", "routine", "value", "item", "checked", "on",
-        "response", "steps_permission", "sleep_permission", "sleep", "wake", "steps", "route", "result", "key", "choice", "at", "set",
-    ]
+    static let keys = Set(Telemetry.fields)
 
     /// Why a line does not read.
     package struct Problem: Error, Sendable, Equatable {
@@ -130,7 +128,7 @@ package struct TelemetryLine: Sendable, Equatable {
             at += 1
             skipSpace()
             guard at == bytes.endIndex else { return .failure(Problem(message: "text after the object")) }
-            for required in ["v", "user", "ruleset", "day", "minute", "kind"] where !seen.contains(required) {
+            for required in Telemetry.requiredHead where !seen.contains(required) {
                 return .failure(Problem(message: "no '\(required)'"))
             }
             return .success(line)

@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 import RulesPopulation
 import RulesTune
 
@@ -55,9 +56,7 @@ package struct TelemetryReader: Sendable {
     /// Lines of other rulesets left out under `.majority` (known only at the end: read twice).
     var keepRuleset: String?
 
-    static let kinds: Set<String> = [
-        "run", "log", "tick", "delivery", "response", "withheld", "setting", "health", "route", "day", "routine", "notices",
-    ]
+    static let kinds = Set(Telemetry.Kind.allCases.map(\.rawValue))
     /// The most problems kept (the first ones say enough).
     static let maxProblems = 20
 

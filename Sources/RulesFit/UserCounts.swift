@@ -1,4 +1,5 @@
 import Foundation
+import RulesEngine
 
 /// Sums and counts of one routine's logs or ticks.
 package struct RoutineUse: Sendable, Equatable {
@@ -158,8 +159,8 @@ package struct UserCounts: Sendable {
         }
         lastMinute = line.minute
         let clock = line.day * 1_440 + line.minute
-        switch line.kind {
-        case "run":
+        switch Telemetry.Kind(rawValue: line.kind) {
+        case .run?:
             let cause = line.words["cause"]
             if cause == "open" {
                 addOpen(bin: Swift.min(OpenBin.count - 1, line.minute / 10), count: 1, minutes: Double(line.minute))
@@ -167,7 +168,7 @@ package struct UserCounts: Sendable {
             if cause == "action", line.words["action"] == "skip_today" { skips += 1 }
             if !noticesOff { notices.ranWithNoticesOn() }
             ran = true
-        case "log":
+        case .log?:
             guard let routine = line.words["routine"] else { return }
             // A log in the minute after a notice was opened or answered is the notice's act
             // (fitted as `acts`), not the user's own habit.
@@ -176,26 +177,26 @@ package struct UserCounts: Sendable {
             }
             actedOnOpening(at: clock)
             resolve(done: clock, routine: routine)
-        case "tick":
+        case .tick?:
             guard let routine = line.words["routine"], line.numbers["checked"] == 1 else { return }
             if !answered(at: clock) { ticks[routine, default: RoutineUse()].add(day: line.day, minute: line.minute, value: 1) }
             actedOnOpening(at: clock)
             resolve(done: clock, routine: routine)
-        case "delivery", "withheld": decisionPoint(line, at: clock)
-        case "response": response(line, at: clock)
-        case "setting": setting(line)
-        case "routine": if let routine = line.words["routine"] { enabled = (enabled ?? []).union([routine]) }
-        case "notices":
+        case .delivery?, .withheld?: decisionPoint(line, at: clock)
+        case .response?: response(line, at: clock)
+        case .setting?: setting(line)
+        case .routine?: if let routine = line.words["routine"] { enabled = (enabled ?? []).union([routine]) }
+        case .notices?:
             if line.numbers["on"] == 0 {
                 noticesOff = true
                 notices.wentOff()
             }
-        case "health": health(line, dayStart: dayStart)
-        case "route": dayRoute = line.words["route"]
-        case "day":
+        case .health?: health(line, dayStart: dayStart)
+        case .route?: dayRoute = line.words["route"]
+        case .day?:
             routeDays[dayRoute ?? "none", default: 0] += 1
             if let result = line.words["result"] { resultDays[result, default: 0] += 1 }
-        default: break
+        case nil: break
         }
     }
 

@@ -19,12 +19,7 @@ package enum TelemetrySchema {
     }
 
     /// The fields each kind adds, and which of them it requires.
-    static let kinds: [(kind: String, required: [String])] = [
-        ("run", ["cause"]), ("log", ["routine", "value"]), ("tick", ["routine", "item", "checked"]), ("delivery", ["type"]),
-        ("response", ["type", "response"]), ("withheld", ["type"]), ("setting", []),
-        ("health", ["steps_permission", "sleep_permission"]), ("route", ["route"]), ("day", ["result"]), ("routine", ["routine"]),
-        ("notices", ["on"]),
-    ]
+    static let kinds: [(kind: String, required: [String])] = Telemetry.Kind.allCases.map { ($0.rawValue, $0.required) }
 
     /// A `setting` line is a notification type's switch (`type`, `on`) or another setting by
     /// its `key`: `on` for a bool, `choice` for an enum, `at` or `set: false` for a time, with
@@ -82,7 +77,11 @@ package enum TelemetrySchema {
         let rules: [JSONValue] = kinds.map { kind, required in
             .object([
                 ("if", .object([("properties", .object([("kind", .object([("const", .string(kind))]))]))])),
-                ("then", kind == "setting" ? .object([("oneOf", settingShapes)]) : .object([("required", .array(required.map(JSONValue.string)))])),
+                (
+                    "then",
+                    kind == Telemetry.Kind.setting.rawValue
+                        ? .object([("oneOf", settingShapes)]) : .object([("required", .array(required.map(JSONValue.string)))])
+                ),
             ])
         }
         return .object([
@@ -90,7 +89,7 @@ package enum TelemetrySchema {
             ("$id", .string("https://operator-rules.example/schemas/telemetry.schema.json")),
             ("title", .string("Operator rules telemetry line")),
             ("description", .string("One event the engine saw, as the app may send it: identifiers, numbers and fixed words, never a text.")),
-            ("type", .string("object")), ("required", .array(["v", "user", "ruleset", "day", "minute", "kind"].map(JSONValue.string))),
+            ("type", .string("object")), ("required", .array(Telemetry.requiredHead.map(JSONValue.string))),
             ("properties", .object(properties)), ("additionalProperties", .bool(false)), ("allOf", .array(rules)),
         ])
     }

@@ -74,23 +74,23 @@ package enum TelemetrySchema {
             ("at", integer("the time a setting was set to, minutes since midnight, rounded down to 30", 0, 1_410)),
             ("set", .object([("type", .string("boolean")), ("description", .string("false: the setting (or every per-routine time) was cleared"))])),
         ]
-        let rules: [JSONValue] = kinds.map { kind, required in
-            .object([
-                ("if", .object([("properties", .object([("kind", .object([("const", .string(kind))]))]))])),
-                (
-                    "then",
-                    kind == Telemetry.Kind.setting.rawValue
-                        ? .object([("oneOf", settingShapes)]) : .object([("required", .array(required.map(JSONValue.string)))])
-                ),
-            ])
-        }
         return .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string("https://operator-rules.example/schemas/telemetry.schema.json")),
             ("title", .string("Operator rules telemetry line")),
             ("description", .string("One event the engine saw, as the app may send it: identifiers, numbers and fixed words, never a text.")),
             ("type", .string("object")), ("required", .array(Telemetry.requiredHead.map(JSONValue.string))),
-            ("properties", .object(properties)), ("additionalProperties", .bool(false)), ("allOf", .array(rules)),
+            ("properties", .object(properties)), ("additionalProperties", .bool(false)), ("allOf", .array(kindRules)),
         ])
+    }
+
+    /// What each kind of line must carry beside the head (a `setting` line: one of its shapes).
+    static var kindRules: [JSONValue] {
+        kinds.map { kind, required in
+            let then: JSONValue =
+                kind == Telemetry.Kind.setting.rawValue
+                ? .object([("oneOf", settingShapes)]) : .object([("required", .array(required.map(JSONValue.string)))])
+            return .object([("if", .object([("properties", .object([("kind", .object([("const", .string(kind))]))]))])), ("then", then)])
+        }
     }
 }

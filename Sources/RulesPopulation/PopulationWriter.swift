@@ -22,7 +22,7 @@ package struct PopulationWriter {
 
     package func yaml(_ population: Population) -> String {
         var out = "# yaml-language-server: $schema=../schemas/population.schema.json\n"
-        for line in header { out += "# \(line)\n" }
+        for line in header { out += "# \(Self.oneLine(line))\n" }
         out += "name: \(Self.quoted(population.name))\nseed: \(population.seed)\nusers: \(population.users)\ndays: \(population.days)\n"
         out += "start: \(DateFormat.string(population.start))\ntimezone: \(Self.quoted(population.timeZoneName))\ngroups:\n"
         for (index, group) in population.groups.enumerated() { out += self.group(group, path: "groups.\(index)") }
@@ -30,12 +30,20 @@ package struct PopulationWriter {
     }
 
     /// `   # note` for the key at `path`, or nothing.
-    func note(_ path: String) -> String { notes[path].map { $0.isEmpty ? "" : "   # \($0)" } ?? "" }
+    func note(_ path: String) -> String { notes[path].map { $0.isEmpty ? "" : "   # \(Self.oneLine($0))" } ?? "" }
+
+    /// A comment's text on one line: what YAML would read as a line break (or any control
+    /// character) becomes a space, so no note can end its comment and start a key.
+    static func oneLine(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || [0x85, 0x2028, 0x2029].contains($0.value) ? " " : $0 }))
+    }
 
     func group(_ g: PopulationGroup, path: String) -> String {
         let n = Self.number
         var out = "  - name: \(Self.quoted(g.name))\n"
-        if let line = notes[path] { out += "    # \(line)\n" }
+        if let line = notes[path] { out += "    # \(Self.oneLine(line))\n" }
         out += "    weight: \(n(g.weight))\(note(path + ".weight"))\n"
         if let routines = g.routines { out += "    routines: [\(routines.map(Self.key).joined(separator: ", "))]\n" }
         out += "    permission: { steps: \(n(g.stepsPermission)), sleep: \(n(g.sleepPermission)) }\(note(path + ".permission"))\n"

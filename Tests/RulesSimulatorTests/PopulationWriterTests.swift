@@ -125,4 +125,17 @@ import Testing
         let writer = PopulationWriter(notes: ["groups.0.weight": ""])
         #expect(writer.note("groups.0.weight").isEmpty && writer.note("groups.0.steps").isEmpty)
     }
+
+    /// A note or header line that holds a line break stays a comment: nothing it says becomes a key.
+    @Test func aNoteCannotStartAKey() throws {
+        var population = try PopulationTests.population("populations/office_workers.yaml", ruleset: Self.ruleset)
+        population.groups = [population.groups[0]]
+        let writer = PopulationWriter(
+            header: ["one\nusers: 1"],
+            notes: ["groups.0": "two\r\nseed: 3", "groups.0.weight": "three\u{2028}days: 9", "groups.0.response": "x\u{85}y"])
+        let text = writer.yaml(population)
+        let back = try #require(try PopulationTests.load(text, ruleset: Self.ruleset).population, "\(text)")
+        #expect(back.differences(from: population).isEmpty, "\(back.differences(from: population))")
+        #expect(text.contains("# one users: 1\n") && text.contains("# two  seed: 3\n"))
+    }
 }

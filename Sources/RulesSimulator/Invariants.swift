@@ -4,7 +4,8 @@ import RulesExpression
 import Ruleset
 
 /// What must hold in every trace of a sound ruleset, whatever the user does: no day over the
-/// daily cap, nothing delivered inside quiet hours unless its type allows it, no lock-screen
+/// daily cap, nothing delivered inside quiet hours unless its type allows it, no delivery less
+/// than the category cooldown after the last delivery of its category, no lock-screen
 /// text made from a sensitive fact unless redacted, and no problem records (expressions that
 /// failed to evaluate, events the engine could not apply). The population counts violations;
 /// the engine fuzzer aborts on the first.
@@ -12,6 +13,7 @@ package struct Invariants {
     package enum Kind: String, CaseIterable, Sendable {
         case overDailyCap = "over_daily_cap"
         case inQuietHours = "in_quiet_hours"
+        case withinCooldown = "within_category_cooldown"
         case sensitiveOnLockScreen = "sensitive_on_lock_screen"
         case problems
     }
@@ -28,6 +30,8 @@ package struct Invariants {
     var clock: LocalClock
     /// Deliveries per logical day (only recent days are kept).
     private var perDay: [Int: Int] = [:]
+    /// The last delivery of each category (the cooldown counts from it, whatever the day).
+    private var lastByCategory: [String: Date] = [:]
     /// The day being lived, for problems (which carry no day).
     package var currentDay = 0
     /// Per notification type (ruleset order): what a delivery of it is checked against,
@@ -78,6 +82,14 @@ package struct Invariants {
                 found.append(
                     Violation(kind: .inQuietHours, day: request.day, what: "'\(type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
             }
+            if let last = lastByCategory[request.category], request.scheduledAt.timeIntervalSince(last) < Double(ruleset.policy.categoryCooldown) {
+                let gap = Int(request.scheduledAt.timeIntervalSince(last) / 60)
+                found.append(
+                    Violation(
+                        kind: .withinCooldown, day: request.day,
+                        what: "'\(type)' delivered \(gap) minutes after the last '\(request.category)' notice (cooldown \(ruleset.policy.categoryCooldown / 60)m)"))
+            }
+            lastByCategory[request.category] = request.scheduledAt
             if !request.redacted {
                 let templateID = request.templateID
                 let fact =

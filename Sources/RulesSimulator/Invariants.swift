@@ -87,7 +87,9 @@ package struct Invariants {
                 found.append(
                     Violation(
                         kind: .withinCooldown, day: request.day,
-                        what: "'\(type)' delivered \(gap) minutes after the last '\(request.category)' notice (cooldown \(ruleset.policy.categoryCooldown / 60)m)"))
+                        what:
+                            "'\(type)' delivered \(gap) minutes after the last '\(request.category)' notice (cooldown \(ruleset.policy.categoryCooldown / 60)m)"
+                    ))
             }
             lastByCategory[request.category] = request.scheduledAt
             if !request.redacted {

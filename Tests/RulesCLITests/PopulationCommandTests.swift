@@ -176,7 +176,9 @@ import Testing
             let run = CapturedRun(["population", file, "--users", "100", "--days", "14"], in: Self.root)
             #expect(run.exitCode == .success, "\(run.stdout)")
             report += run.stdout + "\n"
-            #expect(run.stdout.contains("invariants: in_quiet_hours 0, over_daily_cap 0, problems 0, sensitive_on_lock_screen 0, within_category_cooldown 0"))
+            #expect(
+                run.stdout.contains(
+                    "invariants: in_quiet_hours 0, over_daily_cap 0, problems 0, sensitive_on_lock_screen 0, within_category_cooldown 0"))
         }
         #expect(Golden.compare(report, toFile: Fixtures.directory() + "/population/headlines.txt") == nil)
     }

@@ -70,8 +70,8 @@ private func fitted(_ reader: TelemetryReader, ruleset: Ruleset, k: Int?) {
         abort()
     }
     // The file means what the fit built: the loader reads back the values it wrote.
-    if let back = loaded.population, !back.differences(from: population).isEmpty {
-        FileHandle.standardError.write(Data("the fitted file loads other values: \(back.differences(from: population))\n\(text)\n".utf8))
+    if let differences = loaded.population?.differences(from: population), !differences.isEmpty {
+        FileHandle.standardError.write(Data("the fitted file loads other values: \(differences)\n\(text)\n".utf8))
         abort()
     }
 }

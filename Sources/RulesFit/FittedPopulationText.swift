@@ -50,7 +50,7 @@ extension PopulationFit {
             checks: checks.map { ($0.routine, p($0.p.value)) }, checkTime: PopulationGroup.defaultCheckTime, opened: p(g.opened.value),
             ignored: 0, skipToday: p(g.skipToday.value), origin: .unknown)
         // The rest of a day's deliveries get no response: opened and ignored never add past 1.
-        group.ignored = Swift.min(p(g.ignored.value), ((1 - group.opened) * 1_000).rounded(.down) / 1_000)
+        group.ignored = Swift.min(p(g.ignored.value), left(after: group.opened))
         if let sleep = g.sleepMinutes {
             let most = PopulationGroup.maxSleepMinutes
             group.sleepMinutes = Spread(mean: whole(sleep.mean.value, at: most), sd: whole(sleep.sd, at: most))
@@ -140,7 +140,7 @@ extension PopulationFit {
             case .choice(let values, let estimates):
                 // Each share rounded, and together never past 1 (the rest keep the default).
                 var shares: [Double] = []
-                for estimate in estimates { shares.append(Swift.min(p(estimate.value), ((1 - shares.reduce(0, +)) * 1_000).rounded(.down) / 1_000)) }
+                for estimate in estimates { shares.append(Swift.min(p(estimate.value), left(after: shares.reduce(0, +)))) }
                 shape = .choice(values: values, shares: shares)
                 notes.add(key, estimates)
             case .time(let slot):
@@ -159,6 +159,9 @@ extension PopulationFit {
 
     /// A probability to the loader's three decimals.
     static func p(_ x: Double) -> Double { x.isFinite ? (Swift.min(1, Swift.max(0, x)) * 1_000).rounded() / 1_000 : 0 }
+    /// What is left of 1 after `used`, to three decimals rounded down: shares that add up to it
+    /// never pass 1 (the loader refuses them).
+    static func left(after used: Double) -> Double { ((1 - used) * 1_000).rounded(.down) / 1_000 }
     /// A whole number from 0 to `bound` (the loader's own limit for the key).
     static func whole(_ x: Double, at bound: Double) -> Double { x.isFinite ? Swift.min(bound, Swift.max(0, x)).rounded() : 0 }
     /// A time of day from wall minutes (any finite number, taken round the clock).

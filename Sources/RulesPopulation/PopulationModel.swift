@@ -220,8 +220,7 @@ extension Population {
             compare(at + "steps", a.steps, b.steps)
             compare(at + "app_opens", a.appOpens, b.appOpens)
             compare(at + "logs", a.logs, b.logs)
-            compare(at + "checks", a.checks.map(\.routine), b.checks.map(\.routine))
-            compare(at + "checks", a.checks.map(\.p), b.checks.map(\.p))
+            if a.checks.map(\.routine) != b.checks.map(\.routine) || a.checks.map(\.p) != b.checks.map(\.p) { out.append(at + "checks") }
             compare(at + "check_at", a.checkTime, b.checkTime)
             compare(at + "response", [a.opened, a.ignored], [b.opened, b.ignored])
             compare(at + "skip_today", a.skipToday, b.skipToday)
@@ -229,6 +228,6 @@ extension Population {
             compare(at + "settings", a.settings, b.settings)
             compare(at + "between_users", a.between, b.between)
         }
-        return Array(NSOrderedSet(array: out)).compactMap { $0 as? String }
+        return out
     }
 }

@@ -8,10 +8,8 @@ import Ruleset
 
 /// The HTML page of a population's tally.
 extension PopulationReport {
-    package static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text for the page (`HTMLReport.escape`: `&`, `<`, `>` and `"` as references).
+    package static func escape(_ text: String) -> String { HTMLReport.escape(text) }
 
     /// "users with a day of ≥ 1 notice: 940 (94 %), ≥ 2: …" — users, not user-days.
     static func busiestDayLine(_ tally: PopulationTally) -> String? {

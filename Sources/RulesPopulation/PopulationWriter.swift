@@ -142,8 +142,9 @@ package struct PopulationWriter {
     /// the fewest digits that name the same double, never in powers of ten.
     package static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        let text = "\(value)"
+        // As JSON writes it (whole numbers without a point, the rest in the fewest digits),
+        // then powers of ten written out.
+        let text = JSONValue.formatNumber(value)
         guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else { return text }
         let negative = text.hasPrefix("-")
         let mantissa = text[..<e].drop { $0 == "-" }

@@ -82,14 +82,16 @@ package struct Invariants {
                 found.append(
                     Violation(kind: .inQuietHours, day: request.day, what: "'\(type)' delivered at \(TimeFormat.clock(local)) inside quiet hours"))
             }
-            if let last = lastByCategory[request.category], request.scheduledAt.timeIntervalSince(last) < Double(ruleset.policy.categoryCooldown) {
-                let gap = Int(request.scheduledAt.timeIntervalSince(last) / 60)
-                found.append(
-                    Violation(
-                        kind: .withinCooldown, day: request.day,
-                        what:
-                            "'\(type)' delivered \(gap) minutes after the last '\(request.category)' notice (cooldown \(ruleset.policy.categoryCooldown / 60)m)"
-                    ))
+            if let last = lastByCategory[request.category] {
+                let gap = request.scheduledAt.timeIntervalSince(last)
+                if gap < Double(ruleset.policy.categoryCooldown) {
+                    found.append(
+                        Violation(
+                            kind: .withinCooldown, day: request.day,
+                            what:
+                                "'\(type)' delivered \(Int(gap / 60)) minutes after the last '\(request.category)' notice (cooldown \(ruleset.policy.categoryCooldown / 60)m)"
+                        ))
+                }
             }
             lastByCategory[request.category] = request.scheduledAt
             if !request.redacted {

@@ -234,7 +234,9 @@ extension OperatorEngine {
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true
             if current.route.route != route || !current.routeDecided {
-                _ = startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true)
+                var log = RecordLog(recordsKept)
+                _ = dayDecider.startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true, log: &log)
+                records += log.records
                 day = current
                 if explains { decisions.route = .routeKept(route, because: .userRequest, at: time) }
                 return true

@@ -90,20 +90,11 @@ extension OperatorEngine {
     /// knew at its last run (`Judgement.close`); streak and XP carry on. A fresh day opens
     /// for the device's deliveries.
     mutating func closeDay(at time: Date) {
-        // Moved out (nothing here reads `self.day`); a fresh day takes its place below.
+        // Moved out (nothing here reads `self.day`); a fresh day takes its place.
         guard let current = day.take() else { return }
-        let reading = closingReading(current)
-        let closing = judgement.close(current, reading: reading, streak: profile.streakDays, xp: profile.xp, at: time, explains: explains)
-        for message in closing.problems { problem(at: time, .evaluation, message) }
-        if explains, let explanation = closing.explanation { decisions.day = explanation }
-        // One change of the profile, not two (each change works out what runs read off it).
-        var updated = profile
-        updated.streakDays = closing.close.streak
-        updated.xp = closing.close.xp
-        profile = updated
-        records.append(EngineRecord(at: time, kind: .dayClosed(closing.close)))
-        day = DayState(day: current.day + 1)
-        delivered = [:]
+        let closing = judgement.close(
+            current, reading: closingReading(current), streak: profile.streakDays, xp: profile.xp, at: time, explains: explains)
+        apply(closing, closed: current.day, at: time)
     }
 
     /// The day as the app knew it at its last run, which its close reads.

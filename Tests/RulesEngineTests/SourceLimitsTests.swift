@@ -209,7 +209,7 @@ import Testing
     /// extends the engine to write its fields.
     static let engineFiles: Set<String> = [
         "OperatorEngine.swift", "Run.swift", "Verification.swift", "Engine+Apply.swift", "Engine+Decide.swift", "Engine+Deliveries.swift",
-        "Engine+Explain.swift", "Engine+Lines.swift", "Engine+Time.swift",
+        "Engine+Explain.swift", "Engine+Lines.swift", "Engine+Outcomes.swift", "Engine+Time.swift",
     ]
 
     @Test func noPartFileExtendsTheEngine() throws {

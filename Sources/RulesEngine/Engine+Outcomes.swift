@@ -1,0 +1,33 @@
+import Foundation
+import Ruleset
+
+/// Where the outcomes of the engine's parts become its state: each part returns what it
+/// decided (its records, the day after it, what it explains) and is applied here.
+extension OperatorEngine {
+    /// An app run's decisions about the day (`DayDecider`): its records after the step's, the
+    /// tables' readings kept to be explained, the day put back. Returns the reading with the
+    /// route in force, the run's event and the day's number.
+    mutating func apply(_ outcome: consuming DayOutcome) -> (reading: DayReading, event: String, day: Int) {
+        records += outcome.log.records
+        if let risk = outcome.risk { decisions.risk = risk }
+        if let route = outcome.route { decisions.route = route }
+        let result = (outcome.reading, outcome.event, outcome.day.day)
+        day = outcome.day
+        return result
+    }
+
+    /// A day's close (`Judgement.close`): its problems and record, streak and XP carried on in
+    /// one change of the profile (each change works out what runs read off it), and a fresh
+    /// day open for the device's deliveries.
+    mutating func apply(_ closing: Judgement.Closing, closed: Int, at time: Date) {
+        for message in closing.problems { problem(at: time, .evaluation, message) }
+        if explains, let explanation = closing.explanation { decisions.day = explanation }
+        var updated = profile
+        updated.streakDays = closing.close.streak
+        updated.xp = closing.close.xp
+        profile = updated
+        records.append(EngineRecord(at: time, kind: .dayClosed(closing.close)))
+        day = DayState(day: closed + 1)
+        delivered = [:]
+    }
+}

@@ -30,4 +30,17 @@ extension OperatorEngine {
         day = DayState(day: closed + 1)
         delivered = [:]
     }
+
+    /// An app run's lines (`LineChooser`): their records, the lines kept for later runs, the
+    /// lines to explain, the snapshot saved or dropped.
+    mutating func apply(_ outcome: consuming LinesOutcome) {
+        records += outcome.log.records
+        swap(&memos.lines, &outcome.kept)
+        if let lines = outcome.lines { decisions.lines = lines }
+        switch outcome.snapshot {
+        case .unchanged: break
+        case .dropped: day?.dropSnapshot()
+        case .saved(let snapshot): day?.lastSnapshot = snapshot
+        }
+    }
 }

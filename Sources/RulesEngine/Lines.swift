@@ -1,0 +1,177 @@
+import Foundation
+import RulesExpression
+import Ruleset
+
+/// A line of an earlier run and what it was made from (see `keptLine`).
+struct KeptLine: Sendable {
+    /// Its surface and event (`RulesetDerived.lines`).
+    var spec: Int
+    var tone: String?
+    var day: Int
+    /// Times compare within the logical day: another day start can choose another line.
+    var dayStart: Int
+    var reads: FactSample
+    var line: RenderedText?
+}
+
+/// The lines of the last app run and what they were chosen with, to explain them on demand.
+struct LastLines: Sendable {
+    var home: RenderedText?
+    var homeEvent: String
+    var widget: RenderedText?
+    var at: Date
+    var facts: FactValues
+    var day: Int
+    /// The user's tone and day start when they were chosen.
+    var tone: String?
+    var dayStart: Int
+
+    /// Each line as a decision (home, then widget).
+    var decisions: [LineDecision] {
+        var all: [LineDecision] = []
+        if let home { all.append(LineDecision(text: home, event: homeEvent, at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
+        if let widget { all.append(LineDecision(text: widget, event: "home", at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
+        return all
+    }
+}
+
+/// A line rendered at an app run, kept to explain its choice on demand.
+struct LineDecision: Sendable {
+    var text: RenderedText
+    var event: String
+    var at: Date
+    var facts: FactValues
+    var day: Int
+    var tone: String?
+    var dayStart: Int
+}
+
+/// What an app run's lines decided (`LineChooser.choose`): the records (a problem, each line,
+/// the snapshot), the lines kept for the next runs, the lines to explain, and the snapshot.
+struct LinesOutcome {
+    /// What becomes of the day's snapshot.
+    enum Snapshot {
+        /// Left as it is (no day open).
+        case unchanged
+        /// None kept (an engine that keeps only decisions).
+        case dropped
+        case saved(DailySnapshot)
+    }
+
+    var log: RecordLog
+    /// The lines kept for later runs (`KeptLine`), in place of the ones the chooser was given.
+    var kept: [KeptLine]
+    /// The lines with what they were chosen from; nil when not explained.
+    var lines: LastLines?
+    var snapshot = Snapshot.unchanged
+}
+
+/// The home and widget lines of an app run and the snapshot the widget shows until the next
+/// run (SPEC §7): its inputs are the ruleset's lines, the user's tone, renderer and day start,
+/// the run's reading and event, what the snapshot reads of the day, and the lines earlier
+/// runs kept; its output a `LinesOutcome`. An engine that keeps only decisions saves no
+/// snapshot, and chooses the lines only when that can report a problem.
+struct LineChooser {
+    let derived: RulesetDerived
+    let layout: FactLayout
+    let renderer: TemplateRenderer
+    let tone: String?
+    let dayStart: Int
+    /// The steps permission as last known, for a day that has not synced.
+    let stepsPermission: HealthReading.Permission
+    let memoises: Bool
+    let explains: Bool
+    let recordsKept: RecordsKept
+
+    func choose(_ reading: DayReading, event: String, at time: Date, day current: SnapshotDay?, kept: consuming [KeptLine]) -> LinesOutcome {
+        var outcome = LinesOutcome(log: RecordLog(recordsKept), kept: kept)
+        // The run's events are known: their lines are found without hashing a key.
+        let eventIndex = EnumCells.eventIndex(event)
+        let homeSpec = eventIndex.map { derived.homeLines[$0] } ?? derived.lineIndex[LineKey(surface: "home", event: event)]
+        // An engine that keeps only decisions (a population's) returns no line and keeps no
+        // snapshot: it chooses the lines only for the problems a choice can report, so not
+        // at all when none of the lines it could choose can report one.
+        if recordsKept != .all {
+            let lines = derived.lines
+            func canReport(_ spec: Int?) -> Bool { spec.map { $0 < lines.count && lines[$0].canReportProblem } ?? false }
+            guard canReport(homeSpec) || (event != "home" && canReport(derived.homeLines.first ?? nil)) || canReport(derived.widgetLine)
+            else {
+                if current != nil { outcome.snapshot = .dropped }
+                return outcome
+            }
+        }
+        guard let current else { return outcome }
+        let today = current.day
+        var problems: [String] = []
+        var homeLine = keptLine(homeSpec, day: today, facts: reading.facts, kept: &outcome.kept, problems: &problems)
+        if homeLine == nil, event != "home" {
+            var facts = reading.facts
+            facts.patch(layout.event, cell: EnumCells.home)
+            homeLine = keptLine(derived.homeLines.first ?? nil, day: today, facts: facts, kept: &outcome.kept, problems: &problems)
+        }
+        var widgetFacts = reading.facts
+        widgetFacts.patch(layout.event, cell: EnumCells.home)
+        let widgetLine = keptLine(derived.widgetLine, day: today, facts: widgetFacts, kept: &outcome.kept, problems: &problems)
+        for message in problems { outcome.log.problem(at: time, .evaluation, message) }
+        if let homeLine { outcome.log.note(at: time, .templateRendered(homeLine)) }
+        if let widgetLine { outcome.log.note(at: time, .templateRendered(widgetLine)) }
+        // Both lines with the run's facts once (explained when asked).
+        if explains {
+            outcome.lines = LastLines(
+                home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
+        }
+        // An engine that keeps only decisions (a population's) keeps no snapshot: nothing it
+        // returns reads one. The lines above were chosen for the problems they can report.
+        guard recordsKept == .all else {
+            outcome.snapshot = .dropped
+            return outcome
+        }
+        let snapshot = self.snapshot(reading, day: current, home: homeLine, widget: widgetLine, at: time)
+        outcome.snapshot = .saved(snapshot)
+        outcome.log.note(at: time, .snapshot(snapshot))
+        return outcome
+    }
+
+    /// What the widget shows until the next run.
+    private func snapshot(
+        _ reading: DayReading, day current: SnapshotDay, home: RenderedText?, widget: RenderedText?, at time: Date
+    )
+        -> DailySnapshot
+    {
+        let (steps, water) = (reading.routines[safe: derived.stepsRoutine], reading.routines[safe: derived.waterRoutine])
+        let sleepSlot = layout.sleepMinutes.map { reading.facts[$0] }
+        var sleepMinutes: Int?
+        if case .int(let minutes)? = sleepSlot { sleepMinutes = minutes }
+        let stepsToday: Int
+        if case .int(let value)? = layout.stepsToday.map({ reading.facts[$0] }) { stepsToday = value } else { stepsToday = 0 }
+        return DailySnapshot(
+            date: current.day, stepsToday: stepsToday, stepsGoal: Int(saturating: steps?.goal ?? 0), sleepMinutes: sleepMinutes,
+            waterML: Int(saturating: water?.value ?? 0), waterGoalML: Int(saturating: water?.goal ?? 0), completedRoutines: reading.completed,
+            totalRoutines: reading.total, completionRate: reading.rate, route: current.route, risk: current.risk ?? .low,
+            characterLine: home?.text ?? "", lastUpdatedAt: time, quest: current.quest, widgetLine: widget,
+            stepsPermission: current.stepsPermission ?? stepsPermission
+        ).withinStateBounds
+    }
+
+    /// The line for a surface and event, kept from an earlier run while the tone, the day, the
+    /// day start and every fact its templates read are the same (then the choice and the text
+    /// are too); a line whose rendering reported a problem is made again (and reports it again).
+    private func keptLine(_ spec: Int?, day: Int, facts: FactValues, kept: inout [KeptLine], problems: inout [String]) -> RenderedText? {
+        // No template answers this surface and event: no line.
+        guard let spec, spec < derived.lines.count else { return nil }
+        let slots = derived.lines[spec].reads
+        let index = kept.firstIndex { $0.spec == spec }
+        if memoises, let index, kept[index].tone == tone, kept[index].day == day, kept[index].dayStart == dayStart,
+            kept[index].reads.matches(facts, slots: slots)
+        {
+            return kept[index].line
+        }
+        let reads = FactSample(facts, slots: slots)
+        var found: [String] = []
+        let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found)
+        if let index { kept.remove(at: index) }
+        if found.isEmpty { kept.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
+        problems += found
+        return line
+    }
+}

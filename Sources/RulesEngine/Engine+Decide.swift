@@ -41,8 +41,7 @@ extension OperatorEngine {
             explains: explains, kept: recordsKept)
     }
 
-    /// The notification plan of this run (`NotificationPlanner`), applied: the requests iOS
-    /// holds, the refusals, the plan's records and what the next plan may keep.
+    /// The notification plan of this run (`NotificationPlanner`), applied.
     private mutating func plan(at time: Date, today reading: DayReading) {
         guard let today = planDay else { return }
         // The memos and the requests are swapped into the plan's input and its results
@@ -52,12 +51,7 @@ extension OperatorEngine {
         swap(&input.memos, &memos.planning)
         swap(&input.pending, &pending)
         swap(&input.refused, &refused)
-        var plan = planner.plan(input)
-        records += plan.records
-        swap(&pending, &plan.pending)
-        swap(&refused, &plan.refused)
-        if let planned = plan.planned { decisions.planned = planned }
-        swap(&memos.planning, &plan.memos)
+        apply(planner.plan(input))
     }
 }
 

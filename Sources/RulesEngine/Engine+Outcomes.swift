@@ -43,4 +43,15 @@ extension OperatorEngine {
         case .saved(let snapshot): day?.lastSnapshot = snapshot
         }
     }
+
+    /// A run's notification plan (`NotificationPlanner`): its records, the requests iOS holds,
+    /// the refusals, what is kept to explain and what the next plan may keep. Swapped in, not
+    /// copied: each field copied out of the plan was retained and the plan then destroyed.
+    mutating func apply(_ plan: consuming Plan) {
+        records += plan.records
+        swap(&pending, &plan.pending)
+        swap(&refused, &plan.refused)
+        if let planned = plan.planned { decisions.planned = planned }
+        swap(&memos.planning, &plan.memos)
+    }
 }

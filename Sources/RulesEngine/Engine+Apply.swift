@@ -9,38 +9,33 @@ extension OperatorEngine {
         switch event {
         case .appOpened(let health):
             note(at: time, .appRun(cause: .open, synced: true))
-            sync(health, at: time)
+            act { $0.sync(health, at: time) }
             decide(at: time)
         case .log(let routine, let value, let unit, let source):
             note(at: time, .appRun(cause: .log, synced: false))
             // A check routine already completed logs nothing, but the run still decides.
-            guard addLog(routine: routine, value: value, unit: unit, source: source, at: time) != .refused else { return }
+            guard act({ $0.addLog(routine: routine, value: value, unit: unit, source: source, at: time) }) != .refused else { return }
             decide(at: time)
         case .editLog(let id, let value):
             note(at: time, .appRun(cause: .editLog, synced: false))
-            guard editLog(id: id, value: value, at: time) else { return }
+            guard act({ $0.editLog(id: id, value: value, at: time) }) else { return }
             decide(at: time)
         case .deleteLog(let id):
             note(at: time, .appRun(cause: .deleteLog, synced: false))
-            guard let log = day?.logs.first(where: { $0.id == id }) else {
-                return problem(at: time, .unknownLog, "no log '\(id)' today")
-            }
-            day?.removeLogs { $0.id == id }
-            day?.forgetEarned(log.routine)
-            note(at: time, .logChanged(log, deleted: true))
+            guard act({ $0.deleteLog(id: id, at: time) }) else { return }
             decide(at: time)
         case .check(let routine, let item), .uncheck(let routine, let item):
             let checked: Bool
             if case .check = event { checked = true } else { checked = false }
             note(at: time, .appRun(cause: checked ? .check : .uncheck, synced: false))
-            guard tick(routine: routine, item: item, checked: checked, at: time) else { return }
+            guard act({ $0.tick(routine: routine, item: item, checked: checked, at: time) }) else { return }
             decide(at: time)
         case .widget(let intent):
             note(at: time, .appRun(cause: .widget(intent), synced: false))
-            decide(at: time, routeRequested: widget(intent, at: time))
+            decide(at: time, routeRequested: act { $0.widget(intent, at: time) })
         case .action(let action):
             note(at: time, .appRun(cause: .action(action), synced: false))
-            decide(at: time, routeRequested: request(action, at: time))
+            decide(at: time, routeRequested: act { $0.request(action, at: time) })
         case .toolCall(let text, let health):
             // One app run, whatever the tool does: an accepted `sync_health_data` syncs
             // inside it (with the reading the host got).
@@ -56,194 +51,16 @@ extension OperatorEngine {
         }
     }
 
-    /// Edits a log of today; false (with a problem record) when there is none of that id or
-    /// the value is refused.
-    private mutating func editLog(id: String, value: Double, at time: Date) -> Bool {
-        guard let index = day?.logs.firstIndex(where: { $0.id == id }) else {
-            problem(at: time, .unknownLog, "no log '\(id)' today")
-            return false
-        }
-        if let message = OperatorEngine.logValueProblem(value) {
-            problem(at: time, .invalidValue, message)
-            return false
-        }
-        day?.updateLogs { logs in
-            logs[index].value = value
-            logs[index].updatedAt = time
-        }
-        // The user changed what was done: the routine is judged afresh.
-        if let routine = day?.logs[index].routine { day?.forgetEarned(routine) }
-        if let log = day?.logs[index] { note(at: time, .logChanged(log, deleted: false)) }
-        return true
-    }
-
-    /// A HealthKit sync: the app now knows `health` (nil: the sync failed; the last values stay).
-    mutating func sync(_ health: HealthReading?, at time: Date) {
-        note(at: time, .sync(health))
-        guard let health else { return }
-        // The day moved out and put back (reading the day's number through the optional while
-        // writing it crashed Swift 6.3.1's optimiser: CopyPropagation, release builds only).
-        if var current = day.take() {
-            current.health = health.bounded
-            current.syncedAt = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
-            day = current
-        }
-        lastPermissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
-    }
-
-    /// What adding a log did.
-    enum LogOutcome: Equatable {
-        /// The log written.
-        case logged(HabitLog)
-        /// Nothing written: the routine is a check routine already completed today.
-        case alreadyCompleted
-        /// Nothing written, with a problem record: the routine, value or unit is wrong.
-        case refused
-
-        /// The log written, if one was.
-        var log: HabitLog? {
-            if case .logged(let log) = self { return log }
-            return nil
-        }
-    }
-
-    /// Adds a habit log: refused (with a problem record) when the routine, value or unit is
-    /// wrong; nothing for a check routine already completed today (completing it again logs
-    /// nothing, whatever value the log carries).
-    @discardableResult
-    mutating func addLog(routine id: String, value: Double, unit: RoutineUnit?, source: LogSource, at time: Date) -> LogOutcome {
-        // A few routines: found in turn (hashing the id costs more), read through the box.
-        guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
-            problem(
-                at: time, .unknownRoutine,
-                "no routine '\(id)'\(Suggestions.nearest(to: id, among: ruleset.routines.map(\.id)).map { "; did you mean '\($0)'?" } ?? "")")
-            return .refused
-        }
-        if let message = OperatorEngine.logValueProblem(value) {
-            problem(at: time, .invalidValue, "\(message) (routine '\(id)')")
-            return .refused
-        }
-        let routine = box.value
-        if let unit, unit != routine.unit {
-            problem(at: time, .unitMismatch, "'\(id)' is logged in \(routine.unit.rawValue), not \(unit.rawValue)")
-            return .refused
-        }
-        guard let today = currentDay, let number = nextLogNumber else { return .refused }
-        // The day's log numbers end where a saved state's do: past it, the save would not load.
-        guard number < OperatorProfile.maxCount else {
-            problem(at: time, .outOfRange, "the day's log numbers are used up (\(OperatorProfile.maxCount)); the log of '\(id)' is not kept")
-            return .refused
-        }
-        if routine.unit == .check, let current = day, Goals.value(of: box, in: current) >= routine.goal { return .alreadyCompleted }
-        // The day's date as kept for its candidates' ids (made here when none is kept).
-        let date = memos.planning.candidateIDs.first { $0.day == today }?.date ?? LocalClock.compactDate(today)
-        let logID = String.joined("log_" + date, "_", threeDigits(number))
-        let log = HabitLog(
-            id: logID, day: today, routine: id, category: routine.category, value: value, unit: routine.unit, source: source,
-            createdAt: time, updatedAt: time)
-        // In place: a copy of the day, changed and put back, copied the day's logs each time.
-        day?.nextLogNumber += 1
-        day?.appendLog(log)
-        note(at: time, .log(log))
-        return .logged(log)
-    }
-
-    /// The one check of a log value, for new logs and edits alike: finite, 0 or more, at
-    /// most `InputLimits.maxLogValue`. Nil when the value is fine.
-    static func logValueProblem(_ value: Double) -> String? {
-        guard value.isFinite, value >= 0, value <= InputLimits.maxLogValue else {
-            return "log value \(Value.formatNumber(value)) is not a number from 0 to 1,000,000"
-        }
-        return nil
-    }
-
-    /// Ticks or unticks a checklist item; false (with a problem record) when it does not exist.
-    mutating func tick(routine id: String, item: String, checked: Bool, at time: Date) -> Bool {
-        // A few routines: found in turn (hashing the id costs more), read through the box.
-        guard let box = routineBoxes.first(where: { $0.value.id == id }) else {
-            problem(at: time, .unknownRoutine, "no routine '\(id)'")
-            return false
-        }
-        let routine = box.value
-        // The tick keeps the ruleset's own spelling of the item (found by canonical
-        // equivalence), so counting ticks can compare bytes (see `value(of:in:)`). Bytes
-        // first when no two items are equivalent (the item found is the same): the app sends
-        // the ruleset's spelling, and `==` on Korean text walks Unicode's normalization data.
-        let byBytes = box.itemsCanonicallyDistinct ? routine.items.first(where: { $0.sameBytes(as: item) }) : nil
-        guard let item = byBytes ?? routine.items.first(where: { $0 == item }) else {
-            problem(
-                at: time, .unknownItem,
-                "'\(id)' has no item '\(item)'\(Suggestions.nearest(to: item, among: routine.items).map { "; did you mean '\($0)'?" } ?? "")")
-            return false
-        }
-        if checked {
-            guard currentDay != nil, !hasTick(routine: id, item: item) else { return true }
-            day?.ticks.append(ChecklistTick(routine: id, item: item, at: time))
-        } else {
-            day?.ticks.removeAll { $0.routine == id && $0.item.sameBytes(as: item) }
-            day?.forgetEarned(id)
-        }
-        note(at: time, .check(routine: id, item: item, checked: checked))
-        return true
-    }
-
-    /// The quick-log widget's intents (seed 7.6); widget actions do not sync HealthKit.
-    /// Returns whether the intent started a route.
-    mutating func widget(_ intent: WidgetIntent, at time: Date) -> Bool {
-        switch intent {
-        case .logWater250:
-            if let water = ruleset.routines.first(where: { $0.category == .water }) {
-                addLog(routine: water.id, value: 250, unit: nil, source: .widget, at: time)
-            }
-        case .completeSupplement:
-            complete(category: .supplement, source: .widget, at: time)
-        case .completeSkincare:
-            complete(category: .skincare, source: .widget, at: time)
-        case .startRecovery:
-            return request(.startRecovery, at: time)
-        }
-        return false
-    }
-
-    /// Marks the first routine of `category` done: every checklist item ticked, or its
-    /// remaining amount logged.
-    mutating func complete(category: RoutineCategory, source: LogSource, at time: Date) {
-        guard let routine = ruleset.routines.first(where: { $0.category == category }), let current = day else { return }
-        if !routine.items.isEmpty {
-            for item in routine.items where !current.ticked(routine.id).contains(item) {
-                _ = tick(routine: routine.id, item: item, checked: true, at: time)
-            }
-        } else {
-            let missing = routine.goal - Goals.value(of: RoutineBox(routine), in: current)
-            if missing > 0 { addLog(routine: routine.id, value: missing, unit: nil, source: source, at: time) }
-        }
-    }
-
-    /// A user route request: beats the table, recorded as `user_request`, sticky for the day.
-    /// Returns whether it started a route (the run's `event` is then `route_changed`).
-    @discardableResult
-    mutating func request(_ action: RouteAction, at time: Date) -> Bool {
-        guard var current = day else { return false }
-        switch action {
-        case .skipToday:
-            current.skipped = true
-        case .reduceRoute where current.skipped, .startRecovery where current.skipped:
-            // An ordinary user action on a frozen day, never a problem: it changes nothing.
-            note(at: time, .routeRequestRefused(action, reason: .daySkipped))
-        case .reduceRoute, .startRecovery:
-            let route: RouteKind = action == .reduceRoute ? .light : .recovery
-            current.route.requestedByUser = true
-            if current.route.route != route || !current.routeDecided {
-                var log = RecordLog(recordsKept)
-                _ = dayDecider.startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true, log: &log)
-                records += log.records
-                day = current
-                if explains { decisions.route = .routeKept(route, because: .userRequest, at: time) }
-                return true
-            }
-        }
-        day = current
-        return false
+    /// The user's actions on the day (`DayActions`), with the day moved in and the outcome
+    /// applied (`apply(_: DayActions)`); returns what `body` returns.
+    mutating func act<Result>(_ body: (inout DayActions) -> Result) -> Result {
+        let today = currentDay
+        // The day's date as kept for its candidates' ids.
+        let keptDate = today.flatMap { today in memos.planning.candidateIDs.first { $0.day == today }?.date }
+        var actions = DayActions(prepared: prepared, decider: dayDecider, keptDate: keptDate, day: day.take(), log: RecordLog(recordsKept))
+        let result = body(&actions)
+        apply(actions)
+        return result
     }
 
     /// New setting values (unknown keys and wrong types are problems, not traps).
@@ -355,28 +172,23 @@ extension OperatorEngine {
                 // Without a value the validator accepted only a check or count routine: 1 (a
                 // check routine already completed today is not logged again, with or without).
                 if case .string(let routine)? = call.arguments["routine"] {
-                    log = addLog(routine: routine, value: call.arguments["value"]?.numeric ?? 1, unit: nil, source: .slmTool, at: time).log
+                    let value = call.arguments["value"]?.numeric ?? 1
+                    log = act { $0.addLog(routine: routine, value: value, unit: nil, source: .slmTool, at: time) }.log
                 }
             case "set_goal":
                 if case .string(let routine)? = call.arguments["routine"], let goal = call.arguments["goal"]?.numeric {
-                    day?.goalOverrides[routine] = goal
+                    act { $0.setGoal(routine: routine, goal: goal) }
                 }
             case "generate_recovery_route":
-                routeRequested = request(.startRecovery, at: time)
+                routeRequested = act { $0.request(.startRecovery, at: time) }
             case "adjust_quest_plan":
-                if case .int(let delta)? = call.arguments["delta_steps"], var quest = day?.quest {
-                    quest.targetDelta = delta
-                    day?.quest = quest
-                    if let index = day?.route.items.firstIndex(where: { if case .delta = $0.requirement { true } else { false } }) {
-                        day?.route.items[index].requirement = .delta(delta)
-                    }
-                }
+                if case .int(let delta)? = call.arguments["delta_steps"] { act { $0.adjustQuest(delta: delta) } }
             default:
                 break  // sync_health_data is the host's to perform (synced below); the rest change nothing
             }
         }
         note(at: time, .toolVerdict(verdict, log: log))
-        if syncs { sync(health, at: time) }
+        if syncs { act { $0.sync(health, at: time) } }
         guard explains else { return routeRequested }
         decisions.tool = Explanation(
             decision: "tool", outcome: verdict.outcome.rawValue, at: time,

@@ -85,22 +85,21 @@ extension OperatorEngine {
         case .opened, .action(.openApp):
             resetIgnored(notification.type)
             note(at: time, .appRun(cause: .notification(type: notification.type), synced: true))
-            sync(health, at: time)
+            act { $0.sync(health, at: time) }
             decide(at: time)
         case .action(let action):
             resetIgnored(notification.type)
             note(at: time, .appRun(cause: .notificationAction(action), synced: false))
-            var routeRequested = false
-            switch action {
-            case .startRecovery: routeRequested = request(.startRecovery, at: time)
-            case .skipToday: request(.skipToday, at: time)
-            case .logWater250:
-                if let water = ruleset.routines.first(where: { $0.category == .water }) {
-                    addLog(routine: water.id, value: 250, unit: nil, source: .notificationAction, at: time)
+            let routeRequested = act { actions in
+                switch action {
+                case .startRecovery: return actions.request(.startRecovery, at: time)
+                case .skipToday: actions.request(.skipToday, at: time)
+                case .logWater250: actions.logWater(source: .notificationAction, at: time)
+                case .completeSupplement: actions.complete(category: .supplement, source: .notificationAction, at: time)
+                case .completeSkincare: actions.complete(category: .skincare, source: .notificationAction, at: time)
+                case .openApp: break
                 }
-            case .completeSupplement: complete(category: .supplement, source: .notificationAction, at: time)
-            case .completeSkincare: complete(category: .skincare, source: .notificationAction, at: time)
-            case .openApp: break
+                return false
             }
             decide(at: time, routeRequested: routeRequested)
         }

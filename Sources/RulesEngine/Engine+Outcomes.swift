@@ -54,4 +54,13 @@ extension OperatorEngine {
         if let planned = plan.planned { decisions.planned = planned }
         swap(&memos.planning, &plan.memos)
     }
+
+    /// The user's actions on the day (`DayActions`): their records, the day put back, the
+    /// permissions a sync learnt, the route request to explain.
+    mutating func apply(_ actions: consuming DayActions) {
+        records += actions.log.records
+        day = actions.day.take()
+        if let permissions = actions.permissions { lastPermissions = permissions }
+        if let route = actions.route { decisions.route = route }
+    }
 }

@@ -209,8 +209,6 @@ public struct OperatorEngine: Sendable {
     // field is read in place.
     /// The last app run's time of the current day.
     var lastRunTime: Date? { day?.lastRun }
-    /// The next log number of the current day.
-    var nextLogNumber: Int? { day?.nextLogNumber }
     /// What a plan reads of the current day.
     var planDay: PlanDay? {
         guard let day else { return nil }
@@ -220,12 +218,6 @@ public struct OperatorEngine: Sendable {
     var snapshotDay: SnapshotDay? {
         guard let day else { return nil }
         return SnapshotDay(day: day.day, route: day.route.route, risk: day.risk, quest: day.quest, stepsPermission: day.health?.stepsPermission)
-    }
-    /// Whether the current day has this tick.
-    /// Whether `item` (the ruleset's own spelling, as ticks keep it) is ticked: bytes compared,
-    /// as counting ticks does (`==` on Korean text takes Unicode's slow path).
-    func hasTick(routine: String, item: String) -> Bool {
-        day?.ticks.contains(where: { $0.routine == routine && $0.item.sameBytes(as: item) }) ?? false
     }
     /// Habit logs of the current day.
     public var habitLogs: [HabitLog] { day?.logs ?? [] }

@@ -21,14 +21,18 @@ enum LogOutcome: Equatable {
 
 /// What the user does to the day at an app run before the run decides (SPEC §5.1, §5.3,
 /// seed 7.6): logs, their edits and deletions, ticks, the widget's and notifications' quick
-/// actions, route requests, a sync, the tool's changes. Its inputs are the ruleset, how the
-/// day's route starts (`DayDecider`) and the day; what it changed is its outcome: the day, the
+/// actions, route requests, a sync, the tool's changes. Its inputs are the ruleset, the
+/// recovery route as it stands for this user, the clock and the day; what it changed is its outcome: the day, the
 /// records in order, the permissions a sync learnt and the route request to explain. The
 /// engine moves its day in, lets the actions work and applies the result
 /// (`OperatorEngine.act`).
 struct DayActions {
     let prepared: PreparedRuleset
-    let decider: DayDecider
+    /// What a requested recovery route starts.
+    let recovery: RecoveryRoute
+    let clock: LocalClock
+    let dayStart: Int
+    let explains: Bool
     /// The day's date as kept for its candidates' ids (made when none is kept).
     let keptDate: String?
 
@@ -61,7 +65,7 @@ struct DayActions {
         // writing it crashed Swift 6.3.1's optimiser: CopyPropagation, release builds only).
         if var current = day.take() {
             current.health = health.bounded
-            current.syncedAt = decider.clock.timeOfDay(time, inLogicalDay: current.day, dayStart: decider.dayStart)
+            current.syncedAt = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
             day = current
         }
         permissions = KnownPermissions(steps: health.stepsPermission, sleep: health.sleepPermission)
@@ -227,8 +231,9 @@ struct DayActions {
             let route: RouteKind = action == .reduceRoute ? .light : .recovery
             current.route.requestedByUser = true
             if current.route.route != route || !current.routeDecided {
-                _ = decider.startRoute(&current, route, reason: "user_request", at: time, requestedByUser: true, log: &log)
-                if decider.explains { self.route = .routeKept(route, because: .userRequest, at: time) }
+                _ = DayDecider.startRoute(
+                    &current, route, reason: "user_request", at: time, requestedByUser: true, recovery: recovery, log: &log)
+                if explains { self.route = .routeKept(route, because: .userRequest, at: time) }
                 started = true
             }
         }

@@ -25,12 +25,10 @@ struct RecordLog {
     }
 }
 
-/// What an app run decided about the day (`DayDecider.decide`): the day after it, the reading
-/// with the route in force, the run's `event`, its records, and — when explanations are
-/// kept — the risk and route tables' readings. The engine applies it; nothing else of the
-/// engine changes.
+/// What an app run decided about the day besides the day itself (`DayDecider.decide`): the
+/// reading with the route in force, the run's `event`, its records, and — when explanations
+/// are kept — the risk and route tables' readings. The engine applies it.
 struct DayOutcome {
-    var day: DayState
     var reading: DayReading
     var event: String
     var log: RecordLog
@@ -43,7 +41,7 @@ struct DayOutcome {
 /// The part of an app run that changes the day (SPEC §5.1, §5.3): risk, then route with
 /// `now` = the run's time, the recovery route's items and quest, the completions earned and
 /// the run's `event`. Its inputs are the ruleset, how this user reads the day (profile,
-/// permissions, clock, day start) and the day; its output is a `DayOutcome`.
+/// permissions, clock, day start) and the day, which it changes; its output is a `DayOutcome`.
 struct DayDecider {
     let prepared: PreparedRuleset
     let reader: DayReader
@@ -56,10 +54,11 @@ struct DayDecider {
 
     var layout: FactLayout { prepared.layout }
 
-    /// The run at `time` on `current` (taken, changed and handed back in the outcome: a copy
-    /// would retain every array the day holds, and the first change of one copy it).
-    /// `routeRequested`: the run's event started a route (a user's request).
-    func decide(_ current: consuming DayState, at time: Date, routeRequested: Bool) -> DayOutcome {
+    /// The run at `time` on `current`, changed in place (the engine moves its day out and back:
+    /// a copy would retain every array the day holds, and the first change of one copy it;
+    /// handed through an outcome it was copied twice more). `routeRequested`: the run's event
+    /// started a route (a user's request).
+    func decide(_ current: inout DayState, at time: Date, routeRequested: Bool) -> DayOutcome {
         var log = RecordLog(kept)
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let before = reader.read(current, route: current.route.route, risk: current.risk ?? .low, now: now)
@@ -89,7 +88,7 @@ struct DayDecider {
         for message in routeDecision.problems { log.problem(at: time, .evaluation, message) }
         var start: RouteStart?
         if let (route, reason) = routeDecision.chosen, !current.routeDecided || route != current.route.route {
-            start = startRoute(&current, route, reason: reason, at: time, log: &log)
+            start = Self.startRoute(&current, route, reason: reason, at: time, recovery: recovery, log: &log)
         }
         for item in recovery.updateItems(&current).done { log.note(at: time, .routeItemDone(item)) }
         RecoveryRoute.keepTexts(&current, prepared)
@@ -113,7 +112,7 @@ struct DayDecider {
         current.lastRun = time
         current.lastEvent = event
         return DayOutcome(
-            day: current, reading: reading, event: event, log: log, risk: explains ? riskDecision.explanation : nil,
+            reading: reading, event: event, log: log, risk: explains ? riskDecision.explanation : nil,
             route: explains ? routeDecision.explanation : nil)
     }
 
@@ -121,8 +120,9 @@ struct DayDecider {
     /// on the recovery route its items and walking quest (`RecoveryRoute`; the table's other
     /// routes leave the quest as it is, the user's light route ends it), and the
     /// `route.changed` record.
-    func startRoute(
-        _ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false, log: inout RecordLog
+    static func startRoute(
+        _ current: inout DayState, _ route: RouteKind, reason: String, at time: Date, requestedByUser: Bool = false, recovery: RecoveryRoute,
+        log: inout RecordLog
     ) -> RouteStart {
         let from = current.routeDecided ? current.route.route : nil
         current.route = RouteState(

@@ -57,7 +57,9 @@ extension OperatorEngine {
         let today = currentDay
         // The day's date as kept for its candidates' ids.
         let keptDate = today.flatMap { today in memos.planning.candidateIDs.first { $0.day == today }?.date }
-        var actions = DayActions(prepared: prepared, decider: dayDecider, keptDate: keptDate, day: day.take(), log: RecordLog(recordsKept))
+        var actions = DayActions(
+            prepared: prepared, recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
+            explains: explains, keptDate: keptDate, day: day.take(), log: RecordLog(recordsKept))
         let result = body(&actions)
         apply(actions)
         return result

@@ -9,15 +9,18 @@ extension OperatorEngine {
     mutating func decide(at time: Date, routeRequested: Bool = false) {
         // The day is moved out while the run decides (nothing in between reads `self.day`)
         // and put back: a copy retained every array it holds, and the first change of one
-        // of them copied that array too. The outcome lives in a scope that ends where its day
-        // is put back: kept with the run going on, the day's arrays were shared and copied
-        // at the next change.
+        // of them copied that array too. The local day lives in a scope that ends where it
+        // is put back: put back with the run going on, it was copied and the copy destroyed
+        // at the run's end.
         var reading: DayReading
         let event: String
         let today: Int
         do {
-            guard let current = day.take() else { return }
-            (reading, event, today) = apply(dayDecider.decide(current, at: time, routeRequested: routeRequested))
+            guard var current = day.take() else { return }
+            let outcome = dayDecider.decide(&current, at: time, routeRequested: routeRequested)
+            today = current.day
+            day = current
+            (reading, event) = apply(outcome)
         }
 
         // Patched (the reading's array is shared with the decisions kept for explanations):

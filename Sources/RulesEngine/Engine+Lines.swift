@@ -8,7 +8,7 @@ extension OperatorEngine {
     /// The home and widget lines and the snapshot of this run (`LineChooser`), applied.
     mutating func saveSnapshot(_ reading: DayReading, event: String, at time: Date) {
         let chooser = LineChooser(
-            derived: derived, layout: layout, renderer: renderer, tone: fromProfile.tone, dayStart: dayStart, stepsPermission: lastPermissions.steps,
+            prepared: prepared, renderer: renderer, tone: fromProfile.tone, dayStart: dayStart, stepsPermission: lastPermissions.steps,
             memoises: memoises, explains: explains, recordsKept: recordsKept)
         // The kept lines are moved into the chooser and back: a copy would be copied at its
         // first change.

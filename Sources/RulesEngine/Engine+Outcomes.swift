@@ -4,16 +4,14 @@ import Ruleset
 /// Where the outcomes of the engine's parts become its state: each part returns what it
 /// decided (its records, the day after it, what it explains) and is applied here.
 extension OperatorEngine {
-    /// An app run's decisions about the day (`DayDecider`): its records after the step's, the
-    /// tables' readings kept to be explained, the day put back. Returns the reading with the
-    /// route in force, the run's event and the day's number.
-    mutating func apply(_ outcome: consuming DayOutcome) -> (reading: DayReading, event: String, day: Int) {
+    /// An app run's decisions about the day (`DayDecider`; the day itself was changed in
+    /// place): its records after the step's, the tables' readings kept to be explained.
+    /// Returns the reading with the route in force and the run's event.
+    mutating func apply(_ outcome: consuming DayOutcome) -> (reading: DayReading, event: String) {
         records += outcome.log.records
         if let risk = outcome.risk { decisions.risk = risk }
         if let route = outcome.route { decisions.route = route }
-        let result = (outcome.reading, outcome.event, outcome.day.day)
-        day = outcome.day
-        return result
+        return (outcome.reading, outcome.event)
     }
 
     /// A day's close (`Judgement.close`): its problems and record, streak and XP carried on in

@@ -72,8 +72,9 @@ struct LinesOutcome {
 /// runs kept; its output a `LinesOutcome`. An engine that keeps only decisions saves no
 /// snapshot, and chooses the lines only when that can report a problem.
 struct LineChooser {
-    let derived: RulesetDerived
-    let layout: FactLayout
+    /// The ruleset, prepared (its lines and layout read through it: a copy of the layout
+    /// in the chooser was copied at every run).
+    let prepared: PreparedRuleset
     let renderer: TemplateRenderer
     let tone: String?
     let dayStart: Int
@@ -82,6 +83,9 @@ struct LineChooser {
     let memoises: Bool
     let explains: Bool
     let recordsKept: RecordsKept
+
+    var derived: RulesetDerived { prepared.derived }
+    var layout: FactLayout { prepared.layout }
 
     func choose(_ reading: DayReading, event: String, at time: Date, day current: SnapshotDay?, kept: consuming [KeptLine]) -> LinesOutcome {
         var outcome = LinesOutcome(log: RecordLog(recordsKept), kept: kept)

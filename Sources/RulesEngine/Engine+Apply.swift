@@ -59,28 +59,39 @@ extension OperatorEngine {
         let keptDate = today.flatMap { today in memos.planning.candidateIDs.first { $0.day == today }?.date }
         var actions = DayActions(
             prepared: prepared, recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
-            explains: explains, keptDate: keptDate, day: day.take(), log: RecordLog(recordsKept))
+            explains: explains, keptDate: keptDate, day: lendDay(), log: RecordLog(recordsKept))
         let result = body(&actions)
         apply(actions)
         return result
     }
 
-    /// New setting values (unknown keys and wrong types are problems, not traps).
+    /// New setting values (unknown keys and wrong types are problems, not traps), applied.
     mutating func changeSettings(_ values: [String: Value], at time: Date) {
+        var log = RecordLog(recordsKept)
+        let settings = settingsChanged(by: values, at: time, log: &log)
+        apply(log)
+        apply(settings: settings)
+    }
+
+    /// The user's settings with `values` set: each unknown key and value of the wrong type a
+    /// problem, the values taken a `settings.changed` record.
+    func settingsChanged(by values: [String: Value], at time: Date, log: inout RecordLog) -> [String: Value] {
+        var settings = profile.settings
         var changed: [String: Value] = [:]
         for key in values.keys.sorted() {
             guard let declaration = ruleset.settings.declaration(key), let value = values[key] else {
-                problem(at: time, .unknownSetting, "no setting '\(key)'")
+                log.problem(at: time, .unknownSetting, "no setting '\(key)'")
                 continue
             }
             guard OperatorEngine.fits(value, declaration.type, in: ruleset) else {
-                problem(at: time, .invalidSetting, "setting '\(key)' takes \(declaration.type), not \(value)")
+                log.problem(at: time, .invalidSetting, "setting '\(key)' takes \(declaration.type), not \(value)")
                 continue
             }
-            profile.settings[key] = value
+            settings[key] = value
             changed[key] = value
         }
-        if !changed.isEmpty { note(at: time, .settingsChanged(changed)) }
+        if !changed.isEmpty { log.note(at: time, .settingsChanged(changed)) }
+        return settings
     }
 
     /// The values the user set, as `ruleset` can keep them: each keeps a value that fits (a
@@ -192,14 +203,15 @@ extension OperatorEngine {
         note(at: time, .toolVerdict(verdict, log: log))
         if syncs { act { $0.sync(health, at: time) } }
         guard explains else { return routeRequested }
-        decisions.tool = Explanation(
-            decision: "tool", outcome: verdict.outcome.rawValue, at: time,
-            entries: [
-                Explanation.Entry(
-                    label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument,
-                    origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
-            ],
-            facts: [], note: nil)
+        explain(
+            tool: Explanation(
+                decision: "tool", outcome: verdict.outcome.rawValue, at: time,
+                entries: [
+                    Explanation.Entry(
+                        label: verdict.reason ?? verdict.outcome.rawValue, condition: verdict.argument,
+                        origin: call.flatMap { ruleset.tool($0.tool)?.origin }, result: verdict.outcome == .accepted ? .matched : .notMatched)
+                ],
+                facts: [], note: nil))
         return routeRequested
     }
 }

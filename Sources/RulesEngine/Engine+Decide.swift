@@ -7,30 +7,11 @@ extension OperatorEngine {
     /// time; recovery items and the quest; the snapshot and the lines; the notification plan.
     /// `routeRequested`: the run's event started a route (a user's request).
     mutating func decide(at time: Date, routeRequested: Bool = false) {
-        // The day is moved out while the run decides (nothing in between reads `self.day`)
-        // and put back: a copy retained every array it holds, and the first change of one
-        // of them copied that array too. The local day lives in a scope that ends where it
-        // is put back: put back with the run going on, it was copied and the copy destroyed
-        // at the run's end.
-        var reading: DayReading
-        let event: String
-        let today: Int
-        do {
-            guard var current = day.take() else { return }
-            let outcome = dayDecider.decide(&current, at: time, routeRequested: routeRequested)
-            today = current.day
-            day = current
-            (reading, event) = apply(outcome)
-        }
-
-        // Patched (the reading's array is shared with the decisions kept for explanations):
-        // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
-            reading.facts.patch(layout.event, cell: cell)
-        } else {
-            reading.facts.patch(layout.event, .string(event))
-        }
-        memos.reading = KeptReading(day: today, profile: profileBox, permissions: lastPermissions, reading: reading)
+        // The day is lent to the decider (`lendDay`): a copy retained every array it holds,
+        // and the first change of one of them copied that array too.
+        let decider = dayDecider
+        guard let outcome = lendDay({ decider.decide(&$0, at: time, routeRequested: routeRequested) }) else { return }
+        let (reading, event) = apply(outcome)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }
@@ -51,9 +32,7 @@ extension OperatorEngine {
         // swapped back, not copied: a kept array would be copied when the planner adds to it,
         // and each field copied out of the plan was retained and the plan then destroyed.
         var input = PlanInput(today: today, reading: reading, pending: [], refused: [], delivered: delivered, time: time, memos: PlanMemos())
-        swap(&input.memos, &memos.planning)
-        swap(&input.pending, &pending)
-        swap(&input.refused, &refused)
+        lend(to: &input)
         apply(planner.plan(input))
     }
 }

@@ -43,16 +43,6 @@ extension OperatorEngine {
         }
     }
 
-    /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
-    mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {
-        pending.removeAll { $0.sameID(as: request) }
-        if request.day == currentDay {
-            day?.deliveries.append(Delivery(type: request.type, category: request.category, at: request.scheduledAt))
-            delivered[request.id] = request
-        }
-        records.append(EngineRecord(at: request.scheduledAt, kind: .notificationDelivered(request, staleCondition: staleCondition)))
-    }
-
     /// With no device reporting deliveries, iOS is presumed to deliver the soonest pending
     /// request at its time; `truth` flags a stale condition.
     mutating func presumeNextDelivery(truth: ((Date) -> HealthReading?)?) {
@@ -120,18 +110,5 @@ extension OperatorEngine {
         guard profile.ignoredStreaks[type] != 0 || profile.weakenedSince[type] != nil else { return }
         let ended = IgnoreRun.ended
         setIgnores(type, streak: ended.streak, weakenedSince: ended.weakenedSince)
-    }
-
-    /// Sets one type's run of ignores and the day it became weakened: one change of the
-    /// profile, and of what runs read off it only that type's count (a change through
-    /// `profile` compares every setting and count).
-    mutating func setIgnores(_ type: String, streak: Int, weakenedSince: Int?) {
-        storedProfile.ignoredStreaks[type] = streak
-        storedProfile.weakenedSince[type] = weakenedSince
-        if let index = prepared.ruleBox(type)?.index {
-            // The policy read through the prepared box: `ruleset` is a copy of all of it.
-            let (layout, policy) = (self.layout, prepared.ruleset.policy)
-            profileBox = profileBox.changed { $0.setIgnoredStreak(index, streak, weakenedSince: weakenedSince, layout: layout, policy: policy) }
-        }
     }
 }

@@ -10,11 +10,10 @@ extension OperatorEngine {
         let chooser = LineChooser(
             prepared: prepared, renderer: renderer, tone: fromProfile.tone, dayStart: dayStart, stepsPermission: lastPermissions.steps,
             memoises: memoises, explains: explains, recordsKept: recordsKept)
-        // The kept lines are moved into the chooser and back: a copy would be copied at its
-        // first change.
-        let kept = memos.lines
-        memos.lines = []
-        apply(chooser.choose(reading, event: event, at: time, day: snapshotDay, kept: kept))
+        // The kept lines are lent to the chooser and come back with its outcome: a copy would
+        // be copied at its first change.
+        let day = snapshotDay
+        apply(chooser.choose(reading, event: event, at: time, day: day, kept: lendKeptLines()))
     }
 
     /// A line written by a chat model, checked by the guards (length, sentences, forbidden

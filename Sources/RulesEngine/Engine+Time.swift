@@ -47,9 +47,7 @@ extension OperatorEngine {
     }
 
     private mutating func reportSuppressions(upTo time: Date) {
-        let due = refused.filter { $0.fireAt <= time }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }
-        refused.removeAll { $0.fireAt <= time }
-        for item in due { records.append(EngineRecord(at: item.fireAt, kind: .notificationSuppressed(item))) }
+        apply(suppressed: refused.filter { $0.fireAt <= time }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) })
     }
 
     /// Opens the logical day of `time` when no day is open yet (before the first event
@@ -65,11 +63,7 @@ extension OperatorEngine {
     /// Starts the day of `time` if no day is open (first event ever, or after a close).
     mutating func openDay(for time: Date) {
         let logical = clock.logical(time, dayStart: dayStart).day
-        guard currentDay != nil else {
-            day = DayState(day: logical)
-            delivered = [:]
-            return
-        }
+        guard currentDay != nil else { return open(logical) }
         // A day still open although the time belongs to a later one: its close fell into a
         // DST gap (a `day_starts_at` of 02:30 on a spring-forward night moves to 03:30, after
         // a 03:00 event). It closes now, never silently replaced; each close opens the next
@@ -90,8 +84,9 @@ extension OperatorEngine {
     /// knew at its last run (`Judgement.close`); streak and XP carry on. A fresh day opens
     /// for the device's deliveries.
     mutating func closeDay(at time: Date) {
-        // Moved out (nothing here reads `self.day`); a fresh day takes its place.
-        guard let current = day.take() else { return }
+        // Read (once a day: the retains of its arrays cost nothing to speak of); the close's
+        // apply puts a fresh day in its place.
+        guard let current = day else { return }
         let closing = judgement.close(
             current, reading: closingReading(current), streak: profile.streakDays, xp: profile.xp, at: time, explains: explains)
         apply(closing, closed: current.day, at: time)
@@ -119,23 +114,23 @@ extension OperatorEngine {
     /// cancelled a `notification.cancelled` one.
     mutating func reconcileIfNeeded(at time: Date) {
         guard needsReconciliation else { return }
-        needsReconciliation = false
+        apply(reconciled(), at: time)
+    }
+
+    /// The state reconciled with the ruleset in force (on copies: once after a restore).
+    func reconciled() -> Reconciled {
         let reconciler = Reconciler(ruleset: ruleset)
-        var changes: [Reconciliation] = []
+        var outcome = Reconciled(profile: profile, day: day, pending: pending, refused: refused, delivered: delivered)
         if !stateRulesetSHA256.isEmpty, !ruleset.sha256.isEmpty, stateRulesetSHA256 != ruleset.sha256 {
-            changes.append(Reconciliation(subject: .ruleset, id: String(ruleset.sha256.prefix(12)), action: .adopted))
+            outcome.changes.append(Reconciliation(subject: .ruleset, id: String(ruleset.sha256.prefix(12)), action: .adopted))
         }
-        stateRulesetSHA256 = ruleset.sha256
-        var updated = profile
-        reconciler.reconcile(&updated, fittedAtStart: settingsFittedAtStart, changes: &changes)
-        settingsFittedAtStart = []
-        if updated != profile { profile = updated }
-        if var current = day.take() {
-            reconciler.reconcile(&current, changes: &changes)
-            day = current
+        reconciler.reconcile(&outcome.profile, fittedAtStart: settingsFittedAtStart, changes: &outcome.changes)
+        if var current = outcome.day.take() {
+            reconciler.reconcile(&current, changes: &outcome.changes)
+            outcome.day = current
         }
-        let cancelled = reconciler.reconcile(pending: &pending, refused: &refused, delivered: &delivered, changes: &changes)
-        for change in changes { note(at: time, .stateReconciled(change)) }
-        for request in cancelled { records.append(EngineRecord(at: time, kind: .notificationCancelled(request, reason: .removedFromRuleset))) }
+        outcome.cancelled = reconciler.reconcile(
+            pending: &outcome.pending, refused: &outcome.refused, delivered: &outcome.delivered, changes: &outcome.changes)
+        return outcome
     }
 }

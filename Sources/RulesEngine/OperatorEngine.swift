@@ -44,28 +44,14 @@ public enum RecordsKept: Sendable {
 /// `handle` does it too, without the truth needed to flag stale conditions).
 public struct OperatorEngine: Sendable {
     /// The ruleset in force, prepared (one reference: copying an engine retains it once).
-    private(set) var prepared: PreparedRuleset
+    var prepared: PreparedRuleset
     /// The ruleset in force.
     public var ruleset: Ruleset { prepared.ruleset }
     var layout: FactLayout { prepared.layout }
     /// The user's clock: the saved time zone, changed by `.timeZoneChanged`.
     public internal(set) var clock: LocalClock
-    /// The user's settings, enabled routines, streak, XP and ignore counts.
-    public internal(set) var profile: OperatorProfile {
-        get { storedProfile }
-        set {
-            let old = storedProfile
-            storedProfile = newValue
-            // The ruleset read through the prepared box in the closure: `self.ruleset` is a copy
-            // (a retain of each of its fields).
-            let prepared = self.prepared
-            profileBox = profileBox.changed {
-                $0.update(from: old, to: newValue, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived)
-            }
-        }
-    }
     /// The profile itself: changed through `profile` (which works out what changed) or
-    /// `setIgnores` (one type's run of ignores).
+    /// `setIgnores` (one type's run of ignores), both in Engine+Outcomes.
     var storedProfile: OperatorProfile
     /// What app runs read off the profile, worked out again when it changes.
     var fromProfile: ProfileDerived { profileBox.value }
@@ -242,18 +228,6 @@ public struct OperatorEngine: Sendable {
         return facts
     }
 
-    /// Replaces the ruleset mid-day (hot reload): the day's logs, route and history stay.
-    /// At the next step the state is reconciled with the new ruleset (see `EngineState`):
-    /// settings it does not declare are dropped, new ones take their defaults, requests of
-    /// removed types are cancelled; each change is a `state.reconciled` record.
-    public mutating func replaceRuleset(_ new: Ruleset) {
-        prepared = PreparedRuleset(new)
-        profileBox = ProfileBox(profile, prepared)
-        // The memos were made under the old ruleset.
-        memos = EngineMemos()
-        needsReconciliation = true
-    }
-
     /// Applies one event at `time`. Events must come in time order; an earlier one is
     /// refused with a `problem` record and changes nothing.
     @discardableResult
@@ -313,8 +287,7 @@ public struct OperatorEngine: Sendable {
         }
         let old = clock.timeZone.identifier
         guard new != clock else { return }
-        clock = new
-        memos = EngineMemos()
+        apply(clock: new)
         // The logical day in progress keeps its date: it ends at the next day_starts_at
         // read in the new zone. When that has already passed, the day closes first, now.
         while let open = currentDay, clock.instant(day: open + 1, seconds: dayStart) <= time, open < clock.logical(time, dayStart: dayStart).day {
@@ -327,20 +300,6 @@ public struct OperatorEngine: Sendable {
         // (without a sync) so that the plan is made again in the new zone.
         note(at: time, .appRun(cause: .timezone, synced: false))
         decide(at: time)
-    }
-
-    /// A step's records start empty. The buffer is kept: once the caller has let go of the
-    /// last step's records it is reused, and a step's appends do not grow a fresh array.
-    mutating func beginStep() {
-        records.removeAll(keepingCapacity: true)
-    }
-
-    /// Appends a record of what a run did that decides nothing (an app run's cause, a sync,
-    /// a log, a line, the snapshot, …): skipped when the engine keeps `.decisions` only.
-    @inline(__always)
-    mutating func note(at time: Date, _ kind: @autoclosure () -> EngineRecord.Kind) {
-        guard recordsKept == .all else { return }
-        records.append(EngineRecord(at: time, kind: kind()))
     }
 
     /// A time outside the days the engine lives (`InputLimits.engineDays`: a device clock
@@ -357,9 +316,6 @@ public struct OperatorEngine: Sendable {
         return true
     }
 
-    mutating func problem(at time: Date, _ code: ProblemCode, _ message: String) {
-        records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
-    }
 }
 
 /// What an app run may keep from earlier ones instead of working it out again. Every memo is

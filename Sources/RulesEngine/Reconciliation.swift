@@ -10,6 +10,18 @@ import Ruleset
 /// A part with its own input (the ruleset) working on the state's slices it is given
 /// (profile, day, requests), returning each change it made (`Reconciliation`) and the
 /// requests it cancelled; the engine records them.
+/// The engine's state reconciled with a ruleset (`OperatorEngine.reconciled`, applied by the engine): the changes
+/// in order and the requests cancelled.
+struct Reconciled {
+    var profile: OperatorProfile
+    var day: DayState?
+    var pending: [ScheduledNotification]
+    var refused: [SuppressedNotification]
+    var delivered: [String: ScheduledNotification]
+    var changes: [Reconciliation] = []
+    var cancelled: [ScheduledNotification] = []
+}
+
 struct Reconciler {
     let ruleset: Ruleset
 

@@ -156,9 +156,9 @@ extension OperatorEngine {
     /// The records of a run (what `run(_:now:)` collects into effects).
     package mutating func records(of events: [EngineEvent], now: Date, presumingDeliveries: Bool = true) -> [EngineRecord] {
         guard !events.isEmpty else { return advance(to: now, presumingDeliveries: presumingDeliveries) }
-        var records: [EngineRecord] = []
-        for event in events { records += handle(event, at: now) }
-        return records
+        var collected: [EngineRecord] = []
+        for event in events { collected += handle(event, at: now) }
+        return collected
     }
 }
 
@@ -171,14 +171,14 @@ extension OperatorEngine {
             guard let declaration = ruleset.settings.declaration(key), OperatorEngine.fits(value, declaration.type, in: ruleset) else { continue }
             settings[key] = value
         }
-        if settings != profile.settings { profile.settings = settings }
+        apply(settings: settings)
     }
 
     /// The routines the user has on (a scenario's `routines:` over a saved state's); ids the
     /// ruleset does not define are left out.
     public mutating func useRoutines(_ ids: Set<String>) {
         let known = ids.filter { ruleset.routine($0) != nil }
-        if known != profile.enabledRoutines { profile.enabledRoutines = known }
+        apply(enabledRoutines: known)
     }
 
     /// Replaces every value the user set by `values` (a scenario day's settings: the others
@@ -188,6 +188,6 @@ extension OperatorEngine {
         let settings = values.filter { key, value in
             ruleset.settings.declaration(key).map { OperatorEngine.fits(value, $0.type, in: ruleset) } ?? false
         }
-        if settings != profile.settings { profile.settings = settings }
+        apply(settings: settings)
     }
 }

@@ -51,18 +51,24 @@ extension OperatorEngine {
         }
     }
 
-    /// The user's actions on the day (`DayActions`), with the day moved in and the outcome
-    /// applied (`apply(_: DayActions)`); returns what `body` returns.
+    /// The user's actions on the day (`DayActions`), with the day lent to them and their
+    /// outcome applied (`apply(_: inout DayActions)`); returns what `body` returns.
     mutating func act<Result>(_ body: (inout DayActions) -> Result) -> Result {
-        let today = currentDay
-        // The day's date as kept for its candidates' ids.
-        let keptDate = today.flatMap { today in memos.planning.candidateIDs.first { $0.day == today }?.date }
-        var actions = DayActions(
-            prepared: prepared, recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
-            explains: explains, keptDate: keptDate, day: lendDay(), log: RecordLog(recordsKept))
+        var actions = dayActions(on: lendDay())
         let result = body(&actions)
-        apply(actions)
+        apply(&actions)
         return result
+    }
+
+    /// The user's actions as this user's profile and clock stand, on `day`. (Made apart from
+    /// `act`: built inside it, with the day lent in the same expression, Swift 6.3.1's
+    /// optimiser crashed in release builds, CopyPropagation.)
+    func dayActions(on day: DayState?) -> DayActions {
+        // The day's date as kept for its candidates' ids.
+        let keptDate = day.flatMap { current in memos.planning.candidateIDs.first { $0.day == current.day }?.date }
+        return DayActions(
+            prepared: prepared, recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
+            explains: explains, keptDate: keptDate, day: day, log: RecordLog(recordsKept))
     }
 
     /// New setting values (unknown keys and wrong types are problems, not traps), applied.

@@ -69,7 +69,7 @@ extension OperatorEngine {
 
     /// The user's actions on the day (`DayActions`): their records, the day put back, the
     /// permissions a sync learnt, the route request to explain.
-    mutating func apply(_ actions: consuming DayActions) {
+    mutating func apply(_ actions: inout DayActions) {
         records += actions.log.records
         day = actions.day.take()
         if let permissions = actions.permissions { lastPermissions = permissions }
@@ -91,7 +91,7 @@ extension OperatorEngine {
         return result
     }
 
-    /// Moves the current day out to a part whose apply puts it back (`apply(_: DayActions)`).
+    /// Moves the current day out to a part whose apply puts it back (`apply(_: inout DayActions)`).
     mutating func lendDay() -> DayState? {
         day.take()
     }

@@ -22,19 +22,20 @@ enum LogOutcome: Equatable {
 /// What the user does to the day at an app run before the run decides (SPEC §5.1, §5.3,
 /// seed 7.6): logs, their edits and deletions, ticks, the widget's and notifications' quick
 /// actions, route requests, a sync, the tool's changes. Its inputs are the ruleset, the
-/// recovery route as it stands for this user, the clock and the day; what it changed is its outcome: the day, the
+/// user's routines, the clock, the last plan's candidate ids and the day; what it changed is its outcome: the day, the
 /// records in order, the permissions a sync learnt and the route request to explain. The
 /// engine moves its day in, lets the actions work and applies the result
 /// (`OperatorEngine.act`).
 struct DayActions {
     let prepared: PreparedRuleset
-    /// What a requested recovery route starts.
-    let recovery: RecoveryRoute
+    /// The routines the user has on (what a requested recovery route starts).
+    let enabled: Set<String>
     let clock: LocalClock
     let dayStart: Int
     let explains: Bool
-    /// The day's date as kept for its candidates' ids (made when none is kept).
-    let keptDate: String?
+    /// The ids of the last plan's candidates, whose day's date a log's id takes (made when
+    /// none is kept).
+    let candidateIDs: [CandidateIDs]
 
     /// The day worked on (nil before any day opened: every action then changes nothing).
     var day: DayState?
@@ -99,7 +100,8 @@ struct DayActions {
             return .refused
         }
         if routine.unit == .check, let current = day, Goals.value(of: box, in: current) >= routine.goal { return .alreadyCompleted }
-        let logID = String.joined("log_" + (keptDate ?? LocalClock.compactDate(today)), "_", threeDigits(number))
+        let date = candidateIDs.first { $0.day == today }?.date ?? LocalClock.compactDate(today)
+        let logID = String.joined("log_" + date, "_", threeDigits(number))
         let habitLog = HabitLog(
             id: logID, day: today, routine: id, category: routine.category, value: value, unit: routine.unit, source: source,
             createdAt: time, updatedAt: time)
@@ -232,7 +234,8 @@ struct DayActions {
             current.route.requestedByUser = true
             if current.route.route != route || !current.routeDecided {
                 _ = DayDecider.startRoute(
-                    &current, route, reason: "user_request", at: time, requestedByUser: true, recovery: recovery, log: &log)
+                    &current, route, reason: "user_request", at: time, requestedByUser: true,
+                    recovery: RecoveryRoute(prepared: prepared, enabled: enabled), log: &log)
                 if explains { self.route = .routeKept(route, because: .userRequest, at: time) }
                 started = true
             }

@@ -62,13 +62,12 @@ extension OperatorEngine {
 
     /// The user's actions as this user's profile and clock stand, on `day`. (Made apart from
     /// `act`: built inside it, with the day lent in the same expression, Swift 6.3.1's
-    /// optimiser crashed in release builds, CopyPropagation.)
+    /// optimiser crashed in release builds, CopyPropagation.) The profile's field is read
+    /// in place: `profile` copies all of it.
     func dayActions(on day: DayState?) -> DayActions {
-        // The day's date as kept for its candidates' ids.
-        let keptDate = day.flatMap { current in memos.planning.candidateIDs.first { $0.day == current.day }?.date }
-        return DayActions(
-            prepared: prepared, recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
-            explains: explains, keptDate: keptDate, day: day, log: RecordLog(recordsKept))
+        DayActions(
+            prepared: prepared, enabled: storedProfile.enabledRoutines, clock: clock, dayStart: dayStart, explains: explains,
+            candidateIDs: memos.planning.candidateIDs, day: day, log: RecordLog(recordsKept))
     }
 
     /// New setting values (unknown keys and wrong types are problems, not traps), applied.

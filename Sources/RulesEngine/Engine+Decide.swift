@@ -7,11 +7,18 @@ extension OperatorEngine {
     /// time; recovery items and the quest; the snapshot and the lines; the notification plan.
     /// `routeRequested`: the run's event started a route (a user's request).
     mutating func decide(at time: Date, routeRequested: Bool = false) {
-        // The day is lent to the decider (`lendDay`): a copy retained every array it holds,
-        // and the first change of one of them copied that array too.
-        let decider = dayDecider
-        guard let outcome = lendDay({ decider.decide(&$0, at: time, routeRequested: routeRequested) }) else { return }
-        let (reading, event) = apply(outcome)
+        // The day is lent to the decider (moved out and put back: a copy retained every array
+        // it holds, and the first change of one of them copied that array too). The outcome
+        // lives in a scope that ends before the reading is patched: alive, it shared the
+        // reading's facts, and the patch copied them.
+        var reading: DayReading
+        let event: String
+        do {
+            let decider = dayDecider
+            guard let outcome = lendDay({ decider.decide(&$0, at: time, routeRequested: routeRequested) }) else { return }
+            (reading, event) = apply(outcome)
+        }
+        keep(&reading, event: event)
         saveSnapshot(reading, event: event, at: time)
         plan(at: time, today: reading)
     }
@@ -21,7 +28,7 @@ extension OperatorEngine {
     var dayDecider: DayDecider {
         DayDecider(
             prepared: prepared, reader: reader, tables: RouteTables(ruleset, dayStart: dayStart),
-            recovery: RecoveryRoute(prepared: prepared, enabled: profile.enabledRoutines), clock: clock, dayStart: dayStart,
+            recovery: RecoveryRoute(prepared: prepared, enabled: storedProfile.enabledRoutines), clock: clock, dayStart: dayStart,
             explains: explains, kept: recordsKept)
     }
 

@@ -14,18 +14,21 @@ extension OperatorEngine {
         records += outcome.log.records
         if let risk = outcome.risk { decisions.risk = risk }
         if let route = outcome.route { decisions.route = route }
-        var reading = outcome.reading
+        return (outcome.reading, outcome.event)
+    }
+
+    /// The run's reading with its `event`, kept for the day's close and `currentFacts()`
+    /// (`KeptReading`).
+    mutating func keep(_ reading: inout DayReading, event: String) {
         // Patched (the reading's array is shared with the decisions kept for explanations):
         // with `risk` and `event` patched, a candidate's `now` still fits without a copy.
-        if let index = EnumCells.eventIndex(outcome.event), let cell = EnumCells.eventCells[index] {
+        if let index = EnumCells.eventIndex(event), let cell = EnumCells.eventCells[index] {
             reading.facts.patch(layout.event, cell: cell)
         } else {
-            reading.facts.patch(layout.event, .string(outcome.event))
+            reading.facts.patch(layout.event, .string(event))
         }
-        if let today = currentDay {
-            memos.reading = KeptReading(day: today, profile: profileBox, permissions: lastPermissions, reading: reading)
-        }
-        return (reading, outcome.event)
+        guard let today = currentDay else { return }
+        memos.reading = KeptReading(day: today, profile: profileBox, permissions: lastPermissions, reading: reading)
     }
 
     /// A day's close (`Judgement.close`): its problems and record, streak and XP carried on in
@@ -81,9 +84,10 @@ extension OperatorEngine {
         records += log.records
     }
 
-    /// Lends the current day to `body` (moved out and put back: a copy retained every array
-    /// it holds, and the first change of one of them copied that array too). Nil when no
-    /// day is open.
+    /// Lends the current day to `body`: moved out and put back (a copy would retain every
+    /// array it holds, and copy one at its first change). Nil when no day is open. Inlined:
+    /// called, the day was copied into the closure's frame.
+    @inline(__always)
     mutating func lendDay<Result>(_ body: (inout DayState) -> Result) -> Result? {
         guard var current = day.take() else { return nil }
         let result = body(&current)
@@ -91,7 +95,8 @@ extension OperatorEngine {
         return result
     }
 
-    /// Moves the current day out to a part whose apply puts it back (`apply(_: inout DayActions)`).
+    /// Moves the current day out to a part whose apply puts it back
+    /// (`apply(_: inout DayActions)`).
     mutating func lendDay() -> DayState? {
         day.take()
     }

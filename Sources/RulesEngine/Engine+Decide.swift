@@ -15,8 +15,8 @@ extension OperatorEngine {
         let event: String
         do {
             let decider = dayDecider
-            guard let outcome = lendDay({ decider.decide(&$0, at: time, routeRequested: routeRequested) }) else { return }
-            (reading, event) = apply(outcome)
+            guard var outcome = lendDay({ decider.decide(&$0, at: time, routeRequested: routeRequested) }) else { return }
+            (reading, event) = apply(&outcome)
         }
         keep(&reading, event: event)
         saveSnapshot(reading, event: event, at: time)

@@ -13,7 +13,8 @@ extension OperatorEngine {
         // The kept lines are lent to the chooser and come back with its outcome: a copy would
         // be copied at its first change.
         let day = snapshotDay
-        apply(chooser.choose(reading, event: event, at: time, day: day, kept: lendKeptLines()))
+        var outcome = chooser.choose(reading, event: event, at: time, day: day, kept: lendKeptLines())
+        apply(&outcome)
     }
 
     /// A line written by a chat model, checked by the guards (length, sentences, forbidden

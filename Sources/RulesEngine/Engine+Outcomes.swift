@@ -10,10 +10,10 @@ extension OperatorEngine {
     /// An app run's decisions about the day (`DayDecider`; the day itself was changed in
     /// place): its records after the step's, the tables' readings kept to be explained.
     /// Returns the reading with the route in force and the run's event.
-    mutating func apply(_ outcome: consuming DayOutcome) -> (reading: DayReading, event: String) {
-        records += outcome.log.records
-        if let risk = outcome.risk { decisions.risk = risk }
-        if let route = outcome.route { decisions.route = route }
+    mutating func apply(_ outcome: inout DayOutcome) -> (reading: DayReading, event: String) {
+        append(outcome.log)
+        if let risk = outcome.risk.take() { decisions.risk = risk }
+        if let route = outcome.route.take() { decisions.route = route }
         return (outcome.reading, outcome.event)
     }
 
@@ -48,10 +48,10 @@ extension OperatorEngine {
 
     /// An app run's lines (`LineChooser`): their records, the lines kept for later runs, the
     /// lines to explain, the snapshot saved or dropped.
-    mutating func apply(_ outcome: consuming LinesOutcome) {
-        records += outcome.log.records
+    mutating func apply(_ outcome: inout LinesOutcome) {
+        append(outcome.log)
         swap(&memos.lines, &outcome.kept)
-        if let lines = outcome.lines { decisions.lines = lines }
+        if let lines = outcome.lines.take() { decisions.lines = lines }
         switch outcome.snapshot {
         case .unchanged: break
         case .dropped: day?.dropSnapshot()
@@ -63,7 +63,7 @@ extension OperatorEngine {
     /// the refusals, what is kept to explain and what the next plan may keep. Swapped in, not
     /// copied: each field copied out of the plan was retained and the plan then destroyed.
     mutating func apply(_ plan: consuming Plan) {
-        records += plan.records
+        if !plan.records.isEmpty { records += plan.records }
         swap(&pending, &plan.pending)
         swap(&refused, &plan.refused)
         if let planned = plan.planned { decisions.planned = planned }
@@ -73,7 +73,7 @@ extension OperatorEngine {
     /// The user's actions on the day (`DayActions`): their records, the day put back, the
     /// permissions a sync learnt, the route request to explain.
     mutating func apply(_ actions: inout DayActions) {
-        records += actions.log.records
+        append(actions.log)
         day = actions.day.take()
         if let permissions = actions.permissions { lastPermissions = permissions }
         if let route = actions.route { decisions.route = route }
@@ -81,7 +81,13 @@ extension OperatorEngine {
 
     /// Records a part made, after the step's.
     mutating func apply(_ log: consuming RecordLog) {
-        records += log.records
+        append(log)
+    }
+
+    /// A part's records after the step's (none, most often: nothing to append).
+    @inline(__always)
+    private mutating func append(_ log: borrowing RecordLog) {
+        if !log.records.isEmpty { records += log.records }
     }
 
     /// Lends the current day to `body`: moved out and put back (a copy would retain every
@@ -110,7 +116,7 @@ extension OperatorEngine {
     }
 
     /// Moves the lines earlier runs kept out to the line chooser; they come back with its
-    /// outcome (`apply(_: LinesOutcome)`).
+    /// outcome (`apply(_: inout LinesOutcome)`).
     mutating func lendKeptLines() -> [KeptLine] {
         var kept: [KeptLine] = []
         swap(&kept, &memos.lines)

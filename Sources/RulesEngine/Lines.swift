@@ -15,16 +15,29 @@ struct KeptLine: Sendable {
 }
 
 /// The lines of the last app run and what they were chosen with, to explain them on demand.
-struct LastLines: Sendable {
-    var home: RenderedText?
-    var homeEvent: String
-    var widget: RenderedText?
-    var at: Date
-    var facts: FactValues
-    var day: Int
+/// A reference: an outcome that carries it (or its absence) stays small, and is copied
+/// on its way to its apply at every run.
+final class LastLines: Sendable {
+    let home: RenderedText?
+    let homeEvent: String
+    let widget: RenderedText?
+    let at: Date
+    let facts: FactValues
+    let day: Int
     /// The user's tone and day start when they were chosen.
-    var tone: String?
-    var dayStart: Int
+    let tone: String?
+    let dayStart: Int
+
+    init(home: RenderedText?, homeEvent: String, widget: RenderedText?, at: Date, facts: FactValues, day: Int, tone: String?, dayStart: Int) {
+        self.home = home
+        self.homeEvent = homeEvent
+        self.widget = widget
+        self.at = at
+        self.facts = facts
+        self.day = day
+        self.tone = tone
+        self.dayStart = dayStart
+    }
 
     /// Each line as a decision (home, then widget).
     var decisions: [LineDecision] {
@@ -55,7 +68,9 @@ struct LinesOutcome {
         case unchanged
         /// None kept (an engine that keeps only decisions).
         case dropped
-        case saved(DailySnapshot)
+        /// Boxed (indirect): most runs keep no snapshot (a population's), and the outcome
+        /// stays small on its way to its apply.
+        indirect case saved(DailySnapshot)
     }
 
     var log: RecordLog

@@ -42,8 +42,7 @@ extension OperatorEngine {
         updated.xp = closing.close.xp
         profile = updated
         records.append(EngineRecord(at: time, kind: .dayClosed(closing.close)))
-        day = DayState(day: closed + 1)
-        delivered = [:]
+        open(closed + 1)
     }
 
     /// An app run's lines (`LineChooser`): their records, the lines kept for later runs, the

@@ -5,7 +5,7 @@ import Ruleset
 extension OperatorEngine {
     /// What this engine decided so far, explained by `Explainer` (a host that restores the
     /// engine between steps merges each step's into its own).
-    package var explainer: Explainer { Explainer(prepared) }
+    var explainer: Explainer { Explainer(prepared) }
 
     /// The latest explanation of one decision (`Explainer` over `decisions`).
     package func explanation(of decision: DecisionID) -> Explanation? {
@@ -15,11 +15,8 @@ extension OperatorEngine {
     /// Every latest explanation, by decision.
     package var explanations: [String: Explanation] { explainer.explanations(decisions) }
 
-    /// Every latest explanation in one text, a line each by decision name (to compare what
-    /// two engines explain).
-    package var explanationsTranscript: String {
-        explanations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.transcript)" }.joined(separator: "\n")
-    }
+    /// Every latest explanation in one text (to compare what two engines explain).
+    var explanationsTranscript: String { Explanation.transcript(of: explanations) }
 }
 
 extension OperatorEngine {
@@ -28,7 +25,7 @@ extension OperatorEngine {
     /// `now` through `run` (as the app does) and the run's decision is explained. Nil when
     /// the run did not make that decision (the day table decides only when a day closes),
     /// or when the state's time zone is unknown here.
-    package static func explain(
+    static func explain(
         _ decision: DecisionID, state: EngineState, events: [EngineEvent], prepared: PreparedRuleset, now: Date
     ) -> Explanation? {
         guard var engine = OperatorEngine(prepared: prepared, state: state) else { return nil }

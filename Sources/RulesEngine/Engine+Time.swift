@@ -11,7 +11,7 @@ extension OperatorEngine {
     /// reports each delivery as `.notificationDelivered` instead (as the app learns them from
     /// the notification center).
     @discardableResult
-    package mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
+    mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
         verified(at: time) { $0.advanceStep(to: time, truth: truth, presumingDeliveries: presumingDeliveries) }
     }
 

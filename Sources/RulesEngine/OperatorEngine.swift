@@ -91,7 +91,7 @@ public struct OperatorEngine: Sendable {
     var delivered: [String: ScheduledNotification] = [:]
     /// What the steps decided, to be explained on demand (written, never read back, and only
     /// when `explains`: see `Decisions`).
-    package var decisions = Decisions()
+    var decisions = Decisions()
 
     var records: [EngineRecord] = []
     /// What an app run keeps from earlier ones (see `EngineMemos`).
@@ -156,6 +156,15 @@ public struct OperatorEngine: Sendable {
         needsReconciliation = true
     }
 
+    /// An engine going on from `state` that explains on from what `earlier` decided: a host
+    /// that restores the engine between steps (as the app does between runs) keeps its
+    /// explanations across the restore (the saved state holds no decisions). Nil when the
+    /// state's time zone is unknown here.
+    package init?(prepared: PreparedRuleset, state: EngineState, explainingOnFrom earlier: OperatorEngine) {
+        self.init(prepared: prepared, state: state)
+        decisions = earlier.decisions
+    }
+
     /// Everything that must survive until the next app run (save it after every step).
     public var state: EngineState {
         var state = EngineState(ruleset: ruleset, clock: clock, profile: profile)
@@ -187,14 +196,13 @@ public struct OperatorEngine: Sendable {
     public var routeState: RouteState? { day?.route }
     /// The current logical day.
     public var currentDay: Int? { day?.day }
-    /// When the day's last app run was (a log, a tick and an opening are each one).
-    package var lastRunAt: Date? { day?.lastRun }
+    /// When the current day's last app run was (a log, a tick and an opening are each one);
+    /// nil before the day's first.
+    public var lastRunAt: Date? { day?.lastRun }
 
     // Read-outs of the day for mutating methods: there, reading `day?.x` copied the whole
-    // day out first (a retain of every array it holds); through a non-mutating read-out the
-    // field is read in place.
-    /// The last app run's time of the current day.
-    var lastRunTime: Date? { day?.lastRun }
+    // day out first (a retain of every array it holds); through a non-mutating read-out (as
+    // `lastRunAt` above) the field is read in place.
     /// What a plan reads of the current day.
     var planDay: PlanDay? {
         guard let day else { return nil }
@@ -251,7 +259,7 @@ public struct OperatorEngine: Sendable {
     private mutating func step(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
-        if let last = lastRunTime, time < last {
+        if let last = lastRunAt, time < last {
             problem(at: time, .outOfOrder, "event at \(clock.iso8601(time)) comes before the last app run at \(clock.iso8601(last))")
             return records
         }

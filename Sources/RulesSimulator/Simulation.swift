@@ -118,12 +118,11 @@ package enum Simulation {
         do { data = try engine.state.encoded() } catch { return .failure(RestoreFailure("the engine state did not encode: \(error)")) }
         let load = EngineState.decode(data)
         guard let state = load.state else { return .failure(RestoreFailure(load.diagnostics.first?.message ?? "the engine state did not decode")) }
-        guard var fresh = OperatorEngine(prepared: prepared, state: state) else {
-            return .failure(RestoreFailure("the engine state's time zone is unknown"))
-        }
         // What was decided is the host's to keep (the app keeps none): the restored engine
         // adds its steps' decisions to the simulation's.
-        fresh.decisions = engine.decisions
+        guard let fresh = OperatorEngine(prepared: prepared, state: state, explainingOnFrom: engine) else {
+            return .failure(RestoreFailure("the engine state's time zone is unknown"))
+        }
         return .success(fresh)
     }
 

@@ -89,4 +89,48 @@ struct OneApplyTests {
         let found = Self.writes(in: text)
         #expect(found.map { $0.prefix(while: { $0 != ":" }) } == ["6", "7", "8", "9"])
     }
+
+    /// The names of the `package` members (properties, methods, static methods) in `text`.
+    static func packageMembers(in text: String) throws -> [String] {
+        let regex = try Regex(#"^\s*package (?:internal\(set\) |private\(set\) )?(?:static )?(?:mutating )?(?:var|let|func) ([A-Za-z_]\w*)"#)
+        return text.split(separator: "\n").compactMap { line -> String? in
+            guard let match = String(line).firstMatch(of: regex), let name = match.output[1].substring else { return nil }
+            return String(name)
+        }
+    }
+
+    /// No test hook on the app's engine type: each `package` member of its own files is used
+    /// by a host in the package (the simulator, the CLI, …), not only by tests.
+    @Test func everyPackageMemberOfTheEngineHasAHost() throws {
+        var members: [(file: String, name: String)] = []
+        for file in SourceLimitsTests.engineSources where SourceLimitsTests.engineFiles.contains(file.lastPathComponent) {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            // Only what is declared on the engine type (its own file and its extensions).
+            guard text.contains("struct OperatorEngine") || text.contains("extension OperatorEngine") else { continue }
+            members += try Self.packageMembers(in: text).map { (file.lastPathComponent, $0) }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var hosts = ""
+        let walk = FileManager.default.enumerator(at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)
+        while let url = walk?.nextObject() as? URL {
+            guard url.pathExtension == "swift", !url.path.contains("/Sources/RulesEngine/") else { continue }
+            hosts += try String(contentsOf: url, encoding: .utf8)
+        }
+        #expect(members.count >= 3)
+        #expect(hosts.count > 100_000)
+        for member in members where hosts.range(of: #"\.\#(member.name)\b"#, options: .regularExpression) == nil {
+            Issue.record("\(member.file): package member `\(member.name)` is used by no host: make it internal (tests import the engine @testable)")
+        }
+    }
+
+    @Test func packageMembersAreFound() throws {
+        let text = """
+                package var explanations: [String: Explanation] { [:] }
+                package mutating func advance(to time: Date) -> [EngineRecord] {
+                package static func explain(_ decision: DecisionID) -> Explanation? {
+                var decisions = Decisions()
+                public var state: EngineState {
+            """
+        #expect(try Self.packageMembers(in: text) == ["explanations", "advance", "explain"])
+    }
 }

@@ -49,7 +49,7 @@ import Testing
             // a fresh one would.
             var explained: [[String]] = [[], [], []]
             func observer(_ run: Int) -> (OperatorEngine, [EngineRecord]) -> Void {
-                { engine, _ in explained[run].append(engine.explanationsTranscript) }
+                { engine, _ in explained[run].append(Explanation.transcript(of: engine.explanations)) }
             }
             let runs = [
                 Simulation.run(scenario, ruleset: ruleset, sink: KeepingAll(observe: observer(0))),

@@ -51,7 +51,7 @@ import Testing
         // Every explanation after every step, as `rules explain` and failures show them.
         var explained: [[String]] = [[], []]
         func observer(_ run: Int) -> (OperatorEngine, [EngineRecord]) -> Void {
-            { engine, _ in explained[run].append(engine.explanationsTranscript) }
+            { engine, _ in explained[run].append(Explanation.transcript(of: engine.explanations)) }
         }
         let plain = Simulation.run(scenario, ruleset: Self.ruleset, sink: KeepingAll(observe: observer(0)))
         let restored = Simulation.run(

@@ -63,6 +63,12 @@ package struct Explanation: Sendable {
         return "\(decision) at \(at.timeIntervalSince1970) → \(outcome) (\(note ?? "")) tried: \(tried) read: \(read)"
     }
 
+    /// Explanations by decision name in one text, a line each in the names' order (to
+    /// compare what two engines explain).
+    package static func transcript(of explanations: [String: Explanation]) -> String {
+        explanations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.transcript)" }.joined(separator: "\n")
+    }
+
     /// Facts read by the entries tried, with their values.
     package var facts: [(name: String, value: Value)] {
         guard let factValues, let schema else { return explicitFacts }

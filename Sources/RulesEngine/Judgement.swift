@@ -142,8 +142,10 @@ struct Judgement {
             result = .skipped
         } else {
             let table = judgement?.day ?? []
-            let index = FirstMatch.index(table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &problems)
-            if explains { explanation = .table(.day(table), facts: reading.facts, at: time, dayStart: dayStart) }
+            var tried: [Explanation.Result]? = explains ? [] : nil
+            let index = FirstMatch.index(
+                table, { $0.when }, { $0.origin }, facts: reading.facts, dayStart: dayStart, problems: &problems, tried: &tried)
+            explanation = tried.map { .table(.day(table), tried: $0, facts: reading.facts, at: time) }
             result = index.map { table[$0].result } ?? .failed
         }
         let points = judgement?.xp ?? ExperiencePoints()

@@ -12,43 +12,23 @@ struct KeptLine: Sendable {
     var dayStart: Int
     var reads: FactSample
     var line: RenderedText?
+    /// How its templates' conditions evaluated, when the engine explains (the same reads
+    /// evaluate the same).
+    var tried: [Explanation.Result]?
 }
 
-/// The lines of the last app run and what they were chosen with, to explain them on demand.
-/// A reference: an outcome that carries it (or its absence) stays small, and is copied
-/// on its way to its apply at every run.
+/// The lines of the last app run, each with what it was chosen with, to explain them on
+/// demand. A reference: an outcome that carries it (or its absence) stays small, and is
+/// copied on its way to its apply at every run.
 final class LastLines: Sendable {
-    let home: RenderedText?
-    let homeEvent: String
-    let widget: RenderedText?
-    let at: Date
-    let facts: FactValues
-    let day: Int
-    /// The user's tone and day start when they were chosen.
-    let tone: String?
-    let dayStart: Int
+    /// Home, then widget.
+    let decisions: [LineDecision]
 
-    init(home: RenderedText?, homeEvent: String, widget: RenderedText?, at: Date, facts: FactValues, day: Int, tone: String?, dayStart: Int) {
-        self.home = home
-        self.homeEvent = homeEvent
-        self.widget = widget
-        self.at = at
-        self.facts = facts
-        self.day = day
-        self.tone = tone
-        self.dayStart = dayStart
-    }
-
-    /// Each line as a decision (home, then widget).
-    var decisions: [LineDecision] {
-        var all: [LineDecision] = []
-        if let home { all.append(LineDecision(text: home, event: homeEvent, at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
-        if let widget { all.append(LineDecision(text: widget, event: "home", at: at, facts: facts, day: day, tone: tone, dayStart: dayStart)) }
-        return all
-    }
+    init(_ decisions: [LineDecision]) { self.decisions = decisions }
 }
 
-/// A line rendered at an app run, kept to explain its choice on demand.
+/// How one line was chosen: its surface's templates for `event`, what each one's condition
+/// evaluated to with `facts` (`tried`, the engine's trace), the user's tone and the day.
 struct LineDecision: Sendable {
     var text: RenderedText
     var event: String
@@ -56,7 +36,7 @@ struct LineDecision: Sendable {
     var facts: FactValues
     var day: Int
     var tone: String?
-    var dayStart: Int
+    var tried: [Explanation.Result]
 }
 
 /// What an app run's lines decided (`LineChooser.choose`): the records (a problem, each line,
@@ -122,23 +102,25 @@ struct LineChooser {
         guard let current else { return outcome }
         let today = current.day
         var problems: [String] = []
-        var homeLine = keptLine(homeSpec, day: today, facts: reading.facts, kept: &outcome.kept, problems: &problems)
-        if homeLine == nil, event != "home" {
-            var facts = reading.facts
-            facts.patch(layout.event, cell: EnumCells.home)
-            homeLine = keptLine(derived.homeLines.first ?? nil, day: today, facts: facts, kept: &outcome.kept, problems: &problems)
+        // Each line as it was chosen (explained when asked): the event and facts its
+        // templates were tried with, and the trace of their conditions.
+        var decisions: [LineDecision] = []
+        func line(_ spec: Int?, event: String, facts: FactValues) -> RenderedText? {
+            let (line, tried) = keptLine(spec, day: today, facts: facts, kept: &outcome.kept, problems: &problems)
+            if let line, let tried {
+                decisions.append(LineDecision(text: line, event: event, at: time, facts: facts, day: today, tone: tone, tried: tried))
+            }
+            return line
         }
-        var widgetFacts = reading.facts
-        widgetFacts.patch(layout.event, cell: EnumCells.home)
-        let widgetLine = keptLine(derived.widgetLine, day: today, facts: widgetFacts, kept: &outcome.kept, problems: &problems)
+        var homeFacts = reading.facts
+        homeFacts.patch(layout.event, cell: EnumCells.home)
+        var homeLine = line(homeSpec, event: event, facts: reading.facts)
+        if homeLine == nil, event != "home" { homeLine = line(derived.homeLines.first ?? nil, event: "home", facts: homeFacts) }
+        let widgetLine = line(derived.widgetLine, event: "home", facts: homeFacts)
         for message in problems { outcome.log.problem(at: time, .evaluation, message) }
         if let homeLine { outcome.log.note(at: time, .templateRendered(homeLine)) }
         if let widgetLine { outcome.log.note(at: time, .templateRendered(widgetLine)) }
-        // Both lines with the run's facts once (explained when asked).
-        if explains {
-            outcome.lines = LastLines(
-                home: homeLine, homeEvent: event, widget: widgetLine, at: time, facts: reading.facts, day: today, tone: tone, dayStart: dayStart)
-        }
+        if explains { outcome.lines = LastLines(decisions) }
         // An engine that keeps only decisions (a population's) keeps no snapshot: nothing it
         // returns reads one. The lines above were chosen for the problems they can report.
         guard recordsKept == .all else {
@@ -175,22 +157,26 @@ struct LineChooser {
     /// The line for a surface and event, kept from an earlier run while the tone, the day, the
     /// day start and every fact its templates read are the same (then the choice and the text
     /// are too); a line whose rendering reported a problem is made again (and reports it again).
-    private func keptLine(_ spec: Int?, day: Int, facts: FactValues, kept: inout [KeptLine], problems: inout [String]) -> RenderedText? {
+    /// With it, when the engine explains, the trace of its templates' conditions.
+    private func keptLine(
+        _ spec: Int?, day: Int, facts: FactValues, kept: inout [KeptLine], problems: inout [String]
+    ) -> (RenderedText?, tried: [Explanation.Result]?) {
         // No template answers this surface and event: no line.
-        guard let spec, spec < derived.lines.count else { return nil }
+        guard let spec, spec < derived.lines.count else { return (nil, nil) }
         let slots = derived.lines[spec].reads
         let index = kept.firstIndex { $0.spec == spec }
         if memoises, let index, kept[index].tone == tone, kept[index].day == day, kept[index].dayStart == dayStart,
-            kept[index].reads.matches(facts, slots: slots)
+            kept[index].reads.matches(facts, slots: slots), !explains || kept[index].tried != nil
         {
-            return kept[index].line
+            return (kept[index].line, kept[index].tried)
         }
         let reads = FactSample(facts, slots: slots)
         var found: [String] = []
-        let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found)
+        var tried: [Explanation.Result]? = explains ? [] : nil
+        let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found, tried: &tried)
         if let index { kept.remove(at: index) }
-        if found.isEmpty { kept.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line)) }
+        if found.isEmpty { kept.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line, tried: tried)) }
         problems += found
-        return line
+        return (line, tried)
     }
 }

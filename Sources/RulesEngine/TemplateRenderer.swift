@@ -139,11 +139,16 @@ final class TemplateRenderer: Sendable {
         surface: String, event: String, tone: String?, day: Int, facts: FactValues, problems: inout [String]
     ) -> RenderedText? {
         guard let index = derived.lineIndex[LineKey(surface: surface, event: event)] else { return nil }
-        return line(derived.lines[index], tone: tone, day: day, facts: facts, problems: &problems)
+        var untraced: [Explanation.Result]?
+        return line(derived.lines[index], tone: tone, day: day, facts: facts, problems: &problems, tried: &untraced)
     }
 
-    /// The same for a line worked out with the ruleset (`RulesetDerived.lines`).
-    func line(_ spec: LineSpec, tone: String?, day: Int, facts: FactValues, problems: inout [String]) -> RenderedText? {
+    /// The same for a line worked out with the ruleset (`RulesetDerived.lines`). With `tried`
+    /// (when the engine explains), what each of the line's templates' `when` evaluated to is
+    /// traced there, in file order (a template without one matches).
+    func line(
+        _ spec: LineSpec, tone: String?, day: Int, facts: FactValues, problems: inout [String], tried: inout [Explanation.Result]?
+    ) -> RenderedText? {
         let surface = spec.key.surface
         var context = EvaluationContext(facts: facts, dayStart: dayStart)
         // By index: a template copied out of the ruleset costs a retain per field.
@@ -153,12 +158,17 @@ final class TemplateRenderer: Sendable {
         for index in spec.templates {
             if let when = templates[index].when {
                 do {
-                    guard try when.isTrue(&context) else { continue }
+                    let holds = try when.isTrue(&context)
+                    tried?.append(holds ? .matched : .notMatched)
+                    guard holds else { continue }
                 } catch {
+                    tried?.append(.failed(error.description))
                     let place = templates[index].whenOrigin.map { "\($0.file):\($0.location.line): " } ?? ""
                     problems.append("\(place)'\(when.source)' of template '\(templates[index].id)' could not be evaluated: \(error)")
                     continue
                 }
+            } else {
+                tried?.append(.matched)
             }
             matching.append(index)
         }

@@ -56,15 +56,16 @@ package enum WhyNot {
         switch asked {
         case .route(let target):
             if engine.routeState?.route == target { return "the route was already \(target.rawValue)" }
-            if let note = engine.explanation(of: .route)?.note { return "the table was not consulted: \(note)" }
+            let decided = engine.explanation(of: .route)
+            if let note = decided?.note { return "the table was not consulted: \(note)" }
             return table(
                 ruleset.route.map { ($0.route.rawValue, $0.when) }, target: target.rawValue, what: "the \(target.rawValue) route", facts: facts,
-                ruleset: ruleset)
+                ruleset: ruleset, decided: Decided(decided))
         case .risk(let target):
             if engine.snapshot?.risk == target { return "the risk was already \(target.rawValue)" }
             return table(
                 ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: target.rawValue, what: "risk \(target.rawValue)", facts: facts,
-                ruleset: ruleset)
+                ruleset: ruleset, decided: Decided(engine.explanation(of: .risk)))
         case .notification(let type):
             guard let planned = engine.plannedCandidate(type: type) else {
                 return "\(type) had no candidate at the last plan (its time had passed, or its time was unknown)"
@@ -78,13 +79,15 @@ package enum WhyNot {
             {
                 return "\(type) was stopped by the gate 'condition_false' (\(when.source)); it would have passed \(change)"
             }
-            // A condition on the derived risk: answer through the risk table at the fire time.
+            // A condition on the derived risk: answer through the risk table at the fire time
+            // (the risk the planner derived there is a fact of the fire time).
+            let riskAtFire = ruleset.perRoutineSchema.fact(named: "risk").map { planned.facts[$0.slot] }
             if let level = equalityConstant(when, fact: "risk"),
                 let answer = Optional(
                     table(
                         ruleset.risk.map { ($0.level.rawValue, $0.when) }, target: level,
                         what: "risk \(level) at \(TimeFormat.clock(planned.fireSeconds))",
-                        facts: planned.facts, ruleset: ruleset)), !answer.hasPrefix("no ")
+                        facts: planned.facts, ruleset: ruleset, decided: Decided(value: riskAtFire))), !answer.hasPrefix("no ")
             {
                 return "\(type) was stopped by the gate 'condition_false' (\(when.source)); it \(answer)"
             }
@@ -100,33 +103,40 @@ package enum WhyNot {
         return nil
     }
 
-    /// Whether `expression` holds of `facts`, or why it could not be evaluated (the engine then
-    /// records a problem and counts the entry as not matched; so does the search here, saying so
-    /// where it answers).
-    static func evaluated(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Result<Bool, EvaluationError> {
-        var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
-        do {
-            return .success(try expression.isTrue(&context))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Whether `expression` holds of `facts`; one that cannot be evaluated does not (as in the
-    /// engine, which falls through it).
+    /// Whether `expression` holds of changed `facts` (a step of the search); one that cannot
+    /// be evaluated does not, as in the engine, which falls through it.
     static func holds(_ expression: CompiledExpression, _ facts: FactValues, _ ruleset: Ruleset) -> Bool {
-        if case .success(true) = evaluated(expression, facts, ruleset) { return true }
-        return false
+        var context = EvaluationContext(facts: facts, dayStart: ruleset.dayStartsAt)
+        do { return try expression.isTrue(&context) } catch { return false }
     }
 
-    /// The entries up to `last` that could not be evaluated of `facts`, as a clause of an answer
-    /// ("; entry light could not be evaluated (…) and counted as not matched"), or "".
-    static func failures(_ entries: [(String, CompiledExpression)], through last: Int, _ facts: FactValues, _ ruleset: Ruleset) -> String {
-        let failed = entries.prefix(last + 1).compactMap { entry -> String? in
-            guard case .failure(let error) = evaluated(entry.1, facts, ruleset) else { return nil }
-            return "entry \(entry.0) could not be evaluated (\(error)) and counted as not matched"
+    /// What a table decided, as the engine recorded it (never worked out again here): the
+    /// outcome and the entries it tried that could not be evaluated.
+    struct Decided {
+        var outcome: String
+        /// (label, why) of each entry tried that failed, in the table's order.
+        var failed: [(label: String, error: String)] = []
+
+        /// From the decision's explanation (the engine's trace); "none" without one.
+        init(_ explanation: Explanation?) {
+            outcome = explanation?.outcome ?? "none"
+            for entry in explanation?.entries ?? [] {
+                if case .failed(let error) = entry.result { failed.append((entry.label, error)) }
+            }
         }
-        return failed.isEmpty ? "" : "; " + failed.joined(separator: "; ")
+
+        /// From a recorded value (the risk the planner derived at a fire time).
+        init(value: Value?) {
+            if case .string(let text)? = value { outcome = text } else { outcome = "none" }
+        }
+
+        /// The failed entries up to `last` (a label among `labels`), as a clause of an answer
+        /// ("; entry light could not be evaluated (…) and counted as not matched"), or "".
+        func failures(through last: Int, labels: [String]) -> String {
+            let told = failed.filter { failure in labels.prefix(last + 1).contains(failure.label) }
+            let clauses = told.map { "entry \($0.label) could not be evaluated (\($0.error)) and counted as not matched" }
+            return clauses.isEmpty ? "" : "; " + clauses.joined(separator: "; ")
+        }
     }
 
     static func firstMatch(_ entries: [(String, CompiledExpression)], _ facts: FactValues, _ ruleset: Ruleset) -> String? {
@@ -134,10 +144,12 @@ package enum WhyNot {
     }
 
     /// The smallest one-fact change (relative to the fact's value) after which the table's
-    /// first match is `target`.
-    static func table(_ entries: [(String, CompiledExpression)], target: String, what: String, facts: FactValues, ruleset: Ruleset) -> String {
+    /// first match is `target` (a search over changed facts: what the table decided is
+    /// `decided`'s, as recorded).
+    static func table(
+        _ entries: [(String, CompiledExpression)], target: String, what: String, facts: FactValues, ruleset: Ruleset, decided: Decided
+    ) -> String {
         guard let targetIndex = entries.firstIndex(where: { $0.0 == target }) else { return "no entry leads to \(what)" }
-        let decided = firstMatch(entries, facts, ruleset) ?? "none"
         let check: (FactValues) -> Bool = { firstMatch(entries, $0, ruleset) == target }
         var best: String?
         for (index, entry) in entries.enumerated() where index <= targetIndex {
@@ -147,9 +159,9 @@ package enum WhyNot {
                 break
             }
         }
-        let failed = failures(entries, through: targetIndex, facts, ruleset)
-        if let best { return "would have been \(what) \(best) (it was \(decided))\(failed)" }
-        return "no single fact change leads to \(what); the table chose \(decided)\(failed)"
+        let failed = decided.failures(through: targetIndex, labels: entries.map(\.0))
+        if let best { return "would have been \(what) \(best) (it was \(decided.outcome))\(failed)" }
+        return "no single fact change leads to \(what); the table chose \(decided.outcome)\(failed)"
     }
 
     /// Tries each threshold of `expression` at the nearest value on the wanted side and

@@ -56,17 +56,17 @@ package struct Explainer: Sendable {
         switch pending {
         case .ready(let explanation):
             return explanation
-        case .table(.risk(let entries), let facts, let time, let dayStart):
-            return firstMatch(
-                entries.map { ($0.level.rawValue, $0.when, $0.origin) }, facts: facts, dayStart: dayStart, decision: "risk", at: time,
+        case .table(.risk(let entries), let tried, let facts, let time):
+            return traced(
+                entries.map { ($0.level.rawValue, $0.when, $0.origin) }, tried: tried, facts: facts, decision: "risk", at: time,
                 fallback: RiskLevel.low.rawValue)
-        case .table(.route(let entries), let facts, let time, let dayStart):
-            return firstMatch(
-                entries.map { ($0.route.rawValue, $0.when, $0.origin) }, facts: facts, dayStart: dayStart, decision: "route", at: time,
+        case .table(.route(let entries), let tried, let facts, let time):
+            return traced(
+                entries.map { ($0.route.rawValue, $0.when, $0.origin) }, tried: tried, facts: facts, decision: "route", at: time,
                 fallback: RouteKind.regular.rawValue)
-        case .table(.day(let entries), let facts, let time, let dayStart):
-            return firstMatch(
-                entries.map { ($0.result.rawValue, $0.when, $0.origin) }, facts: facts, dayStart: dayStart, decision: "day", at: time,
+        case .table(.day(let entries), let tried, let facts, let time):
+            return traced(
+                entries.map { ($0.result.rawValue, $0.when, $0.origin) }, tried: tried, facts: facts, decision: "day", at: time,
                 fallback: DayResult.failed.rawValue)
         case .routeKept(let route, let reason, let time):
             return Explanation(decision: "route", outcome: route.rawValue, at: time, entries: [], facts: [], note: Self.note(route, reason))
@@ -84,46 +84,35 @@ package struct Explainer: Sendable {
         }
     }
 
-    /// The first match of a decision table, told entry by entry.
-    func firstMatch(
-        _ entries: [(label: String, when: CompiledExpression, origin: Origin)], facts: FactValues, dayStart: Int, decision: String,
-        at time: Date, fallback: String
+    /// A decision table's first match, told entry by entry from the trace the engine recorded
+    /// as it decided (`tried`: each entry tried, in order); the facts read are those of the
+    /// entries tried, with the values they had.
+    func traced(
+        _ entries: [(label: String, when: CompiledExpression, origin: Origin)], tried: [Explanation.Result], facts: FactValues,
+        decision: String, at time: Date, fallback: String
     ) -> Explanation {
-        var context = EvaluationContext(facts: facts, dayStart: dayStart)
-        var tried: [Explanation.Entry] = []
+        var told: [Explanation.Entry] = []
         var read: [String] = []
-        var decided: Int?
-        for (index, entry) in entries.enumerated() {
+        for (entry, result) in zip(entries, tried) {
             for name in entry.when.factsRead where !read.contains(name) { read.append(name) }
-            do {
-                let matched = try entry.when.isTrue(&context)
-                tried.append(
-                    Explanation.Entry(
-                        label: entry.label, condition: entry.when.source, origin: entry.origin, result: matched ? .matched : .notMatched))
-                if matched {
-                    decided = index
-                    break
-                }
-            } catch {
-                tried.append(
-                    Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: .failed(error.description)))
-            }
+            told.append(Explanation.Entry(label: entry.label, condition: entry.when.source, origin: entry.origin, result: result))
         }
-        let outcome = decided.map { entries[$0].label } ?? fallback
-        return Explanation(decision: decision, outcome: outcome, at: time, entries: tried, reading: read, in: facts, schema: prepared.fullSchema)
+        let decided = tried.last == .matched && tried.count <= entries.count ? entries[tried.count - 1].label : fallback
+        return Explanation(decision: decision, outcome: decided, at: time, entries: told, reading: read, in: facts, schema: prepared.fullSchema)
     }
 
-    /// How a line was chosen: the surface's templates for the event, each matched or not.
+    /// How a line was chosen: the surface's templates for the event, each matched or not as
+    /// the engine's trace says (a template in another tone than the user's is told as such).
     func template(_ line: LineDecision) -> Explanation {
         var entries: [Explanation.Entry] = []
         var read: [String] = []
-        var context = EvaluationContext(facts: line.facts, dayStart: line.dayStart)
-        for template in prepared.ruleset.templates where template.surface == line.text.surface && template.event == line.event {
-            var result: Explanation.Result = .matched
-            if let when = template.when {
-                for name in when.factsRead where !read.contains(name) { read.append(name) }
-                do { result = try when.isTrue(&context) ? .matched : .notMatched } catch { result = .failed(error.description) }
-            }
+        let templates = prepared.ruleset.templates
+        let members =
+            prepared.derived.lineIndex[LineKey(surface: line.text.surface, event: line.event)].map { prepared.derived.lines[$0].templates } ?? []
+        for (index, traced) in zip(members, line.tried) {
+            let template = templates[index]
+            var result = traced
+            for name in template.when?.factsRead ?? [] where !read.contains(name) { read.append(name) }
             if let tone = template.tone, tone != line.tone { result = .failed("tone '\(tone)' is not the user's") }
             entries.append(Explanation.Entry(label: template.id, condition: template.when?.source, origin: template.origin, result: result))
         }

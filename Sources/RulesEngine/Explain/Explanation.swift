@@ -83,9 +83,10 @@ package struct Explanation: Sendable {
 /// witnesses.
 enum PendingExplanation: Sendable {
     indirect case ready(Explanation)
-    /// A table decided with `facts` at `at` (times read against `dayStart`); explaining
-    /// evaluates it again (same facts, same result) and lists every entry tried.
-    case table(DecisionTable, facts: FactValues, at: Date, dayStart: Int)
+    /// A table decided with `facts` at `at`: `tried` is its trace, what each entry tried in
+    /// order evaluated to as the engine decided (the last one matched, or none did).
+    /// Explaining reads the trace; nothing is evaluated again.
+    case table(DecisionTable, tried: [Explanation.Result], facts: FactValues, at: Date)
     /// The route in force stays, without the table: `because` says why (explained when asked;
     /// a sticky route is kept at every run of the rest of the day).
     case routeKept(RouteKind, because: KeptRouteReason, at: Date)
@@ -96,7 +97,7 @@ enum PendingExplanation: Sendable {
         case .ready(var explanation):
             explanation.at = time
             return .ready(explanation)
-        case .table(let table, let facts, _, let dayStart): return .table(table, facts: facts, at: time, dayStart: dayStart)
+        case .table(let table, let tried, let facts, _): return .table(table, tried: tried, facts: facts, at: time)
         case .routeKept(let route, let reason, _): return .routeKept(route, because: reason, at: time)
         }
     }

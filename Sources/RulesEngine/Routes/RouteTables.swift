@@ -37,10 +37,10 @@ struct RouteTables {
     func decideRisk(kept: RiskLevel?, skipped: Bool, facts: FactValues, at time: Date, explains: Bool = true) -> RiskDecision {
         if skipped, let kept { return RiskDecision(level: kept, explanation: nil) }
         var problems: [String] = []
-        let index = FirstMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
+        var tried: [Explanation.Result]? = explains ? [] : nil
+        let index = FirstMatch.index(risk, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems, tried: &tried)
         return RiskDecision(
-            level: index.map { risk[$0].level } ?? .low,
-            explanation: explains ? .table(.risk(risk), facts: facts, at: time, dayStart: dayStart) : nil,
+            level: index.map { risk[$0].level } ?? .low, explanation: tried.map { .table(.risk(risk), tried: $0, facts: facts, at: time) },
             problems: problems)
     }
 
@@ -63,10 +63,11 @@ struct RouteTables {
             return RouteDecision(chosen: nil, explanation: .routeKept(state.route, because: .sticky, at: time))
         }
         var problems: [String] = []
-        let index = FirstMatch.index(route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems)
+        var tried: [Explanation.Result]? = explains ? [] : nil
+        let index = FirstMatch.index(route, { $0.when }, { $0.origin }, facts: facts, dayStart: dayStart, problems: &problems, tried: &tried)
         let chosen = (index.map { route[$0].route } ?? .regular, index.map { route[$0].reason } ?? "default")
         return RouteDecision(
-            chosen: chosen, explanation: explains ? .table(.route(route), facts: facts, at: time, dayStart: dayStart) : nil, problems: problems)
+            chosen: chosen, explanation: tried.map { .table(.route(route), tried: $0, facts: facts, at: time) }, problems: problems)
     }
 }
 

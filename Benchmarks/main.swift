@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for the hot paths, run in a release build:
-//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [fit] [warehouse] [population-memory]
+//   swift run -c release Benchmarks [yaml] [expression] [check] [day] [app-run] [bundle] [scaling] [population] [diff-sample] [lsp] [tune] [fit] [warehouse] [population-memory] [memo-check[:USERS]]
 // Every figure is a ratio against a baseline measured in the same run, so the numbers
 // compare across machines; nothing here is asserted by the unit tests.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "fit-child" {
@@ -33,6 +33,11 @@ if selected.contains("fit") { FitBenchmark.run(repository: repositoryRoot()) }
 if selected.contains("warehouse") { FitBenchmark.warehouse(repository: repositoryRoot()) }
 // Minutes long: only when named.
 if selected.contains("population-memory") { PopulationBenchmark.memory(repository: repositoryRoot()) }
+// Not a timing: the memo switch on 10,000 synthetic users (minutes): only when named
+// (`memo-check:N` for N users).
+for name in selected where name == "memo-check" || name.hasPrefix("memo-check:") {
+    MemoCheck.run(repository: repositoryRoot(), users: Int(name.dropFirst("memo-check:".count)) ?? 10_000)
+}
 
 /// The repository root: the current directory when it holds Package.swift (as with
 /// `swift run`), else the directory above the built binary's `.build`.

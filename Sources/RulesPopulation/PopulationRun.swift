@@ -167,12 +167,18 @@ package enum PopulationRun {
         return counter.deliveriesByDay
     }
 
-    /// User `number`'s days as an ordinary simulation (every record kept), for
-    /// `rules population … --user N`.
-    package static func replay(_ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions) -> SimulationResult {
+    /// User `number`'s days as an ordinary simulation (every record kept, or as `simulation`
+    /// says; the user answers as the population's users do), for `rules population … --user
+    /// N` and for checking the engine's switches on synthetic users.
+    package static func replay(
+        _ population: Population, ruleset: Ruleset, user number: Int, options: PopulationOptions,
+        simulation: SimulationOptions = SimulationOptions()
+    ) -> SimulationResult {
         let user = PopulationGenerator(population: options.seeded(population), ruleset: ruleset).user(number, days: options.days)
         let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: options.randomize, ruleset: ruleset)
-        return Simulation.run(user.scenario, ruleset: ruleset, options: SimulationOptions(responder: answering.answer))
+        var simulation = simulation
+        simulation.responder = answering.answer
+        return Simulation.run(user.scenario, ruleset: ruleset, options: simulation)
     }
 
     /// Users lived so far, over all jobs.

@@ -130,3 +130,28 @@ extension OperatorEngine {
         }
     }
 }
+
+/// The check of the switch on synthetic users (`Benchmarks memo-check`) finds a world it
+/// knows is wrong: another user's records, another state, a mismatch the comparing run found.
+@Suite struct SwitchDifferenceTests {
+    @Test func aWrongWorldIsFound() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Shipped.root + "/scenarios").filter { $0.hasSuffix(".yaml") }.sorted()
+        #expect(files.count >= 2)
+        func lived(_ file: String, _ verification: Verification) throws -> SimulationResult {
+            let text = try String(contentsOfFile: Shipped.root + "/scenarios/" + file, encoding: .utf8)
+            let node = try #require(YAMLReader.parse(text, file: file).documents.first)
+            let scenario = try #require(ScenarioLoader.load(node, file: file, source: nil, ruleset: Shipped.ruleset).scenario, "\(file)")
+            return Simulation.run(scenario, ruleset: Shipped.ruleset, options: SimulationOptions(verification: verification))
+        }
+        let (a, b) = (try lived(files[0], .memoised), try lived(files[1], .memoised))
+        #expect(a.switchDifference(recomputed: try lived(files[0], .recomputed), compared: try lived(files[0], .compared)) == nil)
+        #expect(a.switchDifference(recomputed: b, compared: a)?.hasPrefix("recomputed records differ") == true)
+        #expect(a.switchDifference(recomputed: a, compared: b)?.hasPrefix("compared records differ") == true)
+        var mismatched = a
+        mismatched.records.append(EngineRecord(at: Date(timeIntervalSince1970: 0), kind: .problem(code: .memoMismatch, message: "spoiled")))
+        #expect(a.switchDifference(recomputed: a, compared: mismatched)?.hasPrefix("the comparing run found a difference") == true)
+        var moved = a
+        moved.engine = b.engine
+        #expect(a.switchDifference(recomputed: moved, compared: a) == "recomputed state to save differs from the memoised run's")
+    }
+}

@@ -9,8 +9,9 @@ import Ruleset
 /// lived three times — memoised, as the app and populations run; with every memo recomputed
 /// at every step; and compared (each step made both ways, a difference an
 /// `engine.memo_mismatch` record) — and the three must give the same records and the same
-/// state to save. Half the users are lived with explanations on (the explanations are
-/// compared by the comparing runs then). Prints the users and records checked and every
+/// state to save. Half the users are lived as a trace keeps them (every record, with
+/// explanations, which the comparing runs compare too), half as a population lives them
+/// (records of decisions only, no snapshot, no explanations). Prints the users and records checked and every
 /// user that differs; the last line says whether all were identical. Not a timing: run it
 /// in a release build because it lives 420,000 user-days.
 enum MemoCheck {
@@ -31,11 +32,13 @@ enum MemoCheck {
             var records = 0
             var findings: [Finding] = []
             for number in stride(from: 1 + job, through: users, by: jobs) {
-                let explains = number % 2 == 0
+                // Even users as a trace keeps them (every record, explanations compared);
+                // odd ones as a population lives them (records of decisions, no explanations).
+                let asTrace = number % 2 == 0
                 func lived(_ verification: Verification) -> SimulationResult {
                     PopulationRun.replay(
                         population, ruleset: ruleset, user: number, options: options,
-                        simulation: SimulationOptions(verification: verification, explains: explains))
+                        simulation: SimulationOptions(recordsKept: asTrace ? .all : .decisions, verification: verification, explains: asTrace))
                 }
                 let (memoised, recomputed, compared) = (lived(.memoised), lived(.recomputed), lived(.compared))
                 records += memoised.records.count

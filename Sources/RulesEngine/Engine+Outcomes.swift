@@ -128,10 +128,10 @@ extension OperatorEngine {
         delivered = [:]
     }
 
-    /// Refusals whose fire time has come, reported (in the order given) and forgotten.
-    mutating func apply(suppressed due: [SuppressedNotification]) {
-        guard let last = due.last?.fireAt else { return }
-        refused.removeAll { $0.fireAt <= last }
+    /// The refusals whose fire time came by `time` (`due`, every one of them, in the order
+    /// they are reported): reported, and every refusal due by then forgotten.
+    mutating func apply(suppressed due: [SuppressedNotification], upTo time: Date) {
+        refused.removeAll { $0.fireAt <= time }
         for item in due { records.append(EngineRecord(at: item.fireAt, kind: .notificationSuppressed(item))) }
     }
 

@@ -47,7 +47,7 @@ extension OperatorEngine {
     }
 
     private mutating func reportSuppressions(upTo time: Date) {
-        apply(suppressed: refused.filter { $0.fireAt <= time }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) })
+        apply(suppressed: refused.filter { $0.fireAt <= time }.sorted { ($0.fireAt, $0.id) < ($1.fireAt, $1.id) }, upTo: time)
     }
 
     /// Opens the logical day of `time` when no day is open yet (before the first event

@@ -23,7 +23,7 @@ public struct NodeDecoder: Sendable {
 
     /// Decodes a `T` from `node`.
     public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> T {
-        try NodeDecoding(node: node, path: nil, options: self).decodeValue(T.self)
+        try NodeDecoding(node: node, parent: nil, key: nil, options: self).decodeValue(T.self)
     }
 }
 
@@ -49,28 +49,34 @@ private final class CodingPathLink {
     }
 }
 
-/// The decoder at one node.
+/// The decoder at one node: its parent's path and its own key (none at the root). A link
+/// of the chain is made once per container, for its members (`link`), not for every value:
+/// most values are scalars, which need a path only to name it in an error.
 private struct NodeDecoding: Decoder {
     let node: YAMLNode
-    let path: CodingPathLink?
+    let parent: CodingPathLink?
+    let key: (any CodingKey)?
     let options: NodeDecoder
-    var codingPath: [any CodingKey] { path?.keys ?? [] }
+    var codingPath: [any CodingKey] { link?.keys ?? [] }
+    /// This node's path as a chain (made when a container of it is opened).
+    var link: CodingPathLink? { key.map { CodingPathLink(parent: parent, key: $0) } ?? parent }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let pairs = node.pairs else { throw mismatch([String: Any].self, "a JSON object") }
-        return KeyedDecodingContainer(NodeKeyedContainer<Key>(pairs: pairs, decoder: self))
+        return KeyedDecodingContainer(NodeKeyedContainer<Key>(pairs: pairs, decoder: self, path: link))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard let items = node.items else { throw mismatch([Any].self, "a JSON array") }
-        return NodeUnkeyedContainer(items: items, decoder: self)
+        return NodeUnkeyedContainer(items: items, decoder: self, path: link)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    func child(_ node: YAMLNode, _ key: any CodingKey) -> NodeDecoding {
-        NodeDecoding(node: node, path: CodingPathLink(parent: path, key: key), options: options)
+    /// A member of this node's container, whose path is `path` (the container's `link`).
+    func child(_ node: YAMLNode, _ key: any CodingKey, path: CodingPathLink?) -> NodeDecoding {
+        NodeDecoding(node: node, parent: path, key: key, options: options)
     }
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
@@ -164,10 +170,13 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// large ones, through `index`.
     let pairs: [YAMLPair]
     let index: [String: Int]?
+    /// The container's path, shared by its members.
+    let path: CodingPathLink?
 
-    init(pairs: [YAMLPair], decoder: NodeDecoding) {
+    init(pairs: [YAMLPair], decoder: NodeDecoding, path: CodingPathLink?) {
         self.pairs = pairs
         self.decoder = decoder
+        self.path = path
         if pairs.count > 16 {
             var index: [String: Int] = [:]
             for (offset, pair) in pairs.enumerated() { if let key = pair.key.scalar { index[key] = offset } }
@@ -177,7 +186,7 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
     }
 
-    var codingPath: [any CodingKey] { decoder.codingPath }
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
     var allKeys: [Key] { pairs.compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) } }
 
     func value(_ key: Key) -> YAMLNode? {
@@ -191,7 +200,7 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard let node = value(key) else {
             throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
         }
-        return decoder.child(node, key)
+        return decoder.child(node, key, path: path)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try child(key).decodeNil() }
@@ -199,7 +208,7 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = value(key) else { return nil }
-        let child = decoder.child(node, key)
+        let child = decoder.child(node, key, path: path)
         return child.decodeNil() ? nil : try child.decodeValue(T.self)
     }
 
@@ -216,14 +225,17 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 private struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
     let items: [YAMLNode]
     let decoder: NodeDecoding
+    /// The array's path, shared by its items.
+    let path: CodingPathLink?
     var currentIndex = 0
 
-    init(items: [YAMLNode], decoder: NodeDecoding) {
+    init(items: [YAMLNode], decoder: NodeDecoding, path: CodingPathLink?) {
         self.items = items
         self.decoder = decoder
+        self.path = path
     }
 
-    var codingPath: [any CodingKey] { decoder.codingPath }
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
     var count: Int? { items.count }
     var isAtEnd: Bool { currentIndex >= items.count }
 
@@ -240,11 +252,11 @@ private struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
                 Any.self, DecodingError.Context(codingPath: codingPath, debugDescription: "the array has only \(items.count) items"))
         }
         defer { currentIndex += 1 }
-        return decoder.child(items[currentIndex], Index(intValue: currentIndex))
+        return decoder.child(items[currentIndex], Index(intValue: currentIndex), path: path)
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, decoder.child(items[currentIndex], Index(intValue: currentIndex)).decodeNil() else { return false }
+        guard !isAtEnd, decoder.child(items[currentIndex], Index(intValue: currentIndex), path: path).decodeNil() else { return false }
         currentIndex += 1
         return true
     }

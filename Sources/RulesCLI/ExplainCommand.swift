@@ -14,7 +14,11 @@ enum ExplainCommand {
             discussion: """
                 Simulates SCENARIO up to --at and prints, for the decision (route by default; risk;
                 notification ID; template home|widget|ID; tool; day), the deciding entry, the entries
-                before it that did not match, and the values of the facts they read.
+                before it that did not match (or could not be evaluated, with the error), and the values
+                of the facts they read — as the engine evaluated them when it decided, not worked out
+                again. A line is explained with the event and facts it was chosen with: the widget's are
+                the home event's. --why-not searches for one changed fact; what it says the decision was
+                ("it was …") and the entries that could not be evaluated are the engine's own.
                 """,
             usageArguments: "SCENARIO",
             arguments: [("SCENARIO", "A scenario file."), ("ID", "The notification type or template, after --decision notification|template.")],

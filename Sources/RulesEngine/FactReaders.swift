@@ -47,6 +47,7 @@ final class FactReaders: Sendable {
         add(.day, day)
         add(.routineJudgement, routineJudgement)
         add(.plan, plan)
+        // A line's slots as its memo reads them (`PreparedRuleset.reads(of:)`).
         for index in derived.lines.indices { add(.line(index), derived.lines[index].reads) }
         self.readers = readers
     }

@@ -2,18 +2,22 @@ import Foundation
 import RulesExpression
 import Ruleset
 
-/// A line of an earlier run and what it was made from (see `keptLine`).
-struct KeptLine: Sendable {
-    /// Its surface and event (`RulesetDerived.lines`).
-    var spec: Int
+/// A line of an earlier run (`Memo` of the line's reader, `.line(index)`): kept while the
+/// tone, the day, the day start and every fact its templates read are the same.
+typealias KeptLine = Memo<LineInputs, MadeLine>
+
+/// What a line is made from besides facts. Times compare within the logical day: another day
+/// start can choose another line.
+struct LineInputs: Equatable, Sendable {
     var tone: String?
     var day: Int
-    /// Times compare within the logical day: another day start can choose another line.
     var dayStart: Int
-    var reads: FactSample
+}
+
+/// A line as made: nil when no template answered; with, when the engine explained, how its
+/// templates' conditions evaluated (the same reads evaluate the same).
+struct MadeLine: Sendable {
     var line: RenderedText?
-    /// How its templates' conditions evaluated, when the engine explains (the same reads
-    /// evaluate the same).
     var tried: [Explanation.Result]?
 }
 
@@ -163,19 +167,19 @@ struct LineChooser {
     ) -> (RenderedText?, tried: [Explanation.Result]?) {
         // No template answers this surface and event: no line.
         guard let spec, spec < derived.lines.count else { return (nil, nil) }
-        let slots = derived.lines[spec].reads
-        let index = kept.firstIndex { $0.spec == spec }
-        if memoises, let index, kept[index].tone == tone, kept[index].day == day, kept[index].dayStart == dayStart,
-            kept[index].reads.matches(facts, slots: slots), !explains || kept[index].tried != nil
-        {
-            return (kept[index].line, kept[index].tried)
+        let reader = FactReaders.Reader.line(spec)
+        let slots = prepared.reads(of: reader)
+        let inputs = LineInputs(tone: tone, day: day, dayStart: dayStart)
+        let index = kept.firstIndex { $0.reader == reader }
+        // A line kept without its trace is made again when the engine explains.
+        if memoises, let index, let made = kept[index].value(for: inputs, facts: facts, slots: slots), !explains || made.tried != nil {
+            return (made.line, made.tried)
         }
-        let reads = FactSample(facts, slots: slots)
         var found: [String] = []
         var tried: [Explanation.Result]? = explains ? [] : nil
         let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found, tried: &tried)
         if let index { kept.remove(at: index) }
-        if found.isEmpty { kept.append(KeptLine(spec: spec, tone: tone, day: day, dayStart: dayStart, reads: reads, line: line, tried: tried)) }
+        if found.isEmpty { kept.append(KeptLine(reader, inputs: inputs, facts: facts, slots: slots, value: MadeLine(line: line, tried: tried))) }
         problems += found
         return (line, tried)
     }

@@ -18,6 +18,15 @@ public final class PreparedRuleset: Sendable {
     /// (no app run reads it: preparing a ruleset, once per launch, does not pay for it).
     func factReaders() -> FactReaders { FactReaders(ruleset: ruleset, schema: fullSchema, layout: layout, derived: derived) }
 
+    /// The fact slots a memoised part of an app run reads, sorted, each once: what its memo is
+    /// keyed by (`Memo`). A line's are its templates' (`RulesetDerived.lines`); the graph's
+    /// other readers are not memoised (the tables are evaluated at every run) and read none
+    /// here; a plan's depend on the profile (`ProfileDerived.planReads`).
+    func reads(of reader: FactReaders.Reader) -> [Int] {
+        guard case .line(let index) = reader, index >= 0, index < derived.lines.count else { return [] }
+        return derived.lines[index].reads
+    }
+
     /// The boxed notification type of this id, read in place (`Ruleset.notification` returns a
     /// copy of the rule, a retain of each of its fields). A walk of the few types: comparing a
     /// few short ids costs less than hashing one for the ruleset's index (ids are unique).

@@ -93,8 +93,8 @@ extension OperatorEngine {
     /// that the comparing switch finds it; returns how many lines were kept. Here, not on the
     /// engine: the app's type carries no hook for tests.
     mutating func spoilKeptLines() -> Int {
-        for index in memos.lines.indices { memos.lines[index].line?.text += " (spoiled)" }
-        return memos.lines.count { $0.line != nil }
+        for index in memos.lines.indices { memos.lines[index].value.line?.text += " (spoiled)" }
+        return memos.lines.count { $0.value.line != nil }
     }
 }
 

@@ -47,8 +47,8 @@ final class FactReaders: Sendable {
         add(.day, day)
         add(.routineJudgement, routineJudgement)
         add(.plan, plan)
-        // A line's slots as its memo reads them (`PreparedRuleset.reads(of:)`).
-        for index in derived.lines.indices { add(.line(index), derived.lines[index].reads) }
+        // A line's slots as its memo reads them (the same function, `RulesetDerived.reads(of:)`).
+        for index in derived.lines.indices { add(.line(index), derived.reads(of: .line(index))) }
         self.readers = readers
     }
 

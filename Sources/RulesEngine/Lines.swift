@@ -34,6 +34,8 @@ final class LastLines: Sendable {
 /// How one line was chosen: its surface's templates for `event`, what each one's condition
 /// evaluated to with `facts` (`tried`, the engine's trace), the user's tone and the day.
 struct LineDecision: Sendable {
+    /// The line's templates (`RulesetDerived.lines[spec]`), the ones `tried` traces.
+    var spec: Int
     var text: RenderedText
     var event: String
     var at: Date
@@ -111,8 +113,8 @@ struct LineChooser {
         var decisions: [LineDecision] = []
         func line(_ spec: Int?, event: String, facts: FactValues) -> RenderedText? {
             let (line, tried) = keptLine(spec, day: today, facts: facts, kept: &outcome.kept, problems: &problems)
-            if let line, let tried {
-                decisions.append(LineDecision(text: line, event: event, at: time, facts: facts, day: today, tone: tone, tried: tried))
+            if let spec, let line, let tried {
+                decisions.append(LineDecision(spec: spec, text: line, event: event, at: time, facts: facts, day: today, tone: tone, tried: tried))
             }
             return line
         }

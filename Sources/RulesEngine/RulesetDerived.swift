@@ -18,14 +18,9 @@ public final class PreparedRuleset: Sendable {
     /// (no app run reads it: preparing a ruleset, once per launch, does not pay for it).
     func factReaders() -> FactReaders { FactReaders(ruleset: ruleset, schema: fullSchema, layout: layout, derived: derived) }
 
-    /// The fact slots a memoised part of an app run reads, sorted, each once: what its memo is
-    /// keyed by (`Memo`). A line's are its templates' (`RulesetDerived.lines`); the graph's
-    /// other readers are not memoised (the tables are evaluated at every run) and read none
-    /// here; a plan's depend on the profile (`ProfileDerived.planReads`).
-    func reads(of reader: FactReaders.Reader) -> [Int] {
-        guard case .line(let index) = reader, index >= 0, index < derived.lines.count else { return [] }
-        return derived.lines[index].reads
-    }
+    /// The fact slots a memoised part of an app run reads (`RulesetDerived.reads(of:)`): what
+    /// its memo is keyed by (`Memo`), and what the facts graph `FactReaders` lists it under.
+    func reads(of reader: FactReaders.Reader) -> [Int] { derived.reads(of: reader) }
 
     /// The boxed notification type of this id, read in place (`Ruleset.notification` returns a
     /// copy of the rule, a retain of each of its fields). A walk of the few types: comparing a
@@ -139,6 +134,16 @@ final class RulesetDerived: Sendable {
 }
 
 extension RulesetDerived {
+    /// The fact slots a memoised part of an app run reads, sorted, each once: what its memo is
+    /// keyed by (`Memo`) and what the facts graph (`FactReaders`) lists it under. A line's are
+    /// its templates' (`lines`); the graph's other readers are not memoised (the tables are
+    /// evaluated at every run) and read none here; a plan's depend on the profile
+    /// (`ProfileDerived.planReads`).
+    func reads(of reader: FactReaders.Reader) -> [Int] {
+        guard case .line(let index) = reader, index >= 0, index < lines.count else { return [] }
+        return lines[index].reads
+    }
+
     /// Every fact a plan's expressions name: `at:`, `when:`, the notification texts and
     /// titles, the risk and route tables (evaluated at fire times) and the routine judgement
     /// (tomorrow's statuses).

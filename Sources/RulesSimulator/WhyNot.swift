@@ -114,14 +114,15 @@ package enum WhyNot {
     /// outcome and the entries it tried that could not be evaluated.
     struct Decided {
         var outcome: String
-        /// (label, why) of each entry tried that failed, in the table's order.
-        var failed: [(label: String, error: String)] = []
+        /// (position in the table, label, why) of each entry tried that failed, in the table's
+        /// order (the trace holds the entries tried, the table's first ones, in order).
+        var failed: [(position: Int, label: String, error: String)] = []
 
         /// From the decision's explanation (the engine's trace); "none" without one.
         init(_ explanation: Explanation?) {
             outcome = explanation?.outcome ?? "none"
-            for entry in explanation?.entries ?? [] {
-                if case .failed(let error) = entry.result { failed.append((entry.label, error)) }
+            for (position, entry) in (explanation?.entries ?? []).enumerated() {
+                if case .failed(let error) = entry.result { failed.append((position, entry.label, error)) }
             }
         }
 
@@ -130,10 +131,11 @@ package enum WhyNot {
             if case .string(let text)? = value { outcome = text } else { outcome = "none" }
         }
 
-        /// The failed entries up to `last` (a label among `labels`), as a clause of an answer
-        /// ("; entry light could not be evaluated (…) and counted as not matched"), or "".
-        func failures(through last: Int, labels: [String]) -> String {
-            let told = failed.filter { failure in labels.prefix(last + 1).contains(failure.label) }
+        /// The failed entries at positions up to `last` (by position: two entries may share a
+        /// label), as a clause of an answer ("; entry light could not be evaluated (…) and
+        /// counted as not matched"), or "".
+        func failures(through last: Int) -> String {
+            let told = failed.filter { $0.position <= last }
             let clauses = told.map { "entry \($0.label) could not be evaluated (\($0.error)) and counted as not matched" }
             return clauses.isEmpty ? "" : "; " + clauses.joined(separator: "; ")
         }
@@ -159,7 +161,7 @@ package enum WhyNot {
                 break
             }
         }
-        let failed = decided.failures(through: targetIndex, labels: entries.map(\.0))
+        let failed = decided.failures(through: targetIndex)
         if let best { return "would have been \(what) \(best) (it was \(decided.outcome))\(failed)" }
         return "no single fact change leads to \(what); the table chose \(decided.outcome)\(failed)"
     }

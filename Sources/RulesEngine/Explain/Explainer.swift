@@ -107,8 +107,9 @@ package struct Explainer: Sendable {
         var entries: [Explanation.Entry] = []
         var read: [String] = []
         let templates = prepared.ruleset.templates
-        let members =
-            prepared.derived.lineIndex[LineKey(surface: line.text.surface, event: line.event)].map { prepared.derived.lines[$0].templates } ?? []
+        // The templates the chooser tried, by the index it chose them with (no second lookup).
+        let lines = prepared.derived.lines
+        let members = lines.indices.contains(line.spec) ? lines[line.spec].templates : []
         for (index, traced) in zip(members, line.tried) {
             let template = templates[index]
             var result = traced

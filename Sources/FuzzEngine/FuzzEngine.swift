@@ -206,7 +206,7 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
         for _ in 0..<count {
             minute += bytes.next(300)
             let time = bytes.next(16) == 0 ? Date(timeIntervalSince1970: 1e19) : clock.instant(day: day, seconds: minute * 60)
-            compared(engine.run([hostileEvent(engine, &bytes)], now: time))
+            compared(Verification.compared.run(&engine, [hostileEvent(engine, &bytes)], now: time))
         }
     }
     func saved(_ engine: OperatorEngine) -> [UInt8] {
@@ -214,7 +214,6 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
         return [UInt8](data)
     }
     var engine = OperatorEngine(ruleset: ruleset, clock: clock)
-    engine.verification = .compared
     live(&engine, 1 + bytes.next(6))
     let original = saved(engine)
     let spans = JSONSpans.values(original)
@@ -232,10 +231,9 @@ private func hostileRun(_ ruleset: Ruleset, _ bytes: inout Bytes) {
         changed = JSONSpans.replacing(original, span, with: stateValues[bytes.next(stateValues.count)])
     }
     guard let state = EngineState.decode(Data(changed)).state, var restored = OperatorEngine(ruleset: ruleset, state: state) else { return }
-    restored.verification = .compared
     live(&restored, 1 + bytes.next(3))
     minute += 24 * 60
-    compared(restored.run([.appOpened(health: nil)], now: clock.instant(day: day, seconds: minute * 60)))
+    compared(Verification.compared.run(&restored, [.appOpened(health: nil)], now: clock.instant(day: day, seconds: minute * 60)))
     _ = saved(restored)
 }
 

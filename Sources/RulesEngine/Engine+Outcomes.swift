@@ -155,7 +155,7 @@ extension OperatorEngine {
     /// The device's new clock: the memos made with the old one go.
     mutating func apply(clock new: LocalClock) {
         clock = new
-        memos = EngineMemos()
+        memos = memos.emptied
     }
 
     /// The user's settings (one change of the profile, only when they differ).
@@ -203,7 +203,7 @@ extension OperatorEngine {
         prepared = PreparedRuleset(new)
         profileBox = ProfileBox(profile, prepared)
         // The memos were made under the old ruleset.
-        memos = EngineMemos()
+        memos = memos.emptied
         needsReconciliation = true
     }
 
@@ -223,6 +223,11 @@ extension OperatorEngine {
 
     mutating func problem(at time: Date, _ code: ProblemCode, _ message: String) {
         records.append(EngineRecord(at: time, kind: .problem(code: code, message: message)))
+    }
+
+    /// The memo layer's switch (`Verification`, a host's): whether memos may be read.
+    mutating func apply(memoReads reads: Bool) {
+        memos.reads = reads
     }
     /// A delivery: the request leaves the plan and counts for today's cap and cooldowns.
     mutating func deliver(_ request: ScheduledNotification, staleCondition: Bool) {

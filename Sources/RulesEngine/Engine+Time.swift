@@ -12,10 +12,6 @@ extension OperatorEngine {
     /// the notification center).
     @discardableResult
     mutating func advance(to time: Date, truth: ((Date) -> HealthReading?)? = nil, presumingDeliveries: Bool = true) -> [EngineRecord] {
-        verified(at: time) { $0.advanceStep(to: time, truth: truth, presumingDeliveries: presumingDeliveries) }
-    }
-
-    private mutating func advanceStep(to time: Date, truth: ((Date) -> HealthReading?)?, presumingDeliveries: Bool) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         reconcileIfNeeded(at: time)
@@ -52,12 +48,11 @@ extension OperatorEngine {
 
     /// Opens the logical day of `time` when no day is open yet (before the first event
     /// ever), so that a day without any app run still closes and is judged.
-    package mutating func openDay(at time: Date) {
-        _ = verified(at: time) { engine in
-            engine.beginStep()
-            if !engine.refusesTimeOutOfRange(time), engine.day == nil { engine.openDay(for: time) }
-            return engine.records
-        }
+    @discardableResult
+    package mutating func openDay(at time: Date) -> [EngineRecord] {
+        beginStep()
+        if !refusesTimeOutOfRange(time), day == nil { openDay(for: time) }
+        return records
     }
 
     /// Starts the day of `time` if no day is open (first event ever, or after a close).

@@ -94,8 +94,8 @@ public struct OperatorEngine: Sendable {
     var decisions = Decisions()
 
     var records: [EngineRecord] = []
-    /// What an app run keeps from earlier ones (see `EngineMemos`).
-    var memos = EngineMemos()
+    /// What an app run keeps from earlier ones (see `MemoLayer`).
+    var memos = MemoLayer()
     /// Which records the engine returns (every decision is made either way).
     public var recordsKept = RecordsKept.all
     /// Whether the steps keep what they decided to be explained (`decisions`): the tables'
@@ -103,11 +103,9 @@ public struct OperatorEngine: Sendable {
     /// day's close. Off by default — the app and populations pay nothing for explanations;
     /// the simulator, `rules explain` and `rules test` turn it on. Nothing else changes.
     public var explains = false
-    /// The verification switch (see `Verification`): memos kept (the default), everything
-    /// recomputed, or both and compared.
-    public var verification = Verification.memoised
-    /// Whether an app run may read what an earlier one kept.
-    var memoises: Bool { verification != .recomputed }
+    /// Whether an app run may read what an earlier one kept (the memo layer's switch, which
+    /// a host sets through `Verification`; the app's engines always read).
+    var memoises: Bool { memos.reads }
 
     /// A fresh engine: nothing logged, the ruleset's defaults (or `profile`), in `clock`'s zone.
     public init(ruleset: Ruleset, clock: LocalClock, profile: OperatorProfile? = nil) {
@@ -184,7 +182,7 @@ public struct OperatorEngine: Sendable {
     /// simulation that keeps one per expectation does not keep every cache of every moment.
     public var forReading: OperatorEngine {
         var copy = self
-        copy.memos = EngineMemos(reading: memos.reading)
+        copy.memos = MemoLayer(reading: memos.reading, reads: memos.reads)
         copy.records = []
         return copy
     }
@@ -240,23 +238,6 @@ public struct OperatorEngine: Sendable {
     /// refused with a `problem` record and changes nothing.
     @discardableResult
     mutating func handle(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
-        verified(at: time) { $0.step(event, at: time) }
-    }
-
-    /// Runs one step (`handle`, `advance`, `openDay`) as the verification switch says: with
-    /// `compared`, once more on a copy with everything recomputed, and reports a difference.
-    mutating func verified(at time: Date, _ step: (inout OperatorEngine) -> [EngineRecord]) -> [EngineRecord] {
-        guard verification == .compared else { return step(&self) }
-        var shadow = self
-        shadow.verification = .recomputed
-        let expected = step(&shadow)
-        let got = step(&self)
-        guard let difference = MemoComparison.difference(kept: self, got, recomputed: shadow, expected) else { return got }
-        problem(at: LocalClock.bounded(time), .memoMismatch, "kept memos changed what the step decided: \(difference)")
-        return records
-    }
-
-    private mutating func step(_ event: EngineEvent, at time: Date) -> [EngineRecord] {
         beginStep()
         if refusesTimeOutOfRange(time) { return records }
         if let last = lastRunAt, time < last {
@@ -326,11 +307,13 @@ public struct OperatorEngine: Sendable {
 
 }
 
-/// What an app run may keep from earlier ones instead of working it out again. Every memo is
-/// keyed by all it was made from (see each type), so keeping it never changes a record; none
-/// is saved (a restored engine starts without them), all go at once when the clock's zone or
-/// the ruleset changes, and with `memoises` off none is read (the verification switch).
-struct EngineMemos: Sendable {
+/// The memo layer: what an app run may keep from earlier ones instead of working it out
+/// again, and the switch that says whether it may be read. Every memo is keyed by all it was
+/// made from (see each type), so keeping it never changes a record; none is saved (a restored
+/// engine starts without them), all go at once when the clock's zone or the ruleset changes
+/// (the switch stays), and a layer that does not read never gives one back: every step
+/// works everything out again (`Verification.recomputed`, set by a host, never by the app).
+struct MemoLayer: Sendable {
     /// What plans keep for the next ones (`PlanMemos`): the last plan, tomorrow's, the ids.
     var planning = PlanMemos()
     /// Lines of earlier runs by surface and event, with the facts they read (`KeptLine`).
@@ -338,4 +321,9 @@ struct EngineMemos: Sendable {
     /// The last app run's reading and what it was read under, for the day's close
     /// (`KeptReading`) and `currentFacts()`.
     var reading: KeptReading?
+    /// Whether the memos above may be read (they are kept either way).
+    var reads = true
+
+    /// The layer emptied, its switch as it was.
+    var emptied: MemoLayer { MemoLayer(reads: reads) }
 }

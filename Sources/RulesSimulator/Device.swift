@@ -12,12 +12,15 @@ struct Device {
 
     /// Pending requests, soonest first (then by id).
     private(set) var pending: [ScheduledNotification] = []
+    /// The host's switch the app runs of deliveries go through (`Verification`).
+    var verification = Verification.memoised
 
     /// A device with nothing pending.
     init() {}
 
     /// A device holding what a saved state says the app scheduled (a resumed run).
-    init(pending: [ScheduledNotification]) {
+    init(pending: [ScheduledNotification], verification: Verification = .memoised) {
+        self.verification = verification
         self.pending = Array(pending.sorted { ($0.scheduledAt, $0.id) < ($1.scheduledAt, $1.id) }.prefix(Self.maxPending))
     }
 
@@ -48,15 +51,16 @@ struct Device {
     ) -> [EngineRecord] {
         var records: [EngineRecord] = []
         while let next = pending.first, next.scheduledAt <= time {
-            records += engine.records(of: [], now: next.scheduledAt, presumingDeliveries: false)
+            records += verification.run(&engine, [], now: next.scheduledAt, presumingDeliveries: false).records
             pending.removeFirst()
             let condition = engine.conditionAtFire(of: next, truth: truth(next.scheduledAt))
             // A condition that could not be evaluated is a problem of the ruleset's, told.
             records += condition.problems.map { EngineRecord(at: next.scheduledAt, kind: .problem(code: .evaluation, message: $0)) }
-            records += engine.records(of: [.notificationDelivered(id: next.id, staleCondition: !condition.holds)], now: next.scheduledAt)
+            let delivered = EngineEvent.notificationDelivered(id: next.id, staleCondition: !condition.holds)
+            records += verification.run(&engine, [delivered], now: next.scheduledAt).records
             after(&engine)
         }
-        records += engine.records(of: [], now: time, presumingDeliveries: false)
+        records += verification.run(&engine, [], now: time, presumingDeliveries: false).records
         apply(records)
         return records
     }

@@ -54,7 +54,7 @@ struct SimulationDriver<Sink: RecordSink> {
         }
         restorer = Restorer(options: options, prepared: ready)
         restorer.configure(&engine)
-        device = Device(pending: engine.pending)
+        device = Device(pending: engine.pending, verification: options.verification)
         carried = engine.profile.settings.merging(scenario.settings) { _, top in top }
     }
 
@@ -88,7 +88,15 @@ struct SimulationDriver<Sink: RecordSink> {
         dayEnd = dayClock.instant(day: day.date + 1, seconds: start)
         answers.removeAll()
         // A day without any event still opens (and so closes and is judged).
-        if engine.currentDay == nil { engine.openDay(at: dayClock.instant(day: day.date, seconds: start)) }
+        if engine.currentDay == nil {
+            let open = dayClock.instant(day: day.date, seconds: start)
+            // Opening records nothing of its own; a difference the switch found is told.
+            for record in options.verification.step(&engine, at: open, { $0.openDay(at: open) }) {
+                if case .problem(.memoMismatch, let message) = record.kind {
+                    problems.append((Origin(file: scenario.file, location: .fileStart), message))
+                }
+            }
+        }
         let truth = Simulation.truth(day, engine: engine, ruleset: ruleset)
         let looks = Looks(day, clock: dayClock, dayStart: start)
         for (eventIndex, event) in day.events.enumerated() {
@@ -143,7 +151,7 @@ struct SimulationDriver<Sink: RecordSink> {
         // skips happens the gap later).
         let position = logical(of: clock.local(time).seconds, dayStart: start)
         let reading = day.health.reading(at: position, dayStart: start)
-        let output = engine.records(of: [Simulation.engineEvent(event.kind, reading: reading)], now: time)
+        let output = options.verification.run(&engine, [Simulation.engineEvent(event.kind, reading: reading)], now: time).records
         for record in output {
             if case .problem(let code, let message) = record.kind {
                 guard code == .notDelivered, case .notification(let id, _) = event.kind else {
@@ -221,7 +229,7 @@ struct SimulationDriver<Sink: RecordSink> {
                 case .check(let routine, let item): event = .check(routine: routine, item: item)
                 case .settings(let values): event = .settings(values)
                 }
-                let response = engine.records(of: [event], now: answer.time)
+                let response = options.verification.run(&engine, [event], now: answer.time).records
                 // A setting the user changed stays changed on the days after, as a scenario's does.
                 if case .settings(let values) = answer.event {
                     for (key, value) in values where engine.profile.settings[key] == value { carried[key] = value }
@@ -331,21 +339,18 @@ struct Restorer {
     let restoresEachEvent: Bool
     let prepared: PreparedRuleset
     let recordsKept: RecordsKept
-    let verification: Verification
     let explains: Bool
 
     init(options: SimulationOptions, prepared: PreparedRuleset) {
         restoresEachEvent = options.restoreEachEvent
         self.prepared = prepared
         recordsKept = options.recordsKept
-        verification = options.verification
         explains = options.explains
     }
 
     /// The run's switches on `engine`.
     func configure(_ engine: inout OperatorEngine) {
         engine.recordsKept = recordsKept
-        engine.verification = verification
         engine.explains = explains
     }
 

@@ -55,7 +55,6 @@ struct EngineDays {
         let clock = try #require(LocalClock(identifier: zone), sourceLocation: sourceLocation)
         var engine = OperatorEngine(ruleset: ruleset, clock: clock)
         engine.explains = explains
-        engine.verification = verification
         if let routines { engine.useRoutines(routines) }
         engine.useSettings(settings)
         let dayStart = engine.profile.dayStart(ruleset)
@@ -66,17 +65,21 @@ struct EngineDays {
             let day = try #require(DateFormat.days(moment.date), "date \(moment.date)", sourceLocation: sourceLocation)
             let seconds = try #require(Self.seconds(moment.time), "time \(moment.time)", sourceLocation: sourceLocation)
             func step(_ events: [EngineEvent], at now: Date) throws {
-                records += engine.run(events, now: now).records
+                records += verification.run(&engine, events, now: now).records
                 guard restoring else { return }
                 let saved = try JSONDecoder().decode(EngineState.self, from: JSONEncoder().encode(engine.state))
                 engine = try #require(OperatorEngine(ruleset: ruleset, state: saved), sourceLocation: sourceLocation)
                 engine.explains = explains
-                engine.verification = verification
             }
             if day != lastDay {
                 // A new date opens at its start: the days between close on the way.
                 try step([], at: clock.instant(day: day, seconds: dayStart))
-                engine.openDay(at: clock.instant(day: day, seconds: dayStart))
+                let open = clock.instant(day: day, seconds: dayStart)
+                // Opening records nothing of its own; a difference the switch found is kept.
+                records += verification.step(&engine, at: open) { $0.openDay(at: open) }.filter {
+                    if case .problem(.memoMismatch, _) = $0.kind { return true }
+                    return false
+                }
                 lastDay = day
             }
             let now = clock.instant(logicalDay: day, seconds: seconds, dayStart: dayStart)
@@ -86,7 +89,10 @@ struct EngineDays {
                 states.append(Lived.State(route: engine.routeState?.route, snapshot: engine.snapshot, facts: engine.currentFacts()))
             }
         }
-        if let lastDay { records += engine.run([], now: engine.clock.instant(day: lastDay + 1, seconds: engine.profile.dayStart(ruleset))).records }
+        if let lastDay {
+            let after = engine.clock.instant(day: lastDay + 1, seconds: engine.profile.dayStart(ruleset))
+            records += verification.run(&engine, [], now: after).records
+        }
         return Lived(records: records, states: states, engine: engine, clock: clock)
     }
 

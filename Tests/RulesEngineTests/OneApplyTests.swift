@@ -9,7 +9,7 @@ struct OneApplyTests {
     /// The engine's stored properties (and `profile`, whose setter stores).
     static let state = [
         "prepared", "clock", "profile", "storedProfile", "profileBox", "day", "lastPermissions", "stateRulesetSHA256", "needsReconciliation",
-        "settingsFittedAtStart", "pending", "refused", "delivered", "decisions", "records", "memos", "recordsKept", "explains", "verification",
+        "settingsFittedAtStart", "pending", "refused", "delivered", "decisions", "records", "memos", "recordsKept", "explains",
     ]
     static let mutators = [
         "append", "removeAll", "remove", "insert", "take", "dropSnapshot", "removeLogs", "updateLogs", "appendLog", "forgetEarned", "earn",
@@ -79,7 +79,7 @@ struct OneApplyTests {
                 day?.logs[3].value = 2
                 records.append(record)
                 swap(&pending, &other)
-                self.memos = EngineMemos()
+                self.memos = MemoLayer()
                 let copy = day
                 var records = [EngineRecord]()
                 if day == nil { note(at: time, .x) }

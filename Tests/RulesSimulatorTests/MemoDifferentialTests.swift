@@ -112,10 +112,9 @@ extension OperatorEngine {
         func at(_ hour: Int) -> Date { clock.instant(day: day, seconds: hour * 3600) }
         for verification in [Verification.memoised, .compared] {
             var engine = OperatorEngine(ruleset: Shipped.ruleset, clock: clock)
-            engine.verification = verification
-            _ = engine.run([.appOpened(health: nil)], now: at(8))
+            _ = verification.run(&engine, [.appOpened(health: nil)], now: at(8))
             #expect(engine.spoilKeptLines() > 0, "the first run kept its lines")
-            let records = engine.run([.appOpened(health: nil)], now: at(8)).records
+            let records = verification.run(&engine, [.appOpened(health: nil)], now: at(8)).records
             let mismatches = records.filter(Self.isMismatch)
             if verification == .compared {
                 #expect(mismatches.count == 1)

@@ -51,7 +51,7 @@ struct Plan {
     var memos: PlanMemos
 }
 
-/// What plans keep for the next ones (`EngineMemos.planning`).
+/// What plans keep for the next ones (`MemoLayer.planning`).
 struct PlanMemos: Sendable {
     /// Tomorrow's gated candidates, made for this profile and these permissions
     /// (`TomorrowPlan`).

@@ -44,18 +44,17 @@ extension OperatorEngine {
     }
 }
 
-/// An app run's reading, kept for the day's close: until the next app run the day changes
-/// only by deliveries (`notifications.sent_today`), so the close — which reads the day as
-/// of the last run — takes this reading with `event` back to `home` and the deliveries
-/// counted anew, unless what a reading reads of the profile or the known permissions
-/// changed since.
-struct KeptReading {
+/// An app run's reading, kept for the day's close as a memo (`Memo`) of its inputs alone:
+/// until the next app run the day changes only by deliveries (`notifications.sent_today`),
+/// so the close — which reads the day as of the last run — takes this reading with `event`
+/// back to `home` and the deliveries counted anew, unless the day, what a reading reads of
+/// the profile or the known permissions changed since.
+typealias KeptReading = Memo<ReadingInputs, DayReading>
+
+/// What a reading of the day is made from besides the day's own state: the logical day,
+/// what it reads of the profile (`ReadingProfile`) and the permissions last known.
+struct ReadingInputs: Equatable, Sendable {
     var day: Int
-    /// What the profile gave the reading (compared at the close by what a reading reads of
-    /// it, `ProfileBox.readsSame`: nothing bumped by hand). The box, not a copy of the profile:
-    /// a copy was made at every app run, and the next change of an ignore count then copied
-    /// the profile's dictionaries it shared.
-    var profile: ProfileBox
+    var profile: ReadingProfile
     var permissions: KnownPermissions
-    var reading: DayReading
 }

@@ -28,7 +28,8 @@ extension OperatorEngine {
             reading.facts.patch(layout.event, .string(event))
         }
         guard let today = currentDay else { return }
-        memos.reading = KeptReading(day: today, profile: profileBox, permissions: lastPermissions, reading: reading)
+        let inputs = ReadingInputs(day: today, profile: ReadingProfile(profileBox.value), permissions: lastPermissions)
+        memos.reading = KeptReading(inputs: inputs, value: reading)
     }
 
     /// A day's close (`Judgement.close`): its problems and record, streak and XP carried on in

@@ -89,11 +89,10 @@ extension OperatorEngine {
 
     /// The day as the app knew it at its last run, which its close reads.
     private func closingReading(_ current: DayState) -> DayReading {
-        if memoises, let kept = memos.reading, kept.day == current.day, current.lastRun != nil, kept.profile.readsSame(as: profileBox),
-            kept.permissions == lastPermissions
-        {
+        let inputs = ReadingInputs(day: current.day, profile: ReadingProfile(profileBox.value), permissions: lastPermissions)
+        if memoises, current.lastRun != nil, let kept = memos.reading?.value(for: inputs) {
             // What the last run read (see `KeptReading`), as a fresh reading would give it.
-            var last = kept.reading
+            var last = kept
             last.facts.patch(layout.event, cell: EnumCells.home)
             last.facts.patch(layout.sentToday, cell: .int(current.deliveries.count))
             return last

@@ -21,8 +21,8 @@ final class FactReaders: Sendable {
     /// What the risk and route tables read (`RulesetDerived.reads`): slots whose value
     /// matters and facts read only against constants, whose side of each constant matters
     /// (`now >= 21:00` changes the table's answer at 21:00, not every minute).
-    let risk: PlanReads
-    let route: PlanReads
+    let risk: FactReads
+    let route: FactReads
     /// The slots the day table and routine judgement read (sorted, each once).
     let day: [Int]
     let routineJudgement: [Int]
@@ -42,13 +42,13 @@ final class FactReaders: Sendable {
         func add(_ reader: Reader, _ slots: [Int]) {
             for slot in slots where slot >= 0 && slot < readers.count { readers[slot].append(reader) }
         }
-        add(.risk, risk.slots + risk.bands.map(\.slot))
-        add(.route, route.slots + route.bands.map(\.slot))
+        add(.risk, risk.allSlots)
+        add(.route, route.allSlots)
         add(.day, day)
         add(.routineJudgement, routineJudgement)
         add(.plan, plan)
         // A line's slots as its memo reads them (the same function, `RulesetDerived.reads(of:)`).
-        for index in derived.lines.indices { add(.line(index), derived.reads(of: .line(index))) }
+        for index in derived.lines.indices { add(.line(index), derived.reads(of: .line(index)).allSlots) }
         self.readers = readers
     }
 

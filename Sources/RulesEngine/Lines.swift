@@ -170,18 +170,22 @@ struct LineChooser {
         // No template answers this surface and event: no line.
         guard let spec, spec < derived.lines.count else { return (nil, nil) }
         let reader = FactReaders.Reader.line(spec)
-        let slots = prepared.reads(of: reader)
+        let reads = prepared.reads(of: reader)
         let inputs = LineInputs(tone: tone, day: day, dayStart: dayStart)
         let index = kept.firstIndex { $0.reader == reader }
         // A line kept without its trace is made again when the engine explains.
-        if memoises, let index, let made = kept[index].value(for: inputs, facts: facts, slots: slots), !explains || made.tried != nil {
+        if memoises, let index, let made = kept[index].value(for: inputs, facts: facts, reads: reads, dayStart: dayStart),
+            !explains || made.tried != nil
+        {
             return (made.line, made.tried)
         }
         var found: [String] = []
         var tried: [Explanation.Result]? = explains ? [] : nil
         let line = renderer.line(derived.lines[spec], tone: tone, day: day, facts: facts, problems: &found, tried: &tried)
         if let index { kept.remove(at: index) }
-        if found.isEmpty { kept.append(KeptLine(reader, inputs: inputs, facts: facts, slots: slots, value: MadeLine(line: line, tried: tried))) }
+        if found.isEmpty {
+            kept.append(KeptLine(reader, inputs: inputs, facts: facts, reads: reads, dayStart: dayStart, value: MadeLine(line: line, tried: tried)))
+        }
         problems += found
         return (line, tried)
     }

@@ -225,7 +225,7 @@ public struct OperatorEngine: Sendable {
 
     /// The facts of the current day as of the last app run (its `now`), nil before any.
     public func currentFacts() -> FactValues? {
-        if let facts = memos.reading?.reading.facts { return facts }
+        if let facts = memos.reading?.value.facts { return facts }
         guard let day, let lastRun = day.lastRun else { return nil }
         var facts = reader.read(
             day, route: day.route.route, risk: day.risk ?? .low, now: clock.timeOfDay(lastRun, inLogicalDay: day.day, dayStart: dayStart)
@@ -308,8 +308,9 @@ public struct OperatorEngine: Sendable {
 }
 
 /// The memo layer: what an app run may keep from earlier ones instead of working it out
-/// again, and the switch that says whether it may be read. Every memo is keyed by all it was
-/// made from (see each type), so keeping it never changes a record; none is saved (a restored
+/// again, and the switch that says whether it may be read. Every memo is a `Memo`, keyed by
+/// all it was made from — its inputs compared whole and what it read of the run's facts —
+/// so keeping it never changes a record; none is saved (a restored
 /// engine starts without them), all go at once when the clock's zone or the ruleset changes
 /// (the switch stays), and a layer that does not read never gives one back: every step
 /// works everything out again (`Verification.recomputed`, set by a host, never by the app).

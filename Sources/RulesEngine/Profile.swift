@@ -127,21 +127,30 @@ final class ProfileBox: Sendable {
         self.init(ProfileDerived(profile: profile, ruleset: prepared.ruleset, layout: prepared.layout, derived: prepared.derived))
     }
 
-    /// Whether a reading made with `other` reads the same of the profile as one made with
-    /// this box: the routines on, the cells every reading starts from, the settings boxed for
-    /// them and the day start (`DayReader` reads nothing else of it).
-    func readsSame(as other: ProfileBox) -> Bool {
-        if self === other { return true }
-        return value.dayStart == other.value.dayStart && value.enabled == other.value.enabled
-            && PlanInputs.sameCells(value.baseCells, other.value.baseCells) && value.boxedSettings == other.value.boxedSettings
-    }
-
     /// A new box with `change` made to a copy of the value (this one stays as it is: engines
     /// that share it are not changed).
     func changed(_ change: (inout ProfileDerived) -> Void) -> ProfileBox {
         var value = value
         change(&value)
         return ProfileBox(value)
+    }
+}
+
+/// What a reading of the day reads of the profile (`DayReader` reads nothing else of it):
+/// the day start, the routines on, the cells every reading starts from and the settings
+/// boxed for them. The arrays are the profile's own (shared, not copied).
+struct ReadingProfile: Equatable, Sendable {
+    let dayStart: Int
+    let enabled: [Bool]
+    let baseCells: [FactCell]
+    let boxedSettings: [Value]
+
+    init(_ profile: ProfileDerived) {
+        (dayStart, enabled, baseCells, boxedSettings) = (profile.dayStart, profile.enabled, profile.baseCells, profile.boxedSettings)
+    }
+
+    static func == (a: ReadingProfile, b: ReadingProfile) -> Bool {
+        a.dayStart == b.dayStart && a.enabled == b.enabled && PlanInputs.sameCells(a.baseCells, b.baseCells) && a.boxedSettings == b.boxedSettings
     }
 }
 
@@ -169,7 +178,7 @@ struct ProfileDerived: Sendable {
     let tone: String?
     /// The facts a plan reads (see `PlanMemo`): per-routine candidates only exist for a
     /// user with reminders.
-    let planReads: PlanReads
+    let planReads: FactReads
     /// Per routine (ruleset order): whether the user has it on.
     let enabled: [Bool]
     /// Per routine (ruleset order): the user's reminder time, if any (`settings.reminders`).

@@ -18,9 +18,9 @@ public final class PreparedRuleset: Sendable {
     /// (no app run reads it: preparing a ruleset, once per launch, does not pay for it).
     func factReaders() -> FactReaders { FactReaders(ruleset: ruleset, schema: fullSchema, layout: layout, derived: derived) }
 
-    /// The fact slots a memoised part of an app run reads (`RulesetDerived.reads(of:)`): what
-    /// its memo is keyed by (`Memo`), and what the facts graph `FactReaders` lists it under.
-    func reads(of reader: FactReaders.Reader) -> [Int] { derived.reads(of: reader) }
+    /// What a memoised part of an app run reads of the facts (`RulesetDerived.reads(of:)`):
+    /// what its memo is keyed by (`Memo`), and what the facts graph `FactReaders` lists it under.
+    func reads(of reader: FactReaders.Reader) -> FactReads { derived.reads(of: reader) }
 
     /// The boxed notification type of this id, read in place (`Ruleset.notification` returns a
     /// copy of the rule, a retain of each of its fields). A walk of the few types: comparing a
@@ -82,8 +82,8 @@ final class RulesetDerived: Sendable {
     /// The fact slots a plan reads from an app run's facts (see `PlanMemo`), without and
     /// with per-routine candidates (only a user with reminders has any): those whose value
     /// matters, and those that matter only through comparisons with constants.
-    let planReads: PlanReads
-    let planReadsWithRoutines: PlanReads
+    let planReads: FactReads
+    let planReadsWithRoutines: FactReads
 
     init(ruleset: Ruleset, schema: FactSchema) {
         let planned = RecoveryTexts.plannedRecoveryItems(ruleset)
@@ -109,9 +109,10 @@ final class RulesetDerived: Sendable {
             }
         }
         lines = keys.indices.map { line in
-            let reads = Array(Set(members[line].flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
+            let slots = Array(Set(members[line].flatMap { ruleset.templates[$0].factsRead }.compactMap { schema.fact(named: $0)?.slot })).sorted()
             return LineSpec(
-                key: keys[line], templates: members[line], reads: reads, fallback: ruleset.surface(keys[line].surface)?.fallback ?? "",
+                key: keys[line], templates: members[line], reads: FactReads(slots: slots, bands: []),
+                fallback: ruleset.surface(keys[line].surface)?.fallback ?? "",
                 canReportProblem: members[line].contains { TemplateRenderer.canFailOnValues(ruleset.templates[$0]) })
         }
         self.lineIndex = lineIndex
@@ -134,13 +135,13 @@ final class RulesetDerived: Sendable {
 }
 
 extension RulesetDerived {
-    /// The fact slots a memoised part of an app run reads, sorted, each once: what its memo is
-    /// keyed by (`Memo`) and what the facts graph (`FactReaders`) lists it under. A line's are
-    /// its templates' (`lines`); the graph's other readers are not memoised (the tables are
+    /// What a memoised part of an app run reads of the facts: what its memo is keyed by
+    /// (`Memo`) and what the facts graph (`FactReaders`) lists it under. A line's are its
+    /// templates' slots (`lines`); the graph's other readers are not memoised (the tables are
     /// evaluated at every run) and read none here; a plan's depend on the profile
     /// (`ProfileDerived.planReads`).
-    func reads(of reader: FactReaders.Reader) -> [Int] {
-        guard case .line(let index) = reader, index >= 0, index < lines.count else { return [] }
+    func reads(of reader: FactReaders.Reader) -> FactReads {
+        guard case .line(let index) = reader, index >= 0, index < lines.count else { return .nothing }
         return lines[index].reads
     }
 
@@ -166,7 +167,7 @@ extension RulesetDerived {
     /// evaluates) is banded: the plan depends on which side of each constant it is on, so
     /// `completion_rate` going from 0.3 to 0.4 keeps a plan whose conditions compare it with
     /// 0.5 and 0.6. Any other read (a placeholder, arithmetic) makes its value matter.
-    static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> PlanReads {
+    static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> FactReads {
         var names: [String] = []
         var atFire: [String] = []
         var trees: [TypedNode] = []
@@ -201,7 +202,7 @@ extension RulesetDerived {
     /// comparisons with constants (in every one of them) is banded — what matters is which
     /// side of each constant it is on; any other read (a placeholder, arithmetic), or a name
     /// in `exact`, makes its value matter.
-    static func reads(_ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = []) -> PlanReads {
+    static func reads(_ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = []) -> FactReads {
         var reads: [Int] = []
         var bands: [PlanBand] = []
         for name in Set(names).sorted() {
@@ -232,7 +233,7 @@ extension RulesetDerived {
                 reads.append(slot)
             }
         }
-        return PlanReads(slots: reads.sorted(), bands: bands.sorted { $0.slot < $1.slot })
+        return FactReads(slots: reads.sorted(), bands: bands.sorted { $0.slot < $1.slot })
     }
 }
 
@@ -243,10 +244,17 @@ struct RecoveryItemText: Sendable {
     let text: String
 }
 
-/// What a plan reads from an app run's facts: slots whose value matters, and bands.
-struct PlanReads: Sendable {
+/// What a part of an app run reads of its facts (a plan, a line, a table): slots whose value
+/// matters, and bands — facts read only against constants, whose side of each matters.
+struct FactReads: Sendable {
     var slots: [Int]
     var bands: [PlanBand]
+
+    /// Nothing read.
+    static let nothing = FactReads(slots: [], bands: [])
+
+    /// Every slot read, either way (as the facts graph lists them).
+    var allSlots: [Int] { slots + bands.map(\.slot) }
 
     /// The side of each band's constants the facts are on, band after band.
     /// (Bands and checks by index: each one copied out of its array retained its threshold's
@@ -335,14 +343,15 @@ struct LineKey: Hashable, Sendable {
 final class LineSpec: Sendable {
     let key: LineKey
     let templates: [Int]
-    let reads: [Int]
+    /// The slots its templates read (every value matters: no bands).
+    let reads: FactReads
     let fallback: String
     /// Whether choosing the line can report a problem: a template's `when` or placeholder
     /// that some values make fail (`CompiledExpression.canFailOnValues`). When none can, an
     /// engine that keeps only decisions need not choose it.
     let canReportProblem: Bool
 
-    init(key: LineKey, templates: [Int], reads: [Int], fallback: String, canReportProblem: Bool) {
+    init(key: LineKey, templates: [Int], reads: FactReads, fallback: String, canReportProblem: Bool) {
         self.key = key
         self.templates = templates
         self.reads = reads

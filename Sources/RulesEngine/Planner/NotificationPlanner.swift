@@ -54,10 +54,10 @@ struct Plan {
 /// What plans keep for the next ones (`MemoLayer.planning`).
 struct PlanMemos: Sendable {
     /// Tomorrow's gated candidates, made for this profile and these permissions
-    /// (`TomorrowPlan`).
-    var tomorrowPlan: TomorrowPlan?
-    /// What the last plan was made from and the soonest fire time among its candidates
-    /// (`KeptPlan`, `PlanMemo`); nil when the next run must plan anew.
+    /// (`KeptTomorrow`).
+    var tomorrowPlan: KeptTomorrow?
+    /// The last plan with what it was made from (`KeptPlan`: `PlanMemo` and the facts it
+    /// read); nil when the next run must plan anew.
     var plan: KeptPlan?
     /// Request ids of today's and tomorrow's candidates (`CandidateIDs`).
     var candidateIDs: [CandidateIDs] = []
@@ -151,8 +151,8 @@ struct NotificationPlanner {
             draft.reported
             ? nil
             : KeptPlan(
-                inputs: inputs, reads: FactSample(reading.facts, slots: reads.slots), sides: reads.sides(of: reading.facts, dayStart: dayStart),
-                nextFire: draft.nextFire, planned: draft.planned, fires: deliveries)
+                .plan, inputs: inputs, facts: reading.facts, reads: reads, dayStart: dayStart,
+                value: PlanKept(nextFire: draft.nextFire, planned: draft.planned, fires: deliveries))
         return Plan(pending: accepted, refused: draft.refusals, records: draft.records, planned: explains ? draft.planned : nil, memos: memos)
     }
 
@@ -161,15 +161,12 @@ struct NotificationPlanner {
     private func kept(_ kept: KeptPlan, _ memo: PlanMemo, _ input: PlanInput) -> Plan? {
         let (reading, time, reads) = (input.reading, input.time, profile.planReads)
         var memos = input.memos
-        if kept.inputs == memo, time < kept.nextFire {
-            guard kept.reads.matches(reading.facts, slots: reads.slots), reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart) else {
-                return nil
-            }
-            let planned = explains ? keptCandidates(kept.planned, at: time, today: reading) : nil
+        if kept.inputs == memo, time < kept.value.nextFire {
+            guard let value = kept.value(for: memo, facts: reading.facts, reads: reads, dayStart: dayStart) else { return nil }
+            let planned = explains ? keptCandidates(value.planned, at: time, today: reading) : nil
             return Plan(pending: input.pending, refused: input.refused, planned: planned, memos: memos)
         }
-        guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered),
-            kept.reads.matches(reading.facts, slots: reads.slots), reads.sidesMatch(kept.sides, reading.facts, dayStart: dayStart)
+        guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered), kept.read(reading.facts, reads, dayStart: dayStart)
         else { return nil }
         memos.plan = rest
         return Plan(pending: input.pending, refused: input.refused, planned: nil, memos: memos)
@@ -191,8 +188,8 @@ struct NotificationPlanner {
         let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
         let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
         let tomorrowNow = derived.tomorrowReadsNow ? now : nil
-        if memoises, !deferredIntoTomorrow, let cached = memos.tomorrowPlan, cached.planInputs == profile.planInputs, cached.explained == explains,
-            cached.permissions == permissions, cached.now == tomorrowNow,
+        let inputs = TomorrowInputs(planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, explained: explains)
+        if memoises, !deferredIntoTomorrow, let cached = memos.tomorrowPlan?.value(for: inputs),
             let plan = cached.day == current.day + 1 ? cached : movesToNextDay(cached, today: current.day), !touchesToday(plan.fires)
         {
             for fire in plan.fires { draft.nextFire = Swift.min(draft.nextFire, fire.at) }
@@ -203,7 +200,7 @@ struct NotificationPlanner {
                 copy.at = time
                 return copy
             }
-            if plan !== cached { memos.tomorrowPlan = plan }
+            if plan !== cached { memos.tomorrowPlan?.value = plan }
             return
         }
         let tomorrow = DayState(day: current.day + 1)
@@ -224,10 +221,11 @@ struct NotificationPlanner {
         memos.tomorrowPlan =
             touchesToday(fires) || deferredIntoTomorrow || reported
             ? nil
-            : TomorrowPlan(
-                day: current.day + 1, planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, fires: fires,
-                accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
-                planned: Array(draft.planned[before.2...]), explained: explains)
+            : KeptTomorrow(
+                inputs: inputs,
+                value: TomorrowPlan(
+                    day: current.day + 1, fires: fires, accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
+                    planned: Array(draft.planned[before.2...])))
     }
 
     /// The latest request or delivery of each category today: a short list (a day has a few
@@ -251,7 +249,8 @@ struct NotificationPlanner {
     /// when nothing a plan reads tells the days apart: no date fact, and no type weakened to
     /// every other day (its parity moves with the day). Nil otherwise.
     private func movesToNextDay(_ cached: TomorrowPlan, today: Int) -> TomorrowPlan? {
-        guard cached.day == today, derived.tomorrowReadsNoDate else { return nil }
+        // A plan kept to be explained is not moved: its candidates' gates were seen on its own day.
+        guard cached.day == today, !explains, derived.tomorrowReadsNoDate else { return nil }
         if ruleset.policy.weakenEffect == .everyOtherDay, profile.planInputs.weakening.contains(where: { $0 != Int.min }) { return nil }
         return cached.nextDay(clock: clock)
     }

@@ -143,34 +143,35 @@ struct PlanInputs: Sendable, Equatable {
     }
 }
 
-/// Tomorrow's gated candidates, kept while what plans read off the profile
-/// (`ProfileDerived.planInputs`) and the known permissions (which `health.*` reads when
-/// there is no sync yet) do not change. Immutable, behind one reference: engines that
+/// Tomorrow's gated candidates as a memo (`Memo`): made from what plans read off the
+/// profile, the known permissions and the time, never from the run's facts (tomorrow is read
+/// afresh).
+typealias KeptTomorrow = Memo<TomorrowInputs, TomorrowPlan>
+
+/// What tomorrow's plan is made from: what plans read off the profile
+/// (`ProfileDerived.planInputs`), the known permissions (which `health.*` reads when there is
+/// no sync yet), the planning run's time of day when tomorrow's plan reads it
+/// (`RulesetDerived.tomorrowReadsNow`, else nil), and whether it was kept to be explained.
+struct TomorrowInputs: Equatable, Sendable {
+    var planInputs: PlanInputs
+    var permissions: KnownPermissions
+    var now: Int?
+    var explained: Bool
+}
+
+/// Tomorrow's gated candidates for one day. Immutable, behind one reference: engines that
 /// share it cannot change it, and letting go of it is one release.
 final class TomorrowPlan: Sendable {
     let day: Int
-    let planInputs: PlanInputs
-    let permissions: KnownPermissions
-    /// The planning run's time of day, when tomorrow's plan reads it
-    /// (`RulesetDerived.tomorrowReadsNow`), else nil.
-    let now: Int?
     /// Each candidate's category and fire time (what today's requests are checked against).
     let fires: [CategoryTime]
     let accepted: [ScheduledNotification]
     let refusals: [SuppressedNotification]
     /// The candidates with their gates (empty when the plan kept none to be explained).
     let planned: [PlannedCandidate]
-    let explained: Bool
 
-    init(
-        day: Int, planInputs: PlanInputs, permissions: KnownPermissions, now: Int?, fires: [CategoryTime], accepted: [ScheduledNotification],
-        refusals: [SuppressedNotification], planned: [PlannedCandidate], explained: Bool
-    ) {
-        self.explained = explained
+    init(day: Int, fires: [CategoryTime], accepted: [ScheduledNotification], refusals: [SuppressedNotification], planned: [PlannedCandidate]) {
         self.day = day
-        self.planInputs = planInputs
-        self.now = now
-        self.permissions = permissions
         self.fires = fires
         self.accepted = accepted
         self.refusals = refusals
@@ -181,10 +182,9 @@ final class TomorrowPlan: Sendable {
     /// reads tells the two days apart — no date fact is read (`RulesetDerived.tomorrowReadsNoDate`),
     /// no type is weakened to every other day, and the zone keeps one offset over both days
     /// (`LocalClock.sameWallTimeNextDay`; every fire time and request moves by 86,400 s and
-    /// every id to the next date). Nil when one of its instants cannot move so, or when it was
-    /// kept to be explained.
+    /// every id to the next date). Nil when one of its instants cannot move so. (A plan kept
+    /// to be explained is not moved: its candidates' gates were seen on its own day.)
     func nextDay(clock: LocalClock) -> TomorrowPlan? {
-        guard !explained else { return nil }
         // Every id of the plan is its type's (and routine's) with the planned day's date
         // (`CandidateIDs.id`): made again with the next date.
         let date = LocalClock.compactDate(day + 1)
@@ -210,9 +210,7 @@ final class TomorrowPlan: Sendable {
                 SuppressedNotification(id: id, type: refusal.type, routine: refusal.routine, fireAt: at, day: refusal.day + 1, reason: refusal.reason)
             )
         }
-        return TomorrowPlan(
-            day: day + 1, planInputs: planInputs, permissions: permissions, now: now, fires: fires, accepted: accepted, refusals: refusals,
-            planned: [], explained: false)
+        return TomorrowPlan(day: day + 1, fires: fires, accepted: accepted, refusals: refusals, planned: [])
     }
 }
 
@@ -254,14 +252,13 @@ struct CategoryTime {
     var at: Date
 }
 
-/// The last plan's inputs and the soonest fire time among its candidates (immutable,
-/// behind one reference, as `TomorrowPlan`).
-final class KeptPlan: Sendable {
-    let inputs: PlanMemo
-    /// The facts the plan read (`ProfileDerived.planReads`), as they were, and the sides of
-    /// the constants its banded facts were on.
-    let reads: FactSample
-    let sides: [UInt8]
+/// The last plan as a memo (`Memo`): made from `PlanMemo` and the facts the profile's plans
+/// read (`ProfileDerived.planReads`), kept with what a later run needs of it.
+typealias KeptPlan = Memo<PlanMemo, PlanKept>
+
+/// What a kept plan gives a later run (immutable, behind one reference, as `TomorrowPlan`).
+final class PlanKept: Sendable {
+    /// The soonest fire time among its candidates: the plan stands until then.
     let nextFire: Date
     /// Its candidates with their gates (explained as seen at a later run that keeps it).
     let planned: [PlannedCandidate]
@@ -270,15 +267,14 @@ final class KeptPlan: Sendable {
     /// plan is explained).
     let fires: KeptFires?
 
-    init(inputs: PlanMemo, reads: FactSample, sides: [UInt8], nextFire: Date, planned: [PlannedCandidate], fires: KeptFires? = nil) {
-        self.inputs = inputs
-        self.reads = reads
-        self.sides = sides
+    init(nextFire: Date, planned: [PlannedCandidate], fires: KeptFires? = nil) {
         self.nextFire = nextFire
         self.planned = planned
         self.fires = fires
     }
+}
 
+extension Memo where Inputs == PlanMemo, Value == PlanKept {
     /// This plan after iOS delivered its soonest requests, each at its own time: the same
     /// plan without them, kept for what is made now (`memo`) — nil unless every candidate
     /// whose time has come was such a request, delivered since, and nothing else changed.
@@ -288,7 +284,7 @@ final class KeptPlan: Sendable {
     /// caller; a plan with a candidate refused for `max_pending` is not kept (the freed place
     /// would go to it). A new plan made in its place asks iOS for nothing new.
     func afterDeliveries(_ memo: PlanMemo, at time: Date, delivered: [String: ScheduledNotification]) -> KeptPlan? {
-        guard let fires else { return nil }
+        guard let fires = value.fires else { return nil }
         var passed = 0
         while passed < fires.today.count, fires.today[passed].at <= time {
             guard fires.today[passed].delivers, delivered[fires.today[passed].id] != nil else { return nil }
@@ -301,9 +297,8 @@ final class KeptPlan: Sendable {
         (expected.deliveries, expected.delivered, expected.pending) = (memo.deliveries, memo.delivered, memo.pending)
         guard expected == memo else { return nil }
         let rest = KeptFires(today: Array(fires.today[passed...]), tomorrow: fires.tomorrow)
-        return KeptPlan(
-            inputs: memo, reads: reads, sides: sides, nextFire: Swift.min(rest.today.first?.at ?? .distantFuture, rest.tomorrow),
-            planned: planned, fires: rest)
+        let nextFire = Swift.min(rest.today.first?.at ?? .distantFuture, rest.tomorrow)
+        return replacing(inputs: memo, value: PlanKept(nextFire: nextFire, planned: value.planned, fires: rest))
     }
 }
 

@@ -1,0 +1,73 @@
+import Foundation
+import RulesExpression
+import Ruleset
+import Testing
+
+@testable import RulesEngine
+
+/// The one memo shape: a value given back only while its inputs are equal and what it read of
+/// the facts reads the same — exact slots by value, banded facts by their side of each constant.
+@Suite struct MemoTests {
+    static let prepared = PartsTests.prepared
+    static let dayStart = PartsTests.dayStart
+
+    static func slot(_ name: String) throws -> Int { try #require(prepared.fullSchema.fact(named: name)?.slot, "\(name)") }
+
+    /// A memo of the risk table's reads (`completion_rate` exact, `now` against 18:00 and 21:00).
+    static func riskMemo(at hour: Int) -> Memo<Int, String> {
+        Memo(.risk, inputs: 1, facts: PartsTests.facts(at: hour), reads: prepared.factReaders().risk, dayStart: dayStart, value: "made")
+    }
+
+    @Test func aBandedFactKeepsTheValueUntilItCrossesAConstant() throws {
+        let reads = Self.prepared.factReaders().risk
+        let now = try Self.slot("now")
+        let memo = Self.riskMemo(at: 19)
+        var later = PartsTests.facts(at: 19)
+        // 19:00 → 20:30: the same side of 18:00 and of 21:00.
+        later.put(now, cell: .time(20 * 3600 + 1800))
+        #expect(memo.value(for: 1, facts: later, reads: reads, dayStart: Self.dayStart) == "made")
+        // 21:30: past 21:00.
+        later.put(now, cell: .time(21 * 3600 + 1800))
+        #expect(memo.value(for: 1, facts: later, reads: reads, dayStart: Self.dayStart) == nil)
+    }
+
+    @Test func anExactFactOrAnInputThatChangedMakesItAgain() throws {
+        let reads = Self.prepared.factReaders().risk
+        let memo = Self.riskMemo(at: 19)
+        var changed = PartsTests.facts(at: 19)
+        changed.put(try Self.slot("completion_rate"), cell: .number(0.75))
+        #expect(memo.value(for: 1, facts: changed, reads: reads, dayStart: Self.dayStart) == nil)
+        #expect(memo.value(for: 2, facts: PartsTests.facts(at: 19), reads: reads, dayStart: Self.dayStart) == nil)
+        #expect(memo.value(for: 1, facts: PartsTests.facts(at: 19), reads: reads, dayStart: Self.dayStart) == "made")
+        // A memo that read facts is never given back on its inputs alone.
+        #expect(memo.value(for: 1) == nil)
+        #expect(Memo<Int, String>(inputs: 1, value: "alone").value(for: 1) == "alone")
+    }
+
+    @Test func aKeptValueWithOtherInputsKeepsWhatItRead() throws {
+        let reads = Self.prepared.factReaders().risk
+        let moved = Self.riskMemo(at: 19).replacing(inputs: 2, value: "moved")
+        #expect(moved.value(for: 2, facts: PartsTests.facts(at: 19), reads: reads, dayStart: Self.dayStart) == "moved")
+        #expect(moved.value(for: 2, facts: PartsTests.facts(at: 22), reads: reads, dayStart: Self.dayStart) == nil)
+    }
+
+    /// The close's reading is kept by what a reading reads of the profile: another setting
+    /// or day start makes it again; a change a reading does not read (XP) keeps it.
+    @Test func theClosingReadingIsKeyedByWhatAReadingReadsOfTheProfile() throws {
+        let ruleset = Self.prepared.ruleset
+        let base = OperatorProfile(ruleset: ruleset)
+        func inputs(_ change: (inout OperatorProfile) -> Void) -> ReadingInputs {
+            var profile = base
+            change(&profile)
+            return ReadingInputs(day: 3, profile: ReadingProfile(ProfileBox(profile, Self.prepared).value), permissions: KnownPermissions())
+        }
+        let same = inputs { _ in }
+        #expect(inputs { $0.xp += 50 } == same)
+        #expect(inputs { $0.settings["day_starts_at"] = .time(5 * 3600) } != same)
+        let routine = try #require(base.enabledRoutines.sorted().first)
+        #expect(inputs { $0.enabledRoutines.remove(routine) } != same)
+        var otherDay = same
+        otherDay.day = 4
+        #expect(otherDay != same)
+    }
+}

@@ -160,26 +160,38 @@ extension RulesetDerived {
 
     /// The slots of every fact a plan reads from the run's facts: what `at:` reads, and
     /// what is read at a candidate's fire time — `when:`, the risk and route tables, the
-    /// notification texts — except `now` and `risk`, which are set anew there; with a
-    /// per-routine type and `routines`, every `routines.*` fact (its bindings and the
-    /// completed gate).
+    /// notification texts — except `now` and `risk`, which are set anew there. With a
+    /// per-routine type and `routines`: what its expressions read of each routine through the
+    /// binding (`routine.progress` is every routine's `routines.<id>.progress`, read as the
+    /// binding is read), and every routine's status when `cancel_when_completed` (the
+    /// completed gate reads it: which side of `== "completed"` it is on).
     /// A fact read only through comparisons with constants (in every expression a plan
     /// evaluates) is banded: the plan depends on which side of each constant it is on, so
     /// `completion_rate` going from 0.3 to 0.4 keeps a plan whose conditions compare it with
-    /// 0.5 and 0.6. Any other read (a placeholder, arithmetic) makes its value matter.
+    /// 0.5 and 0.6, and a log of water that leaves `routine.progress < 1.0` as it was keeps
+    /// the reminders. Any other read (a placeholder, arithmetic) makes its value matter.
     static func planReads(_ ruleset: Ruleset, schema: FactSchema, routines: Bool) -> FactReads {
         var names: [String] = []
         var atFire: [String] = []
         var trees: [TypedNode] = []
+        var perRoutine: [TypedNode] = []
+        var bindingNames: [String] = []
         for rule in ruleset.notifications {
+            var ruleTrees = [rule.at.typed]
             names += rule.at.factsRead
-            trees.append(rule.at.typed)
             atFire += rule.when?.factsRead ?? []
-            if let when = rule.when { trees.append(when.typed) }
+            if let when = rule.when { ruleTrees.append(when.typed) }
             for id in [rule.template] + (rule.title.map { [$0] } ?? []) {
                 guard let template = ruleset.template(id) else { continue }
                 atFire += template.factsRead
-                trees += template.expressions.map(\.typed)
+                ruleTrees += template.expressions.map(\.typed)
+            }
+            if rule.perRoutine {
+                perRoutine += ruleTrees
+                bindingNames += rule.at.factsRead + (rule.when?.factsRead ?? [])
+                for id in [rule.template] + (rule.title.map { [$0] } ?? []) { bindingNames += ruleset.template(id)?.factsRead ?? [] }
+            } else {
+                trees += ruleTrees
             }
         }
         for entry in ruleset.risk {
@@ -192,25 +204,40 @@ extension RulesetDerived {
         }
         names += atFire.filter { $0 != "now" && $0 != "risk" }
         var exact: Set<String> = []
-        if routines, ruleset.notifications.contains(where: \.perRoutine) {
-            exact.formUnion(schema.facts.map(\.name).filter { $0.hasPrefix("routines.") })
+        var completed: [String] = []
+        var bound: [String: String] = [:]
+        if routines, !perRoutine.isEmpty {
+            let fields = FactSchema.routineFields.map(\.0).filter { bindingNames.contains("routine." + $0) }
+            for routine in ruleset.routines {
+                for field in fields { bound["routines.\(routine.id).\(field)"] = "routine." + field }
+                if ruleset.policy.cancelWhenCompleted { completed.append("routines.\(routine.id).status") }
+            }
+        } else {
+            // Without reminders no per-routine candidate is made: its expressions read nothing.
+            perRoutine = []
         }
-        return reads(names + Array(exact), in: trees, schema: schema, exact: exact)
+        let all = names + completed + bound.keys.sorted()
+        return reads(all, in: trees, schema: schema, perRoutine: perRoutine, bound: bound, completed: Set(completed))
     }
 
     /// What expressions (`trees`) read of the facts `names`: a fact read only through
     /// comparisons with constants (in every one of them) is banded — what matters is which
     /// side of each constant it is on; any other read (a placeholder, arithmetic), or a name
     /// in `exact`, makes its value matter.
-    static func reads(_ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = []) -> FactReads {
+    static func reads(
+        _ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = [], perRoutine: [TypedNode] = [],
+        bound: [String: String] = [:], completed: Set<String> = []
+    ) -> FactReads {
         var reads: [Int] = []
         var bands: [PlanBand] = []
         for name in Set(names).sorted() {
             guard let slot = schema.fact(named: name)?.slot else { continue }
             var thresholds: [Threshold] = []
             var banded = !exact.contains(name)
-            for tree in trees where banded {
-                guard let found = Threshold.only(name, in: tree) else {
+            // A per-routine expression reads the fact by its own name and through its binding.
+            let searches = trees.map { ($0, name) } + perRoutine.map { ($0, name) } + perRoutine.compactMap { tree in bound[name].map { (tree, $0) } }
+            for (tree, spelled) in searches where banded {
+                guard let found = Threshold.only(spelled, in: tree) else {
                     banded = false
                     break
                 }
@@ -220,10 +247,16 @@ extension RulesetDerived {
                     thresholds.append(threshold)
                 }
             }
+            // The completed gate reads a routine's status as `== "completed"` (nothing else).
+            if banded, completed.contains(name) {
+                let done = Value.string(RoutineStatus.completed.rawValue)
+                thresholds.append(Threshold(fact: name, op: .equal, constant: done, fallback: nil, range: TextRange(0, 0)))
+            }
             // Durations do not compare through `Threshold.holds`: their values matter.
             let comparable = thresholds.allSatisfy { threshold in
                 switch threshold.constant {
                 case .int, .number, .time: true
+                case .string: threshold.op == .equal && threshold.fallback == nil
                 default: false
                 }
             }
@@ -295,20 +328,19 @@ struct PlanBand: Sendable {
 /// One comparison of a banded fact, read off its cell as `Threshold.holds` reads the value.
 struct BandCheck: Sendable {
     let threshold: Threshold
-    /// The constant as a number, or as a time of day.
+    /// The constant as a number, or as a time of day, or a string compared for equality (the
+    /// completed gate's status).
     let number: Double?
     let time: Int?
+    let text: String?
     let fallback: FactCell?
 
     init(_ threshold: Threshold) {
         self.threshold = threshold
         switch threshold.constant {
-        case .time(let seconds):
-            time = seconds
-            number = nil
-        default:
-            time = nil
-            number = threshold.constant.numeric
+        case .time(let seconds): (time, number, text) = (seconds, nil, nil)
+        case .string(let string): (time, number, text) = (nil, nil, string)
+        default: (time, number, text) = (nil, threshold.constant.numeric, nil)
         }
         fallback = threshold.fallback.flatMap(FactCell.init)
     }
@@ -319,6 +351,10 @@ struct BandCheck: Sendable {
         if cell.isUnknown {
             guard let fallback else { return threshold.fallback == nil ? 2 : threshold.side(of: .unknown, dayStart: dayStart) }
             cell = fallback
+        }
+        if let text {
+            guard case .string(let value) = facts.value(of: cell) else { return 0 }
+            return value == text ? 1 : 0
         }
         // Read off the cell (no `Value` made).
         if let time {

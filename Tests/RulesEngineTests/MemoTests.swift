@@ -70,4 +70,25 @@ import Testing
         otherDay.day = 4
         #expect(otherDay != same)
     }
+
+    /// The reminders read each routine through `routine.progress < 1.0` and the completed gate
+    /// through `status == "completed"`: a tick that leaves a routine unfinished keeps the plan,
+    /// the tick that finishes it makes the plan again.
+    @Test func aPlanStandsUntilARoutineItRemindsOfIsDone() throws {
+        let reads = Self.prepared.derived.planReadsWithRoutines
+        let value = try Self.slot("routines.skincare.value")
+        let progress = try Self.slot("routines.skincare.progress")
+        let status = try Self.slot("routines.skincare.status")
+        #expect(!reads.slots.contains(value) && !reads.bands.contains { $0.slot == value })
+        #expect(reads.bands.contains { $0.slot == progress } && reads.bands.contains { $0.slot == status })
+        let skincare = try PartsTests.box("skincare")
+        var current = DayState(day: PartsTests.day)
+        let memo = Memo(.plan, inputs: 1, facts: PartsTests.facts(current, at: 19), reads: reads, dayStart: Self.dayStart, value: "plan")
+        current.ticks = [ChecklistTick(routine: "skincare", item: try #require(skincare.value.items.first), at: PartsTests.at(19))]
+        let ticked = PartsTests.facts(current, at: 19)
+        #expect(ticked.cell(value).numberValue == 1)
+        #expect(memo.value(for: 1, facts: ticked, reads: reads, dayStart: Self.dayStart) == "plan")
+        current.ticks = skincare.value.items.map { ChecklistTick(routine: "skincare", item: $0, at: PartsTests.at(19)) }
+        #expect(memo.value(for: 1, facts: PartsTests.facts(current, at: 19), reads: reads, dayStart: Self.dayStart) == nil)
+    }
 }

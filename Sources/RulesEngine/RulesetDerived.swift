@@ -261,7 +261,7 @@ extension RulesetDerived {
                 }
             }
             if banded, comparable, !thresholds.isEmpty {
-                bands.append(PlanBand(slot: slot, thresholds: thresholds.map(BandCheck.init)))
+                bands.append(PlanBand(slot: slot, thresholds: thresholds))
             } else {
                 reads.append(slot)
             }
@@ -275,96 +275,6 @@ struct RecoveryItemText: Sendable {
     let routine: String
     let requirement: RecoveryItem.Requirement
     let text: String
-}
-
-/// What a part of an app run reads of its facts (a plan, a line, a table): slots whose value
-/// matters, and bands — facts read only against constants, whose side of each matters.
-struct FactReads: Sendable {
-    var slots: [Int]
-    var bands: [PlanBand]
-
-    /// Nothing read.
-    static let nothing = FactReads(slots: [], bands: [])
-
-    /// Every slot read, either way (as the facts graph lists them).
-    var allSlots: [Int] { slots + bands.map(\.slot) }
-
-    /// The side of each band's constants the facts are on, band after band.
-    /// (Bands and checks by index: each one copied out of its array retained its threshold's
-    /// constant and fallback, at every plan.)
-    func sides(of facts: FactValues, dayStart: Int) -> [UInt8] {
-        var sides: [UInt8] = []
-        sides.reserveCapacity(bands.count * 2)
-        for band in bands.indices {
-            let cell = facts.cell(bands[band].slot)
-            for check in bands[band].thresholds.indices {
-                sides.append(bands[band].thresholds[check].side(of: cell, facts: facts, dayStart: dayStart))
-            }
-        }
-        return sides
-    }
-
-    /// Whether the facts are on the sides `kept` records.
-    func sidesMatch(_ kept: [UInt8], _ facts: FactValues, dayStart: Int) -> Bool {
-        var position = 0
-        for band in bands.indices {
-            let cell = facts.cell(bands[band].slot)
-            for check in bands[band].thresholds.indices {
-                guard position < kept.count, kept[position] == bands[band].thresholds[check].side(of: cell, facts: facts, dayStart: dayStart)
-                else { return false }
-                position += 1
-            }
-        }
-        return position == kept.count
-    }
-}
-
-/// A fact a plan reads only through comparisons with constants, and those comparisons.
-struct PlanBand: Sendable {
-    let slot: Int
-    let thresholds: [BandCheck]
-}
-
-/// One comparison of a banded fact, read off its cell as `Threshold.holds` reads the value.
-struct BandCheck: Sendable {
-    let threshold: Threshold
-    /// The constant as a number, or as a time of day, or a string compared for equality (the
-    /// completed gate's status).
-    let number: Double?
-    let time: Int?
-    let text: String?
-    let fallback: FactCell?
-
-    init(_ threshold: Threshold) {
-        self.threshold = threshold
-        switch threshold.constant {
-        case .time(let seconds): (time, number, text) = (seconds, nil, nil)
-        case .string(let string): (time, number, text) = (nil, nil, string)
-        default: (time, number, text) = (nil, threshold.constant.numeric, nil)
-        }
-        fallback = threshold.fallback.flatMap(FactCell.init)
-    }
-
-    /// 1 holds, 0 does not, 2 neither (see `Threshold.side`).
-    func side(of cell: FactCell, facts: FactValues, dayStart: Int) -> UInt8 {
-        var cell = cell
-        if cell.isUnknown {
-            guard let fallback else { return threshold.fallback == nil ? 2 : threshold.side(of: .unknown, dayStart: dayStart) }
-            cell = fallback
-        }
-        if let text {
-            guard case .string(let value) = facts.value(of: cell) else { return 0 }
-            return value == text ? 1 : 0
-        }
-        // Read off the cell (no `Value` made).
-        if let time {
-            guard let value = cell.timeValue else { return 2 }
-            let (a, b) = (EvaluationContext.logical(value, dayStart: dayStart), EvaluationContext.logical(time, dayStart: dayStart))
-            return Threshold.compare(threshold.op, a, b) ? 1 : 0
-        }
-        guard let number, let value = cell.numberValue else { return 2 }
-        return Threshold.compare(threshold.op, value, number) ? 1 : 0
-    }
 }
 
 /// A surface and an event: which templates compete for a line.

@@ -135,6 +135,9 @@ public struct FactCell: Sendable {
 
     /// A time of day's seconds, nil for other kinds.
     @inlinable public var timeValue: Int? { kind == .time ? integer : nil }
+    /// Whether the cell holds an all-ASCII string inline: two such cells hold the same text
+    /// exactly when their bits are the same.
+    @inlinable public var isASCIIInlineString: Bool { kind == .string && isASCIIString }
 
     @inlinable
     var numeric: Double? {

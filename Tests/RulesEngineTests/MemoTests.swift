@@ -91,4 +91,23 @@ import Testing
         current.ticks = skincare.value.items.map { ChecklistTick(routine: "skincare", item: $0, at: PartsTests.at(19)) }
         #expect(memo.value(for: 1, facts: PartsTests.facts(current, at: 19), reads: reads, dayStart: Self.dayStart) == nil)
     }
+
+    /// The completed gate's band reads a status off its cell, and a status held as a value
+    /// (boxed) the same way.
+    @Test func aStatusBandTellsCompletedFromTheRest() throws {
+        let status = try Self.slot("routines.skincare.status")
+        let band = try #require(Self.prepared.derived.planReadsWithRoutines.bands.first { $0.slot == status })
+        let check = try #require(band.checks.firstIndex { $0.isText })
+        var facts = PartsTests.facts(at: 19)
+        func side(_ value: Value) -> UInt8 {
+            facts.put(status, value)
+            return band.side(check, of: facts.cell(status), facts: facts, dayStart: Self.dayStart)
+        }
+        #expect(side(.string("completed")) == 1)
+        #expect(side(.string("in_progress")) == 0)
+        #expect(side(.string("a status longer than a cell holds")) == 0)
+        #expect(side(.int(2)) == 0)
+        facts.put(status, cell: RoutineStatus.completed.cell)
+        #expect(band.side(check, of: facts.cell(status), facts: facts, dayStart: Self.dayStart) == 1)
+    }
 }

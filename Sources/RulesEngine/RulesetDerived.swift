@@ -203,7 +203,6 @@ extension RulesetDerived {
             trees.append(entry.when.typed)
         }
         names += atFire.filter { $0 != "now" && $0 != "risk" }
-        var exact: Set<String> = []
         var completed: [String] = []
         var bound: [String: String] = [:]
         if routines, !perRoutine.isEmpty {

@@ -178,18 +178,19 @@ extension RulesetDerived {
         var bindingNames: [String] = []
         for rule in ruleset.notifications {
             var ruleTrees = [rule.at.typed]
+            var ruleNames = rule.at.factsRead + (rule.when?.factsRead ?? [])
             names += rule.at.factsRead
             atFire += rule.when?.factsRead ?? []
             if let when = rule.when { ruleTrees.append(when.typed) }
             for id in [rule.template] + (rule.title.map { [$0] } ?? []) {
                 guard let template = ruleset.template(id) else { continue }
                 atFire += template.factsRead
+                ruleNames += template.factsRead
                 ruleTrees += template.expressions.map(\.typed)
             }
             if rule.perRoutine {
                 perRoutine += ruleTrees
-                bindingNames += rule.at.factsRead + (rule.when?.factsRead ?? [])
-                for id in [rule.template] + (rule.title.map { [$0] } ?? []) { bindingNames += ruleset.template(id)?.factsRead ?? [] }
+                bindingNames += ruleNames
             } else {
                 trees += ruleTrees
             }
@@ -221,10 +222,10 @@ extension RulesetDerived {
 
     /// What expressions (`trees`) read of the facts `names`: a fact read only through
     /// comparisons with constants (in every one of them) is banded — what matters is which
-    /// side of each constant it is on; any other read (a placeholder, arithmetic), or a name
-    /// in `exact`, makes its value matter.
+    /// side of each constant it is on; any other read (a placeholder, arithmetic) makes its
+    /// value matter.
     static func reads(
-        _ names: [String], in trees: [TypedNode], schema: FactSchema, exact: Set<String> = [], perRoutine: [TypedNode] = [],
+        _ names: [String], in trees: [TypedNode], schema: FactSchema, perRoutine: [TypedNode] = [],
         bound: [String: String] = [:], completed: Set<String> = []
     ) -> FactReads {
         var reads: [Int] = []
@@ -232,7 +233,7 @@ extension RulesetDerived {
         for name in Set(names).sorted() {
             guard let slot = schema.fact(named: name)?.slot else { continue }
             var thresholds: [Threshold] = []
-            var banded = !exact.contains(name)
+            var banded = true
             // A per-routine expression reads the fact by its own name and through its binding.
             let searches = trees.map { ($0, name) } + perRoutine.map { ($0, name) } + perRoutine.compactMap { tree in bound[name].map { (tree, $0) } }
             for (tree, spelled) in searches where banded {

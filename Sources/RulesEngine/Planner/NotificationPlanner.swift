@@ -162,8 +162,9 @@ struct NotificationPlanner {
         let (reading, time, reads) = (input.reading, input.time, profile.planReads)
         var memos = input.memos
         if kept.inputs == memo, time < kept.value.nextFire {
-            guard let value = kept.value(for: memo, facts: reading.facts, reads: reads, dayStart: dayStart) else { return nil }
-            let planned = explains ? keptCandidates(value.planned, at: time, today: reading) : nil
+            // The inputs are compared above: only what the plan read of the facts is left.
+            guard kept.read(reading.facts, reads, dayStart: dayStart) else { return nil }
+            let planned = explains ? keptCandidates(kept.value.planned, at: time, today: reading) : nil
             return Plan(pending: input.pending, refused: input.refused, planned: planned, memos: memos)
         }
         guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered), kept.read(reading.facts, reads, dayStart: dayStart)

@@ -18,20 +18,25 @@ public struct Effects: Sendable, Hashable, Codable {
 
     /// Collects the effects of `records`: a request scheduled and then cancelled in the same
     /// run is only cancelled; one cancelled and then scheduled is only scheduled.
+    /// Searched in arrays, not dictionaries: a run schedules at most `max_pending` (64)
+    /// requests and cancels at most those it held, and the app collects its effects at every
+    /// run — a dictionary's hashing of each id cost more than the whole search.
     public init(records: [EngineRecord]) {
         self.records = records
-        var scheduled: [String: ScheduledNotification] = [:]
-        var order: [String] = []
+        var scheduled: [ScheduledNotification] = []
         var cancelled: [Cancellation] = []
         for record in records {
             switch record.kind {
             case .notificationScheduled(let request):
-                if scheduled[request.id] == nil { order.append(request.id) }
-                scheduled[request.id] = request
-                cancelled.removeAll { $0.id == request.id }
+                if let index = scheduled.firstIndex(where: { $0.sameID(as: request) }) {
+                    scheduled[index] = request
+                } else {
+                    scheduled.append(request)
+                }
+                if !cancelled.isEmpty { cancelled.removeAll { $0.id == request.id } }
             case .notificationCancelled(let request, let reason):
-                if scheduled.removeValue(forKey: request.id) != nil { order.removeAll { $0 == request.id } }
-                cancelled.removeAll { $0.id == request.id }
+                if let index = scheduled.firstIndex(where: { $0.sameID(as: request) }) { scheduled.remove(at: index) }
+                if !cancelled.isEmpty { cancelled.removeAll { $0.id == request.id } }
                 cancelled.append(Cancellation(id: request.id, reason: reason))
             case .snapshot(let saved):
                 snapshot = saved
@@ -39,7 +44,7 @@ public struct Effects: Sendable, Hashable, Codable {
                 break
             }
         }
-        schedule = order.compactMap { scheduled[$0] }
+        schedule = scheduled
         cancel = cancelled
     }
 }

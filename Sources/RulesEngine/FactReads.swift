@@ -13,34 +13,57 @@ struct FactReads: Sendable {
     /// Every slot read, either way (as the facts graph lists them).
     var allSlots: [Int] { slots + bands.map(\.slot) }
 
-    /// The side of each band's constants the facts are on, band after band.
+    /// The side of each band's constants the facts are on, band after band, with the cells
+    /// they were read from.
     /// (Bands and checks by index: each one copied out of its array retained its threshold's
     /// constant and fallback, at every plan.)
-    func sides(of facts: FactValues, dayStart: Int) -> [UInt8] {
+    func sides(of facts: FactValues, dayStart: Int) -> BandSides {
         var sides: [UInt8] = []
+        var cells: [FactCell] = []
         sides.reserveCapacity(bands.count * 2)
+        cells.reserveCapacity(bands.count)
         for band in bands.indices {
             let cell = facts.cell(bands[band].slot)
+            cells.append(cell)
             for check in bands[band].checks.indices {
                 sides.append(bands[band].side(check, of: cell, facts: facts, dayStart: dayStart))
             }
         }
-        return sides
+        return BandSides(sides: sides, cells: cells, dayStart: dayStart)
     }
 
-    /// Whether the facts are on the sides `kept` records.
-    func sidesMatch(_ kept: [UInt8], _ facts: FactValues, dayStart: Int) -> Bool {
+    /// Whether the facts are on the sides `kept` records. A band whose fact holds the value
+    /// it was read from (same bits, not boxed; same day start) is on the same sides: its
+    /// checks are not made again. Most facts a plan bands do not move between app runs.
+    func sidesMatch(_ kept: BandSides, _ facts: FactValues, dayStart: Int) -> Bool {
+        let byCells = kept.dayStart == dayStart && kept.cells.count == bands.count
         var position = 0
         for band in bands.indices {
             let cell = facts.cell(bands[band].slot)
-            for check in bands[band].checks.indices {
-                guard position < kept.count, kept[position] == bands[band].side(check, of: cell, facts: facts, dayStart: dayStart)
+            let checks = bands[band].checks.count
+            if byCells, cell.sameValueByBits(as: kept.cells[band]) {
+                position += checks
+                continue
+            }
+            for check in 0..<checks {
+                guard position < kept.sides.count, kept.sides[position] == bands[band].side(check, of: cell, facts: facts, dayStart: dayStart)
                 else { return false }
                 position += 1
             }
         }
-        return position == kept.count
+        return position == kept.sides.count
     }
+}
+
+/// The sides of the constants a memo's banded facts were on when it was made, the cells they
+/// were read from (one a band) and the day start they were read with.
+struct BandSides: Sendable {
+    var sides: [UInt8]
+    var cells: [FactCell]
+    var dayStart: Int
+
+    /// Nothing banded.
+    static let none = BandSides(sides: [], cells: [], dayStart: 0)
 }
 
 /// A fact a plan reads only through comparisons with constants, and those comparisons.

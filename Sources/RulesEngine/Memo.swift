@@ -18,7 +18,7 @@ struct Memo<Inputs: Equatable & Sendable, Value: Sendable>: Sendable {
     let inputs: Inputs
     /// The facts it read, as they were, and the sides of the constants its banded facts were on.
     let sample: FactSample
-    let sides: [UInt8]
+    let sides: BandSides
     var value: Value
 
     /// `value`, made by `reader` from `inputs` and `facts` (of which it read `reads`).
@@ -35,11 +35,11 @@ struct Memo<Inputs: Equatable & Sendable, Value: Sendable>: Sendable {
         reader = nil
         self.inputs = inputs
         sample = .empty
-        sides = []
+        sides = .none
         self.value = value
     }
 
-    private init(reader: FactReaders.Reader?, inputs: Inputs, sample: FactSample, sides: [UInt8], value: Value) {
+    private init(reader: FactReaders.Reader?, inputs: Inputs, sample: FactSample, sides: BandSides, value: Value) {
         (self.reader, self.inputs, self.sample, self.sides, self.value) = (reader, inputs, sample, sides, value)
     }
 

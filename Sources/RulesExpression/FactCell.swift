@@ -130,6 +130,11 @@ public struct FactCell: Sendable {
     @inlinable
     public func sameBits(as other: FactCell) -> Bool { head == other.head && tail == other.tail }
 
+    /// Same bits and not boxed: the same value whatever facts each cell belongs to (a boxed
+    /// cell's index means something only in its own facts).
+    @inlinable
+    public func sameValueByBits(as other: FactCell) -> Bool { head == other.head && tail == other.tail && !isBoxed }
+
     /// A number's value (ints widened), nil for other kinds.
     @inlinable public var numberValue: Double? { numeric }
 

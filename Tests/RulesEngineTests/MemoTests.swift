@@ -31,6 +31,21 @@ import Testing
         #expect(memo.value(for: 1, facts: later, reads: reads, dayStart: Self.dayStart) == nil)
     }
 
+    /// A band whose fact holds the cell it was read from is not checked again — unless the
+    /// day start changed: times are compared on the logical day, so 02:00 is before 21:00 on a
+    /// day that starts at midnight and after it on one that starts at 04:00.
+    @Test func aBandOnItsOwnCellIsCheckedAgainUnderAnotherDayStart() throws {
+        let reads = Self.prepared.factReaders().risk
+        let now = try Self.slot("now")
+        var night = PartsTests.facts(at: 19)
+        night.put(now, cell: .time(2 * 3600))
+        let memo = Memo(.risk, inputs: 1, facts: night, reads: reads, dayStart: 0, value: "made")
+        #expect(memo.value(for: 1, facts: night, reads: reads, dayStart: 0) == "made")
+        #expect(memo.value(for: 1, facts: night, reads: reads, dayStart: Self.dayStart) == nil)
+        // The cells it was read from are kept, one a band.
+        #expect(memo.sides.cells.count == reads.bands.count && memo.sides.cells.contains { $0.sameBits(as: .time(2 * 3600)) })
+    }
+
     @Test func anExactFactOrAnInputThatChangedMakesItAgain() throws {
         let reads = Self.prepared.factReaders().risk
         let memo = Self.riskMemo(at: 19)

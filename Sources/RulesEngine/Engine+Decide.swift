@@ -40,7 +40,7 @@ extension OperatorEngine {
         // and each field copied out of the plan was retained and the plan then destroyed.
         var input = PlanInput(today: today, reading: reading, pending: [], refused: [], delivered: delivered, time: time, memos: PlanMemos())
         lend(to: &input)
-        apply(planner.plan(input))
+        apply(planner.plan(consume input))
     }
 }
 

@@ -95,19 +95,19 @@ struct NotificationPlanner {
     /// The plan from what the app knows now; the last plan stands when what it was made from
     /// is the same and none of its candidates' fire time has come — or when the only
     /// candidates whose time came were its requests, delivered since (`KeptPlan.afterDeliveries`).
-    func plan(_ input: PlanInput) -> Plan {
+    /// The input is consumed: its memos and requests move into the plan (copied out and the
+    /// input destroyed, they were retained and released field by field at every app run).
+    func plan(_ input: consuming PlanInput) -> Plan {
         let current = input.today
-        let reading = input.reading
         let time = input.time
-        let pending = input.pending
-        let delivered = input.delivered
-        var memos = input.memos
+        var memos = PlanMemos()
+        swap(&memos, &input.memos)
         let memo = PlanMemo(
             day: current.day, planInputs: profile.planInputs, skipped: current.skipped, route: current.route,
-            reason: current.reason, deliveries: current.deliveries.count, delivered: delivered.count, pending: pending.count,
+            reason: current.reason, deliveries: current.deliveries.count, delivered: input.delivered.count, pending: input.pending.count,
             explained: explains)
-        let reads = profile.planReads
-        if memoises, let kept = memos.plan, let plan = self.kept(kept, memo, input) { return plan }
+        if memoises, let plan = kept(&memos, memo, &input) { return plan }
+        let (reading, pending, delivered, reads) = (input.reading, input.pending, input.delivered, profile.planReads)
         var draft = PlanDraft()
         // Today's candidates, then tomorrow's: every one of tomorrow's fires after today's.
         let todayIDs = Self.candidateIDs(day: current.day, &memos, ruleBoxes)
@@ -157,103 +157,30 @@ struct NotificationPlanner {
     }
 
     /// The last plan, when it stands (see `plan`): the requests iOS holds and the refusals as
-    /// they are; nil when the plan must be made again.
-    private func kept(_ kept: KeptPlan, _ memo: PlanMemo, _ input: PlanInput) -> Plan? {
-        let (reading, time, reads) = (input.reading, input.time, profile.planReads)
-        var memos = input.memos
+    /// they are, moved out of `input` with `memos`; nil when the plan must be made again
+    /// (then nothing was moved).
+    private func kept(_ memos: inout PlanMemos, _ memo: PlanMemo, _ input: inout PlanInput) -> Plan? {
+        // Taken out, not copied (a copy retained each of its arrays at every app run); a plan
+        // made anew replaces it, and a plan that stands puts it back.
+        guard let kept = memos.plan.take() else { return nil }
+        let (time, reads) = (input.time, profile.planReads)
+        var planned: [PlannedCandidate]?
         if kept.inputs == memo, time < kept.value.nextFire {
             // The inputs are compared above: only what the plan read of the facts is left.
-            guard kept.read(reading.facts, reads, dayStart: dayStart) else { return nil }
-            let planned = explains ? keptCandidates(kept.value.planned, at: time, today: reading) : nil
-            return Plan(pending: input.pending, refused: input.refused, planned: planned, memos: memos)
+            guard kept.read(input.reading.facts, reads, dayStart: dayStart) else { return nil }
+            planned = explains ? keptCandidates(kept.value.planned, at: time, today: input.reading) : nil
+            memos.plan = consume kept
+        } else {
+            guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered),
+                kept.read(input.reading.facts, reads, dayStart: dayStart)
+            else { return nil }
+            memos.plan = rest
         }
-        guard let rest = kept.afterDeliveries(memo, at: time, delivered: input.delivered), kept.read(reading.facts, reads, dayStart: dayStart)
-        else { return nil }
-        memos.plan = rest
-        return Plan(pending: input.pending, refused: input.refused, planned: nil, memos: memos)
-    }
-
-    /// Tomorrow's candidates through the gates, into `draft`. They depend on the profile
-    /// alone, unless one of today's notifications is within a category's cooldown of one of
-    /// them (or a request of today's was deferred into tomorrow); so they are gated once per
-    /// profile and day (`TomorrowPlan`, keyed by what they read).
-    private func planTomorrow(
-        _ draft: inout PlanDraft, _ current: PlanDay, gates: GateContext, recovery: TodaysRecovery?, memos: inout PlanMemos, at time: Date
-    ) {
-        let latestToday = Self.latestByCategory(draft.accepted, current.deliveries, capacity: ruleBoxes.count)
-        let cooldown = TimeInterval(ruleset.policy.categoryCooldown)
-        func touchesToday(_ fires: [CategoryTime]) -> Bool {
-            fires.contains { fire in latestToday.contains { $0.category == fire.category && $0.at.addingTimeInterval(cooldown) > fire.at } }
-        }
-        // A request of today's deferred into tomorrow counts against tomorrow's cap: no cache.
-        let deferredIntoTomorrow = draft.accepted.contains { $0.day != current.day }
-        let now = clock.timeOfDay(time, inLogicalDay: current.day, dayStart: dayStart)
-        let tomorrowNow = derived.tomorrowReadsNow ? now : nil
-        let inputs = TomorrowInputs(planInputs: profile.planInputs, permissions: permissions, now: tomorrowNow, explained: explains)
-        if memoises, !deferredIntoTomorrow, let cached = memos.tomorrowPlan?.value(for: inputs),
-            let plan = cached.day == current.day + 1 ? cached : movesToNextDay(cached, today: current.day), !touchesToday(plan.fires)
-        {
-            for fire in plan.fires { draft.nextFire = Swift.min(draft.nextFire, fire.at) }
-            draft.accepted += plan.accepted
-            draft.refusals += plan.refusals
-            draft.planned += plan.planned.map { planned in
-                var copy = planned
-                copy.at = time
-                return copy
-            }
-            if plan !== cached { memos.tomorrowPlan?.value = plan }
-            return
-        }
-        let tomorrow = DayState(day: current.day + 1)
-        let fresh = reader.read(tomorrow, route: .regular, risk: .low, now: now)
-        let tomorrowIDs = Self.candidateIDs(day: tomorrow.day, &memos, ruleBoxes)
-        let reportedBefore = (draft.records.count, draft.atProblems.count)
-        var made = candidates(
-            for: tomorrow.day, today: current.day, reading: fresh, at: time, ids: tomorrowIDs, delivered: [:], problems: &draft.atProblems)
-        order(&made)
-        for candidate in made { draft.nextFire = Swift.min(draft.nextFire, candidate.fireAt) }
-        let before = (draft.accepted.count, draft.refusals.count, draft.planned.count)
-        for candidate in made {
-            decide(candidate, gates, &draft, skipped: false, recovery: recovery, today: current.day, at: time)
-        }
-        let fires = made.map { CategoryTime(category: $0.box.value.category, at: $0.fireAt) }
-        // A plan that met a problem (an `at:` or a gate's) is made again, and tells it again, at every run.
-        let reported = draft.records.count != reportedBefore.0 || draft.atProblems.count != reportedBefore.1
-        memos.tomorrowPlan =
-            touchesToday(fires) || deferredIntoTomorrow || reported
-            ? nil
-            : KeptTomorrow(
-                inputs: inputs,
-                value: TomorrowPlan(
-                    day: current.day + 1, fires: fires, accepted: Array(draft.accepted[before.0...]), refusals: Array(draft.refusals[before.1...]),
-                    planned: Array(draft.planned[before.2...])))
-    }
-
-    /// The latest request or delivery of each category today: a short list (a day has a few
-    /// categories), not a dictionary made and hashed at every plan.
-    private static func latestByCategory(_ accepted: [ScheduledNotification], _ deliveries: [Delivery], capacity: Int) -> [CategoryTime] {
-        var latest: [CategoryTime] = []
-        latest.reserveCapacity(capacity)
-        func note(_ category: String, _ at: Date) {
-            if let index = latest.firstIndex(where: { $0.category == category }) {
-                latest[index].at = max(latest[index].at, at)
-            } else {
-                latest.append(CategoryTime(category: category, at: at))
-            }
-        }
-        for request in accepted { note(request.category, request.scheduledAt) }
-        for delivery in deliveries { note(delivery.category, delivery.at) }
-        return latest
-    }
-
-    /// Today's plan of tomorrow, made yesterday, moved to the day after (`TomorrowPlan.nextDay`)
-    /// when nothing a plan reads tells the days apart: no date fact, and no type weakened to
-    /// every other day (its parity moves with the day). Nil otherwise.
-    private func movesToNextDay(_ cached: TomorrowPlan, today: Int) -> TomorrowPlan? {
-        // A plan kept to be explained is not moved: its candidates' gates were seen on its own day.
-        guard cached.day == today, !explains, derived.tomorrowReadsNoDate else { return nil }
-        if ruleset.policy.weakenEffect == .everyOtherDay, profile.planInputs.weakening.contains(where: { $0 != Int.min }) { return nil }
-        return cached.nextDay(clock: clock)
+        var plan = Plan(pending: [], refused: [], planned: planned, memos: PlanMemos())
+        swap(&plan.pending, &input.pending)
+        swap(&plan.refused, &input.refused)
+        swap(&plan.memos, &memos)
+        return plan
     }
 
     /// `cancel` records for the pending requests a plan drops and `schedule` records for the

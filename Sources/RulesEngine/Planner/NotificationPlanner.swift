@@ -157,8 +157,8 @@ struct NotificationPlanner {
     }
 
     /// The last plan, when it stands (see `plan`): the requests iOS holds and the refusals as
-    /// they are, moved out of `input` with `memos`; nil when the plan must be made again
-    /// (then nothing was moved).
+    /// they are, moved out of `input` with `memos`; nil when the plan must be made again (then
+    /// only the kept plan was taken out of `memos`: the plan made anew replaces it).
     private func kept(_ memos: inout PlanMemos, _ memo: PlanMemo, _ input: inout PlanInput) -> Plan? {
         // Taken out, not copied (a copy retained each of its arrays at every app run); a plan
         // made anew replaces it, and a plan that stands puts it back.

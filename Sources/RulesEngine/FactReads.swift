@@ -13,57 +13,67 @@ struct FactReads: Sendable {
     /// Every slot read, either way (as the facts graph lists them).
     var allSlots: [Int] { slots + bands.map(\.slot) }
 
-    /// The side of each band's constants the facts are on, band after band, with the cells
-    /// they were read from.
+    /// The cells the bands were read from, and the sides of the bands whose cell is boxed
+    /// (its index means something only in these facts; every other cell is its own value,
+    /// and its sides are worked out again when they are needed).
     /// (Bands and checks by index: each one copied out of its array retained its threshold's
     /// constant and fallback, at every plan.)
     func sides(of facts: FactValues, dayStart: Int) -> BandSides {
-        var sides: [UInt8] = []
         var cells: [FactCell] = []
-        sides.reserveCapacity(bands.count * 2)
+        var boxedSides: [UInt8] = []
         cells.reserveCapacity(bands.count)
         for band in bands.indices {
             let cell = facts.cell(bands[band].slot)
             cells.append(cell)
+            guard cell.isBoxed else { continue }
             for check in bands[band].checks.indices {
-                sides.append(bands[band].side(check, of: cell, facts: facts, dayStart: dayStart))
+                boxedSides.append(bands[band].side(check, of: cell, facts: facts, dayStart: dayStart))
             }
         }
-        return BandSides(sides: sides, cells: cells, dayStart: dayStart)
+        return BandSides(cells: cells, boxedSides: boxedSides, dayStart: dayStart)
     }
 
-    /// Whether the facts are on the sides `kept` records. A band whose fact holds the value
-    /// it was read from (same bits, not boxed; same day start) is on the same sides: its
-    /// checks are not made again. Most facts a plan bands do not move between app runs.
+    /// Whether the facts are on the sides of the constants `kept` was on. A band whose fact
+    /// holds the value it was read from (same bits, not boxed) under the same day start is
+    /// on the same sides: its checks are not made. Most facts a plan bands do not move
+    /// between app runs. A band whose fact moved compares each check's side for the new cell
+    /// with the side for the kept one, under the day start it was read with.
     func sidesMatch(_ kept: BandSides, _ facts: FactValues, dayStart: Int) -> Bool {
-        let byCells = kept.dayStart == dayStart && kept.cells.count == bands.count
-        var position = 0
+        guard kept.cells.count == bands.count else { return false }
+        let sameDayStart = kept.dayStart == dayStart
+        var boxed = 0
         for band in bands.indices {
             let cell = facts.cell(bands[band].slot)
-            let checks = bands[band].checks.count
-            if byCells, cell.sameValueByBits(as: kept.cells[band]) {
-                position += checks
-                continue
-            }
-            for check in 0..<checks {
-                guard position < kept.sides.count, kept.sides[position] == bands[band].side(check, of: cell, facts: facts, dayStart: dayStart)
-                else { return false }
-                position += 1
+            let old = kept.cells[band]
+            if sameDayStart, cell.sameValueByBits(as: old) { continue }
+            for check in bands[band].checks.indices {
+                let side = bands[band].side(check, of: cell, facts: facts, dayStart: dayStart)
+                let oldSide: UInt8
+                if old.isBoxed {
+                    guard boxed < kept.boxedSides.count else { return false }
+                    oldSide = kept.boxedSides[boxed]
+                    boxed += 1
+                } else {
+                    // An unboxed cell reads the same in any facts (see `PlanBand.side`).
+                    oldSide = bands[band].side(check, of: old, facts: facts, dayStart: kept.dayStart)
+                }
+                if side != oldSide { return false }
             }
         }
-        return position == kept.sides.count
+        return true
     }
 }
 
-/// The sides of the constants a memo's banded facts were on when it was made, the cells they
-/// were read from (one a band) and the day start they were read with.
+/// The cells a memo's banded facts held when it was made (one a band), the sides of the
+/// bands whose cell was boxed (check after check, band after band), and the day start they
+/// were read with.
 struct BandSides: Sendable {
-    var sides: [UInt8]
     var cells: [FactCell]
+    var boxedSides: [UInt8]
     var dayStart: Int
 
     /// Nothing banded.
-    static let none = BandSides(sides: [], cells: [], dayStart: 0)
+    static let none = BandSides(cells: [], boxedSides: [], dayStart: 0)
 }
 
 /// A fact a plan reads only through comparisons with constants, and those comparisons.

@@ -47,7 +47,7 @@ public struct FactCell: Sendable {
     }
 
     @inlinable
-    var isBoxed: Bool { UInt8(truncatingIfNeeded: head) == Kind.boxed.rawValue }
+    public var isBoxed: Bool { UInt8(truncatingIfNeeded: head) == Kind.boxed.rawValue }
 
     public static let unknown = FactCell(.unknown, 0)
     @inlinable public static func bool(_ value: Bool) -> FactCell { FactCell(.bool, value ? 1 : 0) }

@@ -46,6 +46,29 @@ import Testing
         #expect(memo.sides.cells.count == reads.bands.count && memo.sides.cells.contains { $0.sameBits(as: .time(2 * 3600)) })
     }
 
+    /// A band's kept cell gives its old sides: an unboxed cell is its own value, so a fact
+    /// that moved is checked against the side the old value was on; a boxed cell's index
+    /// means something only in its own facts, so its sides are kept. Two long texts are both
+    /// the first boxed value of their facts (the same bits) and still on different sides.
+    @Test func aMovedBandComparesTheSidesOfItsOldAndNewValue() throws {
+        let long = "완료까지 남은 항목이 아주 많습니다"
+        let threshold = Threshold(fact: "note", op: .equal, constant: .string(long), fallback: nil, range: TextRange(0, 0))
+        let reads = FactReads(slots: [], bands: [PlanBand(slot: 0, thresholds: [threshold])])
+        func facts(_ text: String) -> FactValues { FactValues(count: 1) { $0.put(0, .string(text)) } }
+        let memo = Memo(.risk, inputs: 1, facts: facts(long), reads: reads, dayStart: Self.dayStart, value: "made")
+        let other = "완료까지 남은 항목이 아직 많습니다"
+        #expect(facts(long).cell(0).isBoxed && facts(other).cell(0).sameBits(as: facts(long).cell(0)))
+        #expect(memo.sides.boxedSides == [1])
+        #expect(memo.value(for: 1, facts: facts(long), reads: reads, dayStart: Self.dayStart) == "made")
+        #expect(memo.value(for: 1, facts: facts(other), reads: reads, dayStart: Self.dayStart) == nil)
+        // Unboxed: moved to another short text on the same side (not equal) stands; to the
+        // long text, it crosses.
+        let short = Memo(.risk, inputs: 1, facts: facts("walk"), reads: reads, dayStart: Self.dayStart, value: "short")
+        #expect(short.sides.boxedSides.isEmpty)
+        #expect(short.value(for: 1, facts: facts("stretch"), reads: reads, dayStart: Self.dayStart) == "short")
+        #expect(short.value(for: 1, facts: facts(long), reads: reads, dayStart: Self.dayStart) == nil)
+    }
+
     @Test func anExactFactOrAnInputThatChangedMakesItAgain() throws {
         let reads = Self.prepared.factReaders().risk
         let memo = Self.riskMemo(at: 19)

@@ -28,8 +28,8 @@ public struct NodeDecoder: Sendable {
 }
 
 /// A coding path as a chain to the root, turned into an array only when asked (errors):
-/// decoding a value then costs no copy of its parents' keys.
-private final class CodingPathLink {
+/// decoding (or encoding, `SortedJSONEncoder`) a value then costs no copy of its parents' keys.
+final class CodingPathLink {
     let parent: CodingPathLink?
     let key: any CodingKey
 

@@ -86,7 +86,8 @@ final class AnsweringUser {
             day = request.day
             dayDeliveries = 0
         }
-        let rule = ruleset.notification(request.type)
+        // The notice's rule is looked up (a search by id that copies the rule) only where it
+        // is read: an opt-out of its type, or an act's button.
         let act = behaviour.act(type: request.type, category: request.category)
         // The target is worked out only when something needs it: the trial, or an act.
         var target: String??
@@ -115,7 +116,7 @@ final class AnsweringUser {
         let response: (delay: Int, response: NotificationResponse)? =
             tired.uniform() < behaviour.fatigue(dayDeliveries) ? (3_600, .ignored) : user.response(key: requestKey)
         if response?.response == .ignored {
-            if let rule, behaviour.optOutType > 0, ruleset.settings.declaration(rule.id)?.type == .bool {
+            if behaviour.optOutType > 0, let rule = ruleset.notification(request.type), ruleset.settings.declaration(rule.id)?.type == .bool {
                 var draw = stream(.optOutType, request)
                 if draw.uniform() < behaviour.optOutType {
                     seen.optedOutTypes.insert(rule.id)
@@ -127,7 +128,7 @@ final class AnsweringUser {
             seen.acted[request.type, default: 0] += 1
             seen.nudged.insert(DayRoutine(day: request.day, routine: target))
             systemOptOut(request)
-            return doing(target, request: request, rule: rule, within: act.within)
+            return doing(target, request: request, rule: ruleset.notification(request.type), within: act.within)
         }
         // The group's answer, before a type switched off after it (an ignore still counts).
         if let response { answers.insert(Answer(delay: response.delay, .response(response.response)), at: 0) }

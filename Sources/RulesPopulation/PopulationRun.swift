@@ -127,11 +127,10 @@ package enum PopulationRun {
         telemetry: TelemetrySink? = nil, into tally: inout PopulationTally
     ) -> [Int] {
         let ruleset = prepared.ruleset
+        // The user's own small tally (in the counter), merged once: copying the job's tally
+        // (with its histograms) per user would cost more the more users it holds.
         var counter = UserTally(user: user.number, ruleset: ruleset, clock: clock)
         counter.invariants.currentDay = user.scenario.days.first?.date ?? 0
-        // The user's own small tally, merged once: copying the job's tally (with its
-        // histograms) per user would cost more the more users it holds.
-        var mine = PopulationTally()
         let answering = AnsweringUser(user, behaviour: user.behaviour, randomize: randomize, ruleset: ruleset)
         let answers = !user.behaviour.isEmpty || randomize > 0
         // Telemetry reads what the user did (runs, logs, ticks, syncs): every record then.
@@ -149,12 +148,13 @@ package enum PopulationRun {
         let result = Simulation.run(
             user.scenario, ruleset: ruleset, options: options,
             sink: Streaming { _, records in
-                counter.count(records, into: &mine)
+                counter.count(records)
                 if telemetry != nil { kept += records.filter { TelemetryBlocks.keeps($0.kind) } }
                 guard answers else { return }
                 for record in records { if case .dayClosed(let close) = record.kind { answering.closed(close) } }
             })
-        counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil, into: &mine)
+        counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil)
+        var mine = counter.tally
         if answers { mine.answers = answering.tally() }
         if let telemetry {
             let lines = Telemetry(ruleset: ruleset, installID: "synthetic-\(user.number)", key: telemetry.key).lines(

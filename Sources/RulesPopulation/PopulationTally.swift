@@ -175,12 +175,18 @@ package struct GroupTally: Sendable, Equatable {
     package func usersWithADayOfAtLeast(_ n: Int) -> Int { busiestDay.counts.filter { $0.key >= n }.values.reduce(0, +) }
 }
 
-/// Counts one user's records into a tally, day by day.
+/// Counts one user's records into the user's own tally (`tally`), day by day. The tally is
+/// held here, not passed in: the record sink then makes one access a step to what it
+/// captured, not two (each a run-time exclusivity check).
 struct UserTally {
     let user: Int
+    /// The user's own small tally, merged once into the job's.
+    var tally = PopulationTally()
     var invariants: Invariants
     var deliveredToday = 0
-    var suppressedToday: Set<String> = []
+    /// The day's suppressions counted, by type and reason (a day has a few: searched, not
+    /// hashed as a joined string made at every record).
+    var suppressedToday: [(type: String, reason: GateReason)] = []
     var route: RouteKind?
     /// Deliveries on each day, in order (for `rules diff --population`).
     var deliveriesByDay: [Int] = []
@@ -190,7 +196,7 @@ struct UserTally {
         invariants = Invariants(ruleset: ruleset, clock: clock)
     }
 
-    mutating func count(_ records: [EngineRecord], into tally: inout PopulationTally) {
+    mutating func count(_ records: [EngineRecord]) {
         // By index: a record copied out of the array retains its payload.
         for index in records.indices {
             for violation in invariants.check(records[index]) {
@@ -202,7 +208,8 @@ struct UserTally {
                 tally.delivered[request.type, default: 0] += 1
                 deliveredToday += 1
             case .notificationSuppressed(let suppressed):
-                if suppressedToday.insert(suppressed.type + "\u{1}" + suppressed.reason.rawValue).inserted {
+                if !suppressedToday.contains(where: { $0.reason == suppressed.reason && $0.type == suppressed.type }) {
+                    suppressedToday.append((suppressed.type, suppressed.reason))
                     tally.suppressed[suppressed.type, default: [:]][suppressed.reason.rawValue, default: 0] += 1
                 }
             case .routeChanged(let from, let to, let reason):
@@ -225,7 +232,7 @@ struct UserTally {
     }
 
     /// The user's end: streak and XP, and the user's part of their group.
-    func finish(_ engine: OperatorEngine, group: String?, into tally: inout PopulationTally) {
+    mutating func finish(_ engine: OperatorEngine, group: String?) {
         tally.users += 1
         tally.streak.add(engine.profile.streakDays)
         tally.xp.add(engine.profile.xp)

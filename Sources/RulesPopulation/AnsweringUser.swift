@@ -86,8 +86,7 @@ final class AnsweringUser {
             day = request.day
             dayDeliveries = 0
         }
-        // The notice's rule is looked up (a search by id that copies the rule) only where it
-        // is read: an opt-out of its type, or an act's button.
+        // The notice's rule (a search that copies it) is looked up only where read: an opt-out, an act's button.
         let act = behaviour.act(type: request.type, category: request.category)
         // The target is worked out only when something needs it: the trial, or an act.
         var target: String??

@@ -241,8 +241,11 @@ public struct DayClose: Sendable, Hashable, Codable {
             routineStatuses = routineIDs.map { newValue[$0] ?? .notStarted }
         }
     }
-    var routineIDs: [String]
-    var routineStatuses: [RoutineStatus]
+    /// The enabled routines' ids, each once: with `routineStatuses`, what `statuses` is made
+    /// from, read without making a dictionary.
+    public internal(set) var routineIDs: [String]
+    /// The status of the routine at the same place in `routineIDs`.
+    public internal(set) var routineStatuses: [RoutineStatus]
 
     init(day: Int, result: DayResult, streak: Int, xpGained: Int, xp: Int, routineIDs: [String], routineStatuses: [RoutineStatus]) {
         self.day = day

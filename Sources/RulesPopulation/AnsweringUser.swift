@@ -21,11 +21,14 @@ final class AnsweringUser {
     var seen = AnswersSeen()
     /// The deliveries the trial withheld, for the user's telemetry.
     var withheld: [Telemetry.Withheld] = []
-    private var typeDeliveries: [String: Int] = [:]
     /// Routines a user logs by hand (an act can do them), and the recovery items' routines:
     /// worked out once, not at every delivery.
     private let loggable: Set<String>
     private let recoveryRoutines: [String]
+    /// The notice types a user may switch off in the app (a rule whose setting is a bool),
+    /// worked out once when the group opts out of types: the rule was searched for (and
+    /// copied) at every ignored delivery.
+    private let optOutable: Set<String>
     private var day = Int.min
     private var dayDeliveries = 0
     private var systemOff = false
@@ -51,6 +54,9 @@ final class AnsweringUser {
         self.ruleset = ruleset
         loggable = Set(ruleset.routines.filter { $0.source != .healthkit }.map(\.id))
         recoveryRoutines = Array(Set((ruleset.recovery?.items ?? []).map(\.routine))).sorted()
+        optOutable =
+            behaviour.optOutType > 0
+            ? Set(ruleset.notifications.map(\.id).filter { ruleset.settings.declaration($0)?.type == .bool }) : []
     }
 
     /// A closed day: its completions, and those an act of the day was for.
@@ -82,11 +88,7 @@ final class AnsweringUser {
             seen.unshown[request.type, default: 0] += 1
             return []
         }
-        if request.day != day {
-            day = request.day
-            dayDeliveries = 0
-        }
-        // The notice's rule (a search that copies it) is looked up only where read: an opt-out, an act's button.
+        // The notice's rule (a search that copies it) is looked up only where read: an act's button.
         let act = behaviour.act(type: request.type, category: request.category)
         // The target is worked out only when something needs it: the trial, or an act.
         var target: String??
@@ -99,27 +101,24 @@ final class AnsweringUser {
         if randomize > 0 {
             var withhold = stream(.withhold, request)
             let held = withhold.uniform() < randomize
-            seen.decision(request, target: targeted(), delivered: !held, deliveriesBefore: typeDeliveries[request.type] ?? 0, within: act?.within)
+            seen.decision(request, target: targeted(), delivered: !held, deliveriesBefore: seen.delivered[request.type] ?? 0, within: act?.within)
             if held {
                 withheld.append(Telemetry.Withheld(at: request.scheduledAt, type: request.type))
                 return []
             }
         }
-        let before = typeDeliveries[request.type] ?? 0
-        typeDeliveries[request.type] = before + 1
-        dayDeliveries += 1
-        seen.delivered[request.type, default: 0] += 1
+        let before = counted(request)
         var answers: [Answer] = []
         // A tired user ignores; else the group's own answer, from the same draw as ever.
         var tired = stream(.fatigue, request)
         let response: (delay: Int, response: NotificationResponse)? =
             tired.uniform() < behaviour.fatigue(dayDeliveries) ? (3_600, .ignored) : user.response(key: requestKey)
         if response?.response == .ignored {
-            if behaviour.optOutType > 0, let rule = ruleset.notification(request.type), ruleset.settings.declaration(rule.id)?.type == .bool {
+            if behaviour.optOutType > 0, optOutable.contains(request.type) {
                 var draw = stream(.optOutType, request)
                 if draw.uniform() < behaviour.optOutType {
-                    seen.optedOutTypes.insert(rule.id)
-                    answers.append(Answer(delay: 3_660, .settings([rule.id: .bool(false)])))
+                    seen.optedOutTypes.insert(request.type)
+                    answers.append(Answer(delay: 3_660, .settings([request.type: .bool(false)])))
                 }
             }
         } else if let act, acts(act, deliveriesBefore: before, request), let target = targeted() {
@@ -133,6 +132,23 @@ final class AnsweringUser {
         if let response { answers.insert(Answer(delay: response.delay, .response(response.response)), at: 0) }
         systemOptOut(request)
         return answers
+    }
+
+    /// Counts a delivery the user sees, of its type and of its day; returns the type's
+    /// deliveries before it (the ones seen: one count, updated in place).
+    private func counted(_ request: ScheduledNotification) -> Int {
+        if request.day != day {
+            day = request.day
+            dayDeliveries = 0
+        }
+        dayDeliveries += 1
+        guard let index = seen.delivered.index(forKey: request.type) else {
+            seen.delivered[request.type] = 1
+            return 0
+        }
+        let before = seen.delivered.values[index]
+        seen.delivered.values[index] = before + 1
+        return before
     }
 
     /// Every notice switched off at the system level after this delivery, per delivery above

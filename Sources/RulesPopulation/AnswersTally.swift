@@ -128,9 +128,10 @@ package struct AnswersTally: Sendable, Equatable {
 
     /// Counts the completions of a closed day, and those an act of that day was for.
     mutating func count(_ close: DayClose, nudged: Set<DayRoutine>) {
-        for (routine, status) in close.statuses where status == .completed {
+        // The close's own lists (its `statuses` dictionary is made at every read).
+        for (routine, status) in zip(close.routineIDs, close.routineStatuses) where status == .completed {
             completions[routine, default: 0] += 1
-            if nudged.contains(DayRoutine(day: close.day, routine: routine)) { nudgedCompletions[routine, default: 0] += 1 }
+            if !nudged.isEmpty, nudged.contains(DayRoutine(day: close.day, routine: routine)) { nudgedCompletions[routine, default: 0] += 1 }
         }
     }
 

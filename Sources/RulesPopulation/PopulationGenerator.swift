@@ -71,9 +71,11 @@ package struct PopulationGenerator: Sendable {
         let origin = Origin(file: population.file, location: spec.origin.location)
         var scenarioDays: [ScenarioDay] = []
         var totals: [Int] = []
+        let doing = Doing(spec, enabled: enabled, items: checklistItems)
+        // One buffer for every day's events (each day's are copied into its scenario day).
+        var events: [DrawnEvent] = []
         for index in 0..<(days ?? population.days) {
-            var events: [(position: Int, order: Int, kind: ScenarioEvent.Kind)] = []
-            func add(_ position: Int, _ kind: ScenarioEvent.Kind) { events.append((position, events.count, kind)) }
+            events.removeAll(keepingCapacity: true)
             // The night before and the day's walking.
             if let sleep = spec.sleepMinutes {
                 let minutes = Int(min(max(sleep.mean + sleep.sd * random.normal(), 0), PopulationGroup.maxSleepMinutes).rounded())
@@ -89,7 +91,7 @@ package struct PopulationGenerator: Sendable {
             health.average7 = recent.isEmpty ? nil : recent.reduce(0, +) / recent.count
             totals.append(total)
             // App opens, logs, evening ticks, a skipped day.
-            for (position, kind) in doings(spec, enabled: enabled, &random) { add(position, kind) }
+            doings(spec, doing, &random, into: &events)
             events.sort { ($0.position, $0.order) < ($1.position, $1.order) }
             // Every event a user makes (an open, a log, a tick, a skip) is an app run: the
             // settings go right after the first.
@@ -112,28 +114,45 @@ package struct PopulationGenerator: Sendable {
             behaviour: spec.behaviour, logWeights: weights, logValues: values)
     }
 
-    /// A day's app opens, logs, evening ticks and skip, in the order they are drawn (the
-    /// order every user's stream has always had).
-    private func doings(_ spec: PopulationGroup, enabled: Set<String>, _ random: inout SplitMix64) -> [(Int, ScenarioEvent.Kind)] {
-        var out: [(Int, ScenarioEvent.Kind)] = []
+    /// An event of a day as drawn: its place in the logical day and in the drawing (which
+    /// orders events at the same place).
+    private typealias DrawnEvent = (position: Int, order: Int, kind: ScenarioEvent.Kind)
+
+    /// What a user logs and ticks: the group's logs and checks of routines the user has on,
+    /// each check with its checklist's items.
+    /// Looked up once a user, not every day (the draws are the same: a routine that is off
+    /// draws nothing).
+    private struct Doing {
+        var logs: [LogDraw]
+        var checks: [(check: (routine: String, p: Double), items: [String])]
+
+        init(_ spec: PopulationGroup, enabled: Set<String>, items: [String: [String]]) {
+            logs = spec.logs.filter { enabled.contains($0.routine) }
+            checks = spec.checks.filter { enabled.contains($0.routine) }.map { ($0, items[$0.routine] ?? []) }
+        }
+    }
+
+    /// A day's app opens, logs, evening ticks and skip, appended to `events` (each in the
+    /// order it is drawn: the order every user's stream has always had).
+    private func doings(_ spec: PopulationGroup, _ doing: Doing, _ random: inout SplitMix64, into events: inout [DrawnEvent]) {
+        func add(_ position: Int, _ kind: ScenarioEvent.Kind) { events.append((position, events.count, kind)) }
         var firstOpen: Int?
         for open in spec.appOpens where random.chance(open.p) {
             let position = draw(open, &random)
             firstOpen = min(firstOpen ?? position, position)
-            out.append((position, .app(refresh: false)))
+            add(position, .app(refresh: false))
         }
-        for log in spec.logs where enabled.contains(log.routine) && random.chance(log.p) {
+        for log in doing.logs where random.chance(log.p) {
             for _ in 0..<log.count {
-                out.append((draw(log.time, &random), .log(routine: log.routine, value: log.value, unit: nil, source: .manual)))
+                add(draw(log.time, &random), .log(routine: log.routine, value: log.value, unit: nil, source: .manual))
             }
         }
-        for check in spec.checks where enabled.contains(check.routine) {
-            for item in checklistItems[check.routine] ?? [] where random.chance(check.p) {
-                out.append((draw(spec.checkTime, &random), .check(routine: check.routine, item: item)))
+        for (check, items) in doing.checks {
+            for item in items where random.chance(check.p) {
+                add(draw(spec.checkTime, &random), .check(routine: check.routine, item: item))
             }
         }
-        if random.chance(spec.skipToday), let firstOpen { out.append((min(firstOpen + 60, 86_340), .action(.skipToday))) }
-        return out
+        if random.chance(spec.skipToday), let firstOpen { add(min(firstOpen + 60, 86_340), .action(.skipToday)) }
     }
 
     /// By routine: how much a group logs it (probability × count, a checklist's ticks) and

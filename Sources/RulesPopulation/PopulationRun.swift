@@ -151,7 +151,8 @@ package enum PopulationRun {
                 counter.count(records)
                 if telemetry != nil { kept += records.filter { TelemetryBlocks.keeps($0.kind) } }
                 guard answers else { return }
-                for record in records { if case .dayClosed(let close) = record.kind { answering.closed(close) } }
+                // By index: a record copied out of the array retains its payload.
+                for index in records.indices { if case .dayClosed(let close) = records[index].kind { answering.closed(close) } }
             })
         counter.finish(result.engine, group: user.group >= 0 && user.group < groups.count ? groups[user.group].name : nil)
         var mine = counter.tally

@@ -41,6 +41,13 @@ import Testing
         #expect(draws.allSatisfy { abs($0) <= 6 })
         #expect(SplitMix64.fnv1a("") == 0xCBF2_9CE4_8422_2325)
         #expect(SplitMix64.fnv1a("a") == 0xAF63_DC4C_8601_EC8C)
+        // A request id as the engine makes them (built at run time, with Korean text), hashed
+        // byte by byte as FNV-1a says.
+        let id = ["routine_reminder", "물 마시기", String(repeating: "가", count: 40)].joined(separator: "-")
+        var expected: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in Array(id.utf8) { expected = (expected ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        #expect(SplitMix64.fnv1a(id) == expected)
+        #expect(SplitMix64.fnv1a(String(id.dropLast())) != expected)
     }
 
     @Test func aUserIsTheSameWhicheverUsersAreDrawnBefore() throws {

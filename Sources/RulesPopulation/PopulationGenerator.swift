@@ -108,7 +108,7 @@ package struct PopulationGenerator: Sendable {
         let scenario = Scenario(
             name: "\(population.name) — user \(number) (\(spec.name))", file: population.file, clock: population.clock,
             timeZoneName: population.timeZoneName, routines: spec.routines, days: scenarioDays)
-        let (weights, values) = logs(spec, enabled: enabled)
+        let (weights, values) = doing.weightsAndValues()
         return SyntheticUser(
             number: number, group: group, scenario: scenario, responseKey: random.next(), opened: spec.opened, ignored: spec.ignored,
             behaviour: spec.behaviour, logWeights: weights, logValues: values)
@@ -119,9 +119,8 @@ package struct PopulationGenerator: Sendable {
     private typealias DrawnEvent = (position: Int, order: Int, kind: ScenarioEvent.Kind)
 
     /// What a user logs and ticks: the group's logs and checks of routines the user has on,
-    /// each check with its checklist's items.
-    /// Looked up once a user, not every day (the draws are the same: a routine that is off
-    /// draws nothing).
+    /// each check with its checklist's items. Looked up once a user, not every day (the draws
+    /// are the same: a routine that is off draws nothing).
     private struct Doing {
         var logs: [LogDraw]
         var checks: [(check: (routine: String, p: Double), items: [String])]
@@ -129,6 +128,19 @@ package struct PopulationGenerator: Sendable {
         init(_ spec: PopulationGroup, enabled: Set<String>, items: [String: [String]]) {
             logs = spec.logs.filter { enabled.contains($0.routine) }
             checks = spec.checks.filter { enabled.contains($0.routine) }.map { ($0, items[$0.routine] ?? []) }
+        }
+
+        /// By routine: how much the user logs it (probability × count, a checklist's ticks)
+        /// and the value they log — what an act's target is drawn by and what it logs.
+        func weightsAndValues() -> (weights: [String: Double], values: [String: Double]) {
+            var weights: [String: Double] = [:]
+            var values: [String: Double] = [:]
+            for log in logs {
+                weights[log.routine, default: 0] += log.p * Double(log.count)
+                if values[log.routine] == nil { values[log.routine] = log.value }
+            }
+            for (check, items) in checks { weights[check.routine, default: 0] += check.p * Double(items.count) }
+            return (weights, values)
         }
     }
 
@@ -153,21 +165,6 @@ package struct PopulationGenerator: Sendable {
             }
         }
         if random.chance(spec.skipToday), let firstOpen { add(min(firstOpen + 60, 86_340), .action(.skipToday)) }
-    }
-
-    /// By routine: how much a group logs it (probability × count, a checklist's ticks) and
-    /// the value it logs — what an act's target is drawn by and what it logs.
-    private func logs(_ spec: PopulationGroup, enabled: Set<String>) -> (weights: [String: Double], values: [String: Double]) {
-        var weights: [String: Double] = [:]
-        var values: [String: Double] = [:]
-        for log in spec.logs where enabled.contains(log.routine) {
-            weights[log.routine, default: 0] += log.p * Double(log.count)
-            if values[log.routine] == nil { values[log.routine] = log.value }
-        }
-        for check in spec.checks where enabled.contains(check.routine) {
-            weights[check.routine, default: 0] += check.p * Double(checklistItems[check.routine]?.count ?? 0)
-        }
-        return (weights, values)
     }
 
     private func pickGroup(_ draw: Double) -> Int {
